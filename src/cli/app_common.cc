@@ -1,0 +1,47 @@
+#include "cli/app_common.h"
+
+#include <fmt/core.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "cli/exit_codes.h"
+#include "model/load.h"
+
+namespace onnxrun::cli {
+
+constexpr const char* kVersion = "0.1.0";
+
+std::string version_text() {
+  return fmt::format("onnx-run {} (ONNX opsets up to {}, IR version up to {})", kVersion, kNewestKnownOpset,
+                     kNewestKnownIrVersion);
+}
+
+void add_verbosity_flags(CLI::App& app, Verbosity& v) {
+  app.add_flag("-v,--verbose", v.verbose, "more diagnostics on stderr (repeat for more)");
+  app.add_flag("-q,--quiet", v.quiet, "print only failures and errors");
+}
+
+void setup_logging(const Verbosity& v) {
+  auto logger = spdlog::get("onnx-run");
+  if (!logger) logger = spdlog::stderr_color_mt("onnx-run");
+  logger->set_pattern("onnx-run: %^%l%$: %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(v.quiet ? spdlog::level::err
+                    : v.verbose > 1  ? spdlog::level::trace
+                    : v.verbose == 1 ? spdlog::level::debug
+                                     : spdlog::level::warn);
+}
+
+std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "onnx-run: {} (see {} --help)\n", e.what(), app.get_name());
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+}  // namespace onnxrun::cli

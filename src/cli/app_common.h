@@ -1,0 +1,26 @@
+// What every onnx-run command shares: logging set-up, the version line, and parsing
+// with CLI11 so that usage errors are one line on stderr with exit code 2.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace onnxrun::cli {
+
+std::string version_text();
+
+// Adds -v/--verbose (counted) and -q/--quiet to `app`.
+struct Verbosity {
+  int verbose = 0;
+  bool quiet = false;
+};
+void add_verbosity_flags(CLI::App& app, Verbosity& v);
+void setup_logging(const Verbosity& v);
+
+// Parses argv; on --help/--version prints and returns 0, on a usage error prints one
+// line and returns 2; returns nullopt when the command should go on.
+std::optional<int> parse_args(CLI::App& app, int argc, char** argv);
+
+}  // namespace onnxrun::cli

@@ -1,0 +1,16 @@
+// The subcommands of onnx-run. Each takes argv with its own name as argv[0] and
+// returns the process exit code; errors it does not catch are reported by main().
+#pragma once
+
+namespace onnxrun::cli {
+
+// `onnx-run MODEL ...` (also the default when argv[1] names no command).
+int run_main(int argc, char** argv);
+
+struct Command {
+  const char* name;
+  int (*main)(int argc, char** argv);
+  const char* summary;
+};
+
+}  // namespace onnxrun::cli

@@ -1,0 +1,21 @@
+#include "cli/exit_codes.h"
+
+#include <string>
+
+#include <fmt/core.h>
+
+namespace onnxrun::cli {
+
+int exit_code_for(const Error& e) { return e.kind() == ErrorKind::kUsage ? kExitUsage : kExitRejected; }
+
+int report_error(const Error& e) {
+  std::string msg = e.what();
+  // One line, whatever the message holds.
+  for (char& c : msg)
+    if (c == '\n' || c == '\r') c = ' ';
+  const char* prefix = e.kind() == ErrorKind::kInternal ? "internal error: " : "";
+  fmt::print(stderr, "onnx-run: {}{}\n", prefix, msg);
+  return exit_code_for(e);
+}
+
+}  // namespace onnxrun::cli

@@ -1,0 +1,20 @@
+// The command line's exit codes (DESIGN.md): the only place errors become numbers.
+#pragma once
+
+#include "core/error.h"
+
+namespace onnxrun::cli {
+
+enum ExitCode : int {
+  kExitOk = 0,        // success; every comparison passed
+  kExitMismatch = 1,  // an output did not match
+  kExitUsage = 2,     // the command line was malformed
+  kExitRejected = 3,  // the model or an input was rejected (invalid, unsupported, I/O, unsafe)
+};
+
+int exit_code_for(const Error& e);
+
+// Prints "onnx-run: <message>" as one line on stderr and returns the exit code.
+int report_error(const Error& e);
+
+}  // namespace onnxrun::cli

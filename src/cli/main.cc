@@ -1,0 +1,43 @@
+// onnx-run: the command line. Chooses the command from argv[1], and turns every error
+// that escapes into a one-line message and an exit code (exit_codes.h).
+#include <cstring>
+#include <exception>
+#include <iterator>
+#include <new>
+
+#include <fmt/core.h>
+
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+
+namespace onnxrun::cli {
+namespace {
+
+// Subcommands by name; anything else in argv[1] is a model path for `run`.
+constexpr Command kCommands[] = {
+    {"run", run_main, "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)"},
+};
+
+int dispatch(int argc, char** argv) {
+  if (argc > 1)
+    for (const Command& c : kCommands)
+      if (std::strcmp(argv[1], c.name) == 0) return c.main(argc - 1, argv + 1);
+  return run_main(argc, argv);
+}
+
+}  // namespace
+}  // namespace onnxrun::cli
+
+int main(int argc, char** argv) {
+  using namespace onnxrun::cli;
+  try {
+    return dispatch(argc, argv);
+  } catch (const onnxrun::Error& e) {
+    return report_error(e);
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "onnx-run: out of memory\n");
+    return kExitRejected;
+  } catch (const std::exception& e) {
+    return report_error(onnxrun::Error(onnxrun::ErrorKind::kInternal, e.what()));
+  }
+}

@@ -1,0 +1,25 @@
+// `onnx-run MODEL ...`: run a model on given inputs, or on its test sets, and compare.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "suite/compare.h"
+
+namespace onnxrun::cli {
+
+struct RunOptions {
+  std::string model;
+  std::vector<std::string> inputs;  // "[NAME=]FILE"
+  std::string output_dir;
+  std::string test_dir;
+  Tolerance tol;
+  bool quiet = false;
+};
+
+void add_run_options(CLI::App& app, RunOptions& opts);
+int run_command(const RunOptions& opts);
+
+}  // namespace onnxrun::cli

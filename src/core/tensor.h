@@ -1,0 +1,99 @@
+// Tensor: an element type, a shape and a flat, contiguous, row-major buffer.
+//
+// The buffer is shared (copying a Tensor copies a reference, not the data) and is either
+// owned (64-byte aligned heap memory) or borrowed (a view into memory someone else keeps
+// alive, such as a mapped file; the Buffer holds a reference to that owner). Borrowed
+// buffers may be read-only. A Tensor is not thread safe for concurrent writes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+
+namespace onnxrun {
+
+using Shape = std::vector<int64_t>;
+
+// "[3,4,5]" ("[]" for a 0-d scalar).
+std::string shape_to_string(const Shape& shape);
+
+// Number of elements; 1 for a 0-d shape. Throws Error(kInvalid) on a negative dim and
+// Error(kSecurity) when the count or its byte size for `t` would overflow 64 bits.
+int64_t checked_numel(const Shape& shape);
+size_t checked_nbytes(DType t, const Shape& shape);
+
+class Buffer {
+ public:
+  static constexpr size_t kAlignment = 64;
+
+  // Uninitialised, 64-byte aligned, writable memory of `bytes` bytes.
+  static std::shared_ptr<Buffer> allocate(size_t bytes);
+  // A view of `bytes` bytes at `data`, kept valid by `owner`.
+  static std::shared_ptr<Buffer> borrow(const void* data, size_t bytes,
+                                        std::shared_ptr<const void> owner, bool writable);
+
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer();
+
+  const std::byte* data() const { return data_; }
+  std::byte* mutable_data();  // REQUIRES: writable()
+  size_t size() const { return size_; }
+  bool writable() const { return writable_; }
+
+ private:
+  Buffer(std::byte* data, size_t size, bool owned, bool writable,
+         std::shared_ptr<const void> owner)
+      : data_(data), size_(size), owned_(owned), writable_(writable), owner_(std::move(owner)) {}
+
+  std::byte* data_;
+  size_t size_;
+  bool owned_;
+  bool writable_;
+  std::shared_ptr<const void> owner_;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;  // an empty handle: !valid()
+
+  // A new tensor with uninitialised owned storage.
+  Tensor(DType dtype, Shape shape);
+  // A tensor over an existing buffer. REQUIRES: buffer->size() >= the tensor's byte size.
+  Tensor(DType dtype, Shape shape, std::shared_ptr<Buffer> buffer);
+
+  bool valid() const { return buffer_ != nullptr; }
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  size_t rank() const { return shape_.size(); }
+  int64_t numel() const { return numel_; }
+  size_t nbytes() const { return numel_ * dtype_size(dtype_); }
+
+  const void* raw() const { return buffer_->data(); }
+  void* mutable_raw() { return buffer_->mutable_data(); }
+  template <typename T>
+  const T* data() const { return static_cast<const T*>(raw()); }
+  template <typename T>
+  T* mutable_data() { return static_cast<T*>(mutable_raw()); }
+
+  // True when writing into this tensor's buffer can be seen by no other holder:
+  // the buffer is writable and this handle is its only owner.
+  bool can_overwrite() const { return buffer_ && buffer_->writable() && buffer_.use_count() == 1; }
+
+  const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
+
+  // "float16[3,4]"
+  std::string describe() const;
+
+ private:
+  DType dtype_ = DType::kUndefined;
+  Shape shape_;
+  int64_t numel_ = 0;
+  std::shared_ptr<Buffer> buffer_;
+};
+
+}  // namespace onnxrun

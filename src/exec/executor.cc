@@ -1,0 +1,94 @@
+#include "exec/executor.h"
+
+#include <set>
+
+#include "core/error.h"
+#include "ops/registry.h"
+
+namespace onnxrun {
+
+Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)), options_(options) {
+  auto id_of = [&](const std::string& name) {
+    auto [it, fresh] = value_ids_.emplace(name, static_cast<int>(value_ids_.size()));
+    return it->second;
+  };
+  for (const ValueInfo& v : graph_.inputs) id_of(v.name);
+  for (const auto& [name, t] : graph_.initializers) id_of(name);
+
+  std::set<int> graph_outputs;
+  for (const ValueInfo& v : graph_.outputs) graph_outputs.insert(id_of(v.name));
+  std::map<int, std::pair<size_t, size_t>> last_use;  // value -> (step, input position)
+
+  for (const Node& n : graph_.nodes) {
+    if (!n.op) fail(ErrorKind::kInternal, "{} was not resolved", n.label());
+    Step s;
+    s.node = &n;
+    try {
+      s.kernel = n.op->make_kernel(n.attrs);
+    } catch (const Error& e) {
+      throw e.with_context(n.label());
+    }
+    for (size_t k = 0; k < n.inputs.size(); ++k) {
+      const int id = n.inputs[k].empty() ? -1 : id_of(n.inputs[k]);
+      s.inputs.push_back(id);
+      if (id >= 0) last_use[id] = {steps_.size(), k};
+    }
+    for (const std::string& out : n.outputs) s.outputs.push_back(out.empty() ? -1 : id_of(out));
+    s.hand_over.assign(n.inputs.size(), false);
+    steps_.push_back(std::move(s));
+  }
+  for (const auto& [id, where] : last_use)
+    if (!graph_outputs.count(id)) steps_[where.first].hand_over[where.second] = true;
+  for (const ValueInfo& v : graph_.outputs) output_ids_.push_back(value_ids_.at(v.name));
+}
+
+Executor::~Executor() = default;
+
+std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs) const {
+  std::vector<Tensor> values(value_ids_.size());
+  // Initializers first, so that a fed input of the same name replaces one.
+  for (const auto& [name, t] : graph_.initializers) values[value_ids_.at(name)] = t;
+  for (auto& [name, t] : inputs) {
+    auto it = value_ids_.find(name);
+    if (it == value_ids_.end()) fail(ErrorKind::kInput, "unknown input '{}'", name);
+    values[it->second] = std::move(t);
+  }
+
+  for (const Step& s : steps_) {
+    OpContext ctx;
+    ctx.pool = options_.pool;
+    std::vector<std::optional<DType>> types;
+    for (size_t k = 0; k < s.inputs.size(); ++k) {
+      const int id = s.inputs[k];
+      if (id < 0) {
+        ctx.inputs.emplace_back();
+        types.emplace_back();
+        continue;
+      }
+      if (!values[id].valid()) fail(ErrorKind::kInternal, "{}: input '{}' has no value", s.node->label(), s.node->inputs[k]);
+      types.push_back(values[id].dtype());
+      ctx.inputs.push_back(s.hand_over[k] ? std::move(values[id]) : values[id]);
+    }
+    ctx.outputs.resize(s.outputs.size());
+    try {
+      // Types were checked at load where the graph declares them; inputs fed at run
+      // time are checked again here, before the kernel sees them.
+      check_and_infer_types(*s.node->op, types, s.node->attrs);
+      s.kernel->compute(ctx);
+    } catch (const Error& e) {
+      throw e.with_context(s.node->label());
+    }
+    for (size_t k = 0; k < s.outputs.size(); ++k) {
+      if (s.outputs[k] < 0) continue;
+      if (!ctx.outputs[k].valid())
+        fail(ErrorKind::kInternal, "{}: produced no output {}", s.node->label(), k);
+      values[s.outputs[k]] = std::move(ctx.outputs[k]);
+    }
+  }
+
+  std::vector<Tensor> out;
+  for (int id : output_ids_) out.push_back(values[id]);
+  return out;
+}
+
+}  // namespace onnxrun

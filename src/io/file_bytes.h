@@ -1,0 +1,21 @@
+// The whole contents of a file, read once. A file larger than protobuf can parse in one
+// message (2 GiB) is refused here with a clear message rather than failing in the parser.
+#pragma once
+
+#include <string>
+
+namespace onnxrun {
+
+class FileBytes {
+ public:
+  // Throws Error(kIo) naming the path when the file cannot be opened or read.
+  static FileBytes read(const std::string& path);
+
+  const char* data() const { return bytes_.data(); }
+  size_t size() const { return bytes_.size(); }
+
+ private:
+  std::string bytes_;
+};
+
+}  // namespace onnxrun

@@ -1,0 +1,166 @@
+#include "io/tensor_proto.h"
+
+#include <bit>
+#include <cstring>
+
+#include "core/error.h"
+#include "onnx/onnx.pb.h"
+
+namespace onnxrun {
+
+static_assert(std::endian::native == std::endian::little,
+              "raw_data is little-endian; onnx-run copies it as is");
+
+DType proto_dtype(const onnx::TensorProto& proto) {
+  auto t = dtype_from_onnx(proto.data_type());
+  if (!t) fail(ErrorKind::kInvalid, "unknown data_type {}", proto.data_type());
+  if (!dtype_is_storable(*t)) fail(ErrorKind::kUnsupported, "tensors of type {} are not supported", dtype_name(*t));
+  return *t;
+}
+
+Shape proto_shape(const onnx::TensorProto& proto) {
+  Shape shape(proto.dims().begin(), proto.dims().end());
+  checked_numel(shape);  // refuses negative dims and overflowing products
+  return shape;
+}
+
+namespace {
+
+// Copies `count` values of a repeated field into `out`, narrowing each with `convert`.
+template <typename Out, typename Field, typename Convert>
+void copy_field(const Field& field, Out* out, Convert convert) {
+  for (int i = 0; i < field.size(); ++i) out[i] = convert(field.Get(i));
+}
+
+// Number of typed-field values a tensor of `t` with `numel` elements must have.
+int64_t field_count(DType t, int64_t numel) {
+  return (t == DType::kComplex64 || t == DType::kComplex128) ? numel * 2 : numel;
+}
+
+// The typed field ONNX stores elements of `t` in.
+const char* field_for(DType t) {
+  switch (t) {
+    case DType::kFloat:
+    case DType::kComplex64: return "float_data";
+    case DType::kDouble:
+    case DType::kComplex128: return "double_data";
+    case DType::kInt64: return "int64_data";
+    case DType::kUInt32:
+    case DType::kUInt64: return "uint64_data";
+    case DType::kString: return "string_data";
+    default: return "int32_data";
+  }
+}
+
+// The typed field that holds data, or null; refuses more than one.
+const char* present_field(const onnx::TensorProto& p) {
+  const char* found = nullptr;
+  auto note = [&](bool present, const char* name) {
+    if (!present) return;
+    if (found) fail(ErrorKind::kInvalid, "tensor data is in both {} and {}", found, name);
+    found = name;
+  };
+  note(p.float_data_size() > 0, "float_data");
+  note(p.double_data_size() > 0, "double_data");
+  note(p.int32_data_size() > 0, "int32_data");
+  note(p.int64_data_size() > 0, "int64_data");
+  note(p.uint64_data_size() > 0, "uint64_data");
+  note(p.string_data_size() > 0, "string_data");
+  return found;
+}
+
+}  // namespace
+
+Tensor tensor_from_proto(const onnx::TensorProto& proto) {
+  const DType t = proto_dtype(proto);
+  Shape shape = proto_shape(proto);
+  const size_t nbytes = checked_nbytes(t, shape);
+  const int64_t numel = checked_numel(shape);
+
+  const char* field = present_field(proto);
+  if (proto.has_raw_data() && field) fail(ErrorKind::kInvalid, "tensor data is in both raw_data and {}", field);
+  if (field && std::strcmp(field, field_for(t)) != 0)
+    fail(ErrorKind::kInvalid, "a {} tensor keeps typed data in {}, not {}", dtype_name(t), field_for(t), field);
+
+  Tensor out(t, shape);
+  if (proto.has_raw_data()) {
+    if (proto.raw_data().size() != nbytes)
+      fail(ErrorKind::kInvalid, "raw_data holds {} bytes but {}{} needs {}", proto.raw_data().size(), dtype_name(t),
+           shape_to_string(shape), nbytes);
+    if (nbytes) std::memcpy(out.mutable_raw(), proto.raw_data().data(), nbytes);
+    return out;
+  }
+
+  const int64_t want = field_count(t, numel);
+  auto check_count = [&](const char* what, int64_t have) {
+    if (have != want)
+      fail(ErrorKind::kInvalid, "{} holds {} values but {}{} needs {}", what, have, dtype_name(t),
+           shape_to_string(shape), want);
+  };
+  if (!field) {
+    check_count("the tensor", 0);  // only an empty tensor may carry no data
+    return out;
+  }
+
+  switch (t) {
+    case DType::kFloat:
+    case DType::kComplex64:
+      check_count("float_data", proto.float_data_size());
+      copy_field(proto.float_data(), out.mutable_data<float>(), [](float v) { return v; });
+      break;
+    case DType::kDouble:
+    case DType::kComplex128:
+      check_count("double_data", proto.double_data_size());
+      copy_field(proto.double_data(), out.mutable_data<double>(), [](double v) { return v; });
+      break;
+    case DType::kInt64:
+      check_count("int64_data", proto.int64_data_size());
+      copy_field(proto.int64_data(), out.mutable_data<int64_t>(), [](int64_t v) { return v; });
+      break;
+    case DType::kUInt32:
+      check_count("uint64_data", proto.uint64_data_size());
+      copy_field(proto.uint64_data(), out.mutable_data<uint32_t>(), [](uint64_t v) { return static_cast<uint32_t>(v); });
+      break;
+    case DType::kUInt64:
+      check_count("uint64_data", proto.uint64_data_size());
+      copy_field(proto.uint64_data(), out.mutable_data<uint64_t>(), [](uint64_t v) { return v; });
+      break;
+    case DType::kInt32:
+      check_count("int32_data", proto.int32_data_size());
+      copy_field(proto.int32_data(), out.mutable_data<int32_t>(), [](int32_t v) { return v; });
+      break;
+    // int32_data carries one element per entry for the narrower types; 16-bit floats
+    // as their bit patterns.
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      check_count("int32_data", proto.int32_data_size());
+      copy_field(proto.int32_data(), out.mutable_data<uint16_t>(), [](int32_t v) { return static_cast<uint16_t>(v); });
+      break;
+    case DType::kInt8:
+    case DType::kUInt8:
+    case DType::kBool:
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E4M3FNUZ:
+    case DType::kFloat8E5M2:
+    case DType::kFloat8E5M2FNUZ:
+    case DType::kFloat8E8M0:
+      check_count("int32_data", proto.int32_data_size());
+      copy_field(proto.int32_data(), out.mutable_data<uint8_t>(), [](int32_t v) { return static_cast<uint8_t>(v); });
+      break;
+    default:
+      fail(ErrorKind::kInvalid, "a {} tensor cannot take its data from a typed field", dtype_name(t));
+  }
+  return out;
+}
+
+void tensor_to_proto(const Tensor& t, const std::string& name, onnx::TensorProto* proto) {
+  proto->Clear();
+  proto->set_name(name);
+  proto->set_data_type(static_cast<int32_t>(t.dtype()));
+  for (int64_t d : t.shape()) proto->add_dims(d);
+  proto->set_raw_data(t.raw(), t.nbytes());
+}
+
+}  // namespace onnxrun

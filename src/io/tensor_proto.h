@@ -1,0 +1,25 @@
+// TensorProto <-> Tensor. Reads raw_data and every typed field ONNX defines for the
+// types onnx-run can hold, checking that exactly one holds the data and that its length
+// matches the dims; writes raw_data (little-endian, packed), the compact form.
+#pragma once
+
+#include <string>
+
+#include "core/tensor.h"
+
+namespace onnx {
+class TensorProto;
+}
+
+namespace onnxrun {
+
+// REQUIRES: proto has no external data (the caller resolves that; see external_data.h).
+Tensor tensor_from_proto(const onnx::TensorProto& proto);
+
+// The element type and dims a TensorProto declares, checked (known type, dims >= 0).
+DType proto_dtype(const onnx::TensorProto& proto);
+Shape proto_shape(const onnx::TensorProto& proto);
+
+void tensor_to_proto(const Tensor& t, const std::string& name, onnx::TensorProto* proto);
+
+}  // namespace onnxrun

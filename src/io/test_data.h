@@ -1,0 +1,25 @@
+// The ONNX test-data layout: model.onnx beside test_data_set_N/ folders that hold
+// input_K.pb and output_K.pb (TensorProto files, K from 0).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace onnxrun {
+
+// "a2" < "a10": digit runs compare by value. Used wherever sets or tests are listed.
+bool natural_less(const std::string& a, const std::string& b);
+
+// The test_data_set_* folders in `dir`, sorted naturally; empty when there are none.
+std::vector<std::string> find_test_sets(const std::string& dir);
+
+struct TestSetFiles {
+  std::vector<std::string> inputs;   // input_0.pb, input_1.pb, ... by K
+  std::vector<std::string> outputs;  // output_0.pb, ...
+};
+
+// The files of one test set. Throws Error(kIo) when the folder cannot be read and
+// Error(kInvalid) when the K indices have a gap (output_1.pb without output_0.pb).
+TestSetFiles list_test_set(const std::string& dir);
+
+}  // namespace onnxrun

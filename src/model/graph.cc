@@ -1,0 +1,31 @@
+#include "model/graph.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace onnxrun {
+
+std::string describe(const ValueInfo& v) {
+  std::string type = v.dtype ? std::string(dtype_name(*v.dtype)) : "?";
+  if (!v.shape) return type + "[...]";
+  std::vector<std::string> dims;
+  for (const Dim& d : *v.shape) dims.push_back(d.fixed() ? std::to_string(d.value) : !d.param.empty() ? d.param : "?");
+  return fmt::format("{}[{}]", type, fmt::join(dims, ","));
+}
+
+std::string Node::label() const { return fmt::format("node '{}' ({})", name, op_type); }
+
+std::vector<const ValueInfo*> Graph::required_inputs() const {
+  std::vector<const ValueInfo*> out;
+  for (const ValueInfo& v : inputs)
+    if (!initializers.count(v.name)) out.push_back(&v);
+  return out;
+}
+
+const ValueInfo* Graph::find_input(const std::string& value) const {
+  for (const ValueInfo& v : inputs)
+    if (v.name == value) return &v;
+  return nullptr;
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,79 @@
+// The model as onnx-run holds it after loading: plain C++ values, no protobuf.
+// A Graph is validated (SSA names, every input produced, acyclic), its nodes are in
+// topological order, and every node is resolved to the operator version that runs it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/attribute.h"
+#include "core/dtype.h"
+#include "core/tensor.h"
+
+namespace onnxrun {
+
+struct OpDef;
+
+// One dimension of a declared shape: fixed (value >= 0), symbolic (param), or unknown.
+struct Dim {
+  int64_t value = -1;
+  std::string param;
+  bool fixed() const { return value >= 0; }
+};
+
+struct ValueInfo {
+  std::string name;
+  std::optional<DType> dtype;             // nullopt: not declared
+  std::optional<std::vector<Dim>> shape;  // nullopt: rank unknown
+};
+
+// "float[N,3,?]"
+std::string describe(const ValueInfo& v);
+
+struct Node {
+  std::string name;  // may be empty in the file; the loader names it "#k" then
+  std::string op_type;
+  std::string domain;  // canonical: "" for ai.onnx
+  std::vector<std::string> inputs;  // "" = absent optional input
+  std::vector<std::string> outputs;
+  AttributeMap attrs;
+
+  // Set by resolution.
+  const OpDef* op = nullptr;
+  int64_t opset = 0;  // the model's import for this node's domain
+
+  // "node 'y' (LeakyRelu)", the context every node error starts with.
+  std::string label() const;
+};
+
+struct Graph {
+  std::string name;
+  std::vector<ValueInfo> inputs;  // as declared, including those backed by initializers
+  std::vector<ValueInfo> outputs;
+  std::map<std::string, Tensor> initializers;
+  std::vector<Node> nodes;  // topological order
+  std::map<std::string, int64_t> opset_imports;  // canonical domain -> version
+
+  // Inputs a caller must feed: declared inputs with no initializer, in order.
+  std::vector<const ValueInfo*> required_inputs() const;
+  const ValueInfo* find_input(const std::string& value) const;
+};
+
+struct ModelMeta {
+  int64_t ir_version = 0;
+  std::string producer_name;
+  std::string producer_version;
+  std::string domain;
+  int64_t model_version = 0;
+  std::string doc;
+};
+
+struct Model {
+  ModelMeta meta;
+  Graph graph;
+};
+
+}  // namespace onnxrun

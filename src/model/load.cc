@@ -1,0 +1,46 @@
+#include "model/load.h"
+
+#include <climits>
+#include <filesystem>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <spdlog/spdlog.h>
+
+#include "core/error.h"
+#include "io/file_bytes.h"
+#include "model/proto_to_graph.h"
+#include "model/resolve.h"
+#include "model/validate.h"
+#include "onnx/onnx.pb.h"
+#include "ops/registry.h"
+
+namespace onnxrun {
+
+Model load_model_from_bytes(const void* data, size_t size, const std::string& /*base_dir*/,
+                            const LoadOptions& options) {
+  onnx::ModelProto proto;
+  google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
+  in.SetTotalBytesLimit(INT_MAX);
+  if (size == 0 || !proto.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
+    fail(ErrorKind::kInvalid, "not a valid ONNX model (protobuf parse failed)");
+  if (proto.ir_version() <= 0) fail(ErrorKind::kInvalid, "not a valid ONNX model (no ir_version)");
+  if (proto.ir_version() > kNewestKnownIrVersion)
+    spdlog::warn("IR version {} is newer than the newest onnx-run knows ({})", proto.ir_version(),
+                 kNewestKnownIrVersion);
+  Model m = model_from_proto(proto);
+  validate_and_sort(m.graph);
+  resolve_graph(m.graph, options.registry ? *options.registry : OpRegistry::builtin());
+  return m;
+}
+
+Model load_model(const std::string& path, const LoadOptions& options) {
+  const FileBytes bytes = FileBytes::read(path);
+  try {
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    return load_model_from_bytes(bytes.data(), bytes.size(), dir.empty() ? "." : dir, options);
+  } catch (const Error& e) {
+    throw e.with_context(path);
+  }
+}
+
+}  // namespace onnxrun

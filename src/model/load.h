@@ -1,0 +1,28 @@
+// Loading a model: ModelProto bytes -> a validated, sorted, resolved Graph.
+// Every failure is an Error whose message starts with what was being loaded.
+#pragma once
+
+#include <string>
+
+#include "model/graph.h"
+
+namespace onnxrun {
+
+class OpRegistry;
+
+// Newest versions this build knows of; a model importing a newer default-domain opset
+// still loads (with a warning) since each node resolves to a version it knows.
+inline constexpr int64_t kNewestKnownOpset = 28;
+inline constexpr int64_t kNewestKnownIrVersion = 13;
+
+struct LoadOptions {
+  const OpRegistry* registry = nullptr;  // null: OpRegistry::builtin()
+};
+
+Model load_model(const std::string& path, const LoadOptions& options = {});
+
+// `base_dir` is where external data would be looked for.
+Model load_model_from_bytes(const void* data, size_t size, const std::string& base_dir,
+                            const LoadOptions& options = {});
+
+}  // namespace onnxrun

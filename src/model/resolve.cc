@@ -1,0 +1,82 @@
+#include "model/resolve.h"
+
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include "core/error.h"
+#include "model/load.h"
+#include "ops/registry.h"
+
+namespace onnxrun {
+namespace {
+
+std::string domain_label(const std::string& d) { return d.empty() ? "ai.onnx" : d; }
+
+std::string implemented_list(const std::vector<const OpDef*>& versions) {
+  std::vector<std::string> parts;
+  for (const OpDef* d : versions) parts.push_back(d->version_range());
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+const OpDef* resolve_node(const Node& n, int64_t opset, const OpRegistry& registry) {
+  if (!registry.has_domain(n.domain))
+    fail(ErrorKind::kUnsupported, "{}: domain '{}' (opset {}) is not supported; onnx-run implements: {}", n.label(),
+         domain_label(n.domain), opset, fmt::join(registry.domains(), ", "));
+  if (const OpDef* def = registry.find(n.domain, n.op_type, opset)) return def;
+  const auto versions = registry.versions(n.domain, n.op_type);
+  if (versions.empty())
+    fail(ErrorKind::kUnsupported, "{}: operator {} (domain {}, opset {}) is not implemented", n.label(), n.op_type,
+         domain_label(n.domain), opset);
+  fail(ErrorKind::kUnsupported, "{}: {}: opset {} has no implemented version; implemented: {}", n.label(), n.op_type,
+       opset, implemented_list(versions));
+}
+
+}  // namespace
+
+void resolve_graph(Graph& g, const OpRegistry& registry) {
+  auto it = g.opset_imports.find("");
+  if (it != g.opset_imports.end() && it->second > kNewestKnownOpset)
+    spdlog::warn("the model imports opset {} of ai.onnx; onnx-run knows versions up to {} and resolves each node "
+                 "to the newest version it implements",
+                 it->second, kNewestKnownOpset);
+
+  std::map<std::string, std::optional<DType>> types;
+  for (const ValueInfo& v : g.inputs) types[v.name] = v.dtype;
+  for (const auto& [name, t] : g.initializers) types[name] = t.dtype();
+
+  for (Node& n : g.nodes) {
+    auto imp = g.opset_imports.find(n.domain);
+    if (imp == g.opset_imports.end())
+      fail(ErrorKind::kInvalid, "{}: the model does not import domain '{}' in opset_import", n.label(),
+           domain_label(n.domain));
+    n.opset = imp->second;
+    n.op = resolve_node(n, n.opset, registry);
+    const OpDef& def = *n.op;
+    const std::string ctx = fmt::format("{} {} {}", n.label(), def.op_type, def.version_range());
+    try {
+      check_attributes(def, n.attrs);
+      if (n.inputs.size() < def.min_inputs || n.inputs.size() > def.inputs.size())
+        fail(ErrorKind::kInvalid, "takes {} to {} inputs, got {}", def.min_inputs, def.inputs.size(), n.inputs.size());
+      if (n.outputs.size() > def.outputs.size() || n.outputs.empty())
+        fail(ErrorKind::kInvalid, "has at most {} outputs, got {}", def.outputs.size(), n.outputs.size());
+      std::vector<std::optional<DType>> in_types;
+      for (const std::string& name : n.inputs) in_types.push_back(name.empty() ? std::nullopt : types[name]);
+      auto out_types = check_and_infer_types(def, in_types, n.attrs);
+      for (size_t k = 0; k < n.outputs.size(); ++k)
+        if (!n.outputs[k].empty()) types[n.outputs[k]] = k < out_types.size() ? out_types[k] : std::nullopt;
+    } catch (const Error& e) {
+      throw e.with_context(ctx);
+    }
+  }
+  for (const ValueInfo& v : g.outputs) {
+    auto t = types[v.name];
+    if (v.dtype && t && *v.dtype != *t)
+      fail(ErrorKind::kInvalid, "graph output '{}' is declared {} but computed as {}", v.name, dtype_name(*v.dtype),
+           dtype_name(*t));
+  }
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,78 @@
+// LeakyRelu, versions 1, 6 and 16. All three compute what v16's function body defines,
+// Where(X < 0, CastLike(alpha, X) * X, X); they differ only in the attributes they
+// accept (v1's legacy consumed_inputs) and in their types (bfloat16 from v16).
+#include "core/error.h"
+#include "core/half.h"
+#include "ops/leaky_relu_kernels.h"
+#include "ops/op_families.h"
+#include "ops/registry.h"
+
+namespace onnxrun {
+namespace {
+
+constexpr float kDefaultAlpha = 0.01f;
+
+class LeakyReluKernel final : public OpKernel {
+ public:
+  explicit LeakyReluKernel(float alpha) : alpha_(alpha) {}
+
+  void compute(OpContext& ctx) const override {
+    Tensor& x = ctx.inputs[0];
+    // In place when the executor handed over the last reference to X.
+    Tensor y = x.can_overwrite() ? x : Tensor(x.dtype(), x.shape());
+    const size_t n = static_cast<size_t>(x.numel());
+    switch (x.dtype()) {
+      case DType::kFloat:
+        leaky_relu_float(x.data<float>(), y.mutable_data<float>(), n, alpha_);
+        break;
+      case DType::kDouble:
+        // Exact widening: alpha=0.1 multiplies by (double)0.1f, as CastLike does.
+        leaky_relu_double(x.data<double>(), y.mutable_data<double>(), n, static_cast<double>(alpha_));
+        break;
+      case DType::kFloat16:
+        leaky_relu_float16(x.data<uint16_t>(), y.mutable_data<uint16_t>(), n, float_to_float16(alpha_));
+        break;
+      case DType::kBFloat16:
+        leaky_relu_bfloat16(x.data<uint16_t>(), y.mutable_data<uint16_t>(), n, float_to_bfloat16(alpha_));
+        break;
+      default:
+        fail(ErrorKind::kUnsupported, "LeakyRelu has no kernel for {}", dtype_name(x.dtype()));
+    }
+    ctx.outputs[0] = std::move(y);
+  }
+
+ private:
+  float alpha_;
+};
+
+std::unique_ptr<OpKernel> make_leaky_relu(const AttributeMap& attrs) {
+  return std::make_unique<LeakyReluKernel>(attr_float(attrs, "alpha").value_or(kDefaultAlpha));
+}
+
+OpDef leaky_relu_def(int since, int until, std::vector<AttrSpec> attrs, std::vector<DType> types) {
+  OpDef d;
+  d.op_type = "LeakyRelu";
+  d.since = since;
+  d.until = until;
+  d.attrs = std::move(attrs);
+  d.constraints = {{"T", std::move(types)}};
+  d.inputs = {"T"};
+  d.min_inputs = 1;
+  d.outputs = {"T"};
+  d.make_kernel = make_leaky_relu;
+  return d;
+}
+
+}  // namespace
+
+void register_leaky_relu(OpRegistry& r) {
+  const std::vector<DType> floats = {DType::kFloat16, DType::kFloat, DType::kDouble};
+  std::vector<DType> floats_bf16 = floats;
+  floats_bf16.push_back(DType::kBFloat16);
+  const AttrSpec alpha{"alpha", AttrKind::kFloat};
+  r.add(leaky_relu_def(1, 5, {alpha, {"consumed_inputs", AttrKind::kInts}}, floats));
+  r.add(leaky_relu_def(6, 15, {alpha}, floats));
+  r.add(leaky_relu_def(16, kOpenEnded, {alpha}, floats_bf16));
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,118 @@
+#include "ops/registry.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/error.h"
+
+namespace onnxrun {
+
+const TypeConstraint* OpDef::constraint(const std::string& name) const {
+  for (const TypeConstraint& c : constraints)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+std::string OpDef::version_range() const {
+  if (until == kOpenEnded) return fmt::format("v{} ({}+)", since, since);
+  if (until == since) return fmt::format("v{} ({})", since, since);
+  return fmt::format("v{} ({}-{})", since, since, until);
+}
+
+std::string canonical_domain(const std::string& domain) { return domain == "ai.onnx" ? "" : domain; }
+
+void OpRegistry::add(OpDef def) {
+  def.domain = canonical_domain(def.domain);
+  for (const OpDef& d : defs_)
+    if (d.domain == def.domain && d.op_type == def.op_type && d.since <= def.until && def.since <= d.until)
+      fail(ErrorKind::kInternal, "{} {} overlaps {}", def.op_type, def.version_range(), d.version_range());
+  defs_.push_back(std::move(def));
+}
+
+const OpDef* OpRegistry::find(const std::string& domain, const std::string& op_type, int64_t opset) const {
+  const std::string dom = canonical_domain(domain);
+  for (const OpDef& d : defs_)
+    if (d.domain == dom && d.op_type == op_type && d.since <= opset && opset <= d.until) return &d;
+  return nullptr;
+}
+
+std::vector<const OpDef*> OpRegistry::versions(const std::string& domain, const std::string& op_type) const {
+  const std::string dom = canonical_domain(domain);
+  std::vector<const OpDef*> out;
+  for (const OpDef& d : defs_)
+    if (d.domain == dom && d.op_type == op_type) out.push_back(&d);
+  std::sort(out.begin(), out.end(), [](const OpDef* a, const OpDef* b) { return a->since < b->since; });
+  return out;
+}
+
+bool OpRegistry::has_domain(const std::string& domain) const {
+  const std::string dom = canonical_domain(domain);
+  return std::any_of(defs_.begin(), defs_.end(), [&](const OpDef& d) { return d.domain == dom; });
+}
+
+std::vector<std::string> OpRegistry::domains() const {
+  std::vector<std::string> out;
+  for (const OpDef& d : defs_)
+    if (std::find(out.begin(), out.end(), d.domain) == out.end()) out.push_back(d.domain);
+  return out;
+}
+
+namespace {
+std::string type_list(const std::vector<DType>& types) {
+  std::vector<std::string_view> names;
+  for (DType t : types) names.push_back(dtype_name(t));
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+}  // namespace
+
+std::vector<std::optional<DType>> check_and_infer_types(const OpDef& def,
+                                                        const std::vector<std::optional<DType>>& inputs,
+                                                        const AttributeMap& attrs) {
+  std::map<std::string, DType> bound;  // constraint name -> the type its inputs carry
+  for (size_t k = 0; k < inputs.size() && k < def.inputs.size(); ++k) {
+    if (!inputs[k]) continue;
+    const std::string& cname = def.inputs[k];
+    const TypeConstraint* c = def.constraint(cname);
+    if (!c) continue;
+    if (std::find(c->types.begin(), c->types.end(), *inputs[k]) == c->types.end())
+      fail(ErrorKind::kUnsupported, "input {} has type {}; {} {} allows {}", k, dtype_name(*inputs[k]),
+           def.op_type, def.version_range(), type_list(c->types));
+    auto [it, fresh] = bound.emplace(cname, *inputs[k]);
+    if (!fresh && it->second != *inputs[k])
+      fail(ErrorKind::kInvalid, "input {} has type {} but an earlier input of type {} has {}", k,
+           dtype_name(*inputs[k]), cname, dtype_name(it->second));
+  }
+  if (def.infer_types) return def.infer_types(inputs, attrs);
+  std::vector<std::optional<DType>> out;
+  for (const std::string& cname : def.outputs) {
+    auto it = bound.find(cname);
+    const TypeConstraint* c = def.constraint(cname);
+    if (it != bound.end())
+      out.push_back(it->second);
+    else if (c && c->types.size() == 1)
+      out.push_back(c->types[0]);
+    else
+      out.push_back(std::nullopt);
+  }
+  return out;
+}
+
+void check_attributes(const OpDef& def, const AttributeMap& attrs) {
+  for (const auto& [name, attr] : attrs) {
+    auto spec = std::find_if(def.attrs.begin(), def.attrs.end(), [&](const AttrSpec& s) { return s.name == name; });
+    if (spec == def.attrs.end()) {
+      std::vector<std::string> known;
+      for (const AttrSpec& s : def.attrs) known.push_back(s.name);
+      fail(ErrorKind::kInvalid, "attribute '{}' is not defined by {} {} (it defines: {})", name, def.op_type,
+           def.version_range(), known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", ")));
+    }
+    if (spec->kind != attr.kind && attr.ref_attr_name.empty())
+      fail(ErrorKind::kInvalid, "attribute '{}' must be of type {}, got {}", name, attr_kind_name(spec->kind),
+           attr_kind_name(attr.kind));
+  }
+}
+
+}  // namespace onnxrun

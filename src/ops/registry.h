@@ -1,0 +1,108 @@
+// The operator registry: ONE table of (domain, op_type, since..until, attributes,
+// type constraints, kernel factory). "Which kernel serves opset N" is a lookup here and
+// nowhere else; builders never branch on the opset. Knows nothing of protobuf or files.
+#pragma once
+
+#include <climits>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/attribute.h"
+#include "core/dtype.h"
+#include "core/tensor.h"
+
+namespace onnxrun {
+
+class ThreadPool;
+
+// What a kernel gets for one run. Inputs are handed over by value: when the executor
+// passes the last reference to a value, inputs[i].can_overwrite() is true and the kernel
+// may reuse that buffer for its output.
+struct OpContext {
+  std::vector<Tensor> inputs;   // absent optional inputs are !valid()
+  std::vector<Tensor> outputs;  // filled by the kernel, one per node output
+  ThreadPool* pool = nullptr;   // may be null: run on the calling thread
+};
+
+// A kernel instance is built once per node (attributes parsed then) and may run many
+// times, from one thread at a time.
+class OpKernel {
+ public:
+  virtual ~OpKernel() = default;
+  virtual void compute(OpContext& ctx) const = 0;
+};
+
+struct AttrSpec {
+  std::string name;
+  AttrKind kind;
+};
+
+struct TypeConstraint {
+  std::string name;          // "T"
+  std::vector<DType> types;  // allowed element types
+};
+
+struct OpDef;
+using KernelFactory = std::function<std::unique_ptr<OpKernel>(const AttributeMap& attrs)>;
+// Element types of the outputs from those of the inputs (unknown inputs are nullopt),
+// for ops whose output type is not simply a constraint bound by an input.
+using TypeInference = std::function<std::vector<std::optional<DType>>(
+    const std::vector<std::optional<DType>>& inputs, const AttributeMap& attrs)>;
+
+inline constexpr int kOpenEnded = INT_MAX;
+
+struct OpDef {
+  std::string domain;  // "" for the default ONNX domain
+  std::string op_type;
+  int since = 1;
+  int until = kOpenEnded;  // inclusive; the next version's since - 1
+  std::vector<AttrSpec> attrs;  // every attribute this version defines
+  std::vector<TypeConstraint> constraints;
+  // Per formal input / output: the name of its constraint, or a fixed type name via
+  // a one-type constraint. Inputs beyond min_inputs are optional.
+  std::vector<std::string> inputs;
+  size_t min_inputs = 0;
+  std::vector<std::string> outputs;
+  KernelFactory make_kernel;
+  TypeInference infer_types;  // optional
+
+  const TypeConstraint* constraint(const std::string& name) const;
+  std::string version_range() const;  // "v6 (6-15)", "v16 (16+)"
+};
+
+class OpRegistry {
+ public:
+  // The registry with every operator onnx-run implements.
+  static const OpRegistry& builtin();
+
+  void add(OpDef def);
+
+  // The version serving `opset` for (domain, op_type), or null.
+  const OpDef* find(const std::string& domain, const std::string& op_type, int64_t opset) const;
+  // Every implemented version of (domain, op_type), oldest first.
+  std::vector<const OpDef*> versions(const std::string& domain, const std::string& op_type) const;
+  bool has_domain(const std::string& domain) const;
+  std::vector<std::string> domains() const;
+
+ private:
+  std::vector<OpDef> defs_;
+};
+
+// The default domain is written "" or "ai.onnx"; both become "".
+std::string canonical_domain(const std::string& domain);
+
+// Checks the element types of a node's inputs against `def` and returns the element
+// types of its outputs (nullopt where not known). Throws Error(kUnsupported) naming the
+// input, its type and the allowed types; Error(kInvalid) when inputs of one constraint
+// disagree. Unknown input types are skipped.
+std::vector<std::optional<DType>> check_and_infer_types(const OpDef& def,
+                                                        const std::vector<std::optional<DType>>& inputs,
+                                                        const AttributeMap& attrs);
+
+// Checks that every attribute is one the version defines, with the right kind.
+void check_attributes(const OpDef& def, const AttributeMap& attrs);
+
+}  // namespace onnxrun

@@ -1,0 +1,25 @@
+#include "support/paths.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+namespace onnxrun::test {
+
+std::string onnx_run_binary() { return ONNXRUN_BIN; }
+std::string testdata_dir() { return std::string(ONNXRUN_SOURCE_DIR) + "/testdata"; }
+std::string shared_tests_dir() { return ONNXRUN_SHARED_TESTS; }
+std::string node_test(const std::string& name) { return shared_tests_dir() + "/node/" + name; }
+
+TempDir::TempDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "onnxrun-test-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace onnxrun::test

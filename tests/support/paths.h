@@ -1,0 +1,27 @@
+// Where the tests find the binary, the project's testdata/ and ../shared/onnx-tests.
+#pragma once
+
+#include <string>
+
+namespace onnxrun::test {
+
+std::string onnx_run_binary();
+std::string testdata_dir();        // <source>/testdata
+std::string shared_tests_dir();    // <source>/../shared/onnx-tests (may not exist)
+std::string node_test(const std::string& name);  // shared_tests_dir()/node/<name>
+
+// A fresh empty folder under the system temp dir, removed when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace onnxrun::test
