@@ -1,0 +1,108 @@
+#include "exec/random_inputs.h"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "core/error.h"
+#include "core/half.h"
+
+namespace onnxrun {
+
+std::map<std::string, Shape> resolve_input_shapes(const Graph& g, const std::map<std::string, Shape>& given) {
+  std::map<std::string, int64_t> symbols;
+  for (const auto& [name, shape] : given) {
+    const ValueInfo* decl = g.find_input(name);
+    if (!decl) fail(ErrorKind::kUsage, "--shape names '{}', which is not an input of the model", name);
+    if (!decl->shape) continue;
+    const auto& dims = *decl->shape;
+    if (dims.size() != shape.size())
+      fail(ErrorKind::kInput, "--shape {}={}: the model declares rank {} ({})", name, shape_to_string(shape),
+           dims.size(), describe(*decl));
+    for (size_t k = 0; k < dims.size(); ++k) {
+      if (shape[k] < 0) fail(ErrorKind::kUsage, "--shape {}: negative dimension", name);
+      if (dims[k].fixed() && dims[k].value != shape[k])
+        fail(ErrorKind::kInput, "--shape {}={}: dim {} is fixed at {} ({})", name, shape_to_string(shape), k,
+             dims[k].value, describe(*decl));
+      if (!dims[k].param.empty()) {
+        auto [it, fresh] = symbols.emplace(dims[k].param, shape[k]);
+        if (!fresh && it->second != shape[k])
+          fail(ErrorKind::kInput, "--shape {}: symbol '{}' is {} here but {} elsewhere", name, dims[k].param, shape[k],
+               it->second);
+      }
+    }
+  }
+  std::map<std::string, Shape> out;
+  for (const ValueInfo* v : g.required_inputs()) {
+    if (auto it = given.find(v->name); it != given.end()) {
+      out[v->name] = it->second;
+      continue;
+    }
+    if (!v->shape)
+      fail(ErrorKind::kUsage, "input '{}' declares no shape; give one with --shape {}=d0,d1,...", v->name, v->name);
+    Shape s;
+    for (size_t k = 0; k < v->shape->size(); ++k) {
+      const Dim& d = (*v->shape)[k];
+      if (d.fixed()) {
+        s.push_back(d.value);
+      } else if (auto sym = symbols.find(d.param); !d.param.empty() && sym != symbols.end()) {
+        s.push_back(sym->second);
+      } else {
+        fail(ErrorKind::kUsage, "input '{}' ({}): dim {} is {}; give the shape with --shape {}=d0,d1,...", v->name,
+             describe(*v), k, d.param.empty() ? "unknown" : "'" + d.param + "'", v->name);
+      }
+    }
+    out[v->name] = s;
+  }
+  return out;
+}
+
+namespace {
+template <typename T, typename Next>
+void fill(Tensor& t, Next next) {
+  T* p = t.mutable_data<T>();
+  for (int64_t k = 0; k < t.numel(); ++k) p[k] = next();
+}
+}  // namespace
+
+Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, double high) {
+  if (!(low <= high)) fail(ErrorKind::kUsage, "value range [{}, {}] is empty", low, high);
+  Tensor t(type, shape);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> real(low, high);
+  const double ilo = std::ceil(low), ihi = std::floor(high);
+  auto integer = [&]() -> int64_t {
+    if (ilo > ihi) fail(ErrorKind::kUsage, "value range [{}, {}] holds no integer", low, high);
+    return std::uniform_int_distribution<int64_t>(static_cast<int64_t>(ilo), static_cast<int64_t>(ihi))(rng);
+  };
+  switch (type) {
+    case DType::kFloat: fill<float>(t, [&] { return static_cast<float>(real(rng)); }); break;
+    case DType::kDouble: fill<double>(t, [&] { return real(rng); }); break;
+    case DType::kFloat16: fill<uint16_t>(t, [&] { return double_to_float16(real(rng)); }); break;
+    case DType::kBFloat16: fill<uint16_t>(t, [&] { return double_to_bfloat16(real(rng)); }); break;
+    case DType::kBool: fill<uint8_t>(t, [&] { return static_cast<uint8_t>(rng() & 1); }); break;
+    case DType::kInt8: fill<int8_t>(t, [&] { return static_cast<int8_t>(integer()); }); break;
+    case DType::kUInt8: fill<uint8_t>(t, [&] { return static_cast<uint8_t>(integer()); }); break;
+    case DType::kInt16: fill<int16_t>(t, [&] { return static_cast<int16_t>(integer()); }); break;
+    case DType::kUInt16: fill<uint16_t>(t, [&] { return static_cast<uint16_t>(integer()); }); break;
+    case DType::kInt32: fill<int32_t>(t, [&] { return static_cast<int32_t>(integer()); }); break;
+    case DType::kUInt32: fill<uint32_t>(t, [&] { return static_cast<uint32_t>(integer()); }); break;
+    case DType::kInt64: fill<int64_t>(t, [&] { return integer(); }); break;
+    case DType::kUInt64: fill<uint64_t>(t, [&] { return static_cast<uint64_t>(integer()); }); break;
+    default: fail(ErrorKind::kUnsupported, "cannot make up values of type {}", dtype_name(type));
+  }
+  return t;
+}
+
+std::map<std::string, Tensor> random_inputs(const Graph& g, const RandomInputSpec& spec) {
+  const auto shapes = resolve_input_shapes(g, spec.shapes);
+  std::map<std::string, Tensor> out;
+  uint64_t k = 0;
+  for (const ValueInfo* v : g.required_inputs()) {
+    if (!v->dtype) fail(ErrorKind::kUsage, "input '{}' declares no element type; give it with -i", v->name);
+    out[v->name] = random_tensor(*v->dtype, shapes.at(v->name), spec.seed * 1000003u + k++, spec.low, spec.high);
+  }
+  return out;
+}
+
+}  // namespace onnxrun
