@@ -125,7 +125,7 @@ int run_command(const RunOptions& o) {
   const auto sets = find_test_sets(model_dir.empty() ? "." : model_dir);
   if (sets.empty()) {
     if (exec.graph().required_inputs().empty()) return run_with_inputs(o, exec);
-    fail(ErrorKind::kUsage, "{}: no inputs given and no test_data_set_* beside the model; give inputs with -i [NAME=]FILE.pb",
+    fail(ErrorKind::kInput, "{}: no inputs given and no test_data_set_* beside the model; give inputs with -i [NAME=]FILE.pb",
          o.model);
   }
   if (!o.output_dir.empty() && sets.size() > 1)

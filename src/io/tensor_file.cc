@@ -41,6 +41,8 @@ NamedTensor read_tensor_file(const std::string& path) {
   in.SetTotalBytesLimit(INT32_MAX);
   if (!proto.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
     fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file", path);
+  // Protobuf accepts many byte strings as a message; a tensor file must at least say its type.
+  if (proto.data_type() == 0) fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file (no data_type)", path);
   if (proto.data_location() == onnx::TensorProto::EXTERNAL)
     fail(ErrorKind::kUnsupported, "{}: tensor files with external data are not supported", path);
   try {

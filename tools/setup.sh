@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Sets up and builds onnx-run on Debian 12: installs the Debian packages that are
+# missing (as root, or through sudo), then configures and builds into build/.
+# Safe to run again: it installs nothing that is there and rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  g++ cmake ninja-build pkg-config           # toolchain
+  libprotobuf-dev protobuf-compiler          # ModelProto / TensorProto
+  libonnx-dev                                # /usr/include/onnx/onnx.proto (the schema only)
+  libcli11-dev libspdlog-dev catch2          # command line, logging, tests
+  python3-onnx python3-numpy                 # tools/gen_testdata.py and the numpy tests
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build
