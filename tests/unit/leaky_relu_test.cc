@@ -75,29 +75,26 @@ std::vector<T> edge_values() {
 
 }  // namespace
 
-TEST_CASE("float16 kernel: all 65536 patterns for every alpha", "[leaky_relu][exhaustive]") {
+TEST_CASE("float16 and bfloat16 kernels: all 65536 patterns for every alpha", "[leaky_relu][exhaustive]") {
+  struct Kernel {
+    const char* name;
+    SmallFloatFormat fmt;
+    void (*run)(const uint16_t*, uint16_t*, size_t, uint16_t);
+    uint16_t (*round_alpha)(float);
+  };
   std::vector<uint16_t> x(65536), y(65536);
   for (uint32_t b = 0; b < 65536; ++b) x[b] = static_cast<uint16_t>(b);
-  for (float alpha : kAlphas) {
-    INFO("alpha " << alpha);
-    leaky_relu_float16(x.data(), y.data(), x.size(), float_to_float16(alpha));
-    for (uint32_t b = 0; b < 65536; ++b) {
-      const uint16_t want = reference_16(kF16, x[b], alpha);
-      if (!same_16(kF16, want, y[b])) FAIL("x=0x" << std::hex << b << " want 0x" << want << " got 0x" << y[b]);
-      if (!ref_is_nan(kF16, x[b]) && !(ref_decode(kF16, x[b]) < 0)) REQUIRE(y[b] == x[b]);  // bits pass through
-    }
-  }
-}
-
-TEST_CASE("bfloat16 kernel: all 65536 patterns for every alpha", "[leaky_relu][exhaustive]") {
-  std::vector<uint16_t> x(65536), y(65536);
-  for (uint32_t b = 0; b < 65536; ++b) x[b] = static_cast<uint16_t>(b);
-  for (float alpha : kAlphas) {
-    INFO("alpha " << alpha);
-    leaky_relu_bfloat16(x.data(), y.data(), x.size(), float_to_bfloat16(alpha));
-    for (uint32_t b = 0; b < 65536; ++b) {
-      const uint16_t want = reference_16(kBF16, x[b], alpha);
-      if (!same_16(kBF16, want, y[b])) FAIL("x=0x" << std::hex << b << " want 0x" << want << " got 0x" << y[b]);
+  for (const Kernel& k : {Kernel{"float16", kF16, leaky_relu_float16, float_to_float16},
+                          Kernel{"bfloat16", kBF16, leaky_relu_bfloat16, float_to_bfloat16}}) {
+    for (float alpha : kAlphas) {
+      INFO(k.name << " alpha " << alpha);
+      k.run(x.data(), y.data(), x.size(), k.round_alpha(alpha));
+      for (uint32_t b = 0; b < 65536; ++b) {
+        const uint16_t want = reference_16(k.fmt, x[b], alpha);
+        if (!same_16(k.fmt, want, y[b])) FAIL("x=0x" << std::hex << b << " want 0x" << want << " got 0x" << y[b]);
+        // Non-negative inputs and NaN pass through bit for bit.
+        if (!(ref_decode(k.fmt, x[b]) < 0)) REQUIRE(y[b] == x[b]);
+      }
     }
   }
 }
