@@ -58,6 +58,12 @@ TestSetFiles files_beside(const fs::path& model) {
   return files;
 }
 
+std::string folder_name(const fs::path& p) {
+  std::error_code ec;
+  const fs::path c = fs::canonical(p, ec);
+  return (ec ? p : c).filename().string();
+}
+
 class Walker {
  public:
   std::vector<TestCase> found;
@@ -94,6 +100,13 @@ class Walker {
     found.push_back(std::move(c));
   }
 
+  // Walks the tree at `root`, naming tests relative to it.
+  void walk_root(const fs::path& root) {
+    visited_.clear();
+    walk(root, "", folder_name(root));
+  }
+
+ private:
   // `prefix` is the name of `dir` relative to the root ("" for the root itself).
   void walk(const fs::path& dir, const std::string& prefix, const std::string& root_name) {
     std::error_code ec;
@@ -128,7 +141,6 @@ class Walker {
     }
   }
 
- private:
   // False when this model (by canonical path) was already found from another PATH.
   bool seen(const fs::path& p) {
     std::error_code ec;
@@ -137,12 +149,6 @@ class Walker {
   }
   std::set<std::string> models_, visited_;
 };
-
-std::string folder_name(const fs::path& p) {
-  std::error_code ec;
-  const fs::path c = fs::canonical(p, ec);
-  return (ec ? p : c).filename().string();
-}
 
 }  // namespace
 
@@ -160,7 +166,7 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
         w.add_file_test(p, p.stem().string());
       }
     } else if (fs::is_directory(p, ec)) {
-      w.walk(p, "", folder_name(p));
+      w.walk_root(p);
     } else {
       fail(ErrorKind::kUsage, "{}: no such file or folder", path);
     }

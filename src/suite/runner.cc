@@ -87,6 +87,9 @@ Child spawn(const std::vector<TestCase>& tests, size_t index, const RunnerOption
     // A deliberate or real crash should not leave core files behind.
     const rlimit no_core{0, 0};
     ::setrlimit(RLIMIT_CORE, &no_core);
+    // The parent may handle fatal signals (a test framework does); the child must die of
+    // them so that the parent sees the signal.
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, SIG_DFL);
     const TestResult r = run_case(tests[index], o.case_options);
     write_all(fds[1], result_to_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     ::_exit(0);  // no atexit handlers or static destructors: they belong to the parent
