@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -52,154 +53,224 @@ std::vector<TestResult> run_in_threads(const std::vector<TestCase>& tests, const
   return results;
 }
 
-struct Child {
+// A worker child: it reads test indices (8 bytes each) from `cmd`, runs each test and
+// answers with a frame (4-byte length, then the result as JSON) on `res`. Workers are
+// reused from test to test because creating a process costs far more than most tests
+// (tens of ms on a loaded machine); one that crashes or times out is replaced.
+struct Worker {
   pid_t pid = -1;
-  int fd = -1;
+  int cmd = -1;  // parent writes indices
+  int res = -1;  // parent reads results
+  bool busy = false;
   size_t index = 0;
   std::string data;
   Clock::time_point start;
 };
 
-void write_all(int fd, const std::string& s) {
+void write_all(int fd, const void* p, size_t size) {
+  const char* s = static_cast<const char*>(p);
   size_t done = 0;
-  while (done < s.size()) {
-    const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+  while (done < size) {
+    const ssize_t n = ::write(fd, s + done, size - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;
     done += static_cast<size_t>(n);
   }
 }
 
-Child spawn(const std::vector<TestCase>& tests, size_t index, const RunnerOptions& o) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) fail(ErrorKind::kIo, "cannot create a pipe: {}", std::strerror(errno));
+bool read_all(int fd, void* p, size_t size) {
+  char* s = static_cast<char*>(p);
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd, s + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+[[noreturn]] void worker_main(int cmd, int res, const std::vector<TestCase>& tests, const RunnerOptions& o) {
+  // A deliberate or real crash should not leave core files behind.
+  const rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  // The parent may handle fatal signals (a test framework does); the child must die of
+  // them so that the parent sees the signal.
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE}) std::signal(sig, SIG_DFL);
+  uint64_t index;
+  while (read_all(cmd, &index, sizeof index) && index < tests.size()) {
+    const std::string json = result_to_json(run_case(tests[index], o.case_options))
+                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const uint32_t size = static_cast<uint32_t>(json.size());
+    write_all(res, &size, sizeof size);
+    write_all(res, json.data(), json.size());
+  }
+  ::_exit(0);  // no atexit handlers or static destructors: they belong to the parent
+}
+
+Worker start_worker(const std::vector<TestCase>& tests, const RunnerOptions& o, const std::vector<Worker>& others) {
+  int cmd[2], res[2];
+  if (::pipe2(cmd, O_CLOEXEC) != 0) fail(ErrorKind::kIo, "cannot create a pipe: {}", std::strerror(errno));
+  if (::pipe2(res, O_CLOEXEC) != 0) {
+    ::close(cmd[0]);
+    ::close(cmd[1]);
+    fail(ErrorKind::kIo, "cannot create a pipe: {}", std::strerror(errno));
+  }
   // Whatever is buffered would otherwise be written again by the child.
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = ::fork();
   if (pid < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
+    for (int fd : {cmd[0], cmd[1], res[0], res[1]}) ::close(fd);
     fail(ErrorKind::kIo, "cannot start a child process: {}", std::strerror(errno));
   }
   if (pid == 0) {
-    ::close(fds[0]);
-    // A deliberate or real crash should not leave core files behind.
-    const rlimit no_core{0, 0};
-    ::setrlimit(RLIMIT_CORE, &no_core);
-    // The parent may handle fatal signals (a test framework does); the child must die of
-    // them so that the parent sees the signal.
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) std::signal(sig, SIG_DFL);
-    const TestResult r = run_case(tests[index], o.case_options);
-    write_all(fds[1], result_to_json(r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    ::_exit(0);  // no atexit handlers or static destructors: they belong to the parent
+    // Other workers' pipe ends would keep them from seeing their end of input.
+    for (const Worker& w : others) {
+      ::close(w.cmd);
+      ::close(w.res);
+    }
+    ::close(cmd[1]);
+    ::close(res[0]);
+    worker_main(cmd[0], res[1], tests, o);
   }
-  ::close(fds[1]);
-  Child c;
-  c.pid = pid;
-  c.fd = fds[0];
-  c.index = index;
-  c.start = Clock::now();
-  return c;
+  ::close(cmd[0]);
+  ::close(res[1]);
+  Worker w;
+  w.pid = pid;
+  w.cmd = cmd[1];
+  w.res = res[0];
+  return w;
 }
 
 std::string signal_text(int sig) {
-  const char* d = ::strsignal(sig);
   const char* abbrev = ::sigabbrev_np(sig);
-  return fmt::format("{}{}{} ({})", abbrev ? "SIG" : "", abbrev ? abbrev : "signal ", abbrev ? "" : std::to_string(sig),
-                     d ? d : "unknown");
+  const char* d = ::strsignal(sig);
+  return fmt::format("{} ({})", abbrev ? std::string("SIG") + abbrev : fmt::format("signal {}", sig), d ? d : "unknown");
 }
 
-// The child has closed its pipe: reap it and make its result.
-TestResult finish(Child& c, const TestCase& t) {
-  ::close(c.fd);
+// Closes the worker's pipes and reaps it (after killing it when `kill_it`).
+int stop_worker(Worker& w, bool kill_it) {
+  if (kill_it) ::kill(w.pid, SIGKILL);
+  ::close(w.cmd);
+  ::close(w.res);
   int status = 0;
-  while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
   }
+  return status;
+}
+
+TestResult unfinished(const TestCase& t, const Worker& w, Outcome outcome, std::string message) {
   TestResult r;
   r.name = t.name;
   r.model = t.kind == CaseKind::kMissingModel ? t.dir : t.model;
-  r.seconds = seconds_since(c.start);
+  r.outcome = outcome;
+  r.seconds = seconds_since(w.start);
+  r.message = std::move(message);
+  return r;
+}
+
+// The worker's pipe closed while it ran a test: it died.
+TestResult crashed(const TestCase& t, Worker& w) {
+  const int status = stop_worker(w, false);
   if (WIFSIGNALED(status)) {
-    r.outcome = Outcome::kCrashed;
+    TestResult r = unfinished(t, w, Outcome::kCrashed,
+                              fmt::format("the test process was killed by {}", signal_text(WTERMSIG(status))));
     r.signal = WTERMSIG(status);
-    r.message = fmt::format("the test process was killed by {}", signal_text(r.signal));
     return r;
   }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    try {
-      return result_from_json(nlohmann::json::parse(c.data));
-    } catch (const std::exception& e) {
-      r.outcome = Outcome::kError;
-      r.message = fmt::format("the test process sent no readable result ({})", e.what());
-      return r;
-    }
-  }
-  r.outcome = Outcome::kCrashed;
-  r.message = fmt::format("the test process exited with status {} before reporting a result",
-                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-  return r;
+  return unfinished(t, w, Outcome::kCrashed,
+                    fmt::format("the test process exited with status {} before reporting a result",
+                                WIFEXITED(status) ? WEXITSTATUS(status) : -1));
 }
 
-TestResult kill_for_timeout(Child& c, const TestCase& t, double timeout) {
-  ::kill(c.pid, SIGKILL);
-  ::close(c.fd);
-  while (::waitpid(c.pid, nullptr, 0) < 0 && errno == EINTR) {
+// A whole frame in w.data: the result it holds (or an error result if unreadable).
+std::optional<TestResult> take_frame(const TestCase& t, Worker& w) {
+  uint32_t size;
+  if (w.data.size() < sizeof size) return std::nullopt;
+  std::memcpy(&size, w.data.data(), sizeof size);
+  if (w.data.size() < sizeof size + size) return std::nullopt;
+  const std::string json = w.data.substr(sizeof size, size);
+  w.data.erase(0, sizeof size + size);
+  try {
+    return result_from_json(nlohmann::json::parse(json));
+  } catch (const std::exception& e) {
+    return unfinished(t, w, Outcome::kError, fmt::format("the test process sent no readable result ({})", e.what()));
   }
-  TestResult r;
-  r.name = t.name;
-  r.model = t.kind == CaseKind::kMissingModel ? t.dir : t.model;
-  r.outcome = Outcome::kTimeout;
-  r.seconds = seconds_since(c.start);
-  r.message = fmt::format("still running after {:g} s; killed", timeout);
-  return r;
 }
 
 std::vector<TestResult> run_isolated(const std::vector<TestCase>& tests, const RunnerOptions& o,
                                      const ResultCallback& on_done) {
   std::vector<TestResult> results(tests.size());
-  std::vector<Child> active;
-  size_t next = 0;
-  const size_t jobs = static_cast<size_t>(std::max(o.jobs, 1));
+  std::vector<Worker> workers;
+  const size_t jobs = std::min(static_cast<size_t>(std::max(o.jobs, 1)), tests.size());
+  // A worker that died between tests must not take the parent with it.
+  struct sigaction ignore {}, old_pipe {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &old_pipe);
+  size_t next = 0, finished = 0;
   auto done = [&](size_t i, TestResult r) {
     results[i] = std::move(r);
+    ++finished;
     if (on_done) on_done(i, results[i]);
   };
-  while (next < tests.size() || !active.empty()) {
-    while (active.size() < jobs && next < tests.size()) {
-      active.push_back(spawn(tests, next, o));
-      ++next;
-    }
-    int wait_ms = -1;
-    if (o.timeout > 0) {
-      double soonest = o.timeout;
-      for (const Child& c : active) soonest = std::min(soonest, o.timeout - seconds_since(c.start));
-      wait_ms = static_cast<int>(std::max(0.0, soonest) * 1000) + 1;
-    }
-    std::vector<pollfd> pfds;
-    for (const Child& c : active) pfds.push_back({c.fd, POLLIN, 0});
-    if (::poll(pfds.data(), pfds.size(), wait_ms) < 0 && errno != EINTR)
-      fail(ErrorKind::kIo, "poll failed: {}", std::strerror(errno));
-    for (size_t k = active.size(); k-- > 0;) {
-      Child& c = active[k];
-      bool finished = false;
-      if (pfds[k].revents & (POLLIN | POLLHUP | POLLERR)) {
-        char buf[65536];
-        const ssize_t n = ::read(c.fd, buf, sizeof buf);
-        if (n > 0) {
-          c.data.append(buf, static_cast<size_t>(n));
-        } else if (n == 0 || errno != EINTR) {
-          done(c.index, finish(c, tests[c.index]));
-          finished = true;
+  try {
+    while (finished < tests.size()) {
+      while (workers.size() < jobs && next < tests.size()) workers.push_back(start_worker(tests, o, workers));
+      for (Worker& w : workers)
+        if (!w.busy && next < tests.size()) {
+          const uint64_t index = next++;
+          write_all(w.cmd, &index, sizeof index);
+          w.busy = true;
+          w.index = index;
+          w.start = Clock::now();
         }
+      int wait_ms = -1;
+      if (o.timeout > 0) {
+        double soonest = o.timeout;
+        for (const Worker& w : workers)
+          if (w.busy) soonest = std::min(soonest, o.timeout - seconds_since(w.start));
+        wait_ms = static_cast<int>(std::max(0.0, soonest) * 1000) + 1;
       }
-      if (!finished && o.timeout > 0 && seconds_since(c.start) >= o.timeout) {
-        done(c.index, kill_for_timeout(c, tests[c.index], o.timeout));
-        finished = true;
+      std::vector<pollfd> pfds;
+      for (const Worker& w : workers) pfds.push_back({w.res, POLLIN, 0});
+      if (::poll(pfds.data(), pfds.size(), wait_ms) < 0 && errno != EINTR)
+        fail(ErrorKind::kIo, "poll failed: {}", std::strerror(errno));
+      for (size_t k = workers.size(); k-- > 0;) {
+        Worker& w = workers[k];
+        bool gone = false;
+        if (pfds[k].revents & (POLLIN | POLLHUP | POLLERR)) {
+          char buf[65536];
+          const ssize_t n = ::read(w.res, buf, sizeof buf);
+          if (n > 0) {
+            w.data.append(buf, static_cast<size_t>(n));
+            if (w.busy)
+              if (auto r = take_frame(tests[w.index], w)) {
+                w.busy = false;
+                done(w.index, std::move(*r));
+              }
+          } else if (n == 0 || errno != EINTR) {
+            if (w.busy) done(w.index, crashed(tests[w.index], w));
+            else stop_worker(w, false);
+            gone = true;
+          }
+        }
+        if (!gone && w.busy && o.timeout > 0 && seconds_since(w.start) >= o.timeout) {
+          stop_worker(w, true);
+          done(w.index, unfinished(tests[w.index], w, Outcome::kTimeout,
+                                   fmt::format("still running after {:g} s; killed", o.timeout)));
+          gone = true;
+        }
+        if (gone) workers.erase(workers.begin() + static_cast<std::ptrdiff_t>(k));
       }
-      if (finished) active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
     }
+  } catch (...) {
+    for (Worker& w : workers) stop_worker(w, true);
+    ::sigaction(SIGPIPE, &old_pipe, nullptr);
+    throw;
   }
+  for (Worker& w : workers) stop_worker(w, false);  // closing `cmd` ends each worker's loop
+  ::sigaction(SIGPIPE, &old_pipe, nullptr);
   return results;
 }
 

@@ -3,7 +3,10 @@
 //
 // Results come back in the tests' order whatever the parallelism. With isolation the
 // parent stays single-threaded (it forks from an event loop, never from worker threads),
-// so fork() is safe; the child runs run_case() and writes its result to a pipe as JSON.
+// so fork() is safe. Children are workers reused from test to test (process creation
+// costs more than most tests); each runs run_case() and writes the result to a pipe as
+// JSON. A worker that crashes or times out is recorded against its current test and
+// replaced, so the run goes on.
 #pragma once
 
 #include <cstddef>
