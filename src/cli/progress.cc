@@ -51,12 +51,13 @@ void TestProgress::draw_bar(bool force) {
   const auto now = std::chrono::steady_clock::now();
   if (!force && bar_shown_ && now - last_draw_ < std::chrono::milliseconds(100)) return;
   last_draw_ = now;
-  const std::string counts =
-      fmt::format(" {}/{}  passed {}  failed {}  unsupported {}  errors {}  timeouts {}  crashed {}  {:.1f} s", finished_,
-                  total_, counts_.count(Outcome::kPassed), counts_.count(Outcome::kFailed),
-                  counts_.count(Outcome::kUnsupported), counts_.count(Outcome::kError),
-                  counts_.count(Outcome::kTimeout), counts_.count(Outcome::kCrashed),
-                  std::chrono::duration<double>(now - start_).count());
+  std::string counts = fmt::format(" {}/{}  passed {}  failed {}  unsupported {}  errors {}", finished_, total_,
+                                   counts_.count(Outcome::kPassed), counts_.count(Outcome::kFailed),
+                                   counts_.count(Outcome::kUnsupported), counts_.count(Outcome::kError));
+  // Rare outcomes only once they occur, to keep the line short.
+  if (size_t n = counts_.count(Outcome::kTimeout)) counts += fmt::format("  timeouts {}", n);
+  if (size_t n = counts_.count(Outcome::kCrashed)) counts += fmt::format("  crashed {}", n);
+  counts += fmt::format("  {:.1f} s", std::chrono::duration<double>(now - start_).count());
   const int cols = terminal_width(out_) - 1;
   const int bar = std::clamp(cols - static_cast<int>(counts.size()) - 2, 0, 40);
   std::string text;
