@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include <fmt/core.h>
@@ -11,10 +12,13 @@
 #include "cli/app_common.h"
 #include "cli/exit_codes.h"
 #include "cli/progress.h"
+#include "core/error.h"
 #include "suite/baseline.h"
 #include "suite/discovery.h"
 #include "suite/report.h"
 #include "suite/runner.h"
+
+namespace fs = std::filesystem;
 
 namespace onnxrun::cli {
 namespace {
@@ -72,6 +76,14 @@ int run(TestOptions& o) {
     return kExitOk;
   }
   if (!o.baseline.empty()) read_baseline(o.baseline);  // a bad baseline stops the run before it starts
+  // So does a report that could not be written: better now than after a long run.
+  for (const std::string* report : {&o.json, &o.junit}) {
+    if (report->empty()) continue;
+    const fs::path dir = fs::path(*report).parent_path();
+    std::error_code ec;
+    if (!dir.empty() && !fs::is_directory(dir, ec))
+      fail(ErrorKind::kIo, "cannot write {}: folder {} does not exist", *report, dir.string());
+  }
 
   const auto start = std::chrono::steady_clock::now();
   TestProgress progress(stdout, tests.size(), ::isatty(STDOUT_FILENO) != 0, o.quiet, o.strict);

@@ -188,6 +188,15 @@ TEST_CASE("usage errors are one line with exit code 2; nothing is written", "[cl
   }
 }
 
+TEST_CASE("a report that cannot be written stops the run before it starts (exit 3)", "[cli]") {
+  TempDir d;
+  make_tree(d);
+  const auto r = run_cli({"test", d.path(), "--junit", d.file("no/such/dir/r.xml")});
+  CHECK(r.exit_code == 3);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::StartsWith("onnx-run: cannot write") && Catch::Contains("does not exist"));
+}
+
 TEST_CASE("an unreadable baseline stops the run before it starts (exit 3)", "[cli]") {
   TempDir d;
   make_tree(d);
