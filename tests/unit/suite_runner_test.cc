@@ -17,7 +17,7 @@ namespace {
 
 // pass/, fail/, unsup/, broken/, tol/ (off by 1% with rtol 0.05 in data.json),
 // light/light_c.onnx (constant input, expected output beside it),
-// light/light_needs_input.onnx (an input but no input file).
+// light/light_needs_input.onnx (an input but no input file: unsupported).
 void make_tree(const TempDir& d) {
   write_leaky_test(d.file("pass"));
   write_leaky_test(d.file("fail"), 2.0f);
@@ -65,8 +65,9 @@ TEST_CASE("each test gets its outcome and nothing aborts the run", "[suite]") {
   CHECK(find(rs, "tol").outcome == Outcome::kPassed);  // data.json's rtol 0.05 allows 1%
   CHECK(find(rs, "light/light_c").outcome == Outcome::kPassed);
   const TestResult& needs = find(rs, "light/light_needs_input");
-  CHECK(needs.outcome == Outcome::kError);
-  CHECK_THAT(needs.message, Catch::Contains("light_needs_input_*.pb"));
+  CHECK(needs.outcome == Outcome::kUnsupported);  // ONNX's light layout has no inputs
+  CHECK(needs.causes == std::vector<std::string>{"no input data (light layout)"});
+  CHECK_THAT(needs.message, Catch::Contains("light_needs_input_*.pb: no input data for input 'x'"));
 }
 
 TEST_CASE("without data.json the command line's tolerance applies", "[suite]") {
