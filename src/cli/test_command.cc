@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include <fmt/core.h>
@@ -51,8 +52,9 @@ void print_report(const TestOptions& o, const std::vector<TestResult>& results) 
 }
 
 // Prints the comparison with the baseline; returns true when something regressed.
-bool report_baseline(const std::string& path, const std::vector<TestResult>& results) {
-  const BaselineDiff d = compare_with_baseline(results, read_baseline(path));
+bool report_baseline(const std::string& path, const std::map<std::string, Outcome>& baseline,
+                     const std::vector<TestResult>& results) {
+  const BaselineDiff d = compare_with_baseline(results, baseline);
   if (!d.regressions.empty()) {
     fmt::print("\nRegressions against {} ({}):\n", path, d.regressions.size());
     for (const BaselineChange& c : d.regressions)
@@ -75,7 +77,8 @@ int run(TestOptions& o) {
     for (const TestCase& t : tests) fmt::print("{}\n", t.name);
     return kExitOk;
   }
-  if (!o.baseline.empty()) read_baseline(o.baseline);  // a bad baseline stops the run before it starts
+  std::map<std::string, Outcome> baseline;
+  if (!o.baseline.empty()) baseline = read_baseline(o.baseline);  // a bad baseline stops the run before it starts
   // So does a report that could not be written: better now than after a long run.
   for (const std::string* report : {&o.json, &o.junit}) {
     if (report->empty()) continue;
@@ -113,7 +116,7 @@ int run(TestOptions& o) {
   if (!o.quiet) print_report(o, results);
   bool failed = false;
   if (!o.baseline.empty()) {
-    failed = report_baseline(o.baseline, results);
+    failed = report_baseline(o.baseline, baseline, results);
   } else {
     for (const TestResult& r : results) failed = failed || is_problem(r.outcome, o.strict);
   }
