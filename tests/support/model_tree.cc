@@ -64,6 +64,20 @@ void write_leaky_model(const std::string& path, float alpha, const std::vector<f
   save(m, path);
 }
 
+void write_leaky_model_typed(const std::string& path, int64_t opset, int elem_type) {
+  onnx::ModelProto m = base_model(opset);
+  auto* g = m.mutable_graph();
+  auto* node = g->add_node();
+  node->set_op_type("LeakyRelu");
+  node->add_input("x");
+  node->add_output("y");
+  set_float_value_info(g->add_input(), "x", 4);
+  set_float_value_info(g->add_output(), "y", 4);
+  g->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type);
+  g->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type);
+  save(m, path);
+}
+
 void write_unknown_op_model(const std::string& path, const std::string& op_type) {
   onnx::ModelProto m = base_model(13);
   auto* g = m.mutable_graph();

@@ -3,6 +3,7 @@
 // using an op onnx-run lacks, and files that are not models at all.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@ namespace onnxrun::test {
 // dir/model.onnx: y = LeakyRelu(x, alpha) over float[n] (opset 16, ir 8); with
 // `x_initializer` the input is a constant initializer instead (no graph input).
 void write_leaky_model(const std::string& path, float alpha, const std::vector<float>& x_initializer = {});
+// y = LeakyRelu(x) at `opset` with x, y of ONNX element type `elem_type` (shape [4]).
+void write_leaky_model_typed(const std::string& path, int64_t opset, int elem_type);
 // dir/model.onnx with one node of op `op_type` (which onnx-run does not implement).
 void write_unknown_op_model(const std::string& path, const std::string& op_type);
 // A float[n] tensor file.
