@@ -151,7 +151,6 @@ int run_main(int argc, char** argv) {
   add_run_options(app, run);
   app.footer(R"(Commands (onnx-run COMMAND --help for each):
   run MODEL ...   the default: run a model
-  test PATH...    run every model test under PATH... and report
 
 Examples:
   onnx-run model.onnx                      run every test_data_set_* beside the model and compare
