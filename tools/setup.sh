@@ -10,6 +10,7 @@ packages=(
   libprotobuf-dev protobuf-compiler          # ModelProto / TensorProto
   libonnx-dev                                # /usr/include/onnx/onnx.proto (the schema only)
   libcli11-dev libspdlog-dev catch2          # command line, logging, tests
+  nlohmann-json3-dev libtinyxml2-dev         # JSON reports; JUnit XML read back in tests
   python3-onnx python3-numpy                 # tools/gen_testdata.py and the numpy tests
 )
 missing=()

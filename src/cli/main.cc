@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/test_command.h"
 
 namespace onnxrun::cli {
 namespace {
@@ -16,6 +17,7 @@ namespace {
 // Subcommands by name; anything else in argv[1] is a model path for `run`.
 constexpr Command kCommands[] = {
     {"run", run_main, "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)"},
+    {"test", test_main, "run every model test under PATH... and report (JSON, JUnit, baselines)"},
 };
 
 int dispatch(int argc, char** argv) {

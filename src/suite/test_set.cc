@@ -17,8 +17,11 @@ bool TestSetResult::passed() const {
 }
 
 TestSetResult run_test_set(const Executor& exec, const std::string& dir, Tolerance tol) {
+  return run_test_set(exec, dir, list_test_set(dir), tol);
+}
+
+TestSetResult run_test_set(const Executor& exec, const std::string& dir, const TestSetFiles& files, Tolerance tol) {
   const Graph& g = exec.graph();
-  const TestSetFiles files = list_test_set(dir);
   TestSetResult result;
   result.dir = dir;
 

@@ -30,4 +30,9 @@ struct TestSetResult {
 // that do not fit, an output file missing); a mismatch is a result, not an error.
 TestSetResult run_test_set(const Executor& exec, const std::string& dir, Tolerance tol);
 
+struct TestSetFiles;
+// The same for files given one by one (the `light/` layout keeps NAME_output_K.pb
+// beside the model rather than in a folder); `label` names the set in messages.
+TestSetResult run_test_set(const Executor& exec, const std::string& label, const TestSetFiles& files, Tolerance tol);
+
 }  // namespace onnxrun

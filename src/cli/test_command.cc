@@ -1,0 +1,187 @@
+#include "cli/test_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include <fmt/core.h>
+#include <spdlog/spdlog.h>
+
+#include "cli/app_common.h"
+#include "cli/exit_codes.h"
+#include "cli/progress.h"
+#include "core/error.h"
+#include "suite/baseline.h"
+#include "suite/discovery.h"
+#include "suite/report.h"
+#include "suite/runner.h"
+
+namespace fs = std::filesystem;
+
+namespace onnxrun::cli {
+namespace {
+
+struct TestOptions {
+  std::vector<std::string> paths;
+  Selection selection;
+  std::string shard;
+  bool list = false;
+  RunnerOptions runner;
+  std::string json, junit, baseline;
+  bool strict = false;
+  size_t slowest = 5;
+  size_t causes = 15;
+  bool quiet = false;
+};
+
+void print_report(const TestOptions& o, const std::vector<TestResult>& results) {
+  const auto causes = unsupported_causes(results);
+  if (!causes.empty() && o.causes > 0) {
+    fmt::print("\nUnsupported, by cause (tests):\n");
+    for (size_t k = 0; k < causes.size() && k < o.causes; ++k) fmt::print("  {:>6}  {}\n", causes[k].second, causes[k].first);
+    if (causes.size() > o.causes) fmt::print("  ... and {} more causes (all in --json)\n", causes.size() - o.causes);
+  }
+  const auto slow = slowest_tests(results, o.slowest);
+  if (!slow.empty()) {
+    fmt::print("\nSlowest tests:\n");
+    for (size_t i : slow) fmt::print("  {:>9.3f} s  {} ({})\n", results[i].seconds, results[i].name, outcome_name(results[i].outcome));
+  }
+}
+
+// Prints the comparison with the baseline; returns true when something regressed.
+bool report_baseline(const std::string& path, const std::map<std::string, Outcome>& baseline,
+                     const std::vector<TestResult>& results) {
+  const BaselineDiff d = compare_with_baseline(results, baseline);
+  if (!d.regressions.empty()) {
+    fmt::print("\nRegressions against {} ({}):\n", path, d.regressions.size());
+    for (const BaselineChange& c : d.regressions)
+      fmt::print("  {}: {} -> {}\n", c.name, outcome_name(c.before), outcome_name(c.now));
+  }
+  if (!d.newly_passing.empty()) {
+    fmt::print("\nNewly passing against {} ({}):\n", path, d.newly_passing.size());
+    for (const BaselineChange& c : d.newly_passing)
+      fmt::print("  {}{}\n", c.name, c.new_test ? " (new test)" : fmt::format(" (was {})", outcome_name(c.before)));
+  }
+  fmt::print("\nBaseline: {} regressions, {} newly passing{}\n", d.regressions.size(), d.newly_passing.size(),
+             d.not_run ? fmt::format(", {} baseline tests not run", d.not_run) : "");
+  return !d.regressions.empty();
+}
+
+int run(TestOptions& o) {
+  if (!o.shard.empty()) parse_shard(o.shard, o.selection);
+  const std::vector<TestCase> tests = select_tests(discover_tests(o.paths), o.selection);
+  if (o.list) {
+    for (const TestCase& t : tests) fmt::print("{}\n", t.name);
+    return kExitOk;
+  }
+  std::map<std::string, Outcome> baseline;
+  if (!o.baseline.empty()) baseline = read_baseline(o.baseline);  // a bad baseline stops the run before it starts
+  // So does a report that could not be written: better now than after a long run.
+  for (const std::string* report : {&o.json, &o.junit}) {
+    if (report->empty()) continue;
+    const fs::path dir = fs::path(*report).parent_path();
+    std::error_code ec;
+    if (!dir.empty() && !fs::is_directory(dir, ec))
+      fail(ErrorKind::kIo, "cannot write {}: folder {} does not exist", *report, dir.string());
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  TestProgress progress(stdout, tests.size(), ::isatty(STDOUT_FILENO) != 0, o.quiet, o.strict);
+  const std::vector<TestResult> results =
+      run_tests(tests, o.runner, [&](size_t i, const TestResult& r) { progress.done(i, r); });
+  progress.finish();
+  const Summary summary =
+      summarize(results, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+
+  if (!o.json.empty()) {
+    RunInfo info;
+    info.generator = version_text();
+    info.paths = o.paths;
+    info.filter = o.selection.filter;
+    info.exclude = o.selection.exclude;
+    info.shard = o.shard;
+    info.rtol = o.runner.case_options.tol.rtol;
+    info.atol = o.runner.case_options.tol.atol;
+    info.jobs = o.runner.jobs;
+    info.isolate = o.runner.isolate || o.runner.timeout > 0;
+    info.timeout = o.runner.timeout;
+    info.strict = o.strict;
+    write_json_report(o.json, info, summary, results);
+  }
+  if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.strict);
+
+  if (!o.quiet) print_report(o, results);
+  bool failed = false;
+  if (!o.baseline.empty()) {
+    failed = report_baseline(o.baseline, baseline, results);
+  } else {
+    for (const TestResult& r : results) failed = failed || is_problem(r.outcome, o.strict);
+  }
+  if (tests.empty()) fmt::print("no tests selected\n");
+  fmt::print("{}{}\n", o.quiet ? "" : "\n", summary_line(summary));
+  return failed ? kExitMismatch : kExitOk;
+}
+
+}  // namespace
+
+int test_main(int argc, char** argv) {
+  CLI::App app{"onnx-run test: run every model test found under PATH... and report, for CI"};
+  app.name("onnx-run test");
+  app.set_version_flag("--version", version_text());
+  TestOptions o;
+  Verbosity verbosity;
+  add_verbosity_flags(app, verbosity);
+  app.add_option("paths", o.paths, "model files, model folders, or trees searched for model folders")
+      ->required()
+      ->type_name("PATH");
+  o.runner.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  app.add_option("-j,--jobs", o.runner.jobs, "tests run at a time (default: the number of cores)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--filter", o.selection.filter, "run only tests whose name matches this regex")->type_name("REGEX");
+  app.add_option("--exclude", o.selection.exclude, "skip tests whose name matches this regex")->type_name("REGEX");
+  app.add_option("--shard", o.shard, "run the K-th of N stable slices of the tests (K from 1)")->type_name("K/N");
+  app.add_flag("--list", o.list, "print the names of the tests that would run, and stop");
+  app.add_option("--json", o.json, "write every test's outcome and timing as JSON")->type_name("FILE");
+  app.add_option("--junit", o.junit, "write a JUnit XML report")->type_name("FILE");
+  app.add_option("--baseline", o.baseline,
+                 "an earlier --json report: exit 1 only for tests that passed there and not now")
+      ->type_name("FILE");
+  app.add_flag("--strict", o.strict, "count unsupported tests as failures (not skipped)");
+  app.add_option("--timeout", o.runner.timeout, "kill a test after S seconds and record a timeout (implies --isolate)")
+      ->type_name("S")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--isolate", o.runner.isolate, "run each test in a child process, so a crash is recorded, not fatal");
+  app.add_option("--rtol", o.runner.case_options.tol.rtol, "relative tolerance (a data.json beside a model overrides)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--atol", o.runner.case_options.tol.atol, "absolute tolerance (a data.json beside a model overrides)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--slowest", o.slowest, "how many of the slowest tests to list")->capture_default_str();
+  // Test-only hooks, hidden from --help: deliberately crash or hang the matching tests.
+  app.add_option("--debug-crash-on", o.runner.case_options.crash_on)->group("");
+  app.add_option("--debug-hang-on", o.runner.case_options.hang_on)->group("");
+  app.footer(R"(A test is a model.onnx beside test_data_set_*/ folders, or NAME.onnx beside NAME_output_K.pb.
+Outcomes: passed, failed, unsupported, error, timeout, crashed.
+
+Examples:
+  onnx-run test ../shared/onnx-tests -j 2 --json r.json --junit r.xml
+  onnx-run test tests/ --filter leakyrelu --exclude expanded --list
+  onnx-run test tests/ --shard 2/4 --json shard2.json
+  onnx-run test tests/ --baseline yesterday.json     exit 1 only for regressions
+
+Exit codes: 0 no test failed (with --baseline: no regression), 1 a test failed, errored,
+timed out or crashed (unsupported too with --strict; with --baseline: a regression),
+2 usage error, 3 a baseline or report file could not be read or written.)");
+  if (auto code = parse_args(app, argc, argv)) return *code;
+  o.quiet = verbosity.quiet;
+  setup_logging(verbosity);
+  // One warning per model would bury the report: the loader's warnings only with -v.
+  if (verbosity.verbose == 0) spdlog::set_level(spdlog::level::err);
+  return run(o);
+}
+
+}  // namespace onnxrun::cli

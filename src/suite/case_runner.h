@@ -1,0 +1,40 @@
+// Running one test of a regression run in the calling thread and turning whatever
+// happens into a TestResult: nothing a model or its data does escapes as an exception.
+//
+// Unsupported is decided at load, cheaply: the model is parsed once and every node is
+// looked up in the op registry before anything else is built, so a large model that
+// uses an op onnx-run lacks costs one protobuf parse, and the result names every
+// missing op (not just the first).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "suite/compare.h"
+#include "suite/discovery.h"
+#include "suite/outcome.h"
+
+namespace onnxrun {
+
+struct CaseOptions {
+  Tolerance tol;  // overridden per test by "rtol"/"atol" in a data.json beside the model
+  // Test-only hooks (hidden CLI flags): a test whose name matches crash_on raises
+  // SIGSEGV, one matching hang_on never returns. They exist so that --isolate and
+  // --timeout can be tested with real crashes and hangs; empty means off.
+  std::string crash_on;
+  std::string hang_on;
+};
+
+TestResult run_case(const TestCase& test, const CaseOptions& options);
+
+// The tolerance for a test: `base` overridden by "rtol"/"atol" in dir/data.json when
+// that file exists. Throws Error(kInvalid) for a data.json that is not valid JSON or
+// holds a tolerance that is not a non-negative number.
+Tolerance tolerance_for(const std::string& dir, Tolerance base);
+
+// A short key for the cause of an Error(kUnsupported) message, for the table of causes:
+// "LeakyRelu(bfloat16)", "type string", "external data", ... Unknown forms give the
+// message without its context prefixes, shortened.
+std::string unsupported_cause(const std::string& message);
+
+}  // namespace onnxrun

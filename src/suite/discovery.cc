@@ -1,0 +1,226 @@
+#include "suite/discovery.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "core/error.h"
+
+namespace fs = std::filesystem;
+
+namespace onnxrun {
+namespace {
+
+struct Listing {
+  std::vector<fs::path> files, dirs;
+};
+
+// One folder's entries, naturally sorted; unreadable entries are skipped.
+Listing list_dir(const fs::path& dir) {
+  Listing l;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code ec2;
+    if (it->is_directory(ec2)) l.dirs.push_back(it->path());
+    else if (it->is_regular_file(ec2)) l.files.push_back(it->path());
+  }
+  auto by_name = [](const fs::path& a, const fs::path& b) {
+    return natural_less(a.filename().string(), b.filename().string());
+  };
+  std::sort(l.files.begin(), l.files.end(), by_name);
+  std::sort(l.dirs.begin(), l.dirs.end(), by_name);
+  return l;
+}
+
+bool has_suffix(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// NAME_input_K.pb / NAME_output_K.pb beside NAME.onnx, by K. A gap in K is left for
+// the run to report (list_test_set's rule), so the files are kept in K order here.
+TestSetFiles files_beside(const fs::path& model) {
+  const std::string stem = model.stem().string();
+  const std::regex pattern("(input|output)_(\\d+)\\.pb");
+  std::map<long, std::string> inputs, outputs;
+  for (const fs::path& f : list_dir(model.parent_path().empty() ? fs::path(".") : model.parent_path()).files) {
+    const std::string name = f.filename().string();
+    if (name.size() <= stem.size() + 1 || name.compare(0, stem.size() + 1, stem + "_") != 0) continue;
+    std::smatch m;
+    const std::string rest = name.substr(stem.size() + 1);
+    if (!std::regex_match(rest, m, pattern)) continue;
+    (m[1] == "input" ? inputs : outputs)[std::stol(m[2])] = f.string();
+  }
+  TestSetFiles files;
+  for (const auto& [k, path] : inputs) files.inputs.push_back(path);
+  for (const auto& [k, path] : outputs) files.outputs.push_back(path);
+  return files;
+}
+
+std::string folder_name(const fs::path& p) {
+  std::error_code ec;
+  const fs::path c = fs::canonical(p, ec);
+  return (ec ? p : c).filename().string();
+}
+
+class Walker {
+ public:
+  std::vector<TestCase> found;
+
+  size_t candidates = 0;  // tests found, including those already found from another PATH
+
+  void add_folder_test(const fs::path& dir, const fs::path& model, std::string name) {
+    ++candidates;
+    if (!seen(model)) return;
+    TestCase c;
+    c.name = std::move(name);
+    c.kind = CaseKind::kFolder;
+    c.model = model.string();
+    c.dir = dir.string();
+    c.sets = find_test_sets(c.dir);
+    found.push_back(std::move(c));
+  }
+
+  void add_file_test(const fs::path& model, std::string name) {
+    ++candidates;
+    if (!seen(model)) return;
+    TestCase c;
+    c.name = std::move(name);
+    c.model = model.string();
+    c.dir = model.parent_path().empty() ? "." : model.parent_path().string();
+    c.files = files_beside(model);
+    if (c.files.outputs.empty() && c.files.inputs.empty()) {
+      // A lone model file given by the user: its test sets, if any, are the folder's.
+      c.kind = CaseKind::kFolder;
+      c.sets = find_test_sets(c.dir);
+    } else {
+      c.kind = CaseKind::kFile;
+    }
+    found.push_back(std::move(c));
+  }
+
+  // Walks the tree at `root`, naming tests relative to it.
+  void walk_root(const fs::path& root) {
+    visited_.clear();
+    walk(root, "", folder_name(root));
+  }
+
+ private:
+  // `prefix` is the name of `dir` relative to the root ("" for the root itself).
+  void walk(const fs::path& dir, const std::string& prefix, const std::string& root_name) {
+    std::error_code ec;
+    if (!visited_.insert(fs::canonical(dir, ec).string()).second) return;  // symlink loop
+    const Listing l = list_dir(dir);
+    auto join = [&](const std::string& leaf) { return prefix.empty() ? leaf : prefix + "/" + leaf; };
+    for (const fs::path& f : l.files)
+      if (f.filename() == "model.onnx") {
+        add_folder_test(dir, f, prefix.empty() ? root_name : prefix);
+        return;
+      }
+    bool any_model = false, data_json = false;
+    for (const fs::path& f : l.files) {
+      const std::string fname = f.filename().string();
+      if (fname == "data.json") data_json = true;
+      if (!has_suffix(fname, ".onnx")) continue;
+      any_model = true;
+      add_file_test(f, join(f.stem().string()));
+    }
+    if (!any_model && data_json) {
+      TestCase c;
+      c.name = prefix.empty() ? root_name : prefix;
+      c.kind = CaseKind::kMissingModel;
+      c.dir = dir.string();
+      ++candidates;
+      if (seen(dir)) found.push_back(std::move(c));
+    }
+    for (const fs::path& d : l.dirs) {
+      const std::string dname = d.filename().string();
+      if (dname.rfind("test_data_set_", 0) == 0 || dname.rfind('.', 0) == 0) continue;
+      walk(d, join(dname), root_name);
+    }
+  }
+
+  // False when this model (by canonical path) was already found from another PATH.
+  bool seen(const fs::path& p) {
+    std::error_code ec;
+    fs::path c = fs::canonical(p, ec);
+    return models_.insert(ec ? p.string() : c.string()).second;
+  }
+  std::set<std::string> models_, visited_;
+};
+
+}  // namespace
+
+std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
+  Walker w;
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    const fs::path p(path);
+    const size_t before = w.candidates;
+    if (fs::is_regular_file(p, ec)) {
+      if (p.filename() == "model.onnx") {
+        const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+        w.add_folder_test(dir, p, folder_name(dir));
+      } else {
+        w.add_file_test(p, p.stem().string());
+      }
+    } else if (fs::is_directory(p, ec)) {
+      w.walk_root(p);
+    } else {
+      fail(ErrorKind::kUsage, "{}: no such file or folder", path);
+    }
+    if (w.candidates == before)
+      fail(ErrorKind::kUsage, "{}: no tests found (expected model.onnx beside test_data_set_* folders, or *.onnx files)",
+           path);
+  }
+  std::stable_sort(w.found.begin(), w.found.end(),
+                   [](const TestCase& a, const TestCase& b) { return natural_less(a.name, b.name); });
+  // Two PATHs can yield the same relative name: keep names unique, first one unchanged.
+  std::map<std::string, int> uses;
+  for (TestCase& c : w.found)
+    if (int n = ++uses[c.name]; n > 1) c.name += "#" + std::to_string(n);
+  return w.found;
+}
+
+void parse_shard(const std::string& text, Selection& sel) {
+  static const std::regex kShard(R"((\d{1,6})/(\d{1,6}))");
+  std::smatch m;
+  if (!std::regex_match(text, m, kShard))
+    fail(ErrorKind::kUsage, "--shard {}: expected K/N, as in --shard 2/4", text);
+  const int k = std::stoi(m[1]), n = std::stoi(m[2]);
+  if (n < 1 || k < 1 || k > n) fail(ErrorKind::kUsage, "--shard {}: K must be from 1 to N", text);
+  sel.shard_index = k;
+  sel.shard_count = n;
+}
+
+int shard_of(const std::string& name, int count) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a: fixed, so shards are the same on every machine
+  for (unsigned char ch : name) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  return static_cast<int>(h % static_cast<uint64_t>(count));
+}
+
+std::vector<TestCase> select_tests(const std::vector<TestCase>& tests, const Selection& sel) {
+  auto compile = [](const std::string& re, const char* flag) {
+    try {
+      return std::regex(re, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      fail(ErrorKind::kUsage, "{} '{}': not a valid regular expression ({})", flag, re, e.what());
+    }
+  };
+  const std::regex filter = compile(sel.filter, "--filter");
+  const std::regex exclude = compile(sel.exclude, "--exclude");
+  std::vector<TestCase> kept;
+  for (const TestCase& t : tests) {
+    if (!sel.filter.empty() && !std::regex_search(t.name, filter)) continue;
+    if (!sel.exclude.empty() && std::regex_search(t.name, exclude)) continue;
+    if (sel.shard_count > 0 && shard_of(t.name, sel.shard_count) != sel.shard_index - 1) continue;
+    kept.push_back(t);
+  }
+  return kept;
+}
+
+}  // namespace onnxrun

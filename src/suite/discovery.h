@@ -1,0 +1,64 @@
+// Finding the tests of a regression run, and choosing which of them to run.
+//
+// A test is one model with its expected data. Three layouts are recognised:
+//  - a model folder: model.onnx beside test_data_set_*/ (the ONNX backend layout); a
+//    folder holding model.onnx is not searched further;
+//  - a model file NAME.onnx beside NAME_input_K.pb / NAME_output_K.pb (the `light/`
+//    layout of the ONNX test data, which gives expected outputs and often no inputs);
+//  - a folder with a data.json but no model (the ONNX `real/` layout, whose model is
+//    downloaded by URL): listed so that it is reported (as unsupported), not lost.
+// Discovery only walks the file system; files are read when a test runs, so a broken
+// test becomes that test's outcome rather than aborting the run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/test_data.h"
+
+namespace onnxrun {
+
+enum class CaseKind {
+  kFolder,        // `model` with the test_data_set_* folders `sets`
+  kFile,          // `model` with the expected data `files` beside it
+  kMissingModel,  // `dir` has a data.json but no model file
+};
+
+struct TestCase {
+  // Stable name: the path relative to the PATH it was found under, '/'-separated,
+  // without ".onnx" for a model file; a PATH that is itself a test is named by its
+  // folder (model.onnx) or file stem. Names are unique within one discovery.
+  std::string name;
+  CaseKind kind = CaseKind::kFolder;
+  std::string model;  // the .onnx file; empty for kMissingModel
+  std::string dir;    // the folder holding the model (and any data.json)
+  std::vector<std::string> sets;  // kFolder: test_data_set_* folders, naturally sorted
+  TestSetFiles files;             // kFile: NAME_input_K.pb / NAME_output_K.pb by K
+};
+
+// Every test under `paths` (each a model file, a model folder or a tree), sorted
+// naturally by name, each model once. Throws Error(kUsage) for a path that does not
+// exist or holds no test at all.
+std::vector<TestCase> discover_tests(const std::vector<std::string>& paths);
+
+struct Selection {
+  std::string filter;   // ECMAScript regex searched in the name; empty: all
+  std::string exclude;  // likewise; matching tests are dropped
+  int shard_index = 0;  // 1-based K of --shard K/N; 0: no sharding
+  int shard_count = 0;
+};
+
+// Parses "K/N" (1 <= K <= N) into `sel`. Throws Error(kUsage).
+void parse_shard(const std::string& text, Selection& sel);
+
+// The shard (0-based) a test belongs to among `count`: a hash of its name only, so a
+// test stays in its shard whatever other tests are added or removed, and the shards
+// partition any set of tests exactly.
+int shard_of(const std::string& name, int count);
+
+// The tests kept by filter, exclude, then shard, in their given order. Throws
+// Error(kUsage) for a malformed regex.
+std::vector<TestCase> select_tests(const std::vector<TestCase>& tests, const Selection& sel);
+
+}  // namespace onnxrun

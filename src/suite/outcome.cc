@@ -1,0 +1,39 @@
+#include "suite/outcome.h"
+
+#include <fmt/format.h>
+
+namespace onnxrun {
+
+namespace {
+constexpr std::array<std::string_view, kOutcomeCount> kNames = {"passed", "failed", "unsupported",
+                                                                "error",  "timeout", "crashed"};
+}
+
+std::string_view outcome_name(Outcome o) { return kNames[static_cast<int>(o)]; }
+
+std::optional<Outcome> parse_outcome(std::string_view name) {
+  for (int k = 0; k < kOutcomeCount; ++k)
+    if (kNames[k] == name) return static_cast<Outcome>(k);
+  return std::nullopt;
+}
+
+bool is_problem(Outcome o, bool strict) {
+  return o != Outcome::kPassed && (o != Outcome::kUnsupported || strict);
+}
+
+Summary summarize(const std::vector<TestResult>& results, double wall_seconds) {
+  Summary s;
+  for (const TestResult& r : results) ++s.counts[static_cast<int>(r.outcome)];
+  s.total = results.size();
+  s.seconds = wall_seconds;
+  return s;
+}
+
+std::string summary_line(const Summary& s) {
+  return fmt::format("{} passed, {} failed, {} unsupported, {} errors, {} timeouts, {} crashed ({} tests in {:.2f} s)",
+                     s.count(Outcome::kPassed), s.count(Outcome::kFailed), s.count(Outcome::kUnsupported),
+                     s.count(Outcome::kError), s.count(Outcome::kTimeout), s.count(Outcome::kCrashed), s.total,
+                     s.seconds);
+}
+
+}  // namespace onnxrun

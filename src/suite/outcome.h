@@ -1,0 +1,53 @@
+// The outcome of one test (one model with its test sets) in a regression run, and the
+// counts a run sums up to. Plain values: no files, no terminal.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace onnxrun {
+
+enum class Outcome {
+  kPassed,       // every output of every test set matched
+  kFailed,       // an output mismatched (the message names set, output, worst element)
+  kUnsupported,  // an op, version, type or feature onnx-run does not implement
+  kError,        // the model or its data is invalid, or a test set could not be run
+  kTimeout,      // still running after --timeout seconds; killed
+  kCrashed,      // the isolated child died (signal) without reporting a result
+};
+inline constexpr int kOutcomeCount = 6;
+
+// "passed", "failed", "unsupported", "error", "timeout", "crashed": the JSON spelling.
+std::string_view outcome_name(Outcome o);
+std::optional<Outcome> parse_outcome(std::string_view name);
+
+// True for outcomes that make a run fail without a baseline (unsupported only when strict).
+bool is_problem(Outcome o, bool strict);
+
+struct TestResult {
+  std::string name;   // stable test name (see discovery.h)
+  std::string model;  // the model file (or folder when the model is absent)
+  Outcome outcome = Outcome::kError;
+  double seconds = 0;
+  std::string message;              // empty for a pass; may hold several lines
+  std::vector<std::string> causes;  // unsupported: the ops/types/features responsible
+  int signal = 0;                   // crashed: the signal that killed the child
+  int sets = 0;                     // test sets compared
+};
+
+struct Summary {
+  std::array<size_t, kOutcomeCount> counts{};
+  size_t total = 0;
+  double seconds = 0;  // wall time of the whole run
+  size_t count(Outcome o) const { return counts[static_cast<int>(o)]; }
+};
+
+Summary summarize(const std::vector<TestResult>& results, double wall_seconds);
+
+// "N passed, N failed, N unsupported, N errors, N timeouts, N crashed (T tests in S s)"
+std::string summary_line(const Summary& s);
+
+}  // namespace onnxrun

@@ -1,0 +1,133 @@
+#include "suite/report.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+#include "suite/result_json.h"
+
+namespace onnxrun {
+namespace {
+
+void write_text(const std::string& path, const std::string& text) {
+  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); });
+}
+
+// Text safe inside an XML attribute or element: markup escaped, and the control
+// characters XML 1.0 forbids replaced (a message may quote arbitrary bytes).
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') out += '?';
+        else out += ch;
+    }
+  }
+  return out;
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+}  // namespace
+
+std::vector<std::pair<std::string, size_t>> unsupported_causes(const std::vector<TestResult>& results) {
+  std::map<std::string, size_t> counts;
+  for (const TestResult& r : results)
+    if (r.outcome == Outcome::kUnsupported) {
+      if (r.causes.empty()) ++counts["(unknown)"];
+      for (const std::string& c : r.causes) ++counts[c];
+    }
+  std::vector<std::pair<std::string, size_t>> table(counts.begin(), counts.end());
+  std::stable_sort(table.begin(), table.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return table;
+}
+
+std::vector<size_t> slowest_tests(const std::vector<TestResult>& results, size_t n) {
+  std::vector<size_t> idx(results.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return results[a].seconds > results[b].seconds; });
+  idx.resize(std::min(n, idx.size()));
+  return idx;
+}
+
+std::string json_report(const RunInfo& info, const Summary& s, const std::vector<TestResult>& results) {
+  nlohmann::ordered_json j;
+  j["generator"] = info.generator;
+  j["run"] = {{"paths", info.paths},   {"filter", info.filter},   {"exclude", info.exclude},
+              {"shard", info.shard},   {"rtol", info.rtol},       {"atol", info.atol},
+              {"jobs", info.jobs},     {"isolate", info.isolate}, {"timeout", info.timeout},
+              {"strict", info.strict}};
+  nlohmann::ordered_json summary;
+  summary["total"] = s.total;
+  for (int k = 0; k < kOutcomeCount; ++k) summary[std::string(outcome_name(static_cast<Outcome>(k)))] = s.counts[k];
+  summary["seconds"] = s.seconds;
+  j["summary"] = summary;
+  nlohmann::ordered_json causes = nlohmann::ordered_json::array();
+  for (const auto& [cause, n] : unsupported_causes(results)) causes.push_back({{"cause", cause}, {"tests", n}});
+  j["unsupported_causes"] = causes;
+  nlohmann::ordered_json tests = nlohmann::ordered_json::array();
+  for (const TestResult& r : results) tests.push_back(result_to_json(r));
+  j["tests"] = tests;
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+void write_json_report(const std::string& path, const RunInfo& info, const Summary& s,
+                       const std::vector<TestResult>& results) {
+  write_text(path, json_report(info, s, results));
+}
+
+std::string junit_report(const Summary& s, const std::vector<TestResult>& results, bool strict) {
+  const size_t failures = s.count(Outcome::kFailed);
+  size_t errors = s.count(Outcome::kError) + s.count(Outcome::kTimeout) + s.count(Outcome::kCrashed);
+  size_t skipped = s.count(Outcome::kUnsupported);
+  if (strict) errors += std::exchange(skipped, 0);
+  std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x += fmt::format("<testsuites name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+                   s.total, failures, errors, skipped, s.seconds);
+  x += fmt::format("  <testsuite name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+                   s.total, failures, errors, skipped, s.seconds);
+  for (const TestResult& r : results) {
+    const size_t slash = r.name.rfind('/');
+    const std::string classname = slash == std::string::npos ? "onnx-run" : r.name.substr(0, slash);
+    const std::string name = slash == std::string::npos ? r.name : r.name.substr(slash + 1);
+    x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\"", xml_escape(classname),
+                     xml_escape(name), r.seconds);
+    const std::string type(outcome_name(r.outcome));
+    const std::string msg = xml_escape(first_line(r.message));
+    switch (r.outcome) {
+      case Outcome::kPassed: x += "/>\n"; continue;
+      case Outcome::kFailed:
+        x += fmt::format(">\n      <failure type=\"failed\" message=\"{}\">{}</failure>\n", msg, xml_escape(r.message));
+        break;
+      case Outcome::kUnsupported:
+        if (!strict) {
+          x += fmt::format(">\n      <skipped message=\"unsupported: {}\"/>\n", msg);
+          break;
+        }
+        [[fallthrough]];
+      default:
+        x += fmt::format(">\n      <error type=\"{}\" message=\"{}\">{}</error>\n", type, msg, xml_escape(r.message));
+    }
+    x += "    </testcase>\n";
+  }
+  x += "  </testsuite>\n</testsuites>\n";
+  return x;
+}
+
+void write_junit_report(const std::string& path, const Summary& s, const std::vector<TestResult>& results,
+                        bool strict) {
+  write_text(path, junit_report(s, results, strict));
+}
+
+}  // namespace onnxrun

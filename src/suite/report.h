@@ -1,0 +1,44 @@
+// What a regression run reports once it is over: the table of unsupported causes, the
+// slowest tests, and the --json and --junit files. Files are written atomically (a
+// temporary, then rename), so a CI job never reads half a report.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "suite/outcome.h"
+
+namespace onnxrun {
+
+// (cause, number of tests it made unsupported), most common first, ties by name.
+std::vector<std::pair<std::string, size_t>> unsupported_causes(const std::vector<TestResult>& results);
+
+// Indices of the `n` slowest tests, slowest first (ties in test order).
+std::vector<size_t> slowest_tests(const std::vector<TestResult>& results, size_t n);
+
+// Facts about the run recorded at the top of the JSON report.
+struct RunInfo {
+  std::string generator;  // "onnx-run 0.1.0 (...)"
+  std::vector<std::string> paths;
+  std::string filter, exclude, shard;
+  double rtol = 0, atol = 0;
+  int jobs = 0;
+  bool isolate = false, strict = false;
+  double timeout = 0;
+};
+
+// {"generator", "run": {...}, "summary": {"total", "passed", ..., "crashed", "seconds"},
+//  "tests": [{"name", "outcome", "seconds", "message", "model", "sets", "causes"?, "signal"?}]}
+std::string json_report(const RunInfo& info, const Summary& summary, const std::vector<TestResult>& results);
+void write_json_report(const std::string& path, const RunInfo& info, const Summary& summary,
+                       const std::vector<TestResult>& results);
+
+// JUnit XML: one <testsuite name="onnx-run">; each test a <testcase> whose classname is
+// the folder part of its name; failed -> <failure>, error/timeout/crashed -> <error>
+// (type says which), unsupported -> <skipped> (or <error type="unsupported"> if strict).
+std::string junit_report(const Summary& summary, const std::vector<TestResult>& results, bool strict);
+void write_junit_report(const std::string& path, const Summary& summary, const std::vector<TestResult>& results,
+                        bool strict);
+
+}  // namespace onnxrun

@@ -1,0 +1,41 @@
+#include "suite/result_json.h"
+
+#include "core/error.h"
+
+namespace onnxrun {
+
+nlohmann::ordered_json result_to_json(const TestResult& r) {
+  nlohmann::ordered_json j;
+  j["name"] = r.name;
+  j["outcome"] = outcome_name(r.outcome);
+  j["seconds"] = r.seconds;
+  j["message"] = r.message;
+  j["model"] = r.model;
+  j["sets"] = r.sets;
+  if (!r.causes.empty()) j["causes"] = r.causes;
+  if (r.signal) j["signal"] = r.signal;
+  return j;
+}
+
+TestResult result_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("name") || !j["name"].is_string() || !j.contains("outcome") ||
+      !j["outcome"].is_string())
+    fail(ErrorKind::kInvalid, "a test entry needs a \"name\" and an \"outcome\"");
+  TestResult r;
+  r.name = j["name"].get<std::string>();
+  const std::string outcome = j["outcome"].get<std::string>();
+  auto o = parse_outcome(outcome);
+  if (!o) fail(ErrorKind::kInvalid, "test '{}': unknown outcome \"{}\"", r.name, outcome);
+  r.outcome = *o;
+  if (j.contains("seconds") && j["seconds"].is_number()) r.seconds = j["seconds"].get<double>();
+  if (j.contains("message") && j["message"].is_string()) r.message = j["message"].get<std::string>();
+  if (j.contains("model") && j["model"].is_string()) r.model = j["model"].get<std::string>();
+  if (j.contains("sets") && j["sets"].is_number_integer()) r.sets = j["sets"].get<int>();
+  if (j.contains("causes") && j["causes"].is_array())
+    for (const auto& c : j["causes"])
+      if (c.is_string()) r.causes.push_back(c.get<std::string>());
+  if (j.contains("signal") && j["signal"].is_number_integer()) r.signal = j["signal"].get<int>();
+  return r;
+}
+
+}  // namespace onnxrun

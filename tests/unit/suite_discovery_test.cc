@@ -1,0 +1,155 @@
+// Discovery, filtering and sharding of `onnx-run test`, on trees made in a temp folder.
+// Discovery only walks the file system, so most models here are empty placeholder files.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include "core/error.h"
+#include "suite/discovery.h"
+#include "support/model_tree.h"
+#include "support/paths.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+
+namespace {
+
+std::vector<std::string> names(const std::vector<TestCase>& tests) {
+  std::vector<std::string> out;
+  for (const TestCase& t : tests) out.push_back(t.name);
+  return out;
+}
+
+// node/test_{2,10,1}/model.onnx with sets, light/light_a.onnx with an output,
+// real/test_r/data.json, and a model folder that must not be searched further.
+void make_tree(const TempDir& d) {
+  for (const char* n : {"test_2", "test_10", "test_1"}) {
+    write_text_file(d.file(std::string("node/") + n + "/model.onnx"), "");
+    write_text_file(d.file(std::string("node/") + n + "/test_data_set_10/input_0.pb"), "");
+    write_text_file(d.file(std::string("node/") + n + "/test_data_set_2/input_0.pb"), "");
+  }
+  write_text_file(d.file("node/test_1/inner/model.onnx"), "");  // below a model folder: not a test
+  write_text_file(d.file("light/light_a.onnx"), "");
+  write_text_file(d.file("light/light_a_output_0.pb"), "");
+  write_text_file(d.file("light/light_a_input_0.pb"), "");
+  write_text_file(d.file("real/test_r/data.json"), R"({"url": "x/light_r.onnx"})");
+  write_text_file(d.file("notes/readme.txt"), "no tests here");
+}
+
+}  // namespace
+
+TEST_CASE("discovery finds every layout under a tree, naturally sorted", "[suite]") {
+  TempDir d;
+  make_tree(d);
+  const auto tests = discover_tests({d.path()});
+  CHECK(names(tests) ==
+        std::vector<std::string>{"light/light_a", "node/test_1", "node/test_2", "node/test_10", "real/test_r"});
+  const TestCase& light = tests[0];
+  CHECK(light.kind == CaseKind::kFile);
+  CHECK(light.model == d.file("light/light_a.onnx"));
+  CHECK(light.files.inputs == std::vector<std::string>{d.file("light/light_a_input_0.pb")});
+  CHECK(light.files.outputs == std::vector<std::string>{d.file("light/light_a_output_0.pb")});
+  const TestCase& folder = tests[1];
+  CHECK(folder.kind == CaseKind::kFolder);
+  CHECK(folder.model == d.file("node/test_1/model.onnx"));
+  REQUIRE(folder.sets.size() == 2);
+  CHECK(folder.sets[0] == d.file("node/test_1/test_data_set_2"));  // natural order: 2 before 10
+  CHECK(folder.sets[1] == d.file("node/test_1/test_data_set_10"));
+  CHECK(tests[4].kind == CaseKind::kMissingModel);
+  CHECK(tests[4].dir == d.file("real/test_r"));
+}
+
+TEST_CASE("a model folder or model file given directly is one test named after it", "[suite]") {
+  TempDir d;
+  make_tree(d);
+  CHECK(names(discover_tests({d.file("node/test_2")})) == std::vector<std::string>{"test_2"});
+  CHECK(names(discover_tests({d.file("node/test_2/model.onnx")})) == std::vector<std::string>{"test_2"});
+  const auto file = discover_tests({d.file("light/light_a.onnx")});
+  REQUIRE(file.size() == 1);
+  CHECK(file[0].name == "light_a");
+  CHECK(file[0].kind == CaseKind::kFile);
+}
+
+TEST_CASE("a model found from two paths runs once; equal names are made unique", "[suite]") {
+  TempDir d;
+  make_tree(d);
+  CHECK(discover_tests({d.path(), d.file("node/test_2")}).size() == 5);
+  TempDir e;
+  write_text_file(e.file("a/test_2/model.onnx"), "");
+  const auto both = names(discover_tests({d.file("node/test_2"), e.file("a/test_2")}));
+  CHECK(both == std::vector<std::string>{"test_2", "test_2#2"});
+}
+
+TEST_CASE("discovery refuses a missing path and a path without tests", "[suite]") {
+  TempDir d;
+  make_tree(d);
+  try {
+    discover_tests({d.file("nope")});
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kUsage);
+    CHECK_THAT(e.what(), Catch::Contains("no such file or folder"));
+  }
+  try {
+    discover_tests({d.path(), d.file("notes")});
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kUsage);
+    CHECK_THAT(e.what(), Catch::Contains("no tests found"));
+  }
+}
+
+TEST_CASE("filter and exclude select by regex on the name", "[suite]") {
+  TempDir d;
+  make_tree(d);
+  const auto all = discover_tests({d.path()});
+  Selection s;
+  s.filter = "^node/";
+  CHECK(names(select_tests(all, s)) == std::vector<std::string>{"node/test_1", "node/test_2", "node/test_10"});
+  s.exclude = "_1";  // test_1 and test_10
+  CHECK(names(select_tests(all, s)) == std::vector<std::string>{"node/test_2"});
+  s = {};
+  s.exclude = "light|real";
+  CHECK(select_tests(all, s).size() == 3);
+  s.filter = "(";
+  CHECK_THROWS_AS(select_tests(all, s), Error);
+}
+
+TEST_CASE("shards partition the tests exactly and stably", "[suite]") {
+  std::vector<TestCase> tests;
+  for (int k = 0; k < 500; ++k) tests.push_back(TestCase{"node/test_" + std::to_string(k)});
+  for (int n = 1; n <= 7; ++n) {
+    std::multiset<std::string> seen;
+    for (int k = 1; k <= n; ++k) {
+      Selection s;
+      parse_shard(std::to_string(k) + "/" + std::to_string(n), s);
+      const auto part = select_tests(tests, s);
+      if (n > 1) CHECK(part.size() < tests.size());
+      for (const TestCase& t : part) seen.insert(t.name);
+    }
+    CHECK(seen.size() == tests.size());  // every test in exactly one shard
+    CHECK(std::set<std::string>(seen.begin(), seen.end()).size() == tests.size());
+  }
+  // A test's shard depends on its name only: a subset's shard is the full shard's share.
+  const std::vector<TestCase> fewer(tests.begin() + 100, tests.begin() + 150);
+  Selection s;
+  parse_shard("3/4", s);
+  std::set<std::string> full;
+  for (const TestCase& t : select_tests(tests, s)) full.insert(t.name);
+  std::set<std::string> expected, got;
+  for (const TestCase& t : fewer)
+    if (full.count(t.name)) expected.insert(t.name);
+  for (const TestCase& t : select_tests(fewer, s)) got.insert(t.name);
+  CHECK(got == expected);
+  CHECK(!got.empty());
+}
+
+TEST_CASE("--shard K/N is checked", "[suite]") {
+  Selection s;
+  for (const char* bad : {"0/3", "4/3", "1/0", "x", "1/", "/2", "1/2/3", "-1/2"})
+    CHECK_THROWS_AS(parse_shard(bad, s), Error);
+  parse_shard("2/3", s);
+  CHECK(s.shard_index == 2);
+  CHECK(s.shard_count == 3);
+}

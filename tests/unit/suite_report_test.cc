@@ -1,0 +1,200 @@
+// Reports of `onnx-run test` read back by independent parsers (nlohmann::json for the
+// JSON report, tinyxml2 for JUnit), the table of unsupported causes, and baselines.
+#include <catch2/catch.hpp>
+
+#include <tinyxml2.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "suite/baseline.h"
+#include "suite/case_runner.h"
+#include "suite/report.h"
+#include "suite/result_json.h"
+#include "support/model_tree.h"
+#include "support/paths.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+
+namespace {
+
+TestResult result(const std::string& name, Outcome o, std::string message = "", std::vector<std::string> causes = {},
+                  double seconds = 0.01) {
+  TestResult r;
+  r.name = name;
+  r.model = name + "/model.onnx";
+  r.outcome = o;
+  r.message = std::move(message);
+  r.causes = std::move(causes);
+  r.seconds = seconds;
+  return r;
+}
+
+std::vector<TestResult> sample() {
+  std::vector<TestResult> rs = {
+      result("node/a", Outcome::kPassed),
+      result("node/b", Outcome::kFailed, "test_data_set_0: output 'y': 1 of 4 elements differ <&\"'>\nsecond line"),
+      result("node/c", Outcome::kUnsupported, "not implemented: Conv, Relu", {"Conv", "Relu"}, 0.5),
+      result("node/d", Outcome::kUnsupported, "not implemented: Conv", {"Conv"}),
+      result("e", Outcome::kError, "model.onnx: not a valid ONNX model"),
+      result("node/f", Outcome::kTimeout, "still running after 1 s; killed", {}, 1.0),
+      result("node/g", Outcome::kCrashed, "killed by SIGSEGV"),
+  };
+  rs[6].signal = 11;
+  return rs;
+}
+
+}  // namespace
+
+TEST_CASE("summary line and counts", "[suite]") {
+  const Summary s = summarize(sample(), 2.5);
+  CHECK(s.total == 7);
+  CHECK(s.count(Outcome::kUnsupported) == 2);
+  CHECK(summary_line(s) == "1 passed, 1 failed, 2 unsupported, 1 errors, 1 timeouts, 1 crashed (7 tests in 2.50 s)");
+  CHECK(is_problem(Outcome::kFailed, false));
+  CHECK(!is_problem(Outcome::kUnsupported, false));
+  CHECK(is_problem(Outcome::kUnsupported, true));
+  CHECK(!is_problem(Outcome::kPassed, true));
+}
+
+TEST_CASE("unsupported causes are counted per test, most common first; slowest tests", "[suite]") {
+  const auto table = unsupported_causes(sample());
+  REQUIRE(table.size() == 2);
+  CHECK(table[0] == std::pair<std::string, size_t>{"Conv", 2});
+  CHECK(table[1] == std::pair<std::string, size_t>{"Relu", 1});
+  const auto slow = slowest_tests(sample(), 2);
+  CHECK(slow == std::vector<size_t>{5, 2});
+}
+
+TEST_CASE("the JSON report parses back with every test, outcome and count", "[suite]") {
+  RunInfo info;
+  info.generator = "onnx-run test";
+  info.paths = {"tree"};
+  const auto rs = sample();
+  const auto j = nlohmann::json::parse(json_report(info, summarize(rs, 3.0), rs));
+  REQUIRE(j["tests"].is_array());
+  REQUIRE(j["tests"].size() == rs.size());
+  for (size_t k = 0; k < rs.size(); ++k) {
+    CHECK(j["tests"][k]["name"] == rs[k].name);
+    CHECK(j["tests"][k]["outcome"] == std::string(outcome_name(rs[k].outcome)));
+    CHECK(j["tests"][k]["seconds"].get<double>() == rs[k].seconds);
+    CHECK(j["tests"][k]["message"] == rs[k].message);
+  }
+  CHECK(j["tests"][6]["signal"] == 11);
+  CHECK(j["tests"][2]["causes"] == nlohmann::json::array({"Conv", "Relu"}));
+  CHECK(j["summary"]["total"] == 7);
+  CHECK(j["summary"]["passed"] == 1);
+  CHECK(j["summary"]["unsupported"] == 2);
+  CHECK(j["summary"]["crashed"] == 1);
+  CHECK(j["summary"]["seconds"] == 3.0);
+  CHECK(j["unsupported_causes"][0]["cause"] == "Conv");
+  // And each entry reads back into the same result.
+  for (size_t k = 0; k < rs.size(); ++k) {
+    const TestResult back = result_from_json(j["tests"][k]);
+    CHECK(back.name == rs[k].name);
+    CHECK(back.outcome == rs[k].outcome);
+    CHECK(back.message == rs[k].message);
+    CHECK(back.causes == rs[k].causes);
+    CHECK(back.signal == rs[k].signal);
+  }
+}
+
+TEST_CASE("the JUnit report parses back as XML with failure, error and skipped elements", "[suite]") {
+  const auto rs = sample();
+  const std::string xml = junit_report(summarize(rs, 3.0), rs, false);
+  tinyxml2::XMLDocument doc;
+  REQUIRE(doc.Parse(xml.c_str()) == tinyxml2::XML_SUCCESS);
+  const auto* suite = doc.FirstChildElement("testsuites")->FirstChildElement("testsuite");
+  REQUIRE(suite);
+  CHECK(suite->IntAttribute("tests") == 7);
+  CHECK(suite->IntAttribute("failures") == 1);
+  CHECK(suite->IntAttribute("errors") == 3);  // error, timeout, crashed
+  CHECK(suite->IntAttribute("skipped") == 2);
+  std::vector<std::string> kinds;
+  int cases = 0;
+  for (auto* tc = suite->FirstChildElement("testcase"); tc; tc = tc->NextSiblingElement("testcase")) {
+    ++cases;
+    const auto* child = tc->FirstChildElement();
+    kinds.push_back(child ? child->Name() + std::string(":") + (child->Attribute("type") ? child->Attribute("type") : "")
+                          : "pass");
+  }
+  CHECK(cases == 7);
+  CHECK(kinds == std::vector<std::string>{"pass", "failure:failed", "skipped:", "skipped:", "error:error",
+                                          "error:timeout", "error:crashed"});
+  const auto* b = suite->FirstChildElement("testcase")->NextSiblingElement("testcase");
+  CHECK(std::string(b->Attribute("classname")) == "node");
+  CHECK(std::string(b->Attribute("name")) == "b");
+  CHECK(std::string(b->FirstChildElement("failure")->GetText()) == rs[1].message);  // escaping round-trips
+  CHECK_THAT(b->FirstChildElement("failure")->Attribute("message"), Catch::Contains("<&\"'>"));
+  // --strict turns unsupported into errors.
+  tinyxml2::XMLDocument strict;
+  REQUIRE(strict.Parse(junit_report(summarize(rs, 3.0), rs, true).c_str()) == tinyxml2::XML_SUCCESS);
+  const auto* s2 = strict.FirstChildElement("testsuites")->FirstChildElement("testsuite");
+  CHECK(s2->IntAttribute("errors") == 5);
+  CHECK(s2->IntAttribute("skipped") == 0);
+}
+
+TEST_CASE("baseline comparison: regressions, newly passing, tests not run", "[suite]") {
+  TempDir d;
+  const std::vector<TestResult> before = {result("a", Outcome::kPassed), result("b", Outcome::kPassed),
+                                          result("c", Outcome::kFailed), result("d", Outcome::kUnsupported),
+                                          result("gone", Outcome::kPassed)};
+  write_json_report(d.file("base.json"), RunInfo{}, summarize(before, 1), before);
+  const auto baseline = read_baseline(d.file("base.json"));
+  CHECK(baseline.size() == 5);
+  const std::vector<TestResult> now = {result("a", Outcome::kPassed), result("b", Outcome::kCrashed),
+                                       result("c", Outcome::kPassed), result("d", Outcome::kUnsupported),
+                                       result("new", Outcome::kPassed), result("new2", Outcome::kFailed)};
+  const BaselineDiff diff = compare_with_baseline(now, baseline);
+  REQUIRE(diff.regressions.size() == 1);
+  CHECK(diff.regressions[0].name == "b");
+  CHECK(diff.regressions[0].now == Outcome::kCrashed);
+  REQUIRE(diff.newly_passing.size() == 2);
+  CHECK(diff.newly_passing[0].name == "c");
+  CHECK(diff.newly_passing[0].before == Outcome::kFailed);
+  CHECK(diff.newly_passing[1].name == "new");
+  CHECK(diff.newly_passing[1].new_test);
+  CHECK(diff.not_run == 1);  // "gone"
+}
+
+TEST_CASE("a baseline that is not a report is refused", "[suite]") {
+  TempDir d;
+  write_text_file(d.file("bad.json"), "{not json");
+  write_text_file(d.file("notests.json"), R"({"summary": {}})");
+  write_text_file(d.file("badoutcome.json"), R"({"tests": [{"name": "a", "outcome": "fine"}]})");
+  for (const char* f : {"bad.json", "notests.json", "badoutcome.json"}) {
+    try {
+      read_baseline(d.file(f));
+      FAIL("accepted " << f);
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::kInvalid);
+    }
+  }
+  CHECK_THROWS_AS(read_baseline(d.file("missing.json")), Error);
+}
+
+TEST_CASE("unsupported causes are short keys", "[suite]") {
+  CHECK(unsupported_cause("m.onnx: node 'y' (LeakyRelu): LeakyRelu v6 (6-15): input 0 has type bfloat16; LeakyRelu v6 "
+                          "(6-15) allows float16, float, double") == "LeakyRelu(bfloat16)");
+  CHECK(unsupported_cause("test_data_set_0: input_0.pb: tensors of type string are not supported") == "type string");
+  CHECK(unsupported_cause("node 'a' (Conv): operator Conv (domain ai.onnx, opset 9) is not implemented") == "Conv");
+  CHECK(unsupported_cause("node 'a' (Foo): operator Foo (domain com.x, opset 1) is not implemented") == "com.x.Foo");
+  CHECK(unsupported_cause("'s' is not a tensor (sequence, map, optional and sparse values are not supported)") ==
+        "non-tensor value");
+  CHECK(unsupported_cause("a: b: something new") == "something new");
+}
+
+TEST_CASE("data.json beside a model overrides the tolerances", "[suite]") {
+  TempDir d;
+  const Tolerance base{1e-3, 1e-7};
+  CHECK(tolerance_for(d.path(), base).rtol == 1e-3);
+  write_text_file(d.file("data.json"), R"({"rtol": 0.05, "url": "x"})");
+  const Tolerance t = tolerance_for(d.path(), base);
+  CHECK(t.rtol == 0.05);
+  CHECK(t.atol == 1e-7);
+  write_text_file(d.file("data.json"), R"({"atol": -1})");
+  CHECK_THROWS_AS(tolerance_for(d.path(), base), Error);
+  write_text_file(d.file("data.json"), "[");
+  CHECK_THROWS_AS(tolerance_for(d.path(), base), Error);
+}
