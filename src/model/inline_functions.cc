@@ -16,24 +16,30 @@ class Inliner {
  public:
   Inliner(const std::vector<Function>& functions, const Graph& g) : functions_(functions), names_(g) {}
 
+  // How many nodes `nodes` become once inlined (saturating just above the limit),
+  // checked before anything is copied: refuses recursion and excessive depth, and a
+  // small file describing an exponentially large graph costs nothing to refuse.
+  size_t expanded_size(const std::vector<Node>& nodes) {
+    size_t total = 0;
+    for (const Node& n : nodes) {
+      const Function* f = find(n);
+      total += f ? function_size(*f) : 1;
+      if (total > kMaxInlinedNodes)
+        fail(ErrorKind::kSecurity, "inlining model functions would make more than {} nodes", kMaxInlinedNodes);
+    }
+    return total;
+  }
+
   // Appends `n` to `out`, or the body it calls, inlined all the way down.
+  // REQUIRES: expanded_size() accepted the graph.
   void expand(std::vector<Node>& out, Node n) {
     const Function* f = find(n);
     if (!f) {
-      if (++count_ > kMaxInlinedNodes)
-        fail(ErrorKind::kSecurity, "inlining model functions would make more than {} nodes", kMaxInlinedNodes);
+      if (++count_ > kMaxInlinedNodes) fail(ErrorKind::kInternal, "inlined more nodes than counted");
       out.push_back(std::move(n));
       return;
     }
-    if (std::find(stack_.begin(), stack_.end(), f) != stack_.end()) {
-      std::string chain;
-      for (const Function* s : stack_) chain += s->name + " -> ";
-      fail(ErrorKind::kInvalid, "{} calls itself ({}{}); recursive functions are not allowed", f->label(), chain,
-           f->name);
-    }
-    if (stack_.size() >= kMaxFunctionDepth)
-      fail(ErrorKind::kSecurity, "model functions nest deeper than {} calls", kMaxFunctionDepth);
-    stack_.push_back(f);
+    enter(f);
     try {
       inline_call(out, n, *f);
     } catch (const Error& e) {
@@ -43,6 +49,33 @@ class Inliner {
   }
 
  private:
+  // Pushes `f` onto the call stack, refusing recursion and excessive depth.
+  void enter(const Function* f) {
+    if (std::find(stack_.begin(), stack_.end(), f) != stack_.end()) {
+      std::string chain;
+      for (const Function* s : stack_) chain += s->name + " -> ";
+      fail(ErrorKind::kInvalid, "{} calls itself ({}{}); recursive functions are not allowed", f->label(), chain,
+           f->name);
+    }
+    if (stack_.size() >= kMaxFunctionDepth)
+      fail(ErrorKind::kSecurity, "model functions nest deeper than {} calls", kMaxFunctionDepth);
+    stack_.push_back(f);
+  }
+
+  size_t function_size(const Function& f) {
+    auto it = sizes_.find(&f);
+    if (it != sizes_.end()) return it->second;
+    enter(&f);
+    size_t total = 0;
+    for (const Node& n : f.nodes) {
+      const Function* g = find(n);
+      total = std::min(total + (g ? function_size(*g) : 1), kMaxInlinedNodes + 1);
+    }
+    stack_.pop_back();
+    sizes_[&f] = total;
+    return total;
+  }
+
   const Function* find(const Node& n) const {
     for (const Function& f : functions_)
       if (f.domain == n.domain && f.name == n.op_type && f.overload == n.overload) return &f;
@@ -127,6 +160,7 @@ class Inliner {
   const std::vector<Function>& functions_;
   NameScope names_;
   std::vector<const Function*> stack_;
+  std::map<const Function*, size_t> sizes_;
   size_t count_ = 0;
 };
 
@@ -140,6 +174,7 @@ void inline_functions(Model& m) {
              n.label(), name, a.ref_attr_name);
   if (m.functions.empty()) return;
   Inliner inliner(m.functions, m.graph);
+  inliner.expanded_size(m.graph.nodes);
   std::vector<Node> out;
   for (Node& n : m.graph.nodes) inliner.expand(out, std::move(n));
   m.graph.nodes = std::move(out);

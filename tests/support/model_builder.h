@@ -1,0 +1,38 @@
+// Building small ONNX models in tests with protobuf's own API, so a test states the
+// exact model it loads (nodes, functions, opset imports) without files in testdata/.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "onnx/onnx.pb.h"
+
+namespace onnxrun::test {
+
+// A node; attributes are added with the helpers below.
+onnx::NodeProto make_node(const std::string& op_type, std::vector<std::string> inputs, std::vector<std::string> outputs,
+                          const std::string& domain = "", const std::string& name = "");
+void add_float_attr(onnx::NodeProto& n, const std::string& name, float v);
+void add_int_attr(onnx::NodeProto& n, const std::string& name, int64_t v);
+// An attribute that takes its value from the calling node's attribute `ref` (in a function body).
+void add_ref_attr(onnx::NodeProto& n, const std::string& name, const std::string& ref,
+                  onnx::AttributeProto::AttributeType type);
+
+// A graph input or output of element type `elem` (ONNX code) and fixed shape.
+void add_value(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name, int elem,
+               const std::vector<int64_t>& dims);
+
+// A model of IR 10 importing ai.onnx at `opset` (plus `extra` domains at version 1).
+onnx::ModelProto make_model(int64_t opset, const std::vector<std::string>& extra_domains = {});
+
+// A function of `domain`/`name` importing ai.onnx at `opset`.
+onnx::FunctionProto make_function(const std::string& domain, const std::string& name, std::vector<std::string> inputs,
+                                  std::vector<std::string> outputs, int64_t opset);
+// Adds an attribute with a default (FunctionProto.attribute_proto, field 11, IR 9+),
+// written as an unknown field: the onnx.proto this build compiles predates it.
+void add_function_attr_default_float(onnx::FunctionProto& f, const std::string& name, float v);
+
+std::string serialize(const onnx::ModelProto& m);
+
+}  // namespace onnxrun::test
