@@ -102,3 +102,16 @@ TEST_CASE("cli: a recursive model function is refused with exit 3 and nothing wr
   REQUIRE(r.out.empty());
   REQUIRE(!std::filesystem::exists(dir.file("out/output_0.pb")));
 }
+
+TEST_CASE("cli: testdata/local_function_leakyrelu passes its test set, inlined and expanded", "[cli][functions]") {
+  const std::string model = testdata_dir() + "/local_function_leakyrelu/model.onnx";
+  REQUIRE(std::filesystem::exists(model));
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{}, std::vector<std::string>{"--expand-functions"}}) {
+    std::vector<std::string> args = {model, "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = run_cli(args);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    REQUIRE_THAT(r.out, Catch::Contains("1 of 1 test sets passed"));
+  }
+}
