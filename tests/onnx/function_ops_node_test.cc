@@ -71,3 +71,17 @@ TEST_CASE("node tests: test_less_equal* need LessOrEqual/Equal/Or, which are ref
                             (Catch::Contains("LessOrEqual") || Catch::Contains("Equal")));
   }
 }
+
+TEST_CASE("node tests: CastLike to or from float8, 4-bit and 2-bit types is refused as not implemented", "[onnx-tests][function-ops]") {
+  const auto in_scope = node_tests("test_castlike_(FLOAT|DOUBLE|FLOAT16|BFLOAT16)_to_(FLOAT|DOUBLE|FLOAT16|BFLOAT16)(_expanded)?");
+  size_t refused = 0;
+  for (const std::string& t : node_tests("test_castlike_.*")) {
+    if (std::find(in_scope.begin(), in_scope.end(), t) != in_scope.end()) continue;
+    const ProcessResult r = run_cli({node_test(t) + "/model.onnx", "-q"});
+    INFO(t << ": " << r.err);
+    REQUIRE(r.exit_code == 3);
+    REQUIRE_THAT(r.err, Catch::Contains("not implemented"));
+    ++refused;
+  }
+  REQUIRE(refused > 0);
+}
