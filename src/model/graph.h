@@ -44,7 +44,7 @@ struct Node {
 
   // Set by resolution (or, for nodes inlined from a function, opset by the inliner).
   const OpDef* op = nullptr;
-  int64_t opset = 0;  // the model's import for this node's domain
+  int64_t opset = 0;  // the import for this node's domain: the model's, or its function's
 
   // "node 'y' (LeakyRelu)", the context every node error starts with.
   std::string label() const;
