@@ -312,3 +312,47 @@ TEST_CASE("the registry holds every version spec/README.md lists, with closed ra
     REQUIRE(OpRegistry::builtin().find("", op, sinces[0] - 1) == nullptr);
   }
 }
+
+namespace {
+// Inputs in a vector built by moving (a braced list would keep a copy of each alive).
+std::vector<Tensor> moved(Tensor a, Tensor b, Tensor c = Tensor()) {
+  std::vector<Tensor> v;
+  v.push_back(std::move(a));
+  v.push_back(std::move(b));
+  if (c.valid()) v.push_back(std::move(c));
+  return v;
+}
+}  // namespace
+
+TEST_CASE("Mul and Where write in place only into inputs handed over to them", "[ops][inplace]") {
+  const Tensor b = vec<float>(DType::kFloat, {2.0f});
+  SECTION("handed over: the output reuses A's buffer") {
+    Tensor a = vec<float>(DType::kFloat, {1.0f, -3.0f});
+    const void* where = a.raw();
+    const Tensor out = run_op("Mul", 14, {}, moved(std::move(a), b))[0];
+    REQUIRE(out.raw() == where);
+    REQUIRE(values_of<float>(out) == std::vector<float>{2.0f, -6.0f});
+  }
+  SECTION("still referenced elsewhere: A is left alone") {
+    const Tensor a = vec<float>(DType::kFloat, {1.0f, -3.0f});
+    const Tensor out = run_op("Mul", 14, {}, {a, b})[0];
+    REQUIRE(out.raw() != a.raw());
+    REQUIRE(values_of<float>(a) == std::vector<float>{1.0f, -3.0f});
+  }
+  SECTION("a broadcast input smaller than the output is never reused") {
+    const Tensor wide = make_tensor<float>(DType::kFloat, {2, 2}, {1, 2, 3, 4});
+    Tensor narrow = vec<float>(DType::kFloat, {10.0f, 100.0f});
+    const void* where = narrow.raw();
+    const Tensor out = run_op("Mul", 14, {}, moved(wide, std::move(narrow)))[0];
+    REQUIRE(out.raw() != where);
+    REQUIRE(values_of<float>(out) == std::vector<float>{10, 200, 30, 400});
+  }
+  SECTION("Where reuses Y when X is still referenced") {
+    const Tensor x = vec<float>(DType::kFloat, {1.0f, 2.0f});
+    Tensor y = vec<float>(DType::kFloat, {-1.0f, -2.0f});
+    const void* where = y.raw();
+    const Tensor out = run_op("Where", 16, {}, moved(vec<uint8_t>(DType::kBool, {1, 0}), x, std::move(y)))[0];
+    REQUIRE(out.raw() == where);
+    REQUIRE(values_of<float>(out) == std::vector<float>{1.0f, -2.0f});
+  }
+}
