@@ -16,6 +16,7 @@
 #include "io/output_files.h"
 #include "io/test_data.h"
 #include "model/load.h"
+#include "model/print_graph.h"
 #include "suite/test_set.h"
 
 namespace fs = std::filesystem;
@@ -31,6 +32,11 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
   app.add_option("--rtol", o.tol.rtol, "relative tolerance for comparisons")->capture_default_str()->check(CLI::NonNegativeNumber);
   app.add_option("--atol", o.tol.atol, "absolute tolerance for comparisons")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_flag("--expand-functions", o.expand_functions,
+               "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
+  app.add_flag("--print-graph", o.print_graph,
+               "print the graph as it will run (model functions inlined; with --expand-functions, bodies expanded) "
+               "and exit without running");
 }
 
 namespace {
@@ -115,7 +121,13 @@ int run_one_set(const RunOptions& o, const Executor& exec, const std::string& di
 
 int run_command(const RunOptions& o) {
   if (!o.inputs.empty() && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give inputs with -i or a test set with -d, not both");
-  Model model = load_model(o.model);
+  LoadOptions load_options;
+  load_options.expand_schema_functions = o.expand_functions;
+  Model model = load_model(o.model, load_options);
+  if (o.print_graph) {
+    fmt::print("{}", format_graph(model.graph));
+    return kExitOk;
+  }
   Executor exec(std::move(model.graph));
 
   if (!o.inputs.empty()) return run_with_inputs(o, exec);
@@ -156,6 +168,8 @@ Examples:
   onnx-run model.onnx                      run every test_data_set_* beside the model and compare
   onnx-run model.onnx -d test_data_set_0   run one test set
   onnx-run model.onnx -i x=x.pb -o out     run on an input, write out/output_0.pb
+  onnx-run model.onnx --expand-functions --print-graph
+                                           show LeakyRelu-16 expanded into its function body
 
 Exit codes: 0 ok, 1 an output did not match, 2 usage error, 3 model or input rejected.)");
   if (auto code = parse_args(app, argc, argv)) return *code;

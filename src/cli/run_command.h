@@ -17,6 +17,8 @@ struct RunOptions {
   std::string test_dir;
   Tolerance tol;
   bool quiet = false;
+  bool expand_functions = false;  // run LeakyRelu-16 through its function body
+  bool print_graph = false;       // print the graph as it will run, then stop
 };
 
 void add_run_options(CLI::App& app, RunOptions& opts);

@@ -15,6 +15,11 @@ std::string describe(const ValueInfo& v) {
 
 std::string Node::label() const { return fmt::format("node '{}' ({})", name, op_type); }
 
+std::string Function::label() const {
+  return fmt::format("function '{}' (domain {}{})", name, domain.empty() ? "ai.onnx" : domain,
+                     overload.empty() ? "" : ", overload " + overload);
+}
+
 std::vector<const ValueInfo*> Graph::required_inputs() const {
   std::vector<const ValueInfo*> out;
   for (const ValueInfo& v : inputs)

@@ -40,10 +40,11 @@ struct Node {
   std::vector<std::string> inputs;  // "" = absent optional input
   std::vector<std::string> outputs;
   AttributeMap attrs;
+  std::string overload;  // IR 10+: picks one of several model functions of one name
 
-  // Set by resolution.
+  // Set by resolution (or, for nodes inlined from a function, opset by the inliner).
   const OpDef* op = nullptr;
-  int64_t opset = 0;  // the model's import for this node's domain
+  int64_t opset = 0;  // the import for this node's domain: the model's, or its function's
 
   // "node 'y' (LeakyRelu)", the context every node error starts with.
   std::string label() const;
@@ -71,9 +72,27 @@ struct ModelMeta {
   std::string doc;
 };
 
+// A model-local function (ModelProto.functions) as read from the file. Calls to it are
+// inlined at load (inline_functions.h); its nodes keep ref_attr_name attributes.
+struct Function {
+  std::string domain;  // canonical
+  std::string name;
+  std::string overload;
+  std::vector<std::string> inputs;   // formal names, bound by position
+  std::vector<std::string> outputs;
+  std::vector<std::string> attributes;  // declared without a default
+  AttributeMap attribute_defaults;      // IR 9+: declared with a default
+  std::vector<Node> nodes;
+  std::map<std::string, int64_t> opset_imports;  // canonical domain -> version
+
+  // "function 'Name' (domain d)"
+  std::string label() const;
+};
+
 struct Model {
   ModelMeta meta;
   Graph graph;
+  std::vector<Function> functions;
 };
 
 }  // namespace onnxrun

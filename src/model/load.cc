@@ -8,8 +8,10 @@
 
 #include "core/error.h"
 #include "io/file_bytes.h"
+#include "model/inline_functions.h"
 #include "model/proto_to_graph.h"
 #include "model/resolve.h"
+#include "model/schema_functions.h"
 #include "model/validate.h"
 #include "onnx/onnx.pb.h"
 #include "ops/registry.h"
@@ -28,8 +30,11 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& /*
     spdlog::warn("IR version {} is newer than the newest onnx-run knows ({})", proto.ir_version(),
                  kNewestKnownIrVersion);
   Model m = model_from_proto(proto);
+  inline_functions(m);
   validate_and_sort(m.graph);
-  resolve_graph(m.graph, options.registry ? *options.registry : OpRegistry::builtin());
+  const OpRegistry& registry = options.registry ? *options.registry : OpRegistry::builtin();
+  resolve_graph(m.graph, registry);
+  if (options.expand_schema_functions && expand_schema_functions(m.graph) > 0) resolve_graph(m.graph, registry);
   return m;
 }
 

@@ -17,6 +17,9 @@ inline constexpr int64_t kNewestKnownIrVersion = 13;
 
 struct LoadOptions {
   const OpRegistry* registry = nullptr;  // null: OpRegistry::builtin()
+  // Run operators that ONNX defines by a function body (LeakyRelu-16) through that
+  // body instead of their fused kernel (schema_functions.h).
+  bool expand_schema_functions = false;
 };
 
 Model load_model(const std::string& path, const LoadOptions& options = {});

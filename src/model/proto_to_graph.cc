@@ -1,9 +1,12 @@
 #include "model/proto_to_graph.h"
 
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "core/error.h"
 #include "io/tensor_proto.h"
+#include "model/proto_newer_fields.h"
 #include "onnx/onnx.pb.h"
 #include "ops/registry.h"
 
@@ -86,6 +89,7 @@ Node node_from_proto(const onnx::NodeProto& p, size_t index) {
   if (n.op_type.empty()) fail(ErrorKind::kInvalid, "node '{}' has no op_type", n.name);
   n.inputs.assign(p.input().begin(), p.input().end());
   n.outputs.assign(p.output().begin(), p.output().end());
+  n.overload = node_proto_overload(p);
   for (const auto& ap : p.attribute()) {
     if (ap.name().empty()) fail(ErrorKind::kInvalid, "{}: an attribute has no name", n.label());
     try {
@@ -96,6 +100,56 @@ Node node_from_proto(const onnx::NodeProto& p, size_t index) {
     }
   }
   return n;
+}
+
+std::map<std::string, int64_t> opsets_from_proto(
+    const google::protobuf::RepeatedPtrField<onnx::OperatorSetIdProto>& imports) {
+  std::map<std::string, int64_t> out;
+  for (const auto& imp : imports) {
+    const std::string domain = canonical_domain(imp.domain());
+    if (imp.version() < 1)
+      fail(ErrorKind::kInvalid, "opset_import for domain '{}' has version {}", imp.domain(), imp.version());
+    if (!out.emplace(domain, imp.version()).second)
+      fail(ErrorKind::kInvalid, "opset_import names domain '{}' twice", domain.empty() ? "ai.onnx" : domain);
+  }
+  return out;
+}
+
+Function function_from_proto(const onnx::FunctionProto& p) {
+  Function f;
+  f.name = p.name();
+  f.domain = canonical_domain(p.domain());
+  const FunctionProtoExtras extras = function_proto_extras(p);
+  f.overload = extras.overload;
+  if (f.name.empty()) fail(ErrorKind::kInvalid, "a model function has no name");
+  try {
+    f.inputs.assign(p.input().begin(), p.input().end());
+    f.outputs.assign(p.output().begin(), p.output().end());
+    std::set<std::string> seen;
+    for (const std::string& v : f.inputs)
+      if (v.empty() || !seen.insert(v).second) fail(ErrorKind::kInvalid, "input name '{}' is empty or repeated", v);
+    for (const std::string& v : f.outputs)
+      if (v.empty() || !seen.insert(v).second) fail(ErrorKind::kInvalid, "output name '{}' is empty or repeated", v);
+    std::set<std::string> attr_names;
+    for (const std::string& a : p.attribute()) {
+      if (a.empty() || !attr_names.insert(a).second) fail(ErrorKind::kInvalid, "attribute '{}' is empty or repeated", a);
+      f.attributes.push_back(a);
+    }
+    for (const onnx::AttributeProto& ap : extras.attribute_protos) {
+      if (ap.name().empty() || !attr_names.insert(ap.name()).second)
+        fail(ErrorKind::kInvalid, "attribute '{}' is empty or repeated", ap.name());
+      try {
+        f.attribute_defaults.emplace(ap.name(), attribute_from_proto(ap));
+      } catch (const Error& e) {
+        throw e.with_context(fmt::format("default of attribute '{}'", ap.name()));
+      }
+    }
+    f.opset_imports = opsets_from_proto(p.opset_import());
+    for (int i = 0; i < p.node_size(); ++i) f.nodes.push_back(node_from_proto(p.node(i), static_cast<size_t>(i)));
+  } catch (const Error& e) {
+    throw e.with_context(f.label());
+  }
+  return f;
 }
 
 }  // namespace
@@ -111,15 +165,14 @@ Model model_from_proto(const onnx::ModelProto& proto) {
   if (!proto.has_graph()) fail(ErrorKind::kInvalid, "the model has no graph");
 
   Graph& g = m.graph;
-  for (const auto& imp : proto.opset_import()) {
-    const std::string domain = canonical_domain(imp.domain());
-    if (imp.version() < 1)
-      fail(ErrorKind::kInvalid, "opset_import for domain '{}' has version {}", imp.domain(), imp.version());
-    if (!g.opset_imports.emplace(domain, imp.version()).second)
-      fail(ErrorKind::kInvalid, "opset_import names domain '{}' twice", domain.empty() ? "ai.onnx" : domain);
+  g.opset_imports = opsets_from_proto(proto.opset_import());
+  std::set<std::tuple<std::string, std::string, std::string>> function_keys;
+  for (const auto& fp : proto.functions()) {
+    Function f = function_from_proto(fp);
+    if (!function_keys.emplace(f.domain, f.name, f.overload).second)
+      fail(ErrorKind::kInvalid, "{} is defined twice", f.label());
+    m.functions.push_back(std::move(f));
   }
-  if (proto.functions_size() > 0)
-    fail(ErrorKind::kUnsupported, "model-local functions are not supported yet ({} defined)", proto.functions_size());
 
   const onnx::GraphProto& gp = proto.graph();
   g.name = gp.name();

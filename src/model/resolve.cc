@@ -48,11 +48,15 @@ void resolve_graph(Graph& g, const OpRegistry& registry) {
   for (const auto& [name, t] : g.initializers) types[name] = t.dtype();
 
   for (Node& n : g.nodes) {
-    auto imp = g.opset_imports.find(n.domain);
-    if (imp == g.opset_imports.end())
-      fail(ErrorKind::kInvalid, "{}: the model does not import domain '{}' in opset_import", n.label(),
-           domain_label(n.domain));
-    n.opset = imp->second;
+    // A node inlined from a function body arrives with its opset set from the
+    // function's own opset_import; every other node takes the model's.
+    if (n.opset <= 0) {
+      auto imp = g.opset_imports.find(n.domain);
+      if (imp == g.opset_imports.end())
+        fail(ErrorKind::kInvalid, "{}: the model does not import domain '{}' in opset_import", n.label(),
+             domain_label(n.domain));
+      n.opset = imp->second;
+    }
     n.op = resolve_node(n, n.opset, registry);
     const OpDef& def = *n.op;
     const std::string ctx = fmt::format("{} {} {}", n.label(), def.op_type, def.version_range());

@@ -7,6 +7,11 @@ const OpRegistry& OpRegistry::builtin() {
   static const OpRegistry registry = [] {
     OpRegistry r;
     register_leaky_relu(r);
+    register_constant(r);
+    register_cast(r);
+    register_less(r);
+    register_mul(r);
+    register_where(r);
     return r;
   }();
   return registry;

@@ -7,5 +7,10 @@ namespace onnxrun {
 class OpRegistry;
 
 void register_leaky_relu(OpRegistry& r);
+void register_constant(OpRegistry& r);
+void register_cast(OpRegistry& r);  // Cast and CastLike
+void register_less(OpRegistry& r);
+void register_mul(OpRegistry& r);
+void register_where(OpRegistry& r);
 
 }  // namespace onnxrun

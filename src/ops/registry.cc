@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "ops/dtype_dispatch.h"
 
 namespace onnxrun {
 
@@ -78,8 +79,10 @@ std::vector<std::optional<DType>> check_and_infer_types(const OpDef& def,
     const TypeConstraint* c = def.constraint(cname);
     if (!c) continue;
     if (std::find(c->types.begin(), c->types.end(), *inputs[k]) == c->types.end())
-      fail(ErrorKind::kUnsupported, "input {} has type {}; {} {} allows {}", k, dtype_name(*inputs[k]),
-           def.op_type, def.version_range(), type_list(c->types));
+      fail(ErrorKind::kUnsupported, "input {} has type {}; {} {} allows {}{}", k, dtype_name(*inputs[k]),
+           def.op_type, def.version_range(), type_list(c->types),
+           dtype_out_of_scope(*inputs[k]) ? " (float8, 4-bit, 2-bit, string and complex tensors are not implemented)"
+                                          : "");
     auto [it, fresh] = bound.emplace(cname, *inputs[k]);
     if (!fresh && it->second != *inputs[k])
       fail(ErrorKind::kInvalid, "input {} has type {} but an earlier input of type {} has {}", k,

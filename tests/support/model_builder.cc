@@ -3,21 +3,47 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
 namespace onnxrun::test {
 
-onnx::ModelProto make_model(int64_t opset) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  m.set_producer_name("onnxrun tests");
-  auto* imp = m.add_opset_import();
-  imp->set_domain("");
-  imp->set_version(opset);
-  m.mutable_graph()->set_name("g");
-  return m;
+onnx::NodeProto make_node(const std::string& op_type, std::vector<std::string> inputs, std::vector<std::string> outputs,
+                          const std::string& domain, const std::string& name) {
+  onnx::NodeProto n;
+  n.set_op_type(op_type);
+  n.set_domain(domain);
+  n.set_name(name);
+  for (auto& i : inputs) n.add_input(i);
+  for (auto& o : outputs) n.add_output(o);
+  return n;
 }
 
-namespace {
-void declare(onnx::ValueInfoProto* v, const std::string& name, int elem, const std::vector<int64_t>& dims) {
+void add_float_attr(onnx::NodeProto& n, const std::string& name, float v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::FLOAT);
+  a->set_f(v);
+}
+
+void add_int_attr(onnx::NodeProto& n, const std::string& name, int64_t v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+}
+
+void add_ref_attr(onnx::NodeProto& n, const std::string& name, const std::string& ref,
+                  onnx::AttributeProto::AttributeType type) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(type);
+  a->set_ref_attr_name(ref);
+}
+
+void add_value(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name, int elem,
+               const std::vector<int64_t>& dims) {
+  auto* v = list->Add();
   v->set_name(name);
   auto* tt = v->mutable_type()->mutable_tensor_type();
   tt->set_elem_type(elem);
@@ -27,14 +53,13 @@ void declare(onnx::ValueInfoProto* v, const std::string& name, int elem, const s
     if (d >= 0) dim->set_dim_value(d);
   }
 }
-}  // namespace
 
 void add_input(onnx::ModelProto& m, const std::string& name, int elem, const std::vector<int64_t>& dims) {
-  declare(m.mutable_graph()->add_input(), name, elem, dims);
+  add_value(m.mutable_graph()->mutable_input(), name, elem, dims);
 }
 
 void add_output(onnx::ModelProto& m, const std::string& name, int elem, const std::vector<int64_t>& dims) {
-  declare(m.mutable_graph()->add_output(), name, elem, dims);
+  add_value(m.mutable_graph()->mutable_output(), name, elem, dims);
 }
 
 void add_symbolic_input(onnx::ModelProto& m, const std::string& name, int elem, const std::vector<std::string>& params) {
@@ -48,25 +73,8 @@ void add_symbolic_input(onnx::ModelProto& m, const std::string& name, int elem, 
 onnx::NodeProto* add_node(onnx::ModelProto& m, const std::string& op, const std::vector<std::string>& inputs,
                           const std::vector<std::string>& outputs, const std::string& name) {
   auto* n = m.mutable_graph()->add_node();
-  n->set_op_type(op);
-  n->set_name(name);
-  for (const auto& i : inputs) n->add_input(i);
-  for (const auto& o : outputs) n->add_output(o);
+  *n = make_node(op, inputs, outputs, "", name);
   return n;
-}
-
-void set_float_attr(onnx::NodeProto* n, const std::string& name, float v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::FLOAT);
-  a->set_f(v);
-}
-
-void set_int_attr(onnx::NodeProto* n, const std::string& name, int64_t v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(v);
 }
 
 onnx::ModelProto leaky_relu_model(int64_t opset, int elem) {
@@ -76,6 +84,53 @@ onnx::ModelProto leaky_relu_model(int64_t opset, int elem) {
   add_node(m, "LeakyRelu", {"x"}, {"y"}, "leaky");
   return m;
 }
+
+onnx::ModelProto make_model(int64_t opset, const std::vector<std::string>& extra_domains) {
+  onnx::ModelProto m;
+  m.set_ir_version(10);
+  auto* imp = m.add_opset_import();
+  imp->set_domain("");
+  imp->set_version(opset);
+  for (const std::string& d : extra_domains) {
+    auto* e = m.add_opset_import();
+    e->set_domain(d);
+    e->set_version(1);
+  }
+  m.mutable_graph()->set_name("test");
+  return m;
+}
+
+onnx::FunctionProto make_function(const std::string& domain, const std::string& name, std::vector<std::string> inputs,
+                                  std::vector<std::string> outputs, int64_t opset) {
+  onnx::FunctionProto f;
+  f.set_domain(domain);
+  f.set_name(name);
+  for (auto& i : inputs) f.add_input(i);
+  for (auto& o : outputs) f.add_output(o);
+  auto* imp = f.add_opset_import();
+  imp->set_domain("");
+  imp->set_version(opset);
+  return f;
+}
+
+void add_function_attr_default_float(onnx::FunctionProto& f, const std::string& name, float v) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  a.set_type(onnx::AttributeProto::FLOAT);
+  a.set_f(v);
+  const std::string bytes = a.SerializeAsString();
+  std::string field;
+  {
+    google::protobuf::io::StringOutputStream sos(&field);
+    google::protobuf::io::CodedOutputStream out(&sos);
+    out.WriteTag((11u << 3) | 2u);  // field 11, length-delimited
+    out.WriteVarint32(static_cast<uint32_t>(bytes.size()));
+    out.WriteString(bytes);
+  }
+  f.mutable_unknown_fields()->append(field);
+}
+
+std::string serialize(const onnx::ModelProto& m) { return m.SerializeAsString(); }
 
 std::string save_model(const onnx::ModelProto& m, const std::string& path) {
   std::ofstream f(path, std::ios::binary);

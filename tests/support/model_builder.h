@@ -1,7 +1,8 @@
-// Building small ONNX models in tests, through the same generated protobuf classes the
-// loader reads. Defaults make a valid one-node LeakyRelu model; tests then break it.
+// Building small ONNX models in tests with protobuf's own API, so a test states the
+// exact model it loads (nodes, functions, opset imports) without files in testdata/.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -9,24 +10,41 @@
 
 namespace onnxrun::test {
 
-// A model with opset `opset` of the default domain and IR version 8.
-onnx::ModelProto make_model(int64_t opset);
+// A node; attributes are added with the helpers below.
+onnx::NodeProto make_node(const std::string& op_type, std::vector<std::string> inputs, std::vector<std::string> outputs,
+                          const std::string& domain = "", const std::string& name = "");
+void add_float_attr(onnx::NodeProto& n, const std::string& name, float v);
+void add_int_attr(onnx::NodeProto& n, const std::string& name, int64_t v);
+// An attribute that takes its value from the calling node's attribute `ref` (in a function body).
+void add_ref_attr(onnx::NodeProto& n, const std::string& name, const std::string& ref,
+                  onnx::AttributeProto::AttributeType type);
 
-// Adds a graph input/output declared with element type `elem` and `dims`
-// (a dim < 0 is left unknown; use add_symbolic_* for named dims).
+// A graph input or output of element type `elem` (ONNX code); a dim < 0 is left unknown.
+void add_value(google::protobuf::RepeatedPtrField<onnx::ValueInfoProto>* list, const std::string& name, int elem,
+               const std::vector<int64_t>& dims);
 void add_input(onnx::ModelProto& m, const std::string& name, int elem, const std::vector<int64_t>& dims);
 void add_output(onnx::ModelProto& m, const std::string& name, int elem, const std::vector<int64_t>& dims);
-// Like add_input, with every dim named by the matching entry of `params` ("" = fixed dims[k]).
+// An input whose every dim is the named symbol in `params`.
 void add_symbolic_input(onnx::ModelProto& m, const std::string& name, int elem, const std::vector<std::string>& params);
 
+// Appends a node to the model's graph and returns it for attributes.
 onnx::NodeProto* add_node(onnx::ModelProto& m, const std::string& op, const std::vector<std::string>& inputs,
                           const std::vector<std::string>& outputs, const std::string& name = "");
-void set_float_attr(onnx::NodeProto* n, const std::string& name, float v);
-void set_int_attr(onnx::NodeProto* n, const std::string& name, int64_t v);
 
-// x -> LeakyRelu -> y, both `elem` with dims {2,3}.
+// x -> LeakyRelu (node 'leaky') -> y, both `elem` with dims {2,3}.
 onnx::ModelProto leaky_relu_model(int64_t opset, int elem = onnx::TensorProto::FLOAT);
 
+// A model of IR 10 importing ai.onnx at `opset` (plus `extra` domains at version 1).
+onnx::ModelProto make_model(int64_t opset, const std::vector<std::string>& extra_domains = {});
+
+// A function of `domain`/`name` importing ai.onnx at `opset`.
+onnx::FunctionProto make_function(const std::string& domain, const std::string& name, std::vector<std::string> inputs,
+                                  std::vector<std::string> outputs, int64_t opset);
+// Adds an attribute with a default (FunctionProto.attribute_proto, field 11, IR 9+),
+// written as an unknown field: the onnx.proto this build compiles predates it.
+void add_function_attr_default_float(onnx::FunctionProto& f, const std::string& name, float v);
+
+std::string serialize(const onnx::ModelProto& m);
 std::string save_model(const onnx::ModelProto& m, const std::string& path);  // returns path
 
 }  // namespace onnxrun::test

@@ -42,9 +42,9 @@ onnx::ModelProto fanout_model() {
   add_output(m, "b", kF, {3});
   add_output(m, "a", kF, {3});
   add_output(m, "d", kF, {3});
-  set_float_attr(add_node(m, "LeakyRelu", {"a"}, {"d"}, "n3"), "alpha", -1.0f);
+  add_float_attr(*add_node(m, "LeakyRelu", {"a"}, {"d"}, "n3"), "alpha", -1.0f);
   add_node(m, "LeakyRelu", {"a"}, {"b"}, "n2");
-  set_float_attr(add_node(m, "LeakyRelu", {"x"}, {"a"}, "n1"), "alpha", 0.5f);
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"a"}, "n1"), "alpha", 0.5f);
   return m;
 }
 }  // namespace

@@ -168,7 +168,7 @@ TEST_CASE("every version runs every legal type through the executor, exactly", "
     onnx::ModelProto mp = make_model(c.opset);
     add_input(mp, "x", c.elem, {256, 256});
     add_output(mp, "y", c.elem, {256, 256});
-    set_float_attr(add_node(mp, "LeakyRelu", {"x"}, {"y"}), "alpha", 0.1f);
+    add_float_attr(*add_node(mp, "LeakyRelu", {"x"}, {"y"}), "alpha", 0.1f);
     const std::string bytes = mp.SerializeAsString();
     Model m = load_model_from_bytes(bytes.data(), bytes.size(), ".");
     Executor exec(m.graph);
@@ -185,7 +185,7 @@ TEST_CASE("every version runs every legal type through the executor, exactly", "
     onnx::ModelProto mp = make_model(opset);
     add_input(mp, "x", onnx::TensorProto::DOUBLE, {3});
     add_output(mp, "y", onnx::TensorProto::DOUBLE, {3});
-    set_float_attr(add_node(mp, "LeakyRelu", {"x"}, {"y"}), "alpha", 0.1f);
+    add_float_attr(*add_node(mp, "LeakyRelu", {"x"}, {"y"}), "alpha", 0.1f);
     const std::string bytes = mp.SerializeAsString();
     Executor exec(load_model_from_bytes(bytes.data(), bytes.size(), ".").graph);
     Tensor x(DType::kDouble, {3});

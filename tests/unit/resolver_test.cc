@@ -87,7 +87,7 @@ TEST_CASE("bfloat16 is allowed from v16 on, float16/float/double everywhere", "[
 
 TEST_CASE("alpha of the wrong kind is refused", "[resolve]") {
   auto m = leaky_relu_model(16);
-  set_int_attr(m.mutable_graph()->mutable_node(0), "alpha", 1);
+  add_int_attr(*m.mutable_graph()->mutable_node(0), "alpha", 1);
   Error e = load_error(m);
   CHECK(e.kind() == ErrorKind::kInvalid);
   CHECK_THAT(e.what(), Contains("alpha") && Contains("float") && Contains("int"));

@@ -1,0 +1,99 @@
+// Elementwise loops over broadcast inputs, written once as templates over the element
+// functor. Each has a fast path for inputs laid out like the output (equal shapes up to
+// leading 1s) and for one-element operands, and otherwise walks rows (broadcast.h).
+// The output may share its buffer with an input whose elements line up with it one for
+// one (see reuse_or_allocate): each element is read before it is written.
+#pragma once
+
+#include <array>
+#include <initializer_list>
+
+#include "core/tensor.h"
+#include "ops/broadcast.h"
+
+namespace onnxrun {
+
+// A tensor of `dtype` and `shape` for an op's output. Reuses the buffer of the first
+// donor that the executor handed over (can_overwrite), has `dtype` and exactly as many
+// elements as the output; else allocates. Only inputs whose shape broadcasts to `shape`
+// may be donors: with equal counts their elements then line up with the output's.
+Tensor reuse_or_allocate(DType dtype, const Shape& shape, std::initializer_list<const Tensor*> donors);
+
+// out[i] = f(a[i'], b[i'']) over the broadcast of a and b. REQUIRES: out has the
+// broadcast shape of a and b.
+template <typename TA, typename TB, typename TO, typename F>
+void broadcast_binary(const Tensor& a, const Tensor& b, Tensor& out, F f) {
+  const int64_t n = out.numel();
+  if (n == 0) return;
+  const TA* pa = a.data<TA>();
+  const TB* pb = b.data<TB>();
+  TO* po = out.mutable_data<TO>();
+  const int64_t na = a.numel();
+  const int64_t nb = b.numel();
+  if (na == n && nb == n) {
+    for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
+    return;
+  }
+  if (nb == 1 && na == n) {
+    const TB s = pb[0];
+    for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], s);
+    return;
+  }
+  if (na == 1 && nb == n) {
+    const TA s = pa[0];
+    for (int64_t i = 0; i < n; ++i) po[i] = f(s, pb[i]);
+    return;
+  }
+  const BroadcastWalk<2> walk(out.shape(), {&a.shape(), &b.shape()});
+  const int64_t len = walk.row_length();
+  const auto [sa, sb] = walk.inner_strides();
+  walk.for_each_row([&](int64_t oo, const std::array<int64_t, 2>& io) {
+    const TA* ra = pa + io[0];
+    const TB* rb = pb + io[1];
+    TO* ro = po + oo;
+    if (sa && sb) {
+      for (int64_t i = 0; i < len; ++i) ro[i] = f(ra[i], rb[i]);
+    } else if (sa) {
+      const TB s = rb[0];
+      for (int64_t i = 0; i < len; ++i) ro[i] = f(ra[i], s);
+    } else if (sb) {
+      const TA s = ra[0];
+      for (int64_t i = 0; i < len; ++i) ro[i] = f(s, rb[i]);
+    } else {
+      const TO v = f(ra[0], rb[0]);
+      for (int64_t i = 0; i < len; ++i) ro[i] = v;
+    }
+  });
+}
+
+// out[i] = c[i'] ? x[i''] : y[i'''] over the broadcast of all three, for any element
+// type of x/y given by its storage T; c holds bytes, nonzero meaning true.
+template <typename T>
+void broadcast_select(const Tensor& c, const Tensor& x, const Tensor& y, Tensor& out) {
+  const int64_t n = out.numel();
+  if (n == 0) return;
+  const uint8_t* pc = c.data<uint8_t>();
+  const T* px = x.data<T>();
+  const T* py = y.data<T>();
+  T* po = out.mutable_data<T>();
+  if (c.numel() == n && x.numel() == n && y.numel() == n) {
+    for (int64_t i = 0; i < n; ++i) po[i] = pc[i] ? px[i] : py[i];
+    return;
+  }
+  const BroadcastWalk<3> walk(out.shape(), {&c.shape(), &x.shape(), &y.shape()});
+  const int64_t len = walk.row_length();
+  const auto [sc, sx, sy] = walk.inner_strides();
+  walk.for_each_row([&](int64_t oo, const std::array<int64_t, 3>& io) {
+    const uint8_t* rc = pc + io[0];
+    const T* rx = px + io[1];
+    const T* ry = py + io[2];
+    T* ro = po + oo;
+    if (sc && sx && sy) {
+      for (int64_t i = 0; i < len; ++i) ro[i] = rc[i] ? rx[i] : ry[i];
+    } else {
+      for (int64_t i = 0; i < len; ++i) ro[i] = rc[i * sc] ? rx[i * sx] : ry[i * sy];
+    }
+  });
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,106 @@
+// Mul, versions 1, 6, 7, 13, 14. v1 and v6 broadcast the legacy way (attributes
+// `broadcast`, `axis`; v1 also the no-op `consumed_inputs`); v7+ numpy style.
+// Floats: one correctly rounded product in the tensor's type (16-bit floats computed in
+// float32 where that is exact, see mul_scalar). Integers wrap as two's complement: the
+// product is formed in unsigned arithmetic, where overflow is defined, and narrowed.
+#include <cfloat>
+#include <cmath>
+#include <type_traits>
+
+#include "core/error.h"
+#include "core/half.h"
+#include "ops/dtype_dispatch.h"
+#include "ops/elementwise.h"
+#include "ops/op_families.h"
+#include "ops/registry.h"
+
+namespace onnxrun {
+namespace {
+
+template <typename T>
+T mul_scalar(T a, T b) {
+  if constexpr (std::is_same_v<T, Float16>) {
+    // 11-bit significands: the product is exact in float32, so one rounding.
+    return Float16{float_to_float16(float16_to_float(a.bits) * float16_to_float(b.bits))};
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    // Exact in float32 unless it falls below float32's normal range; redo those in
+    // double, where every product of two bfloat16 values is exact (no double rounding).
+    const float x = bfloat16_to_float(a.bits);
+    const float y = bfloat16_to_float(b.bits);
+    const float p = x * y;
+    if (!(std::fabs(p) <= FLT_MIN)) return BFloat16{float_to_bfloat16(p)};
+    return BFloat16{double_to_bfloat16(static_cast<double>(x) * static_cast<double>(y))};
+  } else if constexpr (std::is_integral_v<T>) {
+    // Unsigned arithmetic at least as wide as unsigned int (uint16 * uint16 would
+    // promote to signed int and could overflow).
+    using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+  } else {
+    return a * b;
+  }
+}
+
+class MulKernel final : public OpKernel {
+ public:
+  explicit MulKernel(std::optional<LegacyBroadcast> legacy) : legacy_(legacy) {}
+
+  void compute(OpContext& ctx) const override {
+    Tensor& a = ctx.inputs[0];
+    Tensor& b = ctx.inputs[1];
+    const Shape out_shape = prepare_binary_broadcast(a, b, legacy_);
+    Tensor out = reuse_or_allocate(a.dtype(), out_shape, {&a, &b});
+    visit_dtype(a.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_same_v<T, BoolByte>) {
+        fail(ErrorKind::kUnsupported, "Mul has no kernel for bool");
+      } else {
+        broadcast_binary<T, T, T>(a, b, out, [](T x, T y) { return mul_scalar(x, y); });
+      }
+    });
+    ctx.outputs[0] = std::move(out);
+  }
+
+ private:
+  std::optional<LegacyBroadcast> legacy_;
+};
+
+std::unique_ptr<OpKernel> make_mul_numpy(const AttributeMap&) { return std::make_unique<MulKernel>(std::nullopt); }
+
+std::unique_ptr<OpKernel> make_mul_legacy(const AttributeMap& attrs) {
+  LegacyBroadcast l;
+  l.broadcast = attr_int(attrs, "broadcast").value_or(0);
+  l.axis = attr_int(attrs, "axis");
+  if (l.broadcast != 0 && l.broadcast != 1) fail(ErrorKind::kInvalid, "attribute broadcast must be 0 or 1, got {}", l.broadcast);
+  return std::make_unique<MulKernel>(l);
+}
+
+OpDef mul_def(int since, int until, std::vector<AttrSpec> attrs, std::vector<DType> types, KernelFactory make) {
+  OpDef d;
+  d.op_type = "Mul";
+  d.since = since;
+  d.until = until;
+  d.attrs = std::move(attrs);
+  d.constraints = {{"T", std::move(types)}};
+  d.inputs = {"T", "T"};
+  d.min_inputs = 2;
+  d.outputs = {"T"};
+  d.make_kernel = std::move(make);
+  return d;
+}
+
+}  // namespace
+
+void register_mul(OpRegistry& r) {
+  const AttrSpec broadcast{"broadcast", AttrKind::kInt};
+  const AttrSpec axis{"axis", AttrKind::kInt};
+  const std::vector<DType> v6 = join_types({kFloatTypes, {DType::kInt32, DType::kInt64, DType::kUInt32, DType::kUInt64}});
+  const std::vector<DType> v13 = join_types({v6, {DType::kBFloat16}});
+  const std::vector<DType> v14 = join_types({kFloatTypes, {DType::kBFloat16}, kSignedIntTypes, kUnsignedIntTypes});
+  r.add(mul_def(1, 5, {broadcast, axis, {"consumed_inputs", AttrKind::kInts}}, kFloatTypes, make_mul_legacy));
+  r.add(mul_def(6, 6, {broadcast, axis}, v6, make_mul_legacy));
+  r.add(mul_def(7, 12, {}, v6, make_mul_numpy));
+  r.add(mul_def(13, 13, {}, v13, make_mul_numpy));
+  r.add(mul_def(14, kOpenEnded, {}, v14, make_mul_numpy));
+}
+
+}  // namespace onnxrun
