@@ -16,6 +16,7 @@ namespace {
 // Subcommands by name; anything else in argv[1] is a model path for `run`.
 constexpr Command kCommands[] = {
     {"run", run_main, "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)"},
+    {"info", info_main, "what a model is and how onnx-run resolves it"},
 };
 
 int dispatch(int argc, char** argv) {

@@ -44,6 +44,9 @@ struct Node {
   // Set by resolution.
   const OpDef* op = nullptr;
   int64_t opset = 0;  // the model's import for this node's domain
+  // Only when loaded with LoadOptions::keep_unsupported: why no version serves the node
+  // (then `op` is null and the graph cannot run).
+  std::string unsupported;
 
   // "node 'y' (LeakyRelu)", the context every node error starts with.
   std::string label() const;
@@ -71,9 +74,21 @@ struct ModelMeta {
   std::string doc;
 };
 
+// A model-local function (ModelProto.functions), as `info` shows it.
+struct FunctionInfo {
+  std::string domain;
+  std::string name;
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  std::vector<std::string> attributes;
+  std::vector<std::string> body_ops;  // op_type of each body node, in order
+  std::map<std::string, int64_t> opset_imports;
+};
+
 struct Model {
   ModelMeta meta;
   Graph graph;
+  std::vector<FunctionInfo> functions;
 };
 
 }  // namespace onnxrun

@@ -28,8 +28,10 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& /*
     spdlog::warn("IR version {} is newer than the newest onnx-run knows ({})", proto.ir_version(),
                  kNewestKnownIrVersion);
   Model m = model_from_proto(proto);
+  if (!m.functions.empty() && !options.keep_unsupported)
+    fail(ErrorKind::kUnsupported, "model-local functions are not supported yet ({} defined)", m.functions.size());
   validate_and_sort(m.graph);
-  resolve_graph(m.graph, options.registry ? *options.registry : OpRegistry::builtin());
+  resolve_graph(m.graph, options.registry ? *options.registry : OpRegistry::builtin(), options.keep_unsupported);
   return m;
 }
 

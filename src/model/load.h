@@ -17,6 +17,10 @@ inline constexpr int64_t kNewestKnownIrVersion = 13;
 
 struct LoadOptions {
   const OpRegistry* registry = nullptr;  // null: OpRegistry::builtin()
+  // For describing a model rather than running it (`onnx-run info`): a node no version
+  // serves, and model-local functions, are recorded (Node::unsupported) instead of
+  // refused. A graph loaded so must not be given to an Executor.
+  bool keep_unsupported = false;
 };
 
 Model load_model(const std::string& path, const LoadOptions& options = {});

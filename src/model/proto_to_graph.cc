@@ -118,8 +118,17 @@ Model model_from_proto(const onnx::ModelProto& proto) {
     if (!g.opset_imports.emplace(domain, imp.version()).second)
       fail(ErrorKind::kInvalid, "opset_import names domain '{}' twice", domain.empty() ? "ai.onnx" : domain);
   }
-  if (proto.functions_size() > 0)
-    fail(ErrorKind::kUnsupported, "model-local functions are not supported yet ({} defined)", proto.functions_size());
+  for (const auto& fp : proto.functions()) {
+    FunctionInfo f;
+    f.domain = fp.domain();
+    f.name = fp.name();
+    f.inputs.assign(fp.input().begin(), fp.input().end());
+    f.outputs.assign(fp.output().begin(), fp.output().end());
+    f.attributes.assign(fp.attribute().begin(), fp.attribute().end());
+    for (const auto& np : fp.node()) f.body_ops.push_back(np.op_type());
+    for (const auto& imp : fp.opset_import()) f.opset_imports[canonical_domain(imp.domain())] = imp.version();
+    m.functions.push_back(std::move(f));
+  }
 
   const onnx::GraphProto& gp = proto.graph();
   g.name = gp.name();
