@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/run_extras.h"
 #include "suite/compare.h"
 
 namespace onnxrun::cli {
@@ -17,6 +18,7 @@ struct RunOptions {
   std::string test_dir;
   Tolerance tol;
   bool quiet = false;
+  RunExtras extra;  // numpy files, literals, random inputs, --json, dumps (run_extras.h)
 };
 
 void add_run_options(CLI::App& app, RunOptions& opts);
