@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/exit_codes.h"
+#include "cli/suggest.h"
 #include "model/load.h"
 
 namespace onnxrun::cli {
@@ -38,7 +39,9 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "onnx-run: {} (see {} --help)\n", e.what(), app.get_name());
+    // A misspelt option gets the nearest real one suggested.
+    const std::string hint = option_suggestion(app, std::vector<std::string>(argv + 1, argv + argc));
+    fmt::print(stderr, "onnx-run: {}{} (see {} --help)\n", e.what(), hint, app.get_name());
     return kExitUsage;
   }
   return std::nullopt;

@@ -128,11 +128,13 @@ int run_main(int argc, char** argv) {
   add_run_options(app, run);
   app.footer(R"(Commands (onnx-run COMMAND --help for each):
   run MODEL ...   the default: run a model
+  info MODEL      what the model is and how onnx-run resolves it
 
 Examples:
-  onnx-run model.onnx                      run every test_data_set_* beside the model and compare
-  onnx-run model.onnx -d test_data_set_0   run one test set
-  onnx-run model.onnx -i x=x.pb -o out     run on an input, write out/output_0.pb
+  onnx-run model.onnx                          run every test_data_set_* beside the model and compare
+  onnx-run model.onnx -i x=x.npy -o out --format npy   run on a numpy array, write out/output_0.npy
+  onnx-run model.onnx -i 'x=[[-1,0],[1,2]]'    run on a literal; without inputs or test sets, on random data
+  onnx-run model.onnx --shape x=1,3,224,224 --seed 7 --json   random input of a given shape, JSON report
 
 Exit codes: 0 ok, 1 an output did not match, 2 usage error, 3 model or input rejected.)");
   if (auto code = parse_args(app, argc, argv)) return *code;
