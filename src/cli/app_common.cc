@@ -10,7 +10,7 @@
 
 namespace onnxrun::cli {
 
-constexpr const char* kVersion = "0.1.0";
+constexpr const char* kVersion = ONNXRUN_VERSION;  // from project(VERSION ...)
 
 std::string version_text() {
   return fmt::format("onnx-run {} (ONNX opsets up to {}, IR version up to {})", kVersion, kNewestKnownOpset,
