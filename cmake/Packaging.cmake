@@ -14,10 +14,10 @@ set(CPACK_PACKAGE_NAME onnx-run)
 set(CPACK_PACKAGE_VENDOR "onnx-run")
 set(CPACK_PACKAGE_CONTACT "onnx-run maintainers <onnx-run@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "run ONNX models from the command line and check them against ONNX test data")
-set(CPACK_PACKAGE_DESCRIPTION
-    "onnx-run is a standalone ONNX model interpreter for the shell: it runs models on\n"
-    "TensorProto or numpy inputs, checks them against ONNX test data sets, and describes\n"
-    "how each node resolves to an operator version.")
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+       "onnx-run is a standalone ONNX model interpreter for the shell: it runs models on\n"
+       "TensorProto or numpy inputs, checks them against ONNX test data sets, and describes\n"
+       "how each node resolves to an operator version.")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)

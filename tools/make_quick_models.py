@@ -40,6 +40,26 @@ def main():
           [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3]),
            helper.make_tensor_value_info("z", TensorProto.FLOAT, [4])])
 
+    # What `info` must describe although onnx-run cannot run it: an operator it does not
+    # implement (Relu) and a model-local function (local.Twice) called by a node.
+    fn = helper.make_function("local", "Twice", ["t"], ["u"],
+                              [helper.make_node("LeakyRelu", ["t"], ["v"], alpha=2.0),
+                               helper.make_node("LeakyRelu", ["v"], ["u"], alpha=2.0)],
+                              [helper.make_opsetid("", 16)], ["unused_attr"])
+    g = helper.make_graph(
+        [helper.make_node("LeakyRelu", ["x"], ["a"], name="leaky"),
+         helper.make_node("Relu", ["a"], ["b"], name="relu"),
+         helper.make_node("Twice", ["b"], ["y"], domain="local", name="call")],
+        "not_runnable",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N"])],
+        [helper.make_tensor("w", TensorProto.FLOAT, [2, 3], [0.5] * 6)])
+    m = helper.make_model(g, producer_name="onnx-run tools/make_quick_models.py", producer_version="1.0",
+                          opset_imports=[helper.make_opsetid("", 14), helper.make_opsetid("local", 1)],
+                          functions=[fn])
+    m.ir_version = 8
+    save(m, os.path.join(OUT, "not_runnable.onnx"))
+
 
 if __name__ == "__main__":
     main()

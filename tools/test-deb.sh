@@ -32,16 +32,21 @@ say "Depends: $depends"
 for lib in libc6 libstdc++6 libprotobuf libspdlog libfmt; do
   grep -q "$lib" <<<"$depends" || die "Depends lacks $lib"
 done
-dpkg-deb -c "$deb" | grep -q '/usr/bin/onnx-run$' || die "no /usr/bin/onnx-run in the package"
-dpkg-deb -c "$deb" | grep -q 'man1/onnx-run.1' || die "no man page in the package"
-dpkg-deb -c "$deb" | grep -q 'bash-completion/completions/onnx-run$' || die "no bash completion in the package"
+contents=$(dpkg-deb -c "$deb")
+grep -q '/usr/bin/onnx-run$' <<<"$contents" || die "no /usr/bin/onnx-run in the package"
+grep -q 'man1/onnx-run.1' <<<"$contents" || die "no man page in the package"
+grep -q 'bash-completion/completions/onnx-run$' <<<"$contents" || die "no bash completion in the package"
 
 check_installed() {  # $1: command prefix to run inside the target
   local run=("$@")
-  "${run[@]}" onnx-run --version | tee /dev/stderr | grep -q "^onnx-run [0-9]" || die "--version"
-  "${run[@]}" onnx-run info /tmp/onnx-run-test-model.onnx | grep -q "runnable: *yes" || die "info"
-  "${run[@]}" onnx-run /tmp/onnx-run-test-model.onnx -i 'x=[[-2,0,4]]' --json | grep -q '"values": \[\[-1, 0, 4\]\]' \
-    || die "run on a literal"
+  local out
+  out=$("${run[@]}" onnx-run --version) || die "--version"
+  say "installed: $out"
+  grep -q "^onnx-run [0-9]" <<<"$out" || die "--version says: $out"
+  out=$("${run[@]}" onnx-run info /tmp/onnx-run-test-model.onnx) || die "info"
+  grep -q "runnable: *yes" <<<"$out" || die "info says: $out"
+  out=$("${run[@]}" onnx-run /tmp/onnx-run-test-model.onnx -i 'x=[[-2,0,4]]' --json) || die "run on a literal"
+  grep -q '"values": \[\[-1, 0, 4\]\]' <<<"$out" || die "run on a literal says: $out"
   "${run[@]}" test -f /usr/share/man/man1/onnx-run.1 || die "man page not installed"
   "${run[@]}" test -f /usr/share/bash-completion/completions/onnx-run || die "completion not installed"
 }

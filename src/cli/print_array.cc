@@ -107,7 +107,7 @@ class ElementFormatter {
     if (!is_float(t_.dtype())) return plain(k);
     const double v = element_as_double(t_, k);
     if (!std::isfinite(v)) return non_finite(v);
-    if (scientific_) return fmt::format("{:.{}e}", v, frac_);
+    if (scientific_) return frac_ ? fmt::format("{:.{}e}", v, frac_) : fmt::format("{:#.0e}", v);
     std::string s = fixed(k);
     const size_t dot = s.find('.');
     return std::string(int_ - std::min(int_, dot), ' ') + s + std::string(frac_ - std::min(frac_, s.size() - dot - 1), ' ');

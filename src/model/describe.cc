@@ -13,7 +13,9 @@ namespace {
 std::string domain_label(const std::string& d) { return d.empty() ? "ai.onnx" : d; }
 
 // The reason without the "node 'x' (Op): " context that starts every node error.
-std::string short_reason(const Node& n) {
+std::string short_reason(const Model& m, const Node& n) {
+  for (const FunctionInfo& f : m.functions)
+    if (f.domain == n.domain && f.name == n.op_type) return "calls a model-local function; those are not supported yet";
   const std::string prefix = n.label() + ": ";
   std::string r = n.unsupported.compare(0, prefix.size(), prefix) == 0 ? n.unsupported.substr(prefix.size()) : n.unsupported;
   if (r.size() > 18 && r.compare(r.size() - 18, 18, "is not implemented") == 0) return "operator not implemented";
@@ -101,7 +103,7 @@ std::string describe_model_text(const Model& m) {
     if (n.op)
       line(fmt::format("{}  {} -> {}  {}", head, where, n.op->version_range(), io));
     else
-      line(fmt::format("{}  {} -> NOT SUPPORTED ({})  {}", head, n.opset ? where : domain_label(n.domain), short_reason(n), io));
+      line(fmt::format("{}  {} -> NOT SUPPORTED ({})  {}", head, n.opset ? where : domain_label(n.domain), short_reason(m, n), io));
   }
   // Which operators the model uses, and how many times: the quickest answer to "can it run?".
   std::map<std::string, std::pair<size_t, bool>> ops;
@@ -158,7 +160,7 @@ std::string describe_model_json(const Model& m) {
                                    n.opset, n.op ? "true" : "false");
     item += n.op ? fmt::format("\"resolved_version\": {}, \"version_range\": {}, ", n.op->since,
                                json_string(n.op->version_range()))
-                 : fmt::format("\"reason\": {}, ", json_string(short_reason(n)));
+                 : fmt::format("\"reason\": {}, ", json_string(short_reason(m, n)));
     item += fmt::format("\"inputs\": {}, \"outputs\": {}}}", json_list(n.inputs), json_list(n.outputs));
     parts.push_back(item);
   }

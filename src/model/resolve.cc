@@ -22,9 +22,12 @@ std::string implemented_list(const std::vector<const OpDef*>& versions) {
 }
 
 const OpDef* resolve_node(const Node& n, int64_t opset, const OpRegistry& registry) {
-  if (!registry.has_domain(n.domain))
+  if (!registry.has_domain(n.domain)) {
+    std::vector<std::string> domains;
+    for (const std::string& d : registry.domains()) domains.push_back(domain_label(d));
     fail(ErrorKind::kUnsupported, "{}: domain '{}' (opset {}) is not supported; onnx-run implements: {}", n.label(),
-         domain_label(n.domain), opset, fmt::join(registry.domains(), ", "));
+         domain_label(n.domain), opset, fmt::join(domains, ", "));
+  }
   if (const OpDef* def = registry.find(n.domain, n.op_type, opset)) return def;
   const auto versions = registry.versions(n.domain, n.op_type);
   if (versions.empty())
