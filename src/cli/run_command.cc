@@ -137,7 +137,10 @@ Examples:
   onnx-run model.onnx --shape x=1,3,224,224 --seed 7 --json   random input of a given shape, JSON report
 
 Exit codes: 0 ok, 1 an output did not match, 2 usage error, 3 model or input rejected.)");
-  if (auto code = parse_args(app, argc, argv)) return *code;
+  std::vector<std::string> args = mark_list_args(argc, argv);  // keeps `-i [1,2]` whole
+  std::vector<char*> arg_ptrs;
+  for (std::string& a : args) arg_ptrs.push_back(a.data());
+  if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return *code;
   run.quiet = verbosity.quiet;
   setup_logging(verbosity);
   return run_command(run);

@@ -44,6 +44,24 @@ void add_run_extra_options(CLI::App& app, RunExtras& x) {
 }
 
 namespace {
+constexpr char kListMark = '\x1e';  // ASCII record separator: never in a real argument
+}  // namespace
+
+std::vector<std::string> mark_list_args(int argc, char** argv) {
+  std::vector<std::string> out(argv, argv + argc);
+  for (size_t k = 1; k < out.size(); ++k) {
+    const bool after_flag = (out[k - 1] == "-i" || out[k - 1] == "--input") && !out[k].empty() && out[k][0] == '[';
+    if (after_flag) out[k].insert(out[k].begin(), kListMark);
+    else if (out[k].rfind("--input=[", 0) == 0) out[k].insert(8, 1, kListMark);
+  }
+  return out;
+}
+
+std::string unmark_list_arg(const std::string& arg) {
+  return !arg.empty() && arg[0] == kListMark ? arg.substr(1) : arg;
+}
+
+namespace {
 
 struct Value {
   std::string name;
@@ -119,7 +137,7 @@ std::vector<Value> gather_inputs(const RunOptions& o, const Graph& g, bool rando
     std::vector<std::string> srcs;
     for (size_t k = 0; k < o.inputs.size(); ++k) {
       std::string src;
-      feeds.push_back(feed_from_arg(g, o.inputs[k], k, shapes, src));
+      feeds.push_back(feed_from_arg(g, unmark_list_arg(o.inputs[k]), k, shapes, src));
       srcs.push_back(src);
     }
     for (const std::string& path : o.extra.npz)

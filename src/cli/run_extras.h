@@ -25,4 +25,10 @@ struct RunExtras {
 
 void add_run_extra_options(CLI::App& app, RunExtras& x);
 
+// CLI11 splits an option value written "[a,b]" into the values a and b, which would
+// break `-i [1,2]`. This returns argv with such -i values marked so that CLI11 keeps
+// them whole; unmark_list_arg gives the text back.
+std::vector<std::string> mark_list_args(int argc, char** argv);
+std::string unmark_list_arg(const std::string& arg);
+
 }  // namespace onnxrun::cli
