@@ -31,7 +31,7 @@ void add_run_extra_options(CLI::App& app, RunExtras& x) {
       ->type_name("NAME=d0,d1,...");
   app.add_flag("--random", x.random, "run on made-up inputs even when test sets exist");
   app.add_option("--seed", x.seed, "seed for made-up inputs")->capture_default_str();
-  app.add_option("--range", x.range, "made-up values are uniform in [LO,HI] (write --range=-5,5 for a negative LO)")
+  app.add_option("--range", x.range, "made-up values are uniform in [LO,HI] (for example --range -5,5)")
       ->type_name("LO,HI")
       ->capture_default_str();
   app.add_option("--format", x.format, "file format for -o and --dump-intermediates")
@@ -115,7 +115,10 @@ Feed feed_from_arg(const Graph& g, const std::string& arg, size_t position, cons
     f.tensor = parse_tensor_literal(value, decl->dtype.value_or(DType::kFloat), shape, "-i " + arg);
     source = "literal";
   } else {
-    f.tensor = bfloat16_from_bits(read_input_file(value).tensor, decl ? decl->dtype : std::nullopt);
+    f.tensor = read_input_file(value).tensor;
+    // numpy has no bfloat16: a .npy of uint16 carries the bits (npy.h). A .pb says its type.
+    if (value.size() > 4 && value.compare(value.size() - 4, 4, ".npy") == 0)
+      f.tensor = bfloat16_from_bits(f.tensor, decl ? decl->dtype : std::nullopt);
     source = value;
   }
   return f;

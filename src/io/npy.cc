@@ -1,6 +1,10 @@
 #include "io/npy.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -11,7 +15,6 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "io/file_bytes.h"
 
 namespace onnxrun {
 namespace {
@@ -189,27 +192,38 @@ void byteswap(std::byte* p, int64_t n, int elem_size) {
 
 }  // namespace
 
-Tensor parse_npy(std::string_view bytes, const std::string& what) {
-  if (bytes.size() < kMagicLen + 4 || std::memcmp(bytes.data(), kMagic, kMagicLen) != 0)
+namespace {
+
+struct Header {
+  Descr descr;
+  Shape shape;
+  size_t data_at = 0;  // offset of the data from the start of the file
+  size_t nbytes = 0;
+};
+
+// How many bytes of the file the header needs (magic, version, length field, dict),
+// from its first 12 bytes (or fewer when the file is shorter).
+size_t header_size(std::string_view start, const std::string& what) {
+  if (start.size() < kMagicLen + 4 || std::memcmp(start.data(), kMagic, kMagicLen) != 0)
     fail(ErrorKind::kInvalid, "{}: not a .npy file (no \\x93NUMPY magic)", what);
-  const auto major = static_cast<uint8_t>(bytes[6]);
-  const auto minor = static_cast<uint8_t>(bytes[7]);
-  size_t header_len = 0;
-  size_t prefix = 0;
-  auto u8 = [&](size_t k) { return static_cast<size_t>(static_cast<uint8_t>(bytes[k])); };
-  if (major == 1 && minor == 0) {
-    header_len = u8(8) | u8(9) << 8;
-    prefix = 10;
-  } else if ((major == 2 || major == 3) && minor == 0) {
-    if (bytes.size() < 12) fail(ErrorKind::kInvalid, "{}: truncated .npy header", what);
-    header_len = u8(8) | u8(9) << 8 | u8(10) << 16 | u8(11) << 24;
-    prefix = 12;
-  } else {
-    fail(ErrorKind::kUnsupported, "{}: .npy format version {}.{} is not supported (1.0, 2.0 and 3.0 are)", what, major,
-         minor);
+  const auto major = static_cast<uint8_t>(start[6]);
+  const auto minor = static_cast<uint8_t>(start[7]);
+  auto u8 = [&](size_t k) { return static_cast<size_t>(static_cast<uint8_t>(start[k])); };
+  if (major == 1 && minor == 0) return 10 + (u8(8) | u8(9) << 8);
+  if ((major == 2 || major == 3) && minor == 0) {
+    if (start.size() < 12) fail(ErrorKind::kInvalid, "{}: truncated .npy header", what);
+    return 12 + (u8(8) | u8(9) << 8 | u8(10) << 16 | u8(11) << 24);
   }
-  if (header_len > bytes.size() - prefix) fail(ErrorKind::kInvalid, "{}: truncated .npy header", what);
-  const PyValue dict = LiteralParser(bytes.substr(prefix, header_len), what).parse_all();
+  fail(ErrorKind::kUnsupported, "{}: .npy format version {}.{} is not supported (1.0, 2.0 and 3.0 are)", what, major,
+       minor);
+}
+
+// Parses the header; `bytes` holds at least header_size() bytes.
+Header parse_header(std::string_view bytes, const std::string& what) {
+  const size_t size = header_size(bytes, what);
+  const size_t prefix = static_cast<uint8_t>(bytes[6]) == 1 ? 10 : 12;
+  if (size > bytes.size()) fail(ErrorKind::kInvalid, "{}: truncated .npy header", what);
+  const PyValue dict = LiteralParser(bytes.substr(prefix, size - prefix), what).parse_all();
   if (dict.kind != PyValue::kDict) fail(ErrorKind::kInvalid, "{}: the .npy header is not a dict", what);
 
   const PyValue* descr = nullptr;
@@ -227,38 +241,80 @@ Tensor parse_npy(std::string_view bytes, const std::string& what) {
     fail(ErrorKind::kUnsupported, "{}: structured numpy arrays are not supported; save a plain array", what);
   if (fortran->kind != PyValue::kBool) fail(ErrorKind::kInvalid, "{}: 'fortran_order' is not True or False", what);
   if (shape_v->kind != PyValue::kSeq) fail(ErrorKind::kInvalid, "{}: 'shape' is not a tuple", what);
-  Shape shape;
+  Header h;
   for (const PyValue& d : shape_v->items) {
     if (d.kind != PyValue::kInt || d.i < 0) fail(ErrorKind::kInvalid, "{}: 'shape' holds a non-dimension", what);
-    shape.push_back(d.i);
+    h.shape.push_back(d.i);
   }
-  if (fortran->b && shape.size() >= 2)
+  if (fortran->b && h.shape.size() >= 2)
     fail(ErrorKind::kUnsupported,
          "{}: the array is in Fortran order; save it in C order (numpy.save(f, numpy.ascontiguousarray(a)))", what);
-  const Descr d = parse_descr(descr->s, what);
-  const size_t nbytes = checked_nbytes(d.dtype, shape);
-  const size_t data_at = prefix + header_len;
-  if (bytes.size() - data_at != nbytes)
-    fail(ErrorKind::kInvalid, "{}: {} holds {} bytes of data, the header promises {}", what, descr->s,
-         bytes.size() - data_at, nbytes);
-  Tensor t(d.dtype, shape);
-  if (nbytes) std::memcpy(t.mutable_raw(), bytes.data() + data_at, nbytes);
-  if (d.big_endian && d.size > 1) {
+  h.descr = parse_descr(descr->s, what);
+  h.nbytes = checked_nbytes(h.descr.dtype, h.shape);
+  h.data_at = size;
+  return h;
+}
+
+// Native byte order, and bools checked, once the data is in place.
+void finish(Tensor& t, const Header& h, const std::string& what) {
+  if (h.descr.big_endian && h.descr.size > 1) {
     // A complex number is two floats, each in the file's byte order.
-    const int unit = d.dtype == DType::kComplex64 ? 4 : d.dtype == DType::kComplex128 ? 8 : d.size;
-    byteswap(static_cast<std::byte*>(t.mutable_raw()), static_cast<int64_t>(nbytes) / unit, unit);
+    const int unit = t.dtype() == DType::kComplex64 ? 4 : t.dtype() == DType::kComplex128 ? 8 : h.descr.size;
+    byteswap(static_cast<std::byte*>(t.mutable_raw()), static_cast<int64_t>(h.nbytes) / unit, unit);
   }
-  if (d.dtype == DType::kBool) {
+  if (t.dtype() == DType::kBool) {
     const auto* p = t.data<uint8_t>();
     for (int64_t k = 0; k < t.numel(); ++k)
       if (p[k] > 1) fail(ErrorKind::kInvalid, "{}: bool element {} is {}, not 0 or 1", what, k, p[k]);
   }
+}
+
+void wrong_size(const Header& h, size_t have, const std::string& what) {
+  fail(ErrorKind::kInvalid, "{}: holds {} bytes of data, the header promises {}", what, have, h.nbytes);
+}
+
+}  // namespace
+
+Tensor parse_npy(std::string_view bytes, const std::string& what) {
+  const Header h = parse_header(bytes, what);
+  if (bytes.size() - h.data_at != h.nbytes) wrong_size(h, bytes.size() - h.data_at, what);
+  Tensor t(h.descr.dtype, h.shape);
+  if (h.nbytes) std::memcpy(t.mutable_raw(), bytes.data() + h.data_at, h.nbytes);
+  finish(t, h, what);
   return t;
 }
 
 Tensor read_npy_file(const std::string& path) {
-  const FileBytes bytes = FileBytes::read(path);
-  return parse_npy(std::string_view(bytes.data(), bytes.size()), path);
+  // Read straight into the tensor: a large array is copied once, not three times.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail(ErrorKind::kIo, "{}: is a folder, not a file", path);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
+  if (!f) fail(ErrorKind::kIo, "cannot open {}: {}", path, std::strerror(errno));
+  std::string head(12, '\0');
+  head.resize(std::fread(head.data(), 1, head.size(), f.get()));
+  const size_t size = header_size(head, path);
+  if (size > (size_t{1} << 24)) fail(ErrorKind::kInvalid, "{}: .npy header of {} bytes is not plausible", path, size);
+  const size_t have = head.size();
+  head.resize(size > have ? size : have);
+  if (size > have) head.resize(have + std::fread(head.data() + have, 1, size - have, f.get()));
+  const Header h = parse_header(head, path);
+  Tensor t(h.descr.dtype, h.shape);
+  auto* dst = static_cast<char*>(h.nbytes ? t.mutable_raw() : nullptr);
+  // Bytes of data already read with the header (only when the file is tiny).
+  size_t got = std::min(h.nbytes, head.size() > h.data_at ? head.size() - h.data_at : 0);
+  if (got) std::memcpy(dst, head.data() + h.data_at, got);
+  if (head.size() - h.data_at > h.nbytes) wrong_size(h, head.size() - h.data_at, path);
+  while (got < h.nbytes) {
+    const size_t n = std::fread(dst + got, 1, h.nbytes - got, f.get());
+    if (n == 0) break;
+    got += n;
+  }
+  if (std::ferror(f.get())) fail(ErrorKind::kIo, "cannot read {}: {}", path, std::strerror(errno));
+  char extra;
+  if (got != h.nbytes || std::fread(&extra, 1, 1, f.get()) == 1)
+    fail(ErrorKind::kInvalid, "{}: the data does not have the {} bytes the header promises", path, h.nbytes);
+  finish(t, h, path);
+  return t;
 }
 
 std::string npy_header(const Tensor& t) {

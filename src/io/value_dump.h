@@ -3,7 +3,8 @@
 // TensorProto named after the value) or DIR/<name>.npy, the name made safe by
 // file_name_for_value (a clash gets "~2", "~3", ...); DIR/values.tsv lists
 // "file<TAB>value name" in the order the values were produced.
-// Used as the Executor's ValueObserver; exec itself writes no files.
+// Used as the Executor's ValueObserver; exec itself writes no files. A run that fails
+// part way leaves the values written so far: they show where it went wrong.
 #pragma once
 
 #include <set>
