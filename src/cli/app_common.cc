@@ -40,7 +40,8 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // A misspelt option gets the nearest real one suggested.
-    const std::string hint = option_suggestion(app, std::vector<std::string>(argv + 1, argv + argc));
+    std::string hint = option_suggestion(app, std::vector<std::string>(argv + 1, argv + argc));
+    if (hint.empty()) hint = "; " + usage_line(app);
     fmt::print(stderr, "onnx-run: {}{} (see {} --help)\n", e.what(), hint, app.get_name());
     return kExitUsage;
   }

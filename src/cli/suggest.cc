@@ -1,6 +1,7 @@
 #include "cli/suggest.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 namespace onnxrun::cli {
@@ -45,6 +46,17 @@ std::vector<std::string> option_names(const CLI::App& app) {
     for (const std::string& s : o->get_snames()) out.push_back("-" + s);
   }
   return out;
+}
+
+std::string usage_line(const CLI::App& app) {
+  std::string out = "usage: " + app.get_name();
+  for (const CLI::Option* o : app.get_options()) {
+    if (!o->get_positional()) continue;
+    std::string name = o->get_name();
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+    out += " " + name;
+  }
+  return out + " [options]";
 }
 
 std::string option_suggestion(const CLI::App& app, const std::vector<std::string>& args) {

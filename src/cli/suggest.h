@@ -23,6 +23,9 @@ std::optional<std::string> misspelt_command(const std::string& arg, const std::v
 // Every option spelling of `app` ("--full", "-i", ...).
 std::vector<std::string> option_names(const CLI::App& app);
 
+// "usage: onnx-run info MODEL [options]": the command's name and positional arguments.
+std::string usage_line(const CLI::App& app);
+
 // "; did you mean --full?" for the first unrecognised option in `args`, or "".
 std::string option_suggestion(const CLI::App& app, const std::vector<std::string>& args);
 

@@ -159,58 +159,107 @@ std::vector<NamedArray> read_npz_file(const std::string& path) {
   return parse_npz(std::string_view(bytes.data(), bytes.size()), path);
 }
 
-std::string npz_bytes(const std::vector<NamedArray>& arrays) {
-  std::string out, central;
-  for (const NamedArray& a : arrays) {
-    const std::string name = a.name + ".npy";
-    const std::string npy = npy_bytes(a.tensor);
-    if (npy.size() >= 0xffffffffu || out.size() >= 0xffffffffu || name.size() > 0xffff)
-      fail(ErrorKind::kUnsupported, "'{}': .npz entries of 4 GiB and more are not supported; use --format npy", a.name);
-    const uint32_t crc = crc_of(npy);
-    auto header = [&](bool is_central) {
-      std::string h;
-      put(h, is_central ? kCentralSig : kLocalSig, 4);
-      if (is_central) put(h, 20, 2);  // made by: zip 2.0, MS-DOS attributes
-      put(h, 20, 2);                  // needed to extract: 2.0
-      put(h, 0, 2);                   // flags
-      put(h, 0, 2);                   // stored
-      put(h, 0, 2);                   // time 00:00:00
-      put(h, kDosDate1980, 2);
-      put(h, crc, 4);
-      put(h, npy.size(), 4);
-      put(h, npy.size(), 4);
-      put(h, name.size(), 2);
-      put(h, 0, 2);  // extra
-      if (is_central) {
-        put(h, 0, 2);  // comment
-        put(h, 0, 2);  // disk
-        put(h, 0, 2);  // internal attributes
-        put(h, 0, 4);  // external attributes
-        put(h, out.size(), 4);
-      }
-      return h + name;
-    };
-    central += header(true);
-    out += header(false);
-    out += npy;
+namespace {
+
+// One stored entry: the .npy header in memory, the data streamed from the tensor.
+struct Entry {
+  std::string name;    // "x.npy"
+  std::string header;  // npy_header(t)
+  const Tensor* tensor;
+  uint32_t crc = 0;
+  uint64_t size = 0;    // header + data
+  uint64_t offset = 0;  // of the local header
+};
+
+std::string entry_header(const Entry& e, bool central) {
+  std::string h;
+  put(h, central ? kCentralSig : kLocalSig, 4);
+  if (central) put(h, 20, 2);  // made by: zip 2.0, MS-DOS attributes
+  put(h, 20, 2);               // needed to extract: 2.0
+  put(h, 0, 2);                // flags
+  put(h, 0, 2);                // stored
+  put(h, 0, 2);                // time 00:00:00
+  put(h, kDosDate1980, 2);
+  put(h, e.crc, 4);
+  put(h, e.size, 4);
+  put(h, e.size, 4);
+  put(h, e.name.size(), 2);
+  put(h, 0, 2);  // extra
+  if (central) {
+    put(h, 0, 2);  // comment
+    put(h, 0, 2);  // disk
+    put(h, 0, 2);  // internal attributes
+    put(h, 0, 4);  // external attributes
+    put(h, e.offset, 4);
   }
-  if (arrays.size() > 0xffff || out.size() >= 0xffffffffu) fail(ErrorKind::kUnsupported, ".npz too large; use --format npy");
-  const size_t cd_offset = out.size();
-  out += central;
+  return h + e.name;
+}
+
+// Entries with CRCs and offsets, checked to fit a zip without zip64.
+std::vector<Entry> plan(const std::vector<NamedArray>& arrays) {
+  std::vector<Entry> entries;
+  uint64_t at = 0;
+  for (const NamedArray& a : arrays) {
+    Entry e{a.name + ".npy", npy_header(a.tensor), &a.tensor};
+    e.size = e.header.size() + a.tensor.nbytes();
+    e.offset = at;
+    uLong crc = crc32(0L, Z_NULL, 0);
+    crc = crc32_combine(crc32(crc, reinterpret_cast<const Bytef*>(e.header.data()), static_cast<uInt>(e.header.size())),
+                        crc_of(std::string_view(static_cast<const char*>(a.tensor.raw()), a.tensor.nbytes())),
+                        static_cast<z_off_t>(a.tensor.nbytes()));
+    e.crc = static_cast<uint32_t>(crc);
+    at += 30 + e.name.size() + e.size;
+    if (e.size >= 0xffffffffu || at >= 0xffffffffu || e.name.size() > 0xffff)
+      fail(ErrorKind::kUnsupported, "'{}': .npz archives of 4 GiB and more are not supported; use --format npy", a.name);
+    entries.push_back(std::move(e));
+  }
+  if (entries.size() > 0xffff) fail(ErrorKind::kUnsupported, ".npz with more than 65535 arrays; use --format npy");
+  return entries;
+}
+
+std::string end_record(const std::vector<Entry>& entries, uint64_t cd_offset, uint64_t cd_size) {
+  std::string out;
   put(out, kEndSig, 4);
   put(out, 0, 2);
   put(out, 0, 2);
-  put(out, arrays.size(), 2);
-  put(out, arrays.size(), 2);
-  put(out, central.size(), 4);
+  put(out, entries.size(), 2);
+  put(out, entries.size(), 2);
+  put(out, cd_size, 4);
   put(out, cd_offset, 4);
   put(out, 0, 2);
   return out;
 }
 
+}  // namespace
+
+std::string npz_bytes(const std::vector<NamedArray>& arrays) {
+  const auto entries = plan(arrays);
+  std::string out, central;
+  for (const Entry& e : entries) {
+    out += entry_header(e, false) + e.header;
+    out.append(static_cast<const char*>(e.tensor->raw()), e.tensor->nbytes());
+    central += entry_header(e, true);
+  }
+  const uint64_t cd_offset = out.size();
+  return out + central + end_record(entries, cd_offset, central.size());
+}
+
 void write_npz_file(const std::string& path, const std::vector<NamedArray>& arrays) {
-  const std::string bytes = npz_bytes(arrays);
-  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, bytes.data(), bytes.size(), path); });
+  // Streamed: the tensors' data goes from their buffers to the file, never copied.
+  const auto entries = plan(arrays);
+  write_file_atomically(path, [&](std::FILE* f) {
+    std::string central;
+    uint64_t at = 0;
+    for (const Entry& e : entries) {
+      const std::string head = entry_header(e, false) + e.header;
+      write_bytes(f, head.data(), head.size(), path);
+      write_bytes(f, e.tensor->raw(), e.tensor->nbytes(), path);
+      at += head.size() + e.tensor->nbytes();
+      central += entry_header(e, true);
+    }
+    central += end_record(entries, at, central.size());
+    write_bytes(f, central.data(), central.size(), path);
+  });
 }
 
 }  // namespace onnxrun

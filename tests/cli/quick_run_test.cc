@@ -235,6 +235,12 @@ TEST_CASE("info on ONNX's own models", "[cli][info][onnx-tests]") {
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("#0  LeakyRelu  ai.onnx opset 16 -> v16 (16+)  (x) -> (y)"));
   CHECK_THAT(r.out, Catch::Contains("runnable:       yes"));
+  // A test set's outputs can be written as numpy files too.
+  TempDir out;
+  r = run_cli({onnxrun::test::node_test("test_leakyrelu") + "/model.onnx", "-d",
+               onnxrun::test::node_test("test_leakyrelu") + "/test_data_set_0", "-o", out.path(), "--format", "npy"});
+  CHECK(r.exit_code == 0);
+  CHECK(read_npy_file(out.file("output_0.npy")).shape() == Shape{3, 4, 5});
   r = run_cli({"info", onnxrun::test::shared_tests_dir() + "/light/light_bvlc_alexnet.onnx"});
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("producer:       onnx-caffe2"));
@@ -257,6 +263,14 @@ TEST_CASE("help teaches with examples; slips get the nearest name", "[cli][help]
   r = run_cli({"info", quick("leaky_nxm.onnx"), "--jsno"});
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("did you mean --json?"));
+  r = run_cli({});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("usage: onnx-run MODEL [options]"));
+  r = run_cli({"info"});
+  CHECK_THAT(r.err, Catch::Contains("usage: onnx-run info MODEL [options]"));
+  // The bash completion at least parses.
+  auto b = onnxrun::test::run_process({"/bin/bash", "-n", std::string(ONNXRUN_SOURCE_DIR) + "/tools/completion/onnx-run.bash"});
+  CHECK(b.exit_code == 0);
   r = run_cli({"--version"});
   CHECK_THAT(r.out, Catch::Contains("ONNX opsets up to 28, IR version up to 13"));
 }
