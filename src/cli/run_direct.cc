@@ -193,8 +193,8 @@ std::string json_tensor(const Value& v, bool full) {
     out += fmt::format(", \"stats\": {{\"min\": {}, \"max\": {}, \"mean\": {}, \"std\": {}, \"nan\": {}, \"inf\": {}}}",
                        json_number(s.min), json_number(s.max), json_number(s.mean), json_number(s.std), s.nan,
                        s.pos_inf + s.neg_inf);
-  const bool numeric_values = s.numeric;
-  if (numeric_values && (full || t.numel() <= 1000)) {
+  // Values in full for small tensors (or --full); a script reads stats for the rest.
+  if (s.numeric && (full || t.numel() <= 1000)) {
     out += ", \"values\": ";
     int64_t k = 0;
     json_values(t, 0, k, out);
