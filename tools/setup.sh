@@ -11,6 +11,7 @@ packages=(
   libonnx-dev                                # /usr/include/onnx/onnx.proto (the schema only)
   libcli11-dev libspdlog-dev catch2          # command line, logging, tests
   nlohmann-json3-dev libtinyxml2-dev         # JSON reports; JUnit XML read back in tests
+  zlib1g-dev dpkg-dev                        # .npz (inflate, CRC-32); cpack .deb dependencies
   python3-onnx python3-numpy                 # tools/gen_testdata.py and the numpy tests
 )
 missing=()

@@ -5,11 +5,12 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/exit_codes.h"
+#include "cli/suggest.h"
 #include "model/load.h"
 
 namespace onnxrun::cli {
 
-constexpr const char* kVersion = "0.1.0";
+constexpr const char* kVersion = ONNXRUN_VERSION;  // from project(VERSION ...)
 
 std::string version_text() {
   return fmt::format("onnx-run {} (ONNX opsets up to {}, IR version up to {})", kVersion, kNewestKnownOpset,
@@ -38,7 +39,10 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "onnx-run: {} (see {} --help)\n", e.what(), app.get_name());
+    // A misspelt option gets the nearest real one suggested.
+    std::string hint = option_suggestion(app, std::vector<std::string>(argv + 1, argv + argc));
+    if (hint.empty()) hint = "; " + usage_line(app);
+    fmt::print(stderr, "onnx-run: {}{} (see {} --help)\n", e.what(), hint, app.get_name());
     return kExitUsage;
   }
   return std::nullopt;

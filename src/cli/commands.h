@@ -7,6 +7,9 @@ namespace onnxrun::cli {
 // `onnx-run MODEL ...` (also the default when argv[1] names no command).
 int run_main(int argc, char** argv);
 
+// `onnx-run info MODEL [--json]` (info_command.cc).
+int info_main(int argc, char** argv);
+
 struct Command {
   const char* name;
   int (*main)(int argc, char** argv);

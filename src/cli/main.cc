@@ -4,12 +4,15 @@
 #include <exception>
 #include <iterator>
 #include <new>
+#include <string>
+#include <vector>
 
 #include <fmt/core.h>
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/test_command.h"
+#include "cli/suggest.h"
 
 namespace onnxrun::cli {
 namespace {
@@ -18,12 +21,21 @@ namespace {
 constexpr Command kCommands[] = {
     {"run", run_main, "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)"},
     {"test", test_main, "run every model test under PATH... and report (JSON, JUnit, baselines)"},
+    {"info", info_main, "what a model is and how onnx-run resolves it"},
 };
 
 int dispatch(int argc, char** argv) {
-  if (argc > 1)
+  if (argc > 1) {
     for (const Command& c : kCommands)
       if (std::strcmp(argv[1], c.name) == 0) return c.main(argc - 1, argv + 1);
+    std::vector<std::string> names;
+    for (const Command& c : kCommands) names.push_back(c.name);
+    if (auto near = misspelt_command(argv[1], names)) {
+      fmt::print(stderr, "onnx-run: '{}' is neither a command nor a file; did you mean `onnx-run {}`? (see onnx-run --help)\n",
+                 argv[1], *near);
+      return kExitUsage;
+    }
+  }
   return run_main(argc, argv);
 }
 

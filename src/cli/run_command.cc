@@ -1,5 +1,6 @@
 #include "cli/run_command.h"
 
+#include <chrono>
 #include <filesystem>
 
 #include <fmt/core.h>
@@ -9,11 +10,12 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/print_tensor.h"
+#include "cli/run_direct.h"
 #include "core/error.h"
 #include "exec/bind.h"
 #include "exec/executor.h"
 #include "io/input_file.h"
-#include "io/output_files.h"
+#include "io/tensor_format.h"
 #include "io/test_data.h"
 #include "model/load.h"
 #include "model/print_graph.h"
@@ -26,9 +28,11 @@ namespace onnxrun::cli {
 void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("model", o.model, "the .onnx model file")->required();
   app.add_option("-i,--input", o.inputs,
-                 "an input tensor, [NAME=]FILE.pb; without NAME, inputs bind in graph input order")
-      ->type_name("[NAME=]FILE");
-  app.add_option("-o,--output-dir", o.output_dir, "write output k as DIR/output_<k>.pb")->type_name("DIR");
+                 "an input: [NAME=]FILE (.pb TensorProto or .npy) or [NAME=][v0,v1,...] (nested lists for rank > 1); "
+                 "without NAME, inputs bind in graph input order")
+      ->type_name("[NAME=]FILE|LIST");
+  app.add_option("-o,--output-dir", o.output_dir, "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
+      ->type_name("DIR");
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
   app.add_option("--rtol", o.tol.rtol, "relative tolerance for comparisons")->capture_default_str()->check(CLI::NonNegativeNumber);
   app.add_option("--atol", o.tol.atol, "absolute tolerance for comparisons")->capture_default_str()->check(CLI::NonNegativeNumber);
@@ -37,6 +41,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_flag("--print-graph", o.print_graph,
                "print the graph as it will run (model functions inlined; with --expand-functions, bodies expanded) "
                "and exit without running");
+  add_run_extra_options(app, o.extra);
 }
 
 namespace {
@@ -60,40 +65,8 @@ std::vector<const ValueInfo*> pointers(const std::vector<ValueInfo>& vs) {
 
 void write_outputs(const RunOptions& o, const Graph& g, const std::vector<Tensor>& outputs) {
   if (o.output_dir.empty()) return;
-  for (const std::string& path : write_output_files(o.output_dir, output_names(g), outputs))
+  for (const std::string& path : write_outputs_as(parse_tensor_format(o.extra.format), o.output_dir, output_names(g), outputs))
     spdlog::info("wrote {}", path);
-}
-
-// A feed from "-i [NAME=]FILE". The text before '=' is a name unless it looks like a path.
-Feed feed_from_arg(const std::string& arg, size_t position) {
-  Feed f;
-  std::string path = arg;
-  const size_t eq = arg.find('=');
-  if (eq != std::string::npos && arg.find('/') > eq) {
-    f.name = arg.substr(0, eq);
-    path = arg.substr(eq + 1);
-    if (f.name.empty() || path.empty()) fail(ErrorKind::kUsage, "-i {}: expected [NAME=]FILE", arg);
-  }
-  f.position = position;
-  f.origin = "-i " + arg;
-  f.tensor = read_input_file(path).tensor;
-  return f;
-}
-
-int run_with_inputs(const RunOptions& o, const Executor& exec) {
-  const Graph& g = exec.graph();
-  std::vector<Feed> feeds;
-  for (size_t k = 0; k < o.inputs.size(); ++k) feeds.push_back(feed_from_arg(o.inputs[k], k));
-  auto bound = bind_inputs(g, std::move(feeds));
-  std::vector<Tensor> inputs;
-  for (const ValueInfo* v : g.required_inputs()) inputs.push_back(bound.at(v->name));
-  std::vector<Tensor> outputs = exec.run(std::move(bound));
-  write_outputs(o, g, outputs);
-  if (!o.quiet) {
-    print_values("input", g.required_inputs(), inputs);
-    print_values("output", pointers(g.outputs), outputs);
-  }
-  return kExitOk;
 }
 
 // Runs one test set; prints its result; returns its exit code.
@@ -120,7 +93,10 @@ int run_one_set(const RunOptions& o, const Executor& exec, const std::string& di
 }  // namespace
 
 int run_command(const RunOptions& o) {
-  if (!o.inputs.empty() && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give inputs with -i or a test set with -d, not both");
+  const bool given = !o.inputs.empty() || !o.extra.npz.empty();
+  if (given && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give inputs with -i/--npz or a test set with -d, not both");
+  if (given && o.extra.random) fail(ErrorKind::kUsage, "give inputs with -i/--npz or ask for --random ones, not both");
+  const auto t0 = std::chrono::steady_clock::now();
   LoadOptions load_options;
   load_options.expand_schema_functions = o.expand_functions;
   Model model = load_model(o.model, load_options);
@@ -129,17 +105,18 @@ int run_command(const RunOptions& o) {
     return kExitOk;
   }
   Executor exec(std::move(model.graph));
+  const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
-  if (!o.inputs.empty()) return run_with_inputs(o, exec);
-  if (!o.test_dir.empty()) return run_one_set(o, exec, o.test_dir);
-
+  if (given || o.extra.random) return run_direct(o, exec, o.extra.random, load_ms);
   const std::string model_dir = fs::path(o.model).parent_path().string();
-  const auto sets = find_test_sets(model_dir.empty() ? "." : model_dir);
-  if (sets.empty()) {
-    if (exec.graph().required_inputs().empty()) return run_with_inputs(o, exec);
-    fail(ErrorKind::kInput, "{}: no inputs given and no test_data_set_* beside the model; give inputs with -i [NAME=]FILE.pb",
-         o.model);
-  }
+  const auto sets = o.test_dir.empty() ? find_test_sets(model_dir.empty() ? "." : model_dir)
+                                       : std::vector<std::string>{o.test_dir};
+  // No data at all: made-up inputs from the declared types and shapes.
+  if (sets.empty()) return run_direct(o, exec, !exec.graph().required_inputs().empty(), load_ms);
+  if (o.extra.json || !o.extra.dump_dir.empty())
+    fail(ErrorKind::kUsage, "--json and --dump-intermediates need one run: give inputs with -i/--npz or add --random "
+                            "(for test sets: onnx-run test --json)");
+  if (!o.test_dir.empty()) return run_one_set(o, exec, o.test_dir);
   if (!o.output_dir.empty() && sets.size() > 1)
     fail(ErrorKind::kUsage, "-o needs one run: the model has {} test sets; pick one with -d", sets.size());
   int worst = kExitOk;
@@ -163,16 +140,21 @@ int run_main(int argc, char** argv) {
   add_run_options(app, run);
   app.footer(R"(Commands (onnx-run COMMAND --help for each):
   run MODEL ...   the default: run a model
+  info MODEL      what the model is and how onnx-run resolves it
+  test PATH...    run every model test under PATH and report (JSON, JUnit, baselines)
 
 Examples:
-  onnx-run model.onnx                      run every test_data_set_* beside the model and compare
-  onnx-run model.onnx -d test_data_set_0   run one test set
-  onnx-run model.onnx -i x=x.pb -o out     run on an input, write out/output_0.pb
-  onnx-run model.onnx --expand-functions --print-graph
-                                           show LeakyRelu-16 expanded into its function body
+  onnx-run model.onnx                          run every test_data_set_* beside the model and compare
+  onnx-run model.onnx -i x=x.npy -o out --format npy   run on a numpy array, write out/output_0.npy
+  onnx-run model.onnx -i 'x=[[-1,0],[1,2]]'    run on a literal; without inputs or test sets, on random data
+  onnx-run model.onnx --shape x=1,3,224,224 --seed 7 --json   random input of a given shape, JSON report
+  onnx-run model.onnx --expand-functions --print-graph   show LeakyRelu-16 expanded into its function body
 
 Exit codes: 0 ok, 1 an output did not match, 2 usage error, 3 model or input rejected.)");
-  if (auto code = parse_args(app, argc, argv)) return *code;
+  std::vector<std::string> args = mark_list_args(argc, argv);  // keeps `-i [1,2]` whole
+  std::vector<char*> arg_ptrs;
+  for (std::string& a : args) arg_ptrs.push_back(a.data());
+  if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return *code;
   run.quiet = verbosity.quiet;
   setup_logging(verbosity);
   return run_command(run);

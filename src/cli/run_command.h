@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/run_extras.h"
 #include "suite/compare.h"
 
 namespace onnxrun::cli {
@@ -19,6 +20,7 @@ struct RunOptions {
   bool quiet = false;
   bool expand_functions = false;  // run LeakyRelu-16 through its function body
   bool print_graph = false;       // print the graph as it will run, then stop
+  RunExtras extra;  // numpy files, literals, random inputs, --json, dumps (run_extras.h)
 };
 
 void add_run_options(CLI::App& app, RunOptions& opts);

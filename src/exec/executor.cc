@@ -44,7 +44,7 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
 
 Executor::~Executor() = default;
 
-std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs) const {
+std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const ValueObserver& observer) const {
   std::vector<Tensor> values(value_ids_.size());
   // Initializers first, so that a fed input of the same name replaces one.
   for (const auto& [name, t] : graph_.initializers) values[value_ids_.at(name)] = t;
@@ -83,6 +83,7 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs) const {
       if (!ctx.outputs[k].valid())
         fail(ErrorKind::kInternal, "{}: produced no output {}", s.node->label(), k);
       values[s.outputs[k]] = std::move(ctx.outputs[k]);
+      if (observer) observer(s.node->outputs[k], values[s.outputs[k]]);
     }
   }
 

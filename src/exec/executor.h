@@ -4,6 +4,7 @@
 // its output into the same buffer (see OpContext).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -21,6 +22,11 @@ struct ExecOptions {
   ThreadPool* pool = nullptr;  // null: single-threaded
 };
 
+// Called with each value a node produces, right after the node ran and before any later
+// node may reuse its buffer (for --dump-intermediates and debugging; exec writes no files,
+// the callback does whatever it wants). An exception it throws stops the run.
+using ValueObserver = std::function<void(const std::string& name, const Tensor& value)>;
+
 class Executor {
  public:
   explicit Executor(Graph graph, ExecOptions options = {});
@@ -29,7 +35,8 @@ class Executor {
   const Graph& graph() const { return graph_; }
 
   // `inputs` as bind_inputs returns them. Returns the graph outputs in declared order.
-  std::vector<Tensor> run(std::map<std::string, Tensor> inputs) const;
+  // `observer`, when given, sees every node output as it is produced.
+  std::vector<Tensor> run(std::map<std::string, Tensor> inputs, const ValueObserver& observer = nullptr) const;
 
  private:
   struct Step {

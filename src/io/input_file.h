@@ -1,5 +1,6 @@
-// Reading a tensor from a file given on the command line, whatever its format: ONNX
-// TensorProto (.pb, and any other extension). One place to add formats.
+// Reading a tensor from a file given on the command line, whatever its format:
+// numpy .npy (by extension; the tensor has no name) or ONNX TensorProto (.pb, and any
+// other extension). One place to add formats.
 #pragma once
 
 #include <string>

@@ -45,6 +45,9 @@ struct Node {
   // Set by resolution (or, for nodes inlined from a function, opset by the inliner).
   const OpDef* op = nullptr;
   int64_t opset = 0;  // the import for this node's domain: the model's, or its function's
+  // Only when loaded with LoadOptions::keep_unsupported: why no version serves the node
+  // (then `op` is null and the graph cannot run).
+  std::string unsupported;
 
   // "node 'y' (LeakyRelu)", the context every node error starts with.
   std::string label() const;

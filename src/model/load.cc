@@ -30,11 +30,22 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& /*
     spdlog::warn("IR version {} is newer than the newest onnx-run knows ({})", proto.ir_version(),
                  kNewestKnownIrVersion);
   Model m = model_from_proto(proto);
-  inline_functions(m);
+  if (options.keep_unsupported) {
+    // Describing, not running: a function that cannot be inlined leaves its calls in
+    // the graph, where resolution records them as unsupported.
+    try {
+      inline_functions(m);
+    } catch (const Error& e) {
+      spdlog::warn("local functions not inlined: {}", e.what());
+    }
+  } else {
+    inline_functions(m);
+  }
   validate_and_sort(m.graph);
   const OpRegistry& registry = options.registry ? *options.registry : OpRegistry::builtin();
-  resolve_graph(m.graph, registry);
-  if (options.expand_schema_functions && expand_schema_functions(m.graph) > 0) resolve_graph(m.graph, registry);
+  resolve_graph(m.graph, registry, options.keep_unsupported);
+  if (options.expand_schema_functions && expand_schema_functions(m.graph) > 0)
+    resolve_graph(m.graph, registry, options.keep_unsupported);
   return m;
 }
 

@@ -20,6 +20,10 @@ struct LoadOptions {
   // Run operators that ONNX defines by a function body (LeakyRelu-16) through that
   // body instead of their fused kernel (schema_functions.h).
   bool expand_schema_functions = false;
+  // For describing a model rather than running it (`onnx-run info`): a node no version
+  // serves, and model-local functions, are recorded (Node::unsupported) instead of
+  // refused. A graph loaded so must not be given to an Executor.
+  bool keep_unsupported = false;
 };
 
 Model load_model(const std::string& path, const LoadOptions& options = {});

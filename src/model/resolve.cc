@@ -22,9 +22,12 @@ std::string implemented_list(const std::vector<const OpDef*>& versions) {
 }
 
 const OpDef* resolve_node(const Node& n, int64_t opset, const OpRegistry& registry) {
-  if (!registry.has_domain(n.domain))
+  if (!registry.has_domain(n.domain)) {
+    std::vector<std::string> domains;
+    for (const std::string& d : registry.domains()) domains.push_back(domain_label(d));
     fail(ErrorKind::kUnsupported, "{}: domain '{}' (opset {}) is not supported; onnx-run implements: {}", n.label(),
-         domain_label(n.domain), opset, fmt::join(registry.domains(), ", "));
+         domain_label(n.domain), opset, fmt::join(domains, ", "));
+  }
   if (const OpDef* def = registry.find(n.domain, n.op_type, opset)) return def;
   const auto versions = registry.versions(n.domain, n.op_type);
   if (versions.empty())
@@ -34,9 +37,40 @@ const OpDef* resolve_node(const Node& n, int64_t opset, const OpRegistry& regist
        opset, implemented_list(versions));
 }
 
+// Resolves one node and follows element types through it (`types`: value -> type).
+void resolve_one(Node& n, const Graph& g, const OpRegistry& registry,
+                 std::map<std::string, std::optional<DType>>& types) {
+  // A node inlined from a function body arrives with its opset set from the function's
+  // own opset_import; every other node takes the model's.
+  if (n.opset <= 0) {
+    auto imp = g.opset_imports.find(n.domain);
+    if (imp == g.opset_imports.end())
+      fail(ErrorKind::kInvalid, "{}: the model does not import domain '{}' in opset_import", n.label(),
+           domain_label(n.domain));
+    n.opset = imp->second;
+  }
+  n.op = resolve_node(n, n.opset, registry);
+  const OpDef& def = *n.op;
+  const std::string ctx = fmt::format("{} {} {}", n.label(), def.op_type, def.version_range());
+  try {
+    check_attributes(def, n.attrs);
+    if (n.inputs.size() < def.min_inputs || n.inputs.size() > def.inputs.size())
+      fail(ErrorKind::kInvalid, "takes {} to {} inputs, got {}", def.min_inputs, def.inputs.size(), n.inputs.size());
+    if (n.outputs.size() > def.outputs.size() || n.outputs.empty())
+      fail(ErrorKind::kInvalid, "has at most {} outputs, got {}", def.outputs.size(), n.outputs.size());
+    std::vector<std::optional<DType>> in_types;
+    for (const std::string& name : n.inputs) in_types.push_back(name.empty() ? std::nullopt : types[name]);
+    auto out_types = check_and_infer_types(def, in_types, n.attrs);
+    for (size_t k = 0; k < n.outputs.size(); ++k)
+      if (!n.outputs[k].empty()) types[n.outputs[k]] = k < out_types.size() ? out_types[k] : std::nullopt;
+  } catch (const Error& e) {
+    throw e.with_context(ctx);
+  }
+}
+
 }  // namespace
 
-void resolve_graph(Graph& g, const OpRegistry& registry) {
+void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) {
   auto it = g.opset_imports.find("");
   if (it != g.opset_imports.end() && it->second > kNewestKnownOpset)
     spdlog::warn("the model imports opset {} of ai.onnx; onnx-run knows versions up to {} and resolves each node "
@@ -48,36 +82,18 @@ void resolve_graph(Graph& g, const OpRegistry& registry) {
   for (const auto& [name, t] : g.initializers) types[name] = t.dtype();
 
   for (Node& n : g.nodes) {
-    // A node inlined from a function body arrives with its opset set from the
-    // function's own opset_import; every other node takes the model's.
-    if (n.opset <= 0) {
-      auto imp = g.opset_imports.find(n.domain);
-      if (imp == g.opset_imports.end())
-        fail(ErrorKind::kInvalid, "{}: the model does not import domain '{}' in opset_import", n.label(),
-             domain_label(n.domain));
-      n.opset = imp->second;
-    }
-    n.op = resolve_node(n, n.opset, registry);
-    const OpDef& def = *n.op;
-    const std::string ctx = fmt::format("{} {} {}", n.label(), def.op_type, def.version_range());
     try {
-      check_attributes(def, n.attrs);
-      if (n.inputs.size() < def.min_inputs || n.inputs.size() > def.inputs.size())
-        fail(ErrorKind::kInvalid, "takes {} to {} inputs, got {}", def.min_inputs, def.inputs.size(), n.inputs.size());
-      if (n.outputs.size() > def.outputs.size() || n.outputs.empty())
-        fail(ErrorKind::kInvalid, "has at most {} outputs, got {}", def.outputs.size(), n.outputs.size());
-      std::vector<std::optional<DType>> in_types;
-      for (const std::string& name : n.inputs) in_types.push_back(name.empty() ? std::nullopt : types[name]);
-      auto out_types = check_and_infer_types(def, in_types, n.attrs);
-      for (size_t k = 0; k < n.outputs.size(); ++k)
-        if (!n.outputs[k].empty()) types[n.outputs[k]] = k < out_types.size() ? out_types[k] : std::nullopt;
+      resolve_one(n, g, registry, types);
     } catch (const Error& e) {
-      throw e.with_context(ctx);
+      if (!keep_unsupported) throw;
+      n.op = nullptr;
+      n.unsupported = e.what();
+      for (const std::string& out : n.outputs) types[out] = std::nullopt;
     }
   }
   for (const ValueInfo& v : g.outputs) {
     auto t = types[v.name];
-    if (v.dtype && t && *v.dtype != *t)
+    if (v.dtype && t && *v.dtype != *t && !keep_unsupported)
       fail(ErrorKind::kInvalid, "graph output '{}' is declared {} but computed as {}", v.name, dtype_name(*v.dtype),
            dtype_name(*t));
   }

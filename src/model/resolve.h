@@ -10,6 +10,8 @@ namespace onnxrun {
 
 class OpRegistry;
 
-void resolve_graph(Graph& g, const OpRegistry& registry);
+// With `keep_unsupported`, a node that cannot be resolved or checked gets the reason in
+// Node::unsupported (and a null op) instead of failing the load.
+void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported = false);
 
 }  // namespace onnxrun

@@ -1,0 +1,26 @@
+# Installing and packaging: `cmake --install build` puts the binary, the man page and the
+# bash completion in the usual places under the prefix; `cpack -G DEB` (from the build
+# folder) makes onnx-run_<version>_<arch>.deb whose Depends come from dpkg-shlibdeps
+# (Debian's dpkg-dev), so they name exactly the shared libraries the binary links.
+# tools/test-deb.sh proves the .deb installs with apt on a clean Debian 12 and runs.
+include(GNUInstallDirs)
+
+install(TARGETS onnx-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/docs/onnx-run.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${PROJECT_SOURCE_DIR}/tools/completion/onnx-run.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME onnx-run)
+
+set(CPACK_PACKAGE_NAME onnx-run)
+set(CPACK_PACKAGE_VENDOR "onnx-run")
+set(CPACK_PACKAGE_CONTACT "onnx-run maintainers <onnx-run@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "run ONNX models from the command line and check them against ONNX test data")
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
+       "onnx-run is a standalone ONNX model interpreter for the shell: it runs models on\n"
+       "TensorProto or numpy inputs, checks them against ONNX test data sets, and describes\n"
+       "how each node resolves to an operator version.")
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
+include(CPack)

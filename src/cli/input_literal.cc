@@ -1,0 +1,164 @@
+#include "cli/input_literal.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "core/error.h"
+#include "core/half.h"
+
+namespace onnxrun::cli {
+namespace {
+
+class Parser {
+ public:
+  Parser(const std::string& text, const std::string& what) : t_(text), what_(what) {}
+
+  // Fills values_ and shape_.
+  void parse() {
+    list(0);
+    skip();
+    if (p_ != t_.size()) bad("unexpected text after the closing ']'");
+  }
+
+  std::vector<double> values;
+  Shape shape;
+
+ private:
+  [[noreturn]] void bad(const std::string& why) {
+    fail(ErrorKind::kUsage, "{}: {} at position {} (expected a list such as [1,2,3] or [[1,2],[3,4]])", what_, why,
+         p_ + 1);
+  }
+  void skip() {
+    while (p_ < t_.size() && std::isspace(static_cast<unsigned char>(t_[p_]))) ++p_;
+  }
+
+  void list(size_t depth) {
+    skip();
+    if (p_ >= t_.size() || t_[p_] != '[') bad("expected '['");
+    if (depth > 32) bad("nested too deeply");
+    ++p_;
+    int64_t count = 0;
+    skip();
+    bool nested = p_ < t_.size() && t_[p_] == '[';
+    if (p_ < t_.size() && t_[p_] == ']') {
+      ++p_;
+      dim(depth, 0, true);
+      return;
+    }
+    while (true) {
+      if (nested) list(depth + 1);
+      else number();
+      ++count;
+      skip();
+      if (p_ < t_.size() && t_[p_] == ',') {
+        ++p_;
+        skip();
+        if (nested != (p_ < t_.size() && t_[p_] == '[')) bad("lists and numbers mixed at one depth");
+        continue;
+      }
+      if (p_ < t_.size() && t_[p_] == ']') {
+        ++p_;
+        break;
+      }
+      bad("expected ',' or ']'");
+    }
+    dim(depth, count, !nested);
+  }
+
+  // Records that a list at `depth` has `count` items; every list at one depth must
+  // have the same length, and numbers must sit at one depth (a ragged literal has no shape).
+  void dim(size_t depth, int64_t count, bool innermost) {
+    if (depth >= shape.size()) shape.resize(depth + 1, -1);
+    if (shape[depth] == -1) shape[depth] = count;
+    else if (shape[depth] != count) bad("ragged list: sublists have different lengths");
+    if (innermost) {
+      if (leaf_depth_ < 0) leaf_depth_ = static_cast<int64_t>(depth);
+      else if (leaf_depth_ != static_cast<int64_t>(depth)) bad("ragged list: sublists nest to different depths");
+    }
+  }
+
+  void number() {
+    const char* start = t_.c_str() + p_;
+    auto word = [&](const char* w, double v) {
+      if (std::strncmp(start, w, std::strlen(w)) != 0) return false;
+      p_ += std::strlen(w);
+      values.push_back(v);
+      return true;
+    };
+    const double inf = std::numeric_limits<double>::infinity();
+    if (word("nan", std::numeric_limits<double>::quiet_NaN()) || word("-nan", std::numeric_limits<double>::quiet_NaN()) ||
+        word("inf", inf) || word("+inf", inf) || word("-inf", -inf) || word("true", 1) || word("false", 0))
+      return;
+    char* end = nullptr;
+    const double v = std::strtod(start, &end);
+    if (end == start || std::isalpha(static_cast<unsigned char>(*start))) bad("expected a number");
+    p_ += static_cast<size_t>(end - start);
+    values.push_back(v);
+  }
+
+  const std::string& t_;
+  const std::string& what_;
+  size_t p_ = 0;
+  int64_t leaf_depth_ = -1;
+};
+
+template <typename T>
+T whole(double v, const std::string& what, DType type) {
+  if (!(v == std::floor(v)) || v < static_cast<double>(std::numeric_limits<T>::lowest()) ||
+      v > static_cast<double>(std::numeric_limits<T>::max()))
+    fail(ErrorKind::kUsage, "{}: {} is not a {} value", what, v, dtype_name(type));
+  return static_cast<T>(v);
+}
+
+template <typename T, typename F>
+void fill(Tensor& t, const std::vector<double>& values, F convert) {
+  T* p = t.mutable_data<T>();
+  for (size_t k = 0; k < values.size(); ++k) p[k] = convert(values[k]);
+}
+
+}  // namespace
+
+bool is_tensor_literal(const std::string& text) { return !text.empty() && text[0] == '['; }
+
+Tensor parse_tensor_literal(const std::string& text, DType type, const std::optional<Shape>& shape,
+                            const std::string& what) {
+  Parser p(text, what);
+  p.parse();
+  Shape s = p.shape;
+  if (shape) {
+    if (checked_numel(*shape) != static_cast<int64_t>(p.values.size()))
+      fail(ErrorKind::kUsage, "{}: the list has {} values but --shape {} holds {}", what, p.values.size(),
+           shape_to_string(*shape), checked_numel(*shape));
+    s = *shape;
+  }
+  Tensor t(type, s);
+  const auto& v = p.values;
+  switch (type) {
+    case DType::kFloat: fill<float>(t, v, [](double x) { return static_cast<float>(x); }); break;
+    case DType::kDouble: fill<double>(t, v, [](double x) { return x; }); break;
+    case DType::kFloat16: fill<uint16_t>(t, v, [](double x) { return double_to_float16(x); }); break;
+    case DType::kBFloat16: fill<uint16_t>(t, v, [](double x) { return double_to_bfloat16(x); }); break;
+    case DType::kInt8: fill<int8_t>(t, v, [&](double x) { return whole<int8_t>(x, what, type); }); break;
+    case DType::kInt16: fill<int16_t>(t, v, [&](double x) { return whole<int16_t>(x, what, type); }); break;
+    case DType::kInt32: fill<int32_t>(t, v, [&](double x) { return whole<int32_t>(x, what, type); }); break;
+    case DType::kInt64: fill<int64_t>(t, v, [&](double x) { return whole<int64_t>(x, what, type); }); break;
+    case DType::kUInt8: fill<uint8_t>(t, v, [&](double x) { return whole<uint8_t>(x, what, type); }); break;
+    case DType::kUInt16: fill<uint16_t>(t, v, [&](double x) { return whole<uint16_t>(x, what, type); }); break;
+    case DType::kUInt32: fill<uint32_t>(t, v, [&](double x) { return whole<uint32_t>(x, what, type); }); break;
+    case DType::kUInt64: fill<uint64_t>(t, v, [&](double x) { return whole<uint64_t>(x, what, type); }); break;
+    case DType::kBool:
+      fill<uint8_t>(t, v, [&](double x) {
+        if (x != 0 && x != 1) fail(ErrorKind::kUsage, "{}: {} is not a bool (0, 1, true, false)", what, x);
+        return static_cast<uint8_t>(x);
+      });
+      break;
+    default: fail(ErrorKind::kUnsupported, "{}: {} values cannot be written as a list", what, dtype_name(type));
+  }
+  return t;
+}
+
+}  // namespace onnxrun::cli

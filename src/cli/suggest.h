@@ -1,0 +1,32 @@
+// "Did you mean ...?": the nearest of some names to a misspelled one, by edit distance
+// (insertions, deletions, substitutions and swaps of neighbours each count 1).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace onnxrun::cli {
+
+size_t edit_distance(const std::string& a, const std::string& b);
+
+// The candidate nearest to `word` when it is close enough to be a slip of the keyboard
+// (distance at most 1 for words up to 4 letters, 2 up to 8, else 3); ties go to the first.
+std::optional<std::string> nearest_name(const std::string& word, const std::vector<std::string>& candidates);
+
+// argv[1] that names no command is a model path; when no such file exists and the word
+// is close to a command name, that command (`onnx-run tset` -> "test").
+std::optional<std::string> misspelt_command(const std::string& arg, const std::vector<std::string>& commands);
+
+// Every option spelling of `app` ("--full", "-i", ...).
+std::vector<std::string> option_names(const CLI::App& app);
+
+// "usage: onnx-run info MODEL [options]": the command's name and positional arguments.
+std::string usage_line(const CLI::App& app);
+
+// "; did you mean --full?" for the first unrecognised option in `args`, or "".
+std::string option_suggestion(const CLI::App& app, const std::vector<std::string>& args);
+
+}  // namespace onnxrun::cli

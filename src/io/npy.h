@@ -1,0 +1,51 @@
+// numpy's .npy array format (numpy.lib.format), read and written without numpy.
+//
+// Read: format versions 1.0, 2.0 and 3.0; little-endian ('<'), big-endian ('>'),
+// native ('=', this machine is little-endian) and byte-order-free ('|') descriptors;
+// C order. Fortran order is refused (for rank >= 2, where it changes the layout).
+// Write: exactly the bytes numpy.save writes (numpy >= 1.23): version 1.0 unless the
+// header needs 2.0, the header dict in numpy's key order and spacing, padded with
+// spaces for growth and to a 64-byte boundary, then the C-order little-endian data.
+//
+// Types: float16 '<f2', float32 '<f4', float64 '<f8', int8..int64 '|i1' '<i2' '<i4'
+// '<i8', uint8..uint64 '|u1' '<u2' '<u4' '<u8', bool '|b1', complex64 '<c8',
+// complex128 '<c16'. numpy has no bfloat16: onnx-run writes a bfloat16 tensor as its
+// raw bits, '<u2', and reads a '<u2' array fed to a bfloat16 input as those bits
+// (bfloat16_from_bits below), so a round trip is exact. In numpy:
+//   bits = np.load("y.npy")                                   # uint16
+//   f32 = (bits.astype(np.uint32) << 16).view(np.float32)     # exact widening
+//   bits = (f32.view(np.uint32) >> 16).astype(np.uint16)      # truncation (no rounding)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/tensor.h"
+
+namespace onnxrun {
+
+// Parses a whole .npy image. `what` names it in errors ("x.npy", "in.npz: x.npy").
+// Throws Error(kInvalid) for a malformed file, Error(kUnsupported) for a type or layout
+// onnx-run cannot hold, Error(kSecurity) for sizes that overflow.
+Tensor parse_npy(std::string_view bytes, const std::string& what);
+
+// Reads a .npy file (Error(kIo) when it cannot be read).
+Tensor read_npy_file(const std::string& path);
+
+// The header numpy.save writes for `t` (magic through the final '\n').
+// Throws Error(kUnsupported) for a type numpy cannot hold (string, sub-byte types).
+std::string npy_header(const Tensor& t);
+
+// The whole .npy image: npy_header(t) followed by the data.
+std::string npy_bytes(const Tensor& t);
+
+// Writes `t` as a .npy file, atomically.
+void write_npy_file(const std::string& path, const Tensor& t);
+
+// numpy has no bfloat16: a uint16 array given for a bfloat16 value carries its raw bits.
+// Returns `t` retyped to bfloat16 (same buffer) when `declared` is bfloat16 and `t` is
+// uint16; otherwise `t` unchanged.
+Tensor bfloat16_from_bits(const Tensor& t, std::optional<DType> declared);
+
+}  // namespace onnxrun

@@ -1,0 +1,60 @@
+#include "io/tensor_format.h"
+
+#include <filesystem>
+
+#include "core/error.h"
+#include "io/npy.h"
+#include "io/npz.h"
+#include "io/output_files.h"
+
+namespace fs = std::filesystem;
+
+namespace onnxrun {
+
+TensorFormat parse_tensor_format(const std::string& name) {
+  if (name == "pb") return TensorFormat::kPb;
+  if (name == "npy") return TensorFormat::kNpy;
+  if (name == "npz") return TensorFormat::kNpz;
+  fail(ErrorKind::kUsage, "--format {}: expected pb, npy or npz", name);
+}
+
+std::vector<std::string> write_outputs_as(TensorFormat format, const std::string& dir,
+                                          const std::vector<std::string>& names, const std::vector<Tensor>& tensors) {
+  if (format == TensorFormat::kPb) return write_output_files(dir, names, tensors);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    fail(ErrorKind::kIo, "cannot create output folder {}: {}", dir, ec ? ec.message() : "not a folder");
+  if (format == TensorFormat::kNpz) {
+    std::vector<NamedArray> arrays;
+    for (size_t k = 0; k < tensors.size(); ++k) arrays.push_back({names[k], tensors[k]});
+    const std::string path = (fs::path(dir) / "outputs.npz").string();
+    write_npz_file(path, arrays);
+    return {path};
+  }
+  std::vector<std::string> written;
+  try {
+    for (size_t k = 0; k < tensors.size(); ++k) {
+      const std::string path = (fs::path(dir) / ("output_" + std::to_string(k) + ".npy")).string();
+      write_npy_file(path, tensors[k]);
+      written.push_back(path);
+    }
+  } catch (...) {
+    for (const std::string& p : written) fs::remove(p, ec);
+    throw;
+  }
+  return written;
+}
+
+std::string file_name_for_value(const std::string& value_name) {
+  std::string out;
+  for (char c : value_name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '_' || c == '-';
+    out += ok ? c : '_';
+  }
+  if (out.empty() || out[0] == '.') out = "_" + out;
+  return out;
+}
+
+}  // namespace onnxrun

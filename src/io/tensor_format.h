@@ -1,0 +1,28 @@
+// The file formats onnx-run writes tensors in (--format): ONNX TensorProto (.pb, the
+// default), numpy .npy, or one numpy .npz holding them all.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace onnxrun {
+
+enum class TensorFormat { kPb, kNpy, kNpz };
+
+// "pb", "npy", "npz"; Error(kUsage) otherwise.
+TensorFormat parse_tensor_format(const std::string& name);
+
+// Writes a run's outputs into `dir` (created if missing): pb as output_<k>.pb (see
+// output_files.h), npy as output_<k>.npy, npz as outputs.npz with one array per output,
+// keyed by output name. Atomic per file; on failure nothing this call wrote is left.
+// REQUIRES: names.size() == tensors.size(). Returns the paths written.
+std::vector<std::string> write_outputs_as(TensorFormat format, const std::string& dir,
+                                          const std::vector<std::string>& names, const std::vector<Tensor>& tensors);
+
+// A file name for a value name: characters other than letters, digits, '.', '_' and '-'
+// become '_', a leading '.' gets a '_' before it, and an empty name becomes "_".
+std::string file_name_for_value(const std::string& value_name);
+
+}  // namespace onnxrun

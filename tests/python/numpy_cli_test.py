@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""A numpy user's session with onnx-run, as a test: only numpy and the onnx-run binary.
+
+  numpy_cli_test.py ONNX_RUN QUICK_MODELS_DIR
+
+numpy makes the inputs (.npy, .npz, float16, bfloat16 as <u2 bits), onnx-run runs the
+testdata/quick models on them and writes .npy/.npz outputs, and numpy reads those back
+and checks them against LeakyRelu computed in numpy; onnx-run's printout of an array
+must be numpy's own str(). Prints 'N passed, N failed' and exits non-zero on a failure.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+onnx_run, models = sys.argv[1], sys.argv[2]
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAILED: {name} {detail}")
+
+
+def run(*args):
+    p = subprocess.run([onnx_run, *args], capture_output=True, text=True)
+    if p.returncode != 0:
+        print(p.stderr, end="")
+    return p
+
+
+def leaky(x, alpha):
+    # The ONNX definition: alpha is first cast to x's type, then one multiply in that type.
+    a = np.array(alpha, dtype=np.float32).astype(x.dtype)
+    return np.where(x < 0, a * x, x)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((5, 7)).astype(np.float32)
+    np.save(f"{tmp}/x.npy", x)
+    p = run(f"{models}/leaky_nxm.onnx", "-i", f"x={tmp}/x.npy", "-o", f"{tmp}/o", "--format", "npy")
+    y = np.load(f"{tmp}/o/output_0.npy")
+    check("float32 .npy in and out", p.returncode == 0 and y.dtype == np.float32 and np.array_equal(y, leaky(x, 0.5)))
+    # The printout is numpy's own.
+    check("printed like numpy", p.stdout.rstrip("\n").endswith(str(y)), p.stdout)
+
+    # Big-endian and version 2.0 headers read the same.
+    np.save(f"{tmp}/xbe.npy", x.astype(">f4"))
+    p = run(f"{models}/leaky_nxm.onnx", "-i", f"x={tmp}/xbe.npy", "-o", f"{tmp}/obe", "--format", "npy")
+    check("big-endian input", p.returncode == 0 and np.array_equal(np.load(f"{tmp}/obe/output_0.npy"), y))
+
+    # float16 and double, bound by position.
+    for dt, model in [(np.float16, "leaky_float16"), (np.float64, "leaky_double")]:
+        v = np.array([-3.5, -0.1, 0, 0.1, 65504, -np.inf, np.nan], dtype=dt)
+        np.save(f"{tmp}/{model}.npy", v)
+        p = run(f"{models}/{model}.onnx", "-i", f"{tmp}/{model}.npy", "-o", f"{tmp}/{model}", "--format", "npy")
+        out = np.load(f"{tmp}/{model}/output_0.npy")
+        check(f"{model} in and out", p.returncode == 0 and out.dtype == dt and
+              np.array_equal(out, leaky(v, 0.1), equal_nan=True), f"{out} vs {leaky(v, 0.1)}")
+
+    # bfloat16: raw bits as <u2 both ways.
+    f = np.array([-2.0, -0.5, 1.0, 3.0], dtype=np.float32)
+    bits = (f.view(np.uint32) >> 16).astype(np.uint16)
+    np.save(f"{tmp}/bf.npy", bits)
+    p = run(f"{models}/leaky_bfloat16.onnx", "-i", f"x={tmp}/bf.npy", "-o", f"{tmp}/bf", "--format", "npy")
+    out_bits = np.load(f"{tmp}/bf/output_0.npy")
+    out = (out_bits.astype(np.uint32) << 16).view(np.float32)
+    alpha_bf16 = np.float32(0.10009765625)  # bfloat16(0.1), exactly
+    expected = np.where(f < 0, f * alpha_bf16, f)
+    expected = ((expected.view(np.uint32) + 0x7FFF + ((expected.view(np.uint32) >> 16) & 1)) >> 16 << 16).view(np.float32)
+    check("bfloat16 as <u2 bits", p.returncode == 0 and out_bits.dtype == np.uint16 and np.array_equal(out, expected),
+          f"{out} vs {expected}")
+
+    # An .npz of named inputs in, an .npz of named outputs out.
+    a = rng.standard_normal((2, 3)).astype(np.float32)
+    b = rng.standard_normal(4).astype(np.float32)
+    np.savez(f"{tmp}/in.npz", a=a, b=b)
+    p = run(f"{models}/two_chains.onnx", "--npz", f"{tmp}/in.npz", "-o", f"{tmp}/z", "--format", "npz")
+    with np.load(f"{tmp}/z/outputs.npz") as z:
+        check(".npz in and out", p.returncode == 0 and sorted(z.files) == ["y", "z"] and
+              np.array_equal(z["y"], leaky(leaky(a, 0.5), 0.5)) and np.array_equal(z["z"], leaky(b, 0.25)))
+    np.savez_compressed(f"{tmp}/inc.npz", a=a, b=b)
+    p = run(f"{models}/two_chains.onnx", "--npz", f"{tmp}/inc.npz", "--json")
+    d = json.loads(p.stdout)
+    check("compressed .npz and --json", p.returncode == 0 and
+          np.array_equal(np.array(d["outputs"][1]["values"], dtype=np.float32), leaky(b, 0.25)))
+
+    # Intermediate values as .npy, named after the value.
+    p = run(f"{models}/two_chains.onnx", "--npz", f"{tmp}/in.npz", "--dump-intermediates", f"{tmp}/dump",
+            "--format", "npy")
+    mid = np.load(f"{tmp}/dump/mid_0_a.npy")
+    check("dumped intermediate", p.returncode == 0 and np.array_equal(mid, leaky(a, 0.5)))
+
+    # A Fortran-order array is refused clearly, exit 3.
+    np.save(f"{tmp}/fx.npy", np.asfortranarray(x))
+    p = subprocess.run([onnx_run, f"{models}/leaky_nxm.onnx", "-i", f"x={tmp}/fx.npy"], capture_output=True, text=True)
+    check("Fortran order refused", p.returncode == 3 and "Fortran order" in p.stderr, p.stderr)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,86 @@
+#!/bin/bash
+# Proves that the .deb built by `cpack -G DEB` installs with apt on a clean Debian 12
+# (bookworm) root and that the installed onnx-run runs: --version, info and a run on a
+# literal input, the man page and the bash completion in place, and Depends as
+# dpkg-shlibdeps computed them.
+#
+#   tools/test-deb.sh [BUILD_DIR] [ROOT]
+#
+# BUILD_DIR (default build) must be configured; the package is made there. ROOT (default
+# /var/tmp/onnx-run-bookworm-root) is a pristine debootstrap --variant=minbase bookworm
+# root made on first use (needs root, debootstrap and Debian's mirror) and only copied
+# afterwards, so every run starts clean. Without root or debootstrap the script falls
+# back to installing the .deb on this machine with apt and removing it again.
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$src/build}
+pristine=${2:-/var/tmp/onnx-run-bookworm-root}
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+say() { printf 'test-deb: %s\n' "$*"; }
+die() { say "FAILED: $*"; exit 1; }
+
+command -v dpkg-shlibdeps >/dev/null || die "dpkg-shlibdeps missing: apt-get install dpkg-dev"
+cmake --build "$build" --target onnx-run
+(cd "$build" && cpack -G DEB >/dev/null)
+deb=$(ls -t "$build"/onnx-run_*.deb | head -1)
+say "package: $deb"
+dpkg-deb -I "$deb"
+depends=$(dpkg-deb -f "$deb" Depends)
+say "Depends: $depends"
+for lib in libc6 libstdc++6 libprotobuf libspdlog libfmt; do
+  grep -q "$lib" <<<"$depends" || die "Depends lacks $lib"
+done
+contents=$(dpkg-deb -c "$deb")
+grep -q '/usr/bin/onnx-run$' <<<"$contents" || die "no /usr/bin/onnx-run in the package"
+grep -q 'man1/onnx-run.1' <<<"$contents" || die "no man page in the package"
+grep -q 'bash-completion/completions/onnx-run$' <<<"$contents" || die "no bash completion in the package"
+
+check_installed() {  # $1: command prefix to run inside the target
+  local run=("$@")
+  local out
+  out=$("${run[@]}" onnx-run --version) || die "--version"
+  say "installed: $out"
+  grep -q "^onnx-run [0-9]" <<<"$out" || die "--version says: $out"
+  out=$("${run[@]}" onnx-run info /tmp/onnx-run-test-model.onnx) || die "info"
+  grep -q "runnable: *yes" <<<"$out" || die "info says: $out"
+  out=$("${run[@]}" onnx-run /tmp/onnx-run-test-model.onnx -i 'x=[[-2,0,4]]' --json) || die "run on a literal"
+  grep -q '"values": \[\[-1, 0, 4\]\]' <<<"$out" || die "run on a literal says: $out"
+  "${run[@]}" test -f /usr/share/man/man1/onnx-run.1 || die "man page not installed"
+  "${run[@]}" test -f /usr/share/bash-completion/completions/onnx-run || die "completion not installed"
+}
+
+model="$src/testdata/quick/leaky_nxm.onnx"
+[[ -f $model ]] || die "missing $model"
+
+if [[ $(id -u) -eq 0 ]] && command -v debootstrap >/dev/null && command -v chroot >/dev/null; then
+  if [[ ! -x $pristine/usr/bin/apt-get ]]; then
+    say "making a clean Debian 12 root in $pristine (debootstrap, a few minutes)"
+    rm -rf "$pristine.tmp"
+    debootstrap --variant=minbase bookworm "$pristine.tmp" "$mirror" >/dev/null
+    mv "$pristine.tmp" "$pristine"
+  fi
+  root=$(mktemp -d /var/tmp/onnx-run-deb-test.XXXXXX)
+  cleanup() { umount "$root/proc" 2>/dev/null || true; rm -rf "$root"; }
+  trap cleanup EXIT
+  cp -a "$pristine/." "$root/"
+  cp /etc/resolv.conf "$root/etc/resolv.conf"
+  mount -t proc proc "$root/proc"
+  cp "$deb" "$root/tmp/"
+  cp "$model" "$root/tmp/onnx-run-test-model.onnx"
+  chroot "$root" /bin/sh -c "echo 'deb $mirror bookworm main' > /etc/apt/sources.list && apt-get update -qq"
+  chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "/tmp/$(basename "$deb")" >/dev/null \
+    || die "apt-get install in the clean root"
+  chroot "$root" /usr/bin/onnx-run --version >/dev/null || die "onnx-run does not start in the clean root"
+  check_installed chroot "$root"
+  say "PASSED: installed with apt on a clean Debian 12 root and ran"
+else
+  say "no root or debootstrap: installing on this machine instead"
+  dpkg -r onnx-run >/dev/null 2>&1 || true
+  cp "$model" /tmp/onnx-run-test-model.onnx
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$(readlink -f "$deb")" >/dev/null || die "apt-get install"
+  check_installed env
+  dpkg -r onnx-run >/dev/null
+  say "PASSED: installed with apt on this machine and ran (not a clean root)"
+fi
