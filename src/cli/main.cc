@@ -16,6 +16,7 @@ namespace {
 // Subcommands by name; anything else in argv[1] is a model path for `run`.
 constexpr Command kCommands[] = {
     {"run", run_main, "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)"},
+    {"bench", bench_main, "time repeated runs of a model, or of memcpy"},
 };
 
 int dispatch(int argc, char** argv) {

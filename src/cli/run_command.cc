@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "exec/bind.h"
 #include "exec/executor.h"
+#include "exec/thread_pool.h"
 #include "io/input_file.h"
 #include "io/output_files.h"
 #include "io/test_data.h"
@@ -30,7 +31,25 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("-o,--output-dir", o.output_dir, "write output k as DIR/output_<k>.pb")->type_name("DIR");
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
   app.add_option("--rtol", o.tol.rtol, "relative tolerance for comparisons")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--threads", o.threads, "threads to split large tensors across (default: one per core)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--atol", o.tol.atol, "absolute tolerance for comparisons")->capture_default_str()->check(CLI::NonNegativeNumber);
+}
+
+// A feed from "-i [NAME=]FILE". The text before '=' is a name unless it looks like a path.
+Feed feed_from_arg(const std::string& arg, size_t position) {
+  Feed f;
+  std::string path = arg;
+  const size_t eq = arg.find('=');
+  if (eq != std::string::npos && arg.find('/') > eq) {
+    f.name = arg.substr(0, eq);
+    path = arg.substr(eq + 1);
+    if (f.name.empty() || path.empty()) fail(ErrorKind::kUsage, "-i {}: expected [NAME=]FILE", arg);
+  }
+  f.position = position;
+  f.origin = "-i " + arg;
+  f.tensor = read_input_file(path).tensor;
+  return f;
 }
 
 namespace {
@@ -56,22 +75,6 @@ void write_outputs(const RunOptions& o, const Graph& g, const std::vector<Tensor
   if (o.output_dir.empty()) return;
   for (const std::string& path : write_output_files(o.output_dir, output_names(g), outputs))
     spdlog::info("wrote {}", path);
-}
-
-// A feed from "-i [NAME=]FILE". The text before '=' is a name unless it looks like a path.
-Feed feed_from_arg(const std::string& arg, size_t position) {
-  Feed f;
-  std::string path = arg;
-  const size_t eq = arg.find('=');
-  if (eq != std::string::npos && arg.find('/') > eq) {
-    f.name = arg.substr(0, eq);
-    path = arg.substr(eq + 1);
-    if (f.name.empty() || path.empty()) fail(ErrorKind::kUsage, "-i {}: expected [NAME=]FILE", arg);
-  }
-  f.position = position;
-  f.origin = "-i " + arg;
-  f.tensor = read_input_file(path).tensor;
-  return f;
 }
 
 int run_with_inputs(const RunOptions& o, const Executor& exec) {
@@ -116,7 +119,8 @@ int run_one_set(const RunOptions& o, const Executor& exec, const std::string& di
 int run_command(const RunOptions& o) {
   if (!o.inputs.empty() && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give inputs with -i or a test set with -d, not both");
   Model model = load_model(o.model);
-  Executor exec(std::move(model.graph));
+  ThreadPool pool(static_cast<unsigned>(o.threads));
+  Executor exec(std::move(model.graph), ExecOptions{&pool});
 
   if (!o.inputs.empty()) return run_with_inputs(o, exec);
   if (!o.test_dir.empty()) return run_one_set(o, exec, o.test_dir);
@@ -151,6 +155,7 @@ int run_main(int argc, char** argv) {
   add_run_options(app, run);
   app.footer(R"(Commands (onnx-run COMMAND --help for each):
   run MODEL ...   the default: run a model
+  bench MODEL ... time repeated runs (onnx-run bench --help)
 
 Examples:
   onnx-run model.onnx                      run every test_data_set_* beside the model and compare

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "exec/bind.h"
 #include "suite/compare.h"
 
 namespace onnxrun::cli {
@@ -17,9 +18,14 @@ struct RunOptions {
   std::string test_dir;
   Tolerance tol;
   bool quiet = false;
+  int threads = 0;  // 0: one per core
 };
 
 void add_run_options(CLI::App& app, RunOptions& opts);
 int run_command(const RunOptions& opts);
+
+// A feed from "-i [NAME=]FILE" (the text before '=' is a name unless it looks like a
+// path), read with read_input_file; `position` binds it when it has no name.
+Feed feed_from_arg(const std::string& arg, size_t position);
 
 }  // namespace onnxrun::cli

@@ -30,7 +30,11 @@ class Buffer {
  public:
   static constexpr size_t kAlignment = 64;
 
-  // Uninitialised, 64-byte aligned, writable memory of `bytes` bytes.
+  // Uninitialised, 64-byte aligned, writable memory of `bytes` bytes. Large buffers
+  // (kLargeBytes and up) are mapped with transparent huge pages asked for, so that first
+  // touching them costs few page faults, and on release a few are kept for reuse by the
+  // next allocation that fits (a run repeated by `bench` then touches no fresh memory).
+  static constexpr size_t kLargeBytes = size_t{4} << 20;
   static std::shared_ptr<Buffer> allocate(size_t bytes);
   // A view of `bytes` bytes at `data`, kept valid by `owner`.
   static std::shared_ptr<Buffer> borrow(const void* data, size_t bytes,
@@ -55,6 +59,7 @@ class Buffer {
   bool owned_;
   bool writable_;
   std::shared_ptr<const void> owner_;
+  size_t mapped_ = 0;  // owned memory from large_alloc(): its mapped length
 };
 
 class Tensor {

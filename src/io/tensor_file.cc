@@ -1,10 +1,14 @@
 #include "io/tensor_file.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include <google/protobuf/io/coded_stream.h>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "io/file_bytes.h"
+#include "io/mapped_file.h"
+#include "io/tensor_wire.h"
 #include "io/tensor_proto.h"
 #include "onnx/onnx.pb.h"
 
@@ -33,11 +37,44 @@ std::string header_bytes(const Tensor& t, const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// A raw_data tensor straight from the mapping when its bytes are aligned for the element
+// type (the mapping is page aligned, so that is the offset in the file), else one copy.
+Tensor raw_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw) {
+  const auto t = dtype_from_onnx(raw.data_type);
+  if (!t) fail(ErrorKind::kInvalid, "unknown data_type {}", raw.data_type);
+  if (!dtype_is_storable(*t)) fail(ErrorKind::kUnsupported, "tensors of type {} are not supported", dtype_name(*t));
+  Shape shape(raw.dims.begin(), raw.dims.end());
+  const size_t nbytes = checked_nbytes(*t, shape);
+  if (raw.raw_size != nbytes)
+    fail(ErrorKind::kInvalid, "raw_data holds {} bytes but {}{} needs {}", raw.raw_size, dtype_name(*t),
+         shape_to_string(shape), nbytes);
+  const char* data = file->data() + raw.raw_offset;
+  const size_t align = std::min<size_t>(dtype_size(*t), 8);
+  if (nbytes > 0 && reinterpret_cast<uintptr_t>(data) % align == 0)
+    return Tensor(*t, std::move(shape), Buffer::borrow(data, nbytes, file, false));
+  Tensor out(*t, std::move(shape));
+  if (nbytes) std::memcpy(out.mutable_raw(), data, nbytes);
+  return out;
+}
+
+}  // namespace
+
 NamedTensor read_tensor_file(const std::string& path) {
-  const FileBytes bytes = FileBytes::read(path);
+  const std::shared_ptr<const MappedFile> file = MappedFile::open(path);
+  try {
+    if (auto raw = find_raw_tensor(file->data(), file->size())) return {raw->name, raw_tensor(file, *raw)};
+  } catch (const Error& e) {
+    throw e.with_context(path);
+  }
+  // Typed data fields, segments, external data: protobuf parses it (up to 2 GiB).
+  if (file->size() > static_cast<size_t>(INT32_MAX))
+    fail(ErrorKind::kUnsupported, "{}: larger than the 2 GiB a protobuf message can hold (only raw_data tensors can be)",
+         path);
   onnx::TensorProto proto;
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                            static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(file->data()),
+                                            static_cast<int>(file->size()));
   in.SetTotalBytesLimit(INT32_MAX);
   if (!proto.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
     fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file", path);
