@@ -19,7 +19,7 @@ constexpr size_t kPopulateBytes = size_t{1} << 20;
 
 }  // namespace
 
-std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
+std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, bool prefault) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail(ErrorKind::kIo, "cannot open {}: {}", path, std::strerror(errno));
   struct stat st {};
@@ -39,7 +39,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path) {
   std::shared_ptr<MappedFile> f(new MappedFile);
   f->size_ = static_cast<size_t>(st.st_size);
   if (f->size_ > 0) {
-    const int flags = MAP_PRIVATE | (f->size_ >= kPopulateBytes ? MAP_POPULATE : 0);
+    const int flags = MAP_PRIVATE | (prefault && f->size_ >= kPopulateBytes ? MAP_POPULATE : 0);
     void* p = mmap(nullptr, f->size_, PROT_READ, flags, fd, 0);
     if (p == MAP_FAILED) {
       const int err = errno;

@@ -12,8 +12,9 @@ namespace onnxrun {
 class MappedFile {
  public:
   // Throws Error(kIo) naming the path when the file cannot be opened, is a folder, or
-  // cannot be mapped.
-  static std::shared_ptr<const MappedFile> open(const std::string& path);
+  // cannot be mapped. `prefault`: map every page now (large files), as a reader of the
+  // whole file wants; without it pages are mapped only when touched.
+  static std::shared_ptr<const MappedFile> open(const std::string& path, bool prefault = true);
 
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;

@@ -17,15 +17,15 @@ namespace {
 
 // TensorProto without raw_data, then field 9 (raw_data, length-delimited) by hand:
 // protobuf readers accept fields in any order, so this is a valid TensorProto.
-std::string header_bytes(const Tensor& t, const std::string& name) {
+std::string header_bytes(DType dtype, const Shape& shape, size_t nbytes, const std::string& name) {
   onnx::TensorProto header;
   header.set_name(name);
-  header.set_data_type(static_cast<int32_t>(t.dtype()));
-  for (int64_t d : t.shape()) header.add_dims(d);
+  header.set_data_type(static_cast<int32_t>(dtype));
+  for (int64_t d : shape) header.add_dims(d);
   std::string out = header.SerializeAsString();
   constexpr uint8_t kRawDataTag = (9 << 3) | 2;
   out.push_back(static_cast<char>(kRawDataTag));
-  uint64_t len = t.nbytes();
+  uint64_t len = nbytes;
   do {
     uint8_t byte = len & 0x7f;
     len >>= 7;
@@ -35,13 +35,15 @@ std::string header_bytes(const Tensor& t, const std::string& name) {
   return out;
 }
 
+std::string header_bytes(const Tensor& t, const std::string& name) {
+  return header_bytes(t.dtype(), t.shape(), t.nbytes(), name);
+}
+
 }  // namespace
 
-namespace {
-
-// A raw_data tensor straight from the mapping when its bytes are aligned for the element
-// type (the mapping is page aligned, so that is the offset in the file), else one copy.
-Tensor raw_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw) {
+// Straight from the mapping when the bytes are aligned for the element type (the mapping
+// is page aligned, so that is the offset in the file), else one copy.
+Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw) {
   const auto t = dtype_from_onnx(raw.data_type);
   if (!t) fail(ErrorKind::kInvalid, "unknown data_type {}", raw.data_type);
   if (!dtype_is_storable(*t)) fail(ErrorKind::kUnsupported, "tensors of type {} are not supported", dtype_name(*t));
@@ -59,12 +61,10 @@ Tensor raw_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensor
   return out;
 }
 
-}  // namespace
-
-NamedTensor read_tensor_file(const std::string& path) {
-  const std::shared_ptr<const MappedFile> file = MappedFile::open(path);
+NamedTensor read_tensor_file(const std::string& path, bool prefault) {
+  const std::shared_ptr<const MappedFile> file = MappedFile::open(path, prefault);
   try {
-    if (auto raw = find_raw_tensor(file->data(), file->size())) return {raw->name, raw_tensor(file, *raw)};
+    if (auto raw = find_raw_tensor(file->data(), file->size())) return {raw->name, raw_layout_tensor(file, *raw)};
   } catch (const Error& e) {
     throw e.with_context(path);
   }
@@ -91,6 +91,22 @@ std::string serialize_tensor(const Tensor& t, const std::string& name) {
   std::string out = header_bytes(t, name);
   out.append(static_cast<const char*>(t.raw()), t.nbytes());
   return out;
+}
+
+void write_tensor_file_streamed(const std::string& path, DType dtype, const Shape& shape, const std::string& name,
+                                const std::function<void(const ByteSink&)>& produce) {
+  const size_t nbytes = checked_nbytes(dtype, shape);
+  const std::string header = header_bytes(dtype, shape, nbytes, name);
+  write_file_atomically(path, [&](std::FILE* f) {
+    write_bytes(f, header.data(), header.size(), path);
+    size_t written = 0;
+    produce([&](const void* data, size_t n) {
+      if (n > nbytes - written) fail(ErrorKind::kInternal, "{}: more data than {}{} holds", path, dtype_name(dtype), shape_to_string(shape));
+      write_bytes(f, data, n, path);
+      written += n;
+    });
+    if (written != nbytes) fail(ErrorKind::kInternal, "{}: {} bytes of data written, {} expected", path, written, nbytes);
+  });
 }
 
 void write_tensor_file(const std::string& path, const Tensor& t, const std::string& name) {
