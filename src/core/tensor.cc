@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <mutex>
 #include <new>
@@ -91,9 +93,59 @@ void large_free(void* p, size_t len) {
   munmap(p, len);
 }
 
+// Freed mid-size blocks, per thread: up to kSlots of each power-of-two size from 1 KiB
+// to kLargeBytes. A block freed on another thread joins that thread's cache.
+constexpr int kMinClassBits = 10;
+constexpr int kClasses = 13;  // 2^10 .. 2^22 bytes
+static_assert((size_t{1} << (kMinClassBits + kClasses - 1)) == Buffer::kLargeBytes);
+struct SmallCache {
+  static constexpr int kSlots = 4;
+  void* slots[kClasses][kSlots] = {};
+  int count[kClasses] = {};
+  ~SmallCache() {
+    for (int c = 0; c < kClasses; ++c)
+      for (int k = 0; k < count[c]; ++k) std::free(slots[c][k]);
+  }
+};
+thread_local SmallCache small_cache;
+
+int size_class(size_t bytes) {
+  const int bits = std::bit_width(bytes - 1);  // 2^bits >= bytes
+  return std::max(bits, kMinClassBits) - kMinClassBits;
+}
+
+void* small_alloc(int c) {
+  SmallCache& cache = small_cache;
+  if (cache.count[c] > 0) return cache.slots[c][--cache.count[c]];
+  void* p = std::aligned_alloc(Buffer::kAlignment, size_t{1} << (c + kMinClassBits));
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+void small_free(void* p, int c) {
+  SmallCache& cache = small_cache;
+  if (cache.count[c] < SmallCache::kSlots)
+    cache.slots[c][cache.count[c]++] = p;
+  else
+    std::free(p);
+}
+
 }  // namespace
 
 std::shared_ptr<Buffer> Buffer::allocate(size_t bytes) {
+  if (bytes >= (size_t{1} << kMinClassBits) && bytes < kLargeBytes) {
+    const int c = size_class(bytes);
+    void* p = small_alloc(c);
+    std::shared_ptr<Buffer> b;
+    try {
+      b.reset(new Buffer(static_cast<std::byte*>(p), bytes, true, true, nullptr));
+    } catch (...) {
+      small_free(p, c);
+      throw;
+    }
+    b->size_class_ = c;
+    return b;
+  }
   if (bytes >= kLargeBytes) {
     size_t mapped = 0;
     void* p = large_alloc(bytes, &mapped);
@@ -117,8 +169,13 @@ std::shared_ptr<Buffer> Buffer::borrow(const void* data, size_t bytes,
 }
 
 Buffer::~Buffer() {
-  if (owned_ && mapped_) large_free(data_, mapped_);
-  else if (owned_) std::free(data_);
+  if (!owned_) return;
+  if (mapped_)
+    large_free(data_, mapped_);
+  else if (size_class_ >= 0)
+    small_free(data_, size_class_);
+  else
+    std::free(data_);
 }
 
 std::byte* Buffer::mutable_data() {
