@@ -48,15 +48,17 @@ def repeats_for(nbytes):
     return 10
 
 
-def timed_process(argv, stdout=None):
-    """Wall seconds and peak RSS bytes of one child process."""
+def timed_process(argv, workdir):
+    """Wall seconds and peak RSS bytes of one command. RSS comes from /usr/bin/time (a
+    small parent: a child forked from this big Python process would inherit its peak)."""
+    rss_file = os.path.join(workdir, "rss.txt")
     t0 = time.perf_counter()
-    p = subprocess.Popen(argv, stdout=stdout or subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + argv, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - t0
-    if status != 0:
-        sys.exit(f"{argv} failed with status {status}")
-    return wall, ru.ru_maxrss * 1024
+    if r.returncode != 0:
+        sys.exit(f"{argv} failed with status {r.returncode}")
+    with open(rss_file) as f:
+        return wall, int(f.read().split()[-1]) * 1024
 
 
 def main():
@@ -121,20 +123,22 @@ def main():
     for th in a.threads.split(","):
         cat_t, ours_t, cat_rss, ours_rss = [], [], 0, 0
         for _ in range(a.process_repeat):
-            with open(copy, "wb") as f:
-                w, r = timed_process(["cat", big], stdout=f)
+            # The shell's truncation of the old copy is timed too, as onnx-run's
+            # replacing of its old output is.
+            w, r = timed_process(["sh", "-c", 'cat "$0" > "$1"', big, copy], a.workdir)
             cat_t.append(w)
             cat_rss = max(cat_rss, r)
-            w, r = timed_process([exe, model, "-i", f"x={big}", "-o", outdir, "-q", "--threads", th])
+            w, r = timed_process([exe, model, "-i", f"x={big}", "-o", outdir, "-q", "--threads", th], a.workdir)
             ours_t.append(w)
             ours_rss = max(ours_rss, r)
         c, o = statistics.median(cat_t), statistics.median(ours_t)
         print(f"  threads {th}: cat {c*1e3:.0f} ms, onnx-run {o*1e3:.0f} ms, ratio {o/c:.2f}; "
               f"peak RSS onnx-run {ours_rss/2**20:.0f} MiB = {ours_rss/(n*4):.2f} x tensor bytes (cat {cat_rss/2**20:.1f} MiB)")
+        sys.stdout.flush()
     ex = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "onnx-tests", "node",
                       "test_leakyrelu_example", "model.onnx")
     if os.path.exists(ex):
-        ts = sorted(timed_process([exe, ex, "-q"])[0] for _ in range(11))
+        ts = sorted(timed_process([exe, ex, "-q"], a.workdir)[0] for _ in range(11))
         print(f"  test_leakyrelu_example whole process: median {ts[5]*1e3:.1f} ms")
 
 

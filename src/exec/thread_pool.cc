@@ -83,11 +83,11 @@ void ThreadPool::run(size_t tasks, const std::function<void(size_t)>& fn) {
   if (err) std::rethrow_exception(err);
 }
 
-void parallel_for(ThreadPool* pool, size_t n, size_t min_per_thread, size_t align,
+void parallel_for(ThreadPool* pool, size_t n, size_t min_piece, size_t align,
                   const std::function<void(size_t, size_t)>& fn) {
-  min_per_thread = std::max<size_t>(min_per_thread, 1);
+  min_piece = std::max<size_t>(min_piece, 1);
   align = std::max<size_t>(align, 1);
-  size_t pieces = pool ? std::min<size_t>(pool->size(), n / min_per_thread) : 1;
+  const size_t pieces = pool && pool->size() > 1 ? std::min<size_t>(pool->size() * kPiecesPerThread, n / min_piece) : 1;
   if (pieces <= 1) {
     if (n) fn(0, n);
     return;

@@ -2,9 +2,8 @@
 // with the calling thread taking part. Workers start on the first job that needs them,
 // so a process that never splits work never starts a thread.
 //
-// parallel_for splits a range only when each thread gets at least `min_per_thread`
-// items; below that it runs on the calling thread alone, so threading never makes a
-// small run slower. run() and parallel_for() may be called from one thread at a time.
+// parallel_for splits a range only into pieces of at least `min_piece` items; below
+// two pieces it runs on the calling thread alone, so a small run never pays for threads. run() and parallel_for() may be called from one thread at a time.
 #pragma once
 
 #include <condition_variable>
@@ -51,10 +50,13 @@ class ThreadPool {
   std::exception_ptr error_;
 };
 
-// Runs fn(begin, end) over pieces covering [0, n): one piece per thread of `pool` when
-// n >= 2 * min_per_thread (fewer threads if n is smaller), else the whole range on the
-// calling thread. Piece boundaries are multiples of `align` items. pool may be null.
-void parallel_for(ThreadPool* pool, size_t n, size_t min_per_thread, size_t align,
+// Runs fn(begin, end) over pieces covering [0, n), each of at least `min_piece` items,
+// up to kPiecesPerThread per thread of `pool`; with fewer than two pieces (or no pool,
+// or a pool of one) the whole range runs on the calling thread. Threads take pieces as
+// they come free, so a thread the OS leaves waiting costs little: the others take its
+// share. Piece boundaries are multiples of `align` items.
+inline constexpr size_t kPiecesPerThread = 8;
+void parallel_for(ThreadPool* pool, size_t n, size_t min_piece, size_t align,
                   const std::function<void(size_t, size_t)>& fn);
 
 }  // namespace onnxrun

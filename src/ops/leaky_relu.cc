@@ -13,14 +13,17 @@ namespace {
 
 constexpr float kDefaultAlpha = 0.01f;
 
-// Each thread gets at least this many bytes of output: below it, waking a thread costs
-// more than the work it would take over (measured with tools/bench).
-constexpr size_t kMinBytesPerThread = size_t{256} << 10;
+// Pieces handed to threads have at least this many bytes of output: below it, waking a
+// thread costs more than the work it would take over (measured with tools/bench).
+constexpr size_t kMinPieceBytes = size_t{256} << 10;
 
-// Runs kernel(x, y, n, alpha) in pieces across ctx.pool, pieces 64-byte aligned.
+// Runs kernel(x, y, n, alpha) in pieces across ctx.pool, pieces 64-byte aligned. A
+// tensor big enough for streaming stores (kLeakyReluStreamBytes) is cut into pieces no
+// smaller than that, since the kernels decide to stream by the size of their piece.
 template <typename T, typename A>
 void split(const OpContext& ctx, size_t n, const T* x, T* y, void (*kernel)(const T*, T*, size_t, A), A alpha) {
-  parallel_for(ctx.pool, n, kMinBytesPerThread / sizeof(T), 64 / sizeof(T),
+  const size_t min_piece_bytes = n * sizeof(T) >= kLeakyReluStreamBytes ? kLeakyReluStreamBytes : kMinPieceBytes;
+  parallel_for(ctx.pool, n, min_piece_bytes / sizeof(T), 64 / sizeof(T),
                [&](size_t b, size_t e) { kernel(x + b, y + b, e - b, alpha); });
 }
 

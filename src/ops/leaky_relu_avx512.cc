@@ -183,9 +183,20 @@ inline __m256i bf16_block(__m256i xh, __m512 a, __mmask16* tiny) {
   return _mm256_mask_blend_epi16(neg, xh, ph);
 }
 
+// Redoes the lanes in `tiny` exactly (rare: products at or below FLT_MIN).
+inline __m256i bf16_fix(__m256i xh, __m256i r, __mmask16 tiny, uint16_t alpha_bits) {
+  alignas(32) uint16_t xs[16], rs[16];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(xs), xh);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(rs), r);
+  for (unsigned k = 0; k < 16; ++k)
+    if (tiny & (1u << k)) rs[k] = leaky_relu_bfloat16_one(xs[k], alpha_bits);
+  return _mm256_load_si256(reinterpret_cast<const __m256i*>(rs));
+}
+
+// Up to 16 lanes with masked loads and stores: heads and tails only, since masked
+// stores are slow on some CPUs.
 template <bool kNative>
-void bf16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
-  const __m512 a = _mm512_set1_ps(bfloat16_to_float(alpha_bits));
+void bf16_masked(const uint16_t* x, uint16_t* y, size_t n, __m512 a, uint16_t alpha_bits) {
   for (size_t i = 0; i < n; i += 16) {
     const size_t left = n - i;
     const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
@@ -193,16 +204,37 @@ void bf16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
     __mmask16 tiny;
     __m256i r = bf16_block<kNative>(xh, a, &tiny);
     tiny &= m;
-    if (tiny) {  // rare: products at or below FLT_MIN, redone exactly
-      alignas(32) uint16_t xs[16], rs[16];
-      _mm256_store_si256(reinterpret_cast<__m256i*>(xs), xh);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(rs), r);
-      for (unsigned k = 0; k < 16; ++k)
-        if (tiny & (1u << k)) rs[k] = leaky_relu_bfloat16_one(xs[k], alpha_bits);
-      r = _mm256_load_si256(reinterpret_cast<const __m256i*>(rs));
-    }
+    if (tiny) r = bf16_fix(xh, r, tiny, alpha_bits);
     _mm256_mask_storeu_epi16(y + i, m, r);
   }
+}
+
+template <bool kNative, bool kStream>
+void bf16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
+  const __m512 a = _mm512_set1_ps(bfloat16_to_float(alpha_bits));
+  size_t i = 0;
+  if (kStream) {
+    i = head_to_align(y, n);
+    bf16_masked<kNative>(x, y, i, a, alpha_bits);
+  }
+  for (; i + 32 <= n; i += 32) {
+    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i));
+    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i + 16));
+    __mmask16 t0, t1;
+    __m256i r0 = bf16_block<kNative>(x0, a, &t0);
+    __m256i r1 = bf16_block<kNative>(x1, a, &t1);
+    if (__builtin_expect((t0 | t1) != 0, 0)) {
+      if (t0) r0 = bf16_fix(x0, r0, t0, alpha_bits);
+      if (t1) r1 = bf16_fix(x1, r1, t1, alpha_bits);
+    }
+    const __m512i r = _mm512_inserti64x4(_mm512_castsi256_si512(r0), r1, 1);
+    if (kStream)
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(y + i), r);
+    else
+      _mm512_storeu_si512(y + i, r);
+  }
+  if (kStream) _mm_sfence();
+  bf16_masked<kNative>(x + i, y + i, n - i, a, alpha_bits);
 }
 
 }  // namespace
@@ -228,8 +260,19 @@ void f16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
     f16_run<false>(x, y, n, alpha_bits);
 }
 
-void bf16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) { bf16_run<false>(x, y, n, alpha_bits); }
-void bf16_native(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) { bf16_run<true>(x, y, n, alpha_bits); }
+void bf16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
+  if (should_stream(x, y, n))
+    bf16_run<false, true>(x, y, n, alpha_bits);
+  else
+    bf16_run<false, false>(x, y, n, alpha_bits);
+}
+
+void bf16_native(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
+  if (should_stream(x, y, n))
+    bf16_run<true, true>(x, y, n, alpha_bits);
+  else
+    bf16_run<true, false>(x, y, n, alpha_bits);
+}
 
 }  // namespace onnxrun::leaky_relu_avx512
 

@@ -82,14 +82,14 @@ BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* 
   std::memset(dst->mutable_data(), 0, bytes);
   const std::byte* s = src->data();
   std::byte* d = dst->mutable_data();
-  // The same split a kernel gets (see leaky_relu.cc): at least 256 KiB per thread.
-  constexpr size_t kMinBytesPerThread = size_t{256} << 10;
+  // The same split a small kernel gets (see leaky_relu.cc): pieces of at least 256 KiB.
+  constexpr size_t kMinPieceBytes = size_t{256} << 10;
   BenchResult r;
   r.bytes_per_run = 2 * bytes;
   r.elements_per_run = bytes;
   for (int k = 0; k < options.warmup + options.repeat; ++k) {
     const Clock::time_point t0 = Clock::now();
-    parallel_for(pool, bytes, kMinBytesPerThread, 64, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); });
+    parallel_for(pool, bytes, kMinPieceBytes, 64, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); });
     const int64_t ns = ns_since(t0);
     if (k >= options.warmup) r.times_ns.push_back(ns);
   }

@@ -27,13 +27,25 @@ TEST_CASE("parallel_for covers every item once in aligned pieces", "[thread_pool
       pieces.emplace_back(b, e);
     });
     for (size_t i = 0; i < n; ++i) REQUIRE(hits[i] == 1);
-    CHECK(pieces.size() <= 3);
+    CHECK(pieces.size() <= 3 * kPiecesPerThread);
     if (n < 32) CHECK(pieces.size() <= 1);
+    for (auto [b, e] : pieces)
+      if (pieces.size() > 1) CHECK(e - b >= 8);  // at least min_piece (16) less alignment
     for (auto [b, e] : pieces) {
       CHECK(b % 8 == 0);
       CHECK(b < e);
     }
   }
+}
+
+TEST_CASE("a pool of one never splits", "[thread_pool]") {
+  ThreadPool pool(1);
+  int calls = 0;
+  parallel_for(&pool, 1 << 20, 1, 1, [&](size_t b, size_t e) {
+    ++calls;
+    CHECK(e - b == (1u << 20));
+  });
+  CHECK(calls == 1);
 }
 
 TEST_CASE("small ranges run on the calling thread", "[thread_pool]") {
