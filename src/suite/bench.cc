@@ -82,8 +82,8 @@ BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* 
   std::memset(dst->mutable_data(), 0, bytes);
   const std::byte* s = src->data();
   std::byte* d = dst->mutable_data();
-  // The same split a small kernel gets (see leaky_relu.cc): pieces of at least 256 KiB.
-  constexpr size_t kMinPieceBytes = size_t{256} << 10;
+  // The same split a kernel gets (see leaky_relu.cc): pieces of at least 4 MiB.
+  constexpr size_t kMinPieceBytes = size_t{4} << 20;
   BenchResult r;
   r.bytes_per_run = 2 * bytes;
   r.elements_per_run = bytes;
