@@ -32,11 +32,25 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, bool
     ::close(fd);
     fail(ErrorKind::kIo, "{}: is a folder, not a file", path);
   }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(ErrorKind::kIo, "{}: not a regular file", path);
-  }
   std::shared_ptr<MappedFile> f(new MappedFile);
+  if (!S_ISREG(st.st_mode)) {  // a pipe or device: read it through
+    char chunk[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        const int err = errno;
+        ::close(fd);
+        fail(ErrorKind::kIo, "cannot read {}: {}", path, std::strerror(err));
+      }
+      if (n == 0) break;
+      f->bytes_.append(chunk, static_cast<size_t>(n));
+    }
+    ::close(fd);
+    f->data_ = f->bytes_.data();
+    f->size_ = f->bytes_.size();
+    return f;
+  }
   f->size_ = static_cast<size_t>(st.st_size);
   if (f->size_ > 0) {
     const int flags = MAP_PRIVATE | (prefault && f->size_ >= kPopulateBytes ? MAP_POPULATE : 0);
@@ -48,13 +62,14 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path, bool
       fail(ErrorKind::kIo, "cannot map {}: {}", path, std::strerror(err));
     }
     f->data_ = static_cast<const char*>(p);
+    f->mapped_ = true;
   }
   ::close(fd);  // the mapping stays valid without the descriptor
   return f;
 }
 
 MappedFile::~MappedFile() {
-  if (data_) munmap(const_cast<char*>(data_), size_);
+  if (mapped_) munmap(const_cast<char*>(data_), size_);
 }
 
 }  // namespace onnxrun

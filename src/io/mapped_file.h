@@ -1,6 +1,7 @@
 // A whole file mapped read-only into memory. Tensors read from it may point into the
 // mapping (Buffer::borrow with the MappedFile as owner), so it lives as long as they do.
-// Changes to the file while mapped are not guarded against (as with any reader).
+// Changes to the file while mapped are not guarded against (as with any reader). A file
+// that cannot be mapped (a pipe, /dev/stdin) is read into memory instead.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +28,8 @@ class MappedFile {
   MappedFile() = default;
   const char* data_ = nullptr;
   size_t size_ = 0;
+  bool mapped_ = false;
+  std::string bytes_;  // the contents when not mapped
 };
 
 }  // namespace onnxrun

@@ -1,6 +1,7 @@
 #include "io/raw_tensor_source.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,6 +16,8 @@
 namespace onnxrun {
 
 std::optional<RawTensorSource> open_raw_tensor(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;  // pipes cannot be reread
   const std::shared_ptr<const MappedFile> file = MappedFile::open(path, /*prefault=*/false);
   std::optional<RawTensorLayout> raw;
   Tensor tensor;

@@ -20,8 +20,8 @@ struct RawTensorSource {
   std::function<void(size_t offset, void* dst, size_t n)> read;
 };
 
-// nullopt when the file keeps its data other than in raw_data (or misaligned); errors as
-// read_tensor_file.
+// nullopt when the file is not a regular file, or keeps its data other than in raw_data,
+// or misaligned; errors as read_tensor_file.
 std::optional<RawTensorSource> open_raw_tensor(const std::string& path);
 
 }  // namespace onnxrun

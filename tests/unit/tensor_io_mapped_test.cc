@@ -3,7 +3,10 @@
 // bytes, and the streamed writer.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <cstring>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 
@@ -154,4 +157,19 @@ TEST_CASE("the streamed writer writes what write_tensor_file writes, or nothing"
   size_t entries = 0;
   for (auto& e : std::filesystem::directory_iterator(tmp.path())) entries += e.is_regular_file();
   CHECK(entries == 2);  // no temporary left behind
+}
+
+TEST_CASE("a tensor file that cannot be mapped is read through", "[io][mapped]") {
+  TempDir tmp;
+  const std::string path = tmp.file("x.pb");
+  write_string(path, float_proto("piped", {1.0f, -3.0f}, true));
+  // A FIFO: what `-i x=<(...)` gives.
+  const std::string fifo = tmp.file("fifo");
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << std::ifstream(path, std::ios::binary).rdbuf(); });
+  NamedTensor t = read_tensor_file(fifo);
+  writer.join();
+  CHECK(t.name == "piped");
+  REQUIRE(t.tensor.numel() == 2);
+  CHECK(t.tensor.data<float>()[1] == -3.0f);
 }
