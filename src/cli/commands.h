@@ -6,6 +6,8 @@ namespace onnxrun::cli {
 
 // `onnx-run MODEL ...` (also the default when argv[1] names no command).
 int run_main(int argc, char** argv);
+// `onnx-run bench MODEL ...`: time repeated runs (bench_command.cc).
+int bench_main(int argc, char** argv);
 
 // `onnx-run info MODEL [--json]` (info_command.cc).
 int info_main(int argc, char** argv);

@@ -22,6 +22,7 @@ constexpr Command kCommands[] = {
     {"run", run_main, "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)"},
     {"test", test_main, "run every model test under PATH... and report (JSON, JUnit, baselines)"},
     {"info", info_main, "what a model is and how onnx-run resolves it"},
+    {"bench", bench_main, "time repeated runs of a model, or of memcpy"},
 };
 
 int dispatch(int argc, char** argv) {

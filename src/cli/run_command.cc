@@ -13,9 +13,13 @@
 #include "cli/run_direct.h"
 #include "core/error.h"
 #include "exec/bind.h"
+#include "exec/block_run.h"
 #include "exec/executor.h"
+#include "exec/thread_pool.h"
 #include "io/input_file.h"
 #include "io/tensor_format.h"
+#include "io/output_files.h"
+#include "io/raw_tensor_source.h"
 #include "io/test_data.h"
 #include "model/load.h"
 #include "model/print_graph.h"
@@ -35,6 +39,8 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->type_name("DIR");
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
   app.add_option("--rtol", o.tol.rtol, "relative tolerance for comparisons")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--threads", o.threads, "threads to split large tensors across (default: one per core)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--atol", o.tol.atol, "absolute tolerance for comparisons")->capture_default_str()->check(CLI::NonNegativeNumber);
   app.add_flag("--expand-functions", o.expand_functions,
                "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
@@ -67,6 +73,33 @@ void write_outputs(const RunOptions& o, const Graph& g, const std::vector<Tensor
   if (o.output_dir.empty()) return;
   for (const std::string& path : write_outputs_as(parse_tensor_format(o.extra.format), o.output_dir, output_names(g), outputs))
     spdlog::info("wrote {}", path);
+}
+
+// Outputs only to a file, nothing printed, a large input to an elementwise graph: the
+// input is read, computed and written block by block through one buffer, so the run
+// costs about what copying the file does (exec/block_run.h). nullopt: not such a run.
+std::optional<int> run_in_blocks_if_it_pays(const RunOptions& o, const Executor& exec) {
+  const Graph& g = exec.graph();
+  if (o.output_dir.empty() || !o.quiet || o.inputs.size() != 1 || !o.extra.npz.empty() || o.extra.json ||
+      !o.extra.dump_dir.empty() || o.extra.format != "pb" || !can_run_in_blocks(g))
+    return std::nullopt;
+  Feed f;
+  f.origin = "-i " + o.inputs[0];
+  std::string path;
+  std::tie(f.name, path) = split_input_arg(o.inputs[0]);
+  std::optional<RawTensorSource> src = open_raw_tensor(path);
+  if (!src || src->tensor.nbytes() < kBlockRunMinBytes) return std::nullopt;
+  f.tensor = src->tensor;
+  std::vector<Feed> feeds;
+  feeds.push_back(std::move(f));
+  const auto bound = bind_inputs(g, std::move(feeds));  // checks type and shape; reads no data
+  const auto& [name, x] = *bound.begin();
+  const std::string out = write_streamed_output_file(o.output_dir, g.outputs[0].name, x.dtype(), x.shape(), [&](const ByteSink& sink) {
+    run_in_blocks(exec, name, x.dtype(), x.shape(), src->read, kRunBlockBytes,
+                  [&](const Tensor& block) { sink(block.raw(), block.nbytes()); });
+  });
+  spdlog::info("wrote {} (block by block)", out);
+  return kExitOk;
 }
 
 // Runs one test set; prints its result; returns its exit code.
@@ -104,9 +137,12 @@ int run_command(const RunOptions& o) {
     fmt::print("{}", format_graph(model.graph));
     return kExitOk;
   }
-  Executor exec(std::move(model.graph));
+  ThreadPool pool(static_cast<unsigned>(o.threads));
+  Executor exec(std::move(model.graph), ExecOptions{&pool});
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
+  if (given && !o.extra.random)
+    if (auto code = run_in_blocks_if_it_pays(o, exec)) return *code;
   if (given || o.extra.random) return run_direct(o, exec, o.extra.random, load_ms);
   const std::string model_dir = fs::path(o.model).parent_path().string();
   const auto sets = o.test_dir.empty() ? find_test_sets(model_dir.empty() ? "." : model_dir)
@@ -142,6 +178,7 @@ int run_main(int argc, char** argv) {
   run MODEL ...   the default: run a model
   info MODEL      what the model is and how onnx-run resolves it
   test PATH...    run every model test under PATH and report (JSON, JUnit, baselines)
+  bench MODEL ... time repeated runs (onnx-run bench --help)
 
 Examples:
   onnx-run model.onnx                          run every test_data_set_* beside the model and compare

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/run_extras.h"
+#include "exec/bind.h"
 #include "suite/compare.h"
 
 namespace onnxrun::cli {
@@ -21,9 +22,13 @@ struct RunOptions {
   bool expand_functions = false;  // run LeakyRelu-16 through its function body
   bool print_graph = false;       // print the graph as it will run, then stop
   RunExtras extra;  // numpy files, literals, random inputs, --json, dumps (run_extras.h)
+  int threads = 0;  // 0: one per core
 };
 
 void add_run_options(CLI::App& app, RunOptions& opts);
 int run_command(const RunOptions& opts);
+
+// A feed from "-i [NAME=]FILE" (the text before '=' is a name unless it looks like a
+// path), read with read_input_file; `position` binds it when it has no name.
 
 }  // namespace onnxrun::cli

@@ -90,19 +90,23 @@ const ValueInfo* target(const Graph& g, const std::string& name, size_t position
   return position < req.size() ? req[position] : nullptr;
 }
 
-// A feed from "-i [NAME=]FILE" or "-i [NAME=][literal]".
+}  // namespace
+
+std::pair<std::string, std::string> split_input_arg(const std::string& arg) {
+  const size_t eq = arg.find('=');
+  // The text before '=' is a name unless it looks like a path or a literal.
+  if (eq == std::string::npos || arg.find('/') < eq || arg.find('[') < eq) return {"", arg};
+  std::string name = arg.substr(0, eq), value = arg.substr(eq + 1);
+  if (name.empty() || value.empty())
+    fail(ErrorKind::kUsage, "-i {}: expected [NAME=]FILE or [NAME=][v0,v1,...] (for example -i x=in.npy)", arg);
+  return {name, value};
+}
+
 Feed feed_from_arg(const Graph& g, const std::string& arg, size_t position, const std::map<std::string, Shape>& shapes,
                    std::string& source) {
   Feed f;
-  std::string value = arg;
-  const size_t eq = arg.find('=');
-  // The text before '=' is a name unless it looks like a path or a literal.
-  if (eq != std::string::npos && arg.find('/') > eq && arg.find('[') > eq) {
-    f.name = arg.substr(0, eq);
-    value = arg.substr(eq + 1);
-    if (f.name.empty() || value.empty())
-      fail(ErrorKind::kUsage, "-i {}: expected [NAME=]FILE or [NAME=][v0,v1,...] (for example -i x=in.npy)", arg);
-  }
+  std::string value;
+  std::tie(f.name, value) = split_input_arg(arg);
   f.position = position;
   f.origin = "-i " + arg;
   const ValueInfo* decl = target(g, f.name, position);
@@ -123,6 +127,8 @@ Feed feed_from_arg(const Graph& g, const std::string& arg, size_t position, cons
   }
   return f;
 }
+
+namespace {
 
 std::vector<Value> gather_inputs(const RunOptions& o, const Graph& g, bool random,
                                  std::map<std::string, Tensor>& bound) {

@@ -1,7 +1,13 @@
 #include "core/tensor.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <bit>
 #include <cstdlib>
+#include <mutex>
 #include <new>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -35,7 +41,118 @@ size_t checked_nbytes(DType t, const Shape& shape) {
   return static_cast<size_t>(n) * size;
 }
 
+namespace {
+
+// Freed large buffers kept for reuse: at most kCacheSlots, each reused only for a
+// request at least half its size, so little memory is held beyond what a run needed.
+constexpr size_t kCacheSlots = 4;
+constexpr size_t kHugePage = size_t{2} << 20;
+
+struct LargeCache {
+  std::mutex mu;
+  std::vector<std::pair<void*, size_t>> free;  // (address, mapped length)
+};
+LargeCache& large_cache() {
+  static auto* cache = new LargeCache;  // never destroyed: buffers may die at exit
+  return *cache;
+}
+
+// Mapped memory of at least `bytes` bytes; sets *mapped to its length.
+void* large_alloc(size_t bytes, size_t* mapped) {
+  const size_t len = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  {
+    LargeCache& c = large_cache();
+    std::lock_guard<std::mutex> lock(c.mu);
+    for (size_t i = 0; i < c.free.size(); ++i) {
+      auto [p, plen] = c.free[i];
+      if (plen >= len && plen / 2 <= len) {
+        c.free.erase(c.free.begin() + static_cast<std::ptrdiff_t>(i));
+        *mapped = plen;
+        return p;
+      }
+    }
+  }
+  void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  madvise(p, len, MADV_HUGEPAGE);  // advice only: without it the memory still works
+#endif
+  *mapped = len;
+  return p;
+}
+
+void large_free(void* p, size_t len) {
+  {
+    LargeCache& c = large_cache();
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (c.free.size() < kCacheSlots) {
+      c.free.emplace_back(p, len);
+      return;
+    }
+  }
+  munmap(p, len);
+}
+
+// Freed mid-size blocks, per thread: up to kSlots of each power-of-two size from 1 KiB
+// to kLargeBytes. A block freed on another thread joins that thread's cache.
+constexpr int kMinClassBits = 10;
+constexpr int kClasses = 13;  // 2^10 .. 2^22 bytes
+static_assert((size_t{1} << (kMinClassBits + kClasses - 1)) == Buffer::kLargeBytes);
+struct SmallCache {
+  static constexpr int kSlots = 4;
+  void* slots[kClasses][kSlots] = {};
+  int count[kClasses] = {};
+  ~SmallCache() {
+    for (int c = 0; c < kClasses; ++c)
+      for (int k = 0; k < count[c]; ++k) std::free(slots[c][k]);
+  }
+};
+thread_local SmallCache small_cache;
+
+int size_class(size_t bytes) {
+  const int bits = std::bit_width(bytes - 1);  // 2^bits >= bytes
+  return std::max(bits, kMinClassBits) - kMinClassBits;
+}
+
+void* small_alloc(int c) {
+  SmallCache& cache = small_cache;
+  if (cache.count[c] > 0) return cache.slots[c][--cache.count[c]];
+  void* p = std::aligned_alloc(Buffer::kAlignment, size_t{1} << (c + kMinClassBits));
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+void small_free(void* p, int c) {
+  SmallCache& cache = small_cache;
+  if (cache.count[c] < SmallCache::kSlots)
+    cache.slots[c][cache.count[c]++] = p;
+  else
+    std::free(p);
+}
+
+}  // namespace
+
 std::shared_ptr<Buffer> Buffer::allocate(size_t bytes) {
+  if (bytes >= (size_t{1} << kMinClassBits) && bytes < kLargeBytes) {
+    const int c = size_class(bytes);
+    void* p = small_alloc(c);
+    std::shared_ptr<Buffer> b;
+    try {
+      b.reset(new Buffer(static_cast<std::byte*>(p), bytes, true, true, nullptr));
+    } catch (...) {
+      small_free(p, c);
+      throw;
+    }
+    b->size_class_ = c;
+    return b;
+  }
+  if (bytes >= kLargeBytes) {
+    size_t mapped = 0;
+    void* p = large_alloc(bytes, &mapped);
+    std::shared_ptr<Buffer> b(new Buffer(static_cast<std::byte*>(p), bytes, true, true, nullptr));
+    b->mapped_ = mapped;
+    return b;
+  }
   // aligned_alloc wants a multiple of the alignment; never ask for 0 bytes.
   const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   if (rounded < bytes) throw std::bad_alloc();
@@ -52,7 +169,13 @@ std::shared_ptr<Buffer> Buffer::borrow(const void* data, size_t bytes,
 }
 
 Buffer::~Buffer() {
-  if (owned_) std::free(data_);
+  if (!owned_) return;
+  if (mapped_)
+    large_free(data_, mapped_);
+  else if (size_class_ >= 0)
+    small_free(data_, size_class_);
+  else
+    std::free(data_);
 }
 
 std::byte* Buffer::mutable_data() {

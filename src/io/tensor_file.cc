@@ -1,10 +1,14 @@
 #include "io/tensor_file.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include <google/protobuf/io/coded_stream.h>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "io/file_bytes.h"
+#include "io/mapped_file.h"
+#include "io/tensor_wire.h"
 #include "io/tensor_proto.h"
 #include "onnx/onnx.pb.h"
 
@@ -13,15 +17,15 @@ namespace {
 
 // TensorProto without raw_data, then field 9 (raw_data, length-delimited) by hand:
 // protobuf readers accept fields in any order, so this is a valid TensorProto.
-std::string header_bytes(const Tensor& t, const std::string& name) {
+std::string header_bytes(DType dtype, const Shape& shape, size_t nbytes, const std::string& name) {
   onnx::TensorProto header;
   header.set_name(name);
-  header.set_data_type(static_cast<int32_t>(t.dtype()));
-  for (int64_t d : t.shape()) header.add_dims(d);
+  header.set_data_type(static_cast<int32_t>(dtype));
+  for (int64_t d : shape) header.add_dims(d);
   std::string out = header.SerializeAsString();
   constexpr uint8_t kRawDataTag = (9 << 3) | 2;
   out.push_back(static_cast<char>(kRawDataTag));
-  uint64_t len = t.nbytes();
+  uint64_t len = nbytes;
   do {
     uint8_t byte = len & 0x7f;
     len >>= 7;
@@ -31,13 +35,46 @@ std::string header_bytes(const Tensor& t, const std::string& name) {
   return out;
 }
 
+std::string header_bytes(const Tensor& t, const std::string& name) {
+  return header_bytes(t.dtype(), t.shape(), t.nbytes(), name);
+}
+
 }  // namespace
 
-NamedTensor read_tensor_file(const std::string& path) {
-  const FileBytes bytes = FileBytes::read(path);
+// Straight from the mapping when the bytes are aligned for the element type (the mapping
+// is page aligned, so that is the offset in the file), else one copy.
+Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw) {
+  const auto t = dtype_from_onnx(raw.data_type);
+  if (!t) fail(ErrorKind::kInvalid, "unknown data_type {}", raw.data_type);
+  if (!dtype_is_storable(*t)) fail(ErrorKind::kUnsupported, "tensors of type {} are not supported", dtype_name(*t));
+  Shape shape(raw.dims.begin(), raw.dims.end());
+  const size_t nbytes = checked_nbytes(*t, shape);
+  if (raw.raw_size != nbytes)
+    fail(ErrorKind::kInvalid, "raw_data holds {} bytes but {}{} needs {}", raw.raw_size, dtype_name(*t),
+         shape_to_string(shape), nbytes);
+  const char* data = file->data() + raw.raw_offset;
+  const size_t align = std::min<size_t>(dtype_size(*t), 8);
+  if (nbytes > 0 && reinterpret_cast<uintptr_t>(data) % align == 0)
+    return Tensor(*t, std::move(shape), Buffer::borrow(data, nbytes, file, false));
+  Tensor out(*t, std::move(shape));
+  if (nbytes) std::memcpy(out.mutable_raw(), data, nbytes);
+  return out;
+}
+
+NamedTensor read_tensor_file(const std::string& path, bool prefault) {
+  const std::shared_ptr<const MappedFile> file = MappedFile::open(path, prefault);
+  try {
+    if (auto raw = find_raw_tensor(file->data(), file->size())) return {raw->name, raw_layout_tensor(file, *raw)};
+  } catch (const Error& e) {
+    throw e.with_context(path);
+  }
+  // Typed data fields, segments, external data: protobuf parses it (up to 2 GiB).
+  if (file->size() > static_cast<size_t>(INT32_MAX))
+    fail(ErrorKind::kUnsupported, "{}: larger than the 2 GiB a protobuf message can hold (only raw_data tensors can be)",
+         path);
   onnx::TensorProto proto;
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                            static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(file->data()),
+                                            static_cast<int>(file->size()));
   in.SetTotalBytesLimit(INT32_MAX);
   if (!proto.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
     fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file", path);
@@ -56,6 +93,22 @@ std::string serialize_tensor(const Tensor& t, const std::string& name) {
   std::string out = header_bytes(t, name);
   out.append(static_cast<const char*>(t.raw()), t.nbytes());
   return out;
+}
+
+void write_tensor_file_streamed(const std::string& path, DType dtype, const Shape& shape, const std::string& name,
+                                const std::function<void(const ByteSink&)>& produce) {
+  const size_t nbytes = checked_nbytes(dtype, shape);
+  const std::string header = header_bytes(dtype, shape, nbytes, name);
+  write_file_atomically(path, [&](std::FILE* f) {
+    write_bytes(f, header.data(), header.size(), path);
+    size_t written = 0;
+    produce([&](const void* data, size_t n) {
+      if (n > nbytes - written) fail(ErrorKind::kInternal, "{}: more data than {}{} holds", path, dtype_name(dtype), shape_to_string(shape));
+      write_bytes(f, data, n, path);
+      written += n;
+    });
+    if (written != nbytes) fail(ErrorKind::kInternal, "{}: {} bytes of data written, {} expected", path, written, nbytes);
+  });
 }
 
 void write_tensor_file(const std::string& path, const Tensor& t, const std::string& name) {

@@ -1,9 +1,12 @@
 // Tensor files: one serialized TensorProto per file (the ONNX test-data format).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "core/tensor.h"
+#include "io/mapped_file.h"
+#include "io/tensor_wire.h"
 
 namespace onnxrun {
 
@@ -14,12 +17,28 @@ struct NamedTensor {
 
 // Throws Error(kIo) when the file cannot be read, Error(kInvalid) when it is not a
 // valid TensorProto; the message names the file.
-NamedTensor read_tensor_file(const std::string& path);
+// A raw_data tensor (the usual form) is read by mapping the file and used where it lies
+// when aligned for its element type (no copy, no 2 GiB limit); other files go through
+// protobuf. `prefault`: see MappedFile::open.
+NamedTensor read_tensor_file(const std::string& path, bool prefault = true);
+
+// The tensor a raw_data TensorProto in `file` holds (find_raw_tensor's layout): a view of
+// the mapping when its data is aligned for the element type, else a copy. Throws
+// Error(kInvalid) / Error(kUnsupported) for a bad type, dims or data size.
+Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw);
 
 // Writes `t` as a TensorProto named `name` (raw_data), atomically. The header is
 // serialized on its own and the data streamed straight from the tensor's buffer, so no
 // serialized copy of the data is ever made.
 void write_tensor_file(const std::string& path, const Tensor& t, const std::string& name);
+
+// Writes a TensorProto of `dtype` and `shape` named `name` whose raw_data is appended by
+// `produce`, called once with a sink for the data bytes in order; for outputs computed
+// block by block. Atomic like write_tensor_file; throws Error(kInternal) if `produce`
+// appends other than the tensor's byte size (nothing is left behind).
+using ByteSink = std::function<void(const void* data, size_t n)>;
+void write_tensor_file_streamed(const std::string& path, DType dtype, const Shape& shape, const std::string& name,
+                                const std::function<void(const ByteSink&)>& produce);
 
 // The protobuf wire bytes of a TensorProto holding `t` (for tests and in-memory use).
 std::string serialize_tensor(const Tensor& t, const std::string& name);

@@ -1,0 +1,152 @@
+// `onnx-run bench MODEL ...`: repeated timed runs of a model on given or made-up inputs,
+// and `onnx-run bench --memcpy BYTES`, the memory-bandwidth baseline for the same bytes.
+// Timing and statistics live in suite/bench.h; this file parses and prints.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "cli/app_common.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/run_command.h"
+#include "cli/run_direct.h"
+#include "cli/shape_args.h"
+#include "core/error.h"
+#include "exec/bind.h"
+#include "exec/executor.h"
+#include "exec/random_inputs.h"
+#include "exec/thread_pool.h"
+#include "model/load.h"
+#include "ops/leaky_relu_paths.h"
+#include "suite/bench.h"
+
+namespace onnxrun::cli {
+namespace {
+
+struct BenchArgs {
+  std::string model;
+  std::vector<std::string> inputs;
+  std::vector<std::string> shapes;
+  size_t memcpy_bytes = 0;
+  BenchOptions bench;
+  int threads = 0;
+  uint64_t seed = 0;
+  bool json = false;
+};
+
+std::string human_ns(double ns) {
+  if (ns < 1e3) return fmt::format("{:.0f} ns", ns);
+  if (ns < 1e6) return fmt::format("{:.2f} us", ns / 1e3);
+  if (ns < 1e9) return fmt::format("{:.2f} ms", ns / 1e6);
+  return fmt::format("{:.3f} s", ns / 1e9);
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<int>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+void print_result(const BenchArgs& a, const std::string& what, unsigned threads, const BenchResult& r) {
+  const BenchStats& s = r.stats;
+  // Throughput from the median run, the typical one.
+  const double secs = static_cast<double>(s.median_ns) / 1e9;
+  const double elems_per_s = secs > 0 ? static_cast<double>(r.elements_per_run) / secs : 0;
+  const double gb_per_s = secs > 0 ? static_cast<double>(r.bytes_per_run) / secs / 1e9 : 0;
+  const size_t rss = peak_rss_bytes();
+  const std::string path = leaky_relu_active_path().name;
+  if (a.json) {
+    fmt::print(
+        "{{\"what\": {}, \"threads\": {}, \"kernel_path\": {}, \"warmup\": {}, \"runs\": {}, \"min_ns\": {}, "
+        "\"median_ns\": {}, \"p90_ns\": {}, \"p99_ns\": {}, \"max_ns\": {}, \"mean_ns\": {:.1f}, "
+        "\"elements_per_run\": {}, \"bytes_per_run\": {}, \"elements_per_s\": {:.6g}, \"gb_per_s\": {:.4f}, "
+        "\"peak_rss_bytes\": {}}}\n",
+        json_string(what), threads, json_string(path), a.bench.warmup, s.runs, s.min_ns, s.median_ns, s.p90_ns,
+        s.p99_ns, s.max_ns, s.mean_ns, r.elements_per_run, r.bytes_per_run, elems_per_s, gb_per_s, rss);
+    return;
+  }
+  fmt::print("{}: {} runs after {} warm-up, {} thread{}, kernel path {}\n", what, s.runs, a.bench.warmup, threads,
+             threads == 1 ? "" : "s", path);
+  fmt::print("  per run: min {}  median {}  p90 {}  p99 {}  max {}\n", human_ns(static_cast<double>(s.min_ns)),
+             human_ns(static_cast<double>(s.median_ns)), human_ns(static_cast<double>(s.p90_ns)),
+             human_ns(static_cast<double>(s.p99_ns)), human_ns(static_cast<double>(s.max_ns)));
+  fmt::print("  {:.4g} elements/s, {:.2f} GB/s ({} bytes read + written per run, at the median)\n", elems_per_s,
+             gb_per_s, r.bytes_per_run);
+  fmt::print("  peak RSS {:.1f} MiB\n", static_cast<double>(rss) / (1 << 20));
+}
+
+int bench_command(const BenchArgs& a) {
+  ThreadPool pool(static_cast<unsigned>(a.threads));
+  if (a.memcpy_bytes > 0) {
+    if (!a.model.empty() || !a.inputs.empty()) fail(ErrorKind::kUsage, "--memcpy takes no model or inputs");
+    const BenchResult r = bench_memcpy(a.memcpy_bytes, a.bench, &pool);
+    print_result(a, fmt::format("memcpy {} bytes", a.memcpy_bytes), pool.size(), r);
+    return kExitOk;
+  }
+  if (a.model.empty()) fail(ErrorKind::kUsage, "give a MODEL to time, or --memcpy BYTES");
+  Model model = load_model(a.model);
+  Executor exec(std::move(model.graph), ExecOptions{&pool});
+  const Graph& g = exec.graph();
+  std::map<std::string, Tensor> inputs;
+  if (!a.inputs.empty()) {
+    if (!a.shapes.empty()) fail(ErrorKind::kUsage, "--shape is for made-up inputs; with -i the files give the shapes");
+    std::vector<Feed> feeds;
+    std::string source;
+    for (size_t k = 0; k < a.inputs.size(); ++k) feeds.push_back(feed_from_arg(g, a.inputs[k], k, {}, source));
+    inputs = bind_inputs(g, std::move(feeds));
+  } else {
+    RandomInputSpec spec;
+    spec.shapes = parse_shape_args(a.shapes);
+    spec.seed = a.seed;
+    inputs = random_inputs(g, spec);
+  }
+  const BenchResult r = bench_executor(exec, inputs, a.bench);
+  print_result(a, a.model, pool.size(), r);
+  return kExitOk;
+}
+
+}  // namespace
+
+int bench_main(int argc, char** argv) {
+  CLI::App app{"onnx-run bench: time repeated runs of a model (or of memcpy, the bandwidth baseline)"};
+  app.name("onnx-run bench");
+  BenchArgs a;
+  Verbosity verbosity;
+  add_verbosity_flags(app, verbosity);
+  app.add_option("model", a.model, "the .onnx model file");
+  app.add_option("-i,--input", a.inputs, "an input tensor, [NAME=]FILE.pb (default: made up from declared shapes)")
+      ->type_name("[NAME=]FILE");
+  app.add_option("--shape", a.shapes, "shape of a made-up input, binding its symbolic dims")->type_name("NAME=d0,d1,...");
+  app.add_option("--warmup", a.bench.warmup, "untimed runs first")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--repeat", a.bench.repeat, "timed runs")->capture_default_str()->check(CLI::PositiveNumber);
+  app.add_option("--threads", a.threads, "threads (default: one per core)")->check(CLI::NonNegativeNumber);
+  app.add_option("--seed", a.seed, "seed for made-up inputs")->capture_default_str();
+  app.add_option("--memcpy", a.memcpy_bytes, "time memcpy of BYTES bytes instead of a model")
+      ->type_name("BYTES")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--json", a.json, "print one JSON object instead of text");
+  app.footer(R"(Times are per run of the whole graph (Executor::run), inputs already in memory.
+GB/s counts the bytes of the inputs read plus the outputs written, at the median run.
+ONNXRUN_ISA=scalar|avx2|avx512|avx512bf16 forces a kernel path.
+
+Examples:
+  onnx-run bench model.onnx --shape x=1000000 --threads 1
+  onnx-run bench model.onnx -i x=x.pb --repeat 50 --json
+  onnx-run bench --memcpy 4000000)");
+  if (auto code = parse_args(app, argc, argv)) return *code;
+  setup_logging(verbosity);
+  return bench_command(a);
+}
+
+}  // namespace onnxrun::cli

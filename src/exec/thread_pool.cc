@@ -1,0 +1,103 @@
+#include "exec/thread_pool.h"
+
+#include <algorithm>
+
+namespace onnxrun {
+
+ThreadPool::ThreadPool(unsigned threads) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  size_ = threads;
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+void ThreadPool::start_workers() {
+  for (unsigned k = 1; k < size_; ++k) workers_.emplace_back([this] { worker_loop(); });
+}
+
+// Takes tasks of the current job until none is left. Called with mu_ unlocked.
+void ThreadPool::work_on_current_job() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (fn_ && next_ < tasks_) {
+    const size_t k = next_++;
+    const std::function<void(size_t)>* fn = fn_;
+    lock.unlock();
+    std::exception_ptr err;
+    try {
+      (*fn)(k);
+    } catch (...) {
+      err = std::current_exception();
+    }
+    lock.lock();
+    if (err && !error_) error_ = err;
+    if (--unfinished_ == 0) done_.notify_all();
+  }
+}
+
+void ThreadPool::worker_loop() {
+  size_t seen = 0;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+    }
+    work_on_current_job();
+  }
+}
+
+void ThreadPool::run(size_t tasks, const std::function<void(size_t)>& fn) {
+  if (tasks == 0) return;
+  if (tasks == 1 || size_ == 1) {
+    for (size_t k = 0; k < tasks; ++k) fn(k);
+    return;
+  }
+  if (workers_.empty()) start_workers();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    fn_ = &fn;
+    tasks_ = tasks;
+    next_ = 0;
+    unfinished_ = tasks;
+    error_ = nullptr;
+    ++generation_;
+  }
+  wake_.notify_all();
+  work_on_current_job();
+  std::exception_ptr err;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [&] { return unfinished_ == 0; });
+    fn_ = nullptr;
+    err = error_;
+    error_ = nullptr;
+  }
+  if (err) std::rethrow_exception(err);
+}
+
+void parallel_for(ThreadPool* pool, size_t n, size_t min_piece, size_t align,
+                  const std::function<void(size_t, size_t)>& fn) {
+  min_piece = std::max<size_t>(min_piece, 1);
+  align = std::max<size_t>(align, 1);
+  const size_t pieces = pool && pool->size() > 1 ? std::min<size_t>(pool->size() * kPiecesPerThread, n / min_piece) : 1;
+  if (pieces <= 1) {
+    if (n) fn(0, n);
+    return;
+  }
+  // Equal pieces, each boundary rounded down to a multiple of `align`.
+  auto bound = [&](size_t k) { return k == pieces ? n : (n / pieces * k) / align * align; };
+  pool->run(pieces, [&](size_t k) {
+    const size_t b = bound(k), e = bound(k + 1);
+    if (e > b) fn(b, e);
+  });
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,62 @@
+// ThreadPool: a fixed set of worker threads that run the pieces of one job at a time,
+// with the calling thread taking part. Workers start on the first job that needs them,
+// so a process that never splits work never starts a thread.
+//
+// parallel_for splits a range only into pieces of at least `min_piece` items; below
+// two pieces it runs on the calling thread alone, so a small run never pays for threads. run() and parallel_for() may be called from one thread at a time.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace onnxrun {
+
+class ThreadPool {
+ public:
+  // `threads` counts the caller: 1 means no workers. 0 means one per core.
+  explicit ThreadPool(unsigned threads = 0);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  unsigned size() const { return size_; }
+
+  // Calls fn(k) for every k in [0, tasks) across the pool and returns when all are done.
+  // The first exception a task throws is rethrown here (after every task has ended).
+  void run(size_t tasks, const std::function<void(size_t)>& fn);
+
+ private:
+  void start_workers();
+  void worker_loop();
+  void work_on_current_job();
+
+  unsigned size_;
+  std::vector<std::thread> workers_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  bool stop_ = false;
+  size_t generation_ = 0;
+  // The current job (guarded by mu_).
+  const std::function<void(size_t)>* fn_ = nullptr;
+  size_t tasks_ = 0;
+  size_t next_ = 0;
+  size_t unfinished_ = 0;
+  std::exception_ptr error_;
+};
+
+// Runs fn(begin, end) over pieces covering [0, n), each of at least `min_piece` items,
+// up to kPiecesPerThread per thread of `pool`; with fewer than two pieces (or no pool,
+// or a pool of one) the whole range runs on the calling thread. Threads take pieces as
+// they come free, so a thread the OS leaves waiting costs little: the others take its
+// share. Piece boundaries are multiples of `align` items.
+inline constexpr size_t kPiecesPerThread = 8;
+void parallel_for(ThreadPool* pool, size_t n, size_t min_piece, size_t align,
+                  const std::function<void(size_t, size_t)>& fn);
+
+}  // namespace onnxrun

@@ -1,0 +1,69 @@
+// LeakyRelu kernel paths chosen at run time for the CPU at hand. Every path computes the
+// same bits as the portable loops in leaky_relu_kernels.h (tests check each path the
+// machine supports, exhaustively for the 16-bit types); they differ only in speed.
+//
+//   scalar      the portable loops (baseline x86-64; SSE2 where the compiler vectorizes)
+//   avx2        AVX2 + F16C; bfloat16 rounded with integer arithmetic
+//   avx512      AVX-512 F/BW/VL (+F16C); bfloat16 rounded with integer arithmetic
+//   avx512bf16  avx512, with bfloat16 rounded by AVX-512 BF16's vcvtneps2bf16
+//
+// The default build runs on any x86-64: the wide paths are compiled for their ISA with
+// per-function target options and only called after cpuid says the CPU (and OS) has it.
+// The environment variable ONNXRUN_ISA=scalar|avx2|avx512|avx512bf16 forces a path
+// (for tests and benchmarks); unset, the best supported path is used.
+//
+// Contract of each function as in leaky_relu_kernels.h: y may equal x (in place), no
+// other overlap. Thread safe (no state).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace onnxrun {
+
+struct LeakyReluPath {
+  const char* name;
+  bool (*supported)();  // does this CPU and OS run the path?
+  void (*f32)(const float* x, float* y, size_t n, float alpha);
+  void (*f64)(const double* x, double* y, size_t n, double alpha);
+  void (*f16)(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
+  void (*bf16)(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
+};
+
+// Every path this build has, baseline first, whether or not the CPU supports it.
+const std::vector<LeakyReluPath>& leaky_relu_all_paths();
+// The paths this CPU supports, baseline first (the last is the best).
+std::vector<const LeakyReluPath*> leaky_relu_supported_paths();
+// The path named `name`, or null.
+const LeakyReluPath* find_leaky_relu_path(std::string_view name);
+
+// The path kernels use: ONNXRUN_ISA's when set, else the best supported one. Decided once
+// per process. Throws Error(kUsage) when ONNXRUN_ISA names an unknown path or one this
+// CPU cannot run.
+const LeakyReluPath& leaky_relu_active_path();
+
+// The wide paths (defined in leaky_relu_avx2.cc / leaky_relu_avx512.cc).
+namespace leaky_relu_avx2 {
+bool supported();
+void f32(const float* x, float* y, size_t n, float alpha);
+void f64(const double* x, double* y, size_t n, double alpha);
+void f16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
+void bf16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
+}  // namespace leaky_relu_avx2
+namespace leaky_relu_avx512 {
+bool supported();
+bool supported_bf16();
+void f32(const float* x, float* y, size_t n, float alpha);
+void f64(const double* x, double* y, size_t n, double alpha);
+void f16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
+void bf16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
+void bf16_native(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
+}  // namespace leaky_relu_avx512
+
+// Out-of-place runs writing at least this many bytes use non-temporal stores: the
+// output would not stay in cache anyway, and streaming skips reading it in first.
+inline constexpr size_t kLeakyReluStreamBytes = size_t{8} << 20;
+
+}  // namespace onnxrun

@@ -1,0 +1,106 @@
+#include "suite/bench.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "core/error.h"
+#include "exec/executor.h"
+#include "exec/thread_pool.h"
+
+namespace onnxrun {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+int64_t ns_since(Clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+}
+
+void check_options(const BenchOptions& o) {
+  if (o.warmup < 0) fail(ErrorKind::kUsage, "--warmup must be 0 or more, not {}", o.warmup);
+  if (o.repeat < 1) fail(ErrorKind::kUsage, "--repeat must be at least 1, not {}", o.repeat);
+}
+
+}  // namespace
+
+BenchStats summarize_times(std::vector<int64_t> ns) {
+  if (ns.empty()) fail(ErrorKind::kInternal, "no times to summarize");
+  std::sort(ns.begin(), ns.end());
+  const size_t n = ns.size();
+  auto rank = [&](double q) {
+    size_t k = static_cast<size_t>(std::ceil(q * static_cast<double>(n)));
+    return ns[std::clamp<size_t>(k, 1, n) - 1];
+  };
+  BenchStats s;
+  s.runs = n;
+  s.min_ns = ns.front();
+  s.max_ns = ns.back();
+  s.median_ns = rank(0.5);
+  s.p90_ns = rank(0.9);
+  s.p99_ns = rank(0.99);
+  double sum = 0;
+  for (int64_t v : ns) sum += static_cast<double>(v);
+  s.mean_ns = sum / static_cast<double>(n);
+  return s;
+}
+
+BenchResult bench_executor(const Executor& exec, const std::map<std::string, Tensor>& inputs,
+                           const BenchOptions& options) {
+  check_options(options);
+  BenchResult r;
+  size_t in_bytes = 0;
+  for (const auto& [name, t] : inputs) in_bytes += t.nbytes();
+  for (int k = 0; k < options.warmup + options.repeat; ++k) {
+    std::map<std::string, Tensor> feed = inputs;  // shares the buffers; copied untimed
+    const Clock::time_point t0 = Clock::now();
+    std::vector<Tensor> outputs = exec.run(std::move(feed));
+    const int64_t ns = ns_since(t0);
+    if (k == 0) {
+      size_t out_bytes = 0, out_elems = 0;
+      for (const Tensor& t : outputs) {
+        out_bytes += t.nbytes();
+        out_elems += static_cast<size_t>(t.numel());
+      }
+      r.bytes_per_run = in_bytes + out_bytes;
+      r.elements_per_run = out_elems;
+    }
+    if (k >= options.warmup) r.times_ns.push_back(ns);
+  }
+  r.stats = summarize_times(r.times_ns);
+  return r;
+}
+
+BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* pool) {
+  check_options(options);
+  const auto src = Buffer::allocate(bytes == 0 ? 1 : bytes);
+  const auto dst = Buffer::allocate(bytes == 0 ? 1 : bytes);
+  std::memset(src->mutable_data(), 1, bytes);
+  std::memset(dst->mutable_data(), 0, bytes);
+  const std::byte* s = src->data();
+  std::byte* d = dst->mutable_data();
+  // The same split a kernel gets (see leaky_relu.cc): pieces of at least 4 MiB.
+  constexpr size_t kMinPieceBytes = size_t{4} << 20;
+  BenchResult r;
+  r.bytes_per_run = 2 * bytes;
+  r.elements_per_run = bytes;
+  for (int k = 0; k < options.warmup + options.repeat; ++k) {
+    const Clock::time_point t0 = Clock::now();
+    parallel_for(pool, bytes, kMinPieceBytes, 64, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); });
+    const int64_t ns = ns_since(t0);
+    if (k >= options.warmup) r.times_ns.push_back(ns);
+  }
+  r.stats = summarize_times(r.times_ns);
+  return r;
+}
+
+size_t peak_rss_bytes() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<size_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+}  // namespace onnxrun

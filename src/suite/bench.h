@@ -1,0 +1,54 @@
+// Timing repeated runs: the statistics `onnx-run bench` prints, a memcpy baseline for
+// the same bytes, and the process's peak memory. Timing only; no printing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace onnxrun {
+
+class Executor;
+class ThreadPool;
+
+struct BenchOptions {
+  int warmup = 3;   // untimed runs first
+  int repeat = 20;  // timed runs
+};
+
+struct BenchStats {
+  size_t runs = 0;
+  int64_t min_ns = 0, median_ns = 0, p90_ns = 0, p99_ns = 0, max_ns = 0;
+  double mean_ns = 0;
+};
+
+// Order statistics of `ns` (nearest rank: pXX is the smallest time at least XX% of the
+// runs did not exceed). REQUIRES: !ns.empty().
+BenchStats summarize_times(std::vector<int64_t> ns);
+
+struct BenchResult {
+  BenchStats stats;
+  std::vector<int64_t> times_ns;  // in run order
+  size_t elements_per_run = 0;    // elements of the graph outputs
+  size_t bytes_per_run = 0;       // bytes of the inputs read plus the outputs written
+};
+
+// Runs exec.run(inputs) warmup + repeat times and times each call. The inputs are shared
+// with the caller, so kernels never overwrite them and every run computes the same thing.
+// Outputs are released outside the timed region.
+BenchResult bench_executor(const Executor& exec, const std::map<std::string, Tensor>& inputs,
+                           const BenchOptions& options);
+
+// memcpy of `bytes` bytes between two buffers allocated and touched once, split across
+// `pool` as kernels are (pool may be null); bytes_per_run is 2 * bytes (read + write),
+// comparable with a kernel that reads and writes `bytes` each.
+BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* pool);
+
+// The most resident memory this process has had (getrusage), in bytes.
+size_t peak_rss_bytes();
+
+}  // namespace onnxrun

@@ -1,0 +1,130 @@
+// `onnx-run bench`, `--threads`, ONNXRUN_ISA and block-by-block runs, through the binary.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <regex>
+
+#include "onnx/onnx.pb.h"
+#include "support/paths.h"
+#include "support/process.h"
+
+using namespace onnxrun::test;
+
+namespace {
+
+std::string write_model(const TempDir& tmp, int elem_type) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  auto* op = m.add_opset_import();
+  op->set_version(16);
+  auto* g = m.mutable_graph();
+  g->set_name("g");
+  for (auto* v : {g->add_input(), g->add_output()}) {
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type);
+    v->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_param("N");
+  }
+  g->mutable_input(0)->set_name("x");
+  g->mutable_output(0)->set_name("y");
+  auto* n = g->add_node();
+  n->set_op_type("LeakyRelu");
+  n->add_input("x");
+  n->add_output("y");
+  const std::string path = tmp.file("model.onnx");
+  std::ofstream(path, std::ios::binary) << m.SerializeAsString();
+  return path;
+}
+
+std::string slurp(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+}  // namespace
+
+TEST_CASE("bench --json prints one object with the statistics", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, 1);
+  auto r = run_cli({"bench", model, "--shape", "x=1000", "--repeat", "7", "--warmup", "1", "--threads", "2", "--json"});
+  REQUIRE(r.exit_code == 0);
+  for (const char* key : {"\"runs\": 7", "\"min_ns\"", "\"median_ns\"", "\"p90_ns\"", "\"p99_ns\"", "\"max_ns\"",
+                          "\"bytes_per_run\": 8000", "\"peak_rss_bytes\"", "\"threads\": 2"})
+    CHECK_THAT(r.out, Catch::Contains(key));
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+}
+
+TEST_CASE("bench reads inputs with -i and prints text", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, 10);
+  onnx::TensorProto t;
+  t.set_name("x");
+  t.set_data_type(10);
+  t.add_dims(4);
+  t.set_raw_data(std::string(8, '\x80'));
+  std::ofstream(tmp.file("x.pb"), std::ios::binary) << t.SerializeAsString();
+  auto r = run_cli({"bench", model, "-i", "x=" + tmp.file("x.pb"), "--repeat", "3"});
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("3 runs"));
+  CHECK_THAT(r.out, Catch::Contains("median"));
+  CHECK_THAT(r.out, Catch::Contains("GB/s"));
+  CHECK_THAT(r.out, Catch::Contains("peak RSS"));
+}
+
+TEST_CASE("bench --memcpy times the bandwidth baseline", "[cli][bench]") {
+  auto r = run_cli({"bench", "--memcpy", "100000", "--repeat", "3", "--json"});
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("\"bytes_per_run\": 200000"));
+}
+
+TEST_CASE("bench usage errors exit 2 with one line", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, 1);
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"bench"},
+           {"bench", model, "--repeat", "0"},
+           {"bench", model},  // N unbound
+           {"bench", model, "--shape", "x=1,a"}}) {
+    auto r = run_cli(args);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("ONNXRUN_ISA forces a kernel path and refuses unknown ones", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, 1);
+  auto bad = run_process({"/usr/bin/env", "ONNXRUN_ISA=sse9", onnx_run_binary(), "bench", model, "--shape", "x=10"});
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("ONNXRUN_ISA=sse9"));
+  auto ok = run_process({"/usr/bin/env", "ONNXRUN_ISA=scalar", onnx_run_binary(), "bench", model, "--shape", "x=10",
+                         "--repeat", "1", "--json"});
+  REQUIRE(ok.exit_code == 0);
+  CHECK_THAT(ok.out, Catch::Contains("\"kernel_path\": \"scalar\""));
+}
+
+TEST_CASE("a large input run block by block writes the same file as a whole run", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, 10);  // float16
+  const size_t n = (size_t{64} << 20) / 2 + 12345;  // past the block-run threshold
+  std::string data(n * 2, '\0');
+  for (size_t i = 0; i < n; ++i) {
+    const uint16_t v = static_cast<uint16_t>(i * 7919u);
+    std::memcpy(&data[2 * i], &v, 2);
+  }
+  onnx::TensorProto t;
+  t.set_name("x");
+  t.set_data_type(10);
+  t.add_dims(static_cast<int64_t>(n));
+  t.set_raw_data(data);
+  std::ofstream(tmp.file("x.pb"), std::ios::binary) << t.SerializeAsString();
+  data.clear();
+  // -q with -o takes the block path; without -q the whole tensor is computed at once.
+  auto blocks = run_cli({model, "-i", "x=" + tmp.file("x.pb"), "-o", tmp.file("blocks"), "-q", "--threads", "2"});
+  REQUIRE(blocks.exit_code == 0);
+  auto whole = run_cli({model, "-i", "x=" + tmp.file("x.pb"), "-o", tmp.file("whole"), "--threads", "1"});
+  REQUIRE(whole.exit_code == 0);
+  const std::string a = slurp(tmp.file("blocks/output_0.pb")), b = slurp(tmp.file("whole/output_0.pb"));
+  CHECK(a.size() > n * 2);
+  CHECK(a == b);
+}

@@ -1,0 +1,96 @@
+// ThreadPool and parallel_for: every item is covered exactly once, pieces respect the
+// alignment and the minimum size, errors come back to the caller, and small ranges stay
+// on the calling thread.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "exec/thread_pool.h"
+
+using namespace onnxrun;
+
+TEST_CASE("parallel_for covers every item once in aligned pieces", "[thread_pool]") {
+  ThreadPool pool(3);
+  for (size_t n : {0u, 1u, 5u, 63u, 64u, 1000u, 4097u, 100000u}) {
+    INFO("n " << n);
+    std::vector<std::atomic<int>> hits(n);
+    std::mutex mu;
+    std::vector<std::pair<size_t, size_t>> pieces;
+    parallel_for(&pool, n, 16, 8, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) hits[i]++;
+      std::lock_guard<std::mutex> lock(mu);
+      pieces.emplace_back(b, e);
+    });
+    for (size_t i = 0; i < n; ++i) REQUIRE(hits[i] == 1);
+    CHECK(pieces.size() <= 3 * kPiecesPerThread);
+    if (n < 32) CHECK(pieces.size() <= 1);
+    for (auto [b, e] : pieces)
+      if (pieces.size() > 1) CHECK(e - b >= 8);  // at least min_piece (16) less alignment
+    for (auto [b, e] : pieces) {
+      CHECK(b % 8 == 0);
+      CHECK(b < e);
+    }
+  }
+}
+
+TEST_CASE("a pool of one never splits", "[thread_pool]") {
+  ThreadPool pool(1);
+  int calls = 0;
+  parallel_for(&pool, 1 << 20, 1, 1, [&](size_t b, size_t e) {
+    ++calls;
+    CHECK(e - b == (1u << 20));
+  });
+  CHECK(calls == 1);
+}
+
+TEST_CASE("small ranges run on the calling thread", "[thread_pool]") {
+  ThreadPool pool(2);
+  const auto me = std::this_thread::get_id();
+  bool same = false;
+  parallel_for(&pool, 100, 60, 1, [&](size_t, size_t) { same = std::this_thread::get_id() == me; });
+  CHECK(same);
+  parallel_for(nullptr, 1000, 1, 1, [&](size_t b, size_t e) {
+    CHECK(b == 0);
+    CHECK(e == 1000);
+  });
+}
+
+TEST_CASE("a large range uses every thread of the pool", "[thread_pool]") {
+  ThreadPool pool(2);
+  REQUIRE(pool.size() == 2);
+  for (int rep = 0; rep < 20; ++rep) {  // the pool is reused across jobs
+    // The first piece waits for the second to start: only another thread can start it.
+    std::atomic<int> started{0};
+    std::atomic<bool> both{true};
+    parallel_for(&pool, 1 << 20, 1024, 64, [&](size_t, size_t) {
+      started++;
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (started < 2)
+        if (std::chrono::steady_clock::now() > until) {
+          both = false;
+          break;
+        } else {
+          std::this_thread::yield();
+        }
+    });
+    REQUIRE(both);
+  }
+}
+
+TEST_CASE("an exception in a task reaches the caller and the pool stays usable", "[thread_pool]") {
+  ThreadPool pool(2);
+  CHECK_THROWS_AS(pool.run(8, [](size_t k) { if (k == 5) throw std::runtime_error("task 5"); }), std::runtime_error);
+  std::atomic<int> count{0};
+  pool.run(8, [&](size_t) { count++; });
+  CHECK(count == 8);
+}
+
+TEST_CASE("a pool of 0 threads has one per core", "[thread_pool]") {
+  ThreadPool pool(0);
+  CHECK(pool.size() >= 1);
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/python3
+"""LeakyRelu speed against the machine's limits, in one run (see tools/bench).
+
+For each type and size: `onnx-run bench` on a made-up input, and `onnx-run bench
+--memcpy` of the same bytes, on 1 and 2 threads; the ratio is memcpy time / kernel time
+(1.0 = at the memcpy line). Then whole processes: `onnx-run MODEL -i x=big.pb -o out/`
+on a 400 MB float32 tensor against `cat big.pb > copy.pb`, wall time and peak RSS.
+Needs Debian's python3-onnx and python3-numpy (run with /usr/bin/python3).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+TYPES = {"float": TensorProto.FLOAT, "float16": TensorProto.FLOAT16,
+         "bfloat16": TensorProto.BFLOAT16, "double": TensorProto.DOUBLE}
+SIZES = {"float": 4, "float16": 2, "bfloat16": 2, "double": 8}
+
+
+def make_model(path, elem_type):
+    x = helper.make_tensor_value_info("x", elem_type, ["N"])
+    y = helper.make_tensor_value_info("y", elem_type, ["N"])
+    node = helper.make_node("LeakyRelu", ["x"], ["y"], alpha=0.1)
+    g = helper.make_graph([node], "leaky_relu", [x], [y])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 16)])
+    m.ir_version = 8
+    onnx.save(m, path)
+
+
+def bench_json(args):
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def repeats_for(nbytes):
+    # Enough runs for stable order statistics, about a second or less each.
+    if nbytes <= 1 << 20:
+        return 2000
+    if nbytes <= 64 << 20:
+        return 100
+    return 10
+
+
+def timed_process(argv, workdir):
+    """Wall seconds and peak RSS bytes of one command. RSS comes from /usr/bin/time (a
+    small parent: a child forked from this big Python process would inherit its peak)."""
+    rss_file = os.path.join(workdir, "rss.txt")
+    t0 = time.perf_counter()
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + argv, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    if r.returncode != 0:
+        sys.exit(f"{argv} failed with status {r.returncode}")
+    with open(rss_file) as f:
+        return wall, int(f.read().split()[-1]) * 1024
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--onnx-run", required=True)
+    ap.add_argument("--workdir", default="/tmp/onnx-run-bench")
+    ap.add_argument("--sizes", default="1e3,1e6,1e7,1e8", help="element counts, comma separated")
+    ap.add_argument("--types", default="float,float16,bfloat16,double")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--big-mb", type=int, default=400, help="size of the whole-process tensor (0: skip)")
+    ap.add_argument("--process-repeat", type=int, default=5)
+    a = ap.parse_args()
+    os.makedirs(a.workdir, exist_ok=True)
+    exe = a.onnx_run
+
+    print(f"onnx-run: {exe}")
+    print(f"kernel path: {bench_json([exe, 'bench', '--memcpy', '64', '--repeat', '1', '--json'])['kernel_path']}")
+    print()
+    print("Kernel vs memcpy of the same bytes (median per run; ratio = memcpy time / kernel time)")
+    hdr = f"{'type':9} {'N':>6} {'thr':>3} {'memcpy':>10} {'kernel':>10} {'ratio':>6} {'kern GB/s':>9} {'memcpy GB/s':>11} {'kernel p90':>10}"
+    print(hdr)
+    print("-" * len(hdr))
+    sys.stdout.flush()
+    for t in a.types.split(","):
+        model = os.path.join(a.workdir, f"leaky_relu_{t}.onnx")
+        make_model(model, TYPES[t])
+        for s in a.sizes.split(","):
+            n = int(float(s))
+            nbytes = n * SIZES[t]
+            reps = str(repeats_for(nbytes))
+            for th in a.threads.split(","):
+                k = bench_json([exe, "bench", model, "--shape", f"x={n}", "--threads", th,
+                                "--repeat", reps, "--warmup", "3", "--json"])
+                m = bench_json([exe, "bench", "--memcpy", str(nbytes), "--threads", th,
+                                "--repeat", reps, "--warmup", "3", "--json"])
+                ratio = m["median_ns"] / k["median_ns"]
+                print(f"{t:9} {s:>6} {th:>3} {m['median_ns']/1e3:>8.2f}us {k['median_ns']/1e3:>8.2f}us "
+                      f"{ratio:>6.2f} {k['gb_per_s']:>9.2f} {m['gb_per_s']:>11.2f} {k['p90_ns']/1e3:>8.2f}us")
+                sys.stdout.flush()
+
+    # The example from ONNX's tests: N = 3.
+    model = os.path.join(a.workdir, "leaky_relu_float.onnx")
+    k = bench_json([exe, "bench", model, "--shape", "x=3", "--threads", "1", "--repeat", "5000", "--json"])
+    print(f"\nN = 3, float, in process: median {k['median_ns']} ns, p90 {k['p90_ns']} ns")
+
+    if a.big_mb <= 0:
+        return
+    n = a.big_mb * 1000 * 1000 // 4
+    big = os.path.join(a.workdir, "big.pb")
+    if not os.path.exists(big) or os.path.getsize(big) < n * 4:
+        rng = np.random.default_rng(1)
+        x = (rng.random(n, dtype=np.float32) * 2 - 1).astype(np.float32)
+        with open(big, "wb") as f:
+            f.write(numpy_helper.from_array(x, "x").SerializeToString())
+        del x
+    size = os.path.getsize(big)
+    copy = os.path.join(a.workdir, "copy.pb")
+    outdir = os.path.join(a.workdir, "out")
+    os.makedirs(outdir, exist_ok=True)
+    subprocess.run(["cat", big], stdout=subprocess.DEVNULL, check=True)  # into the page cache
+    print(f"\nWhole process, {size / 1e6:.0f} MB float32 .pb in and out (median of {a.process_repeat}):")
+    for th in a.threads.split(","):
+        cat_t, ours_t, cat_rss, ours_rss = [], [], 0, 0
+        for _ in range(a.process_repeat):
+            # The shell's truncation of the old copy is timed too, as onnx-run's
+            # replacing of its old output is.
+            w, r = timed_process(["sh", "-c", 'cat "$0" > "$1"', big, copy], a.workdir)
+            cat_t.append(w)
+            cat_rss = max(cat_rss, r)
+            w, r = timed_process([exe, model, "-i", f"x={big}", "-o", outdir, "-q", "--threads", th], a.workdir)
+            ours_t.append(w)
+            ours_rss = max(ours_rss, r)
+        c, o = statistics.median(cat_t), statistics.median(ours_t)
+        print(f"  threads {th}: cat {c*1e3:.0f} ms, onnx-run {o*1e3:.0f} ms, ratio {o/c:.2f}; "
+              f"peak RSS onnx-run {ours_rss/2**20:.0f} MiB = {ours_rss/(n*4):.2f} x tensor bytes (cat {cat_rss/2**20:.1f} MiB)")
+        sys.stdout.flush()
+    ex = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "onnx-tests", "node",
+                      "test_leakyrelu_example", "model.onnx")
+    if os.path.exists(ex):
+        ts = sorted(timed_process([exe, ex, "-q"], a.workdir)[0] for _ in range(11))
+        print(f"  test_leakyrelu_example whole process: median {ts[5]*1e3:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
