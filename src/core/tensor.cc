@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "core/memory_limit.h"
 
 namespace onnxrun {
 
@@ -35,12 +36,17 @@ size_t checked_nbytes(DType t, const Shape& shape) {
   return static_cast<size_t>(n) * size;
 }
 
-std::shared_ptr<Buffer> Buffer::allocate(size_t bytes) {
+std::shared_ptr<Buffer> Buffer::allocate(size_t bytes, std::string_view what) {
   // aligned_alloc wants a multiple of the alignment; never ask for 0 bytes.
   const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   if (rounded < bytes) throw std::bad_alloc();
+  // Counted against the memory limit before the system is asked (memory_limit.h).
+  reserve_memory(bytes, what);
   void* p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
-  if (!p) throw std::bad_alloc();
+  if (!p) {
+    release_memory(bytes);
+    throw std::bad_alloc();
+  }
   return std::shared_ptr<Buffer>(new Buffer(static_cast<std::byte*>(p), bytes, true, true, nullptr));
 }
 
@@ -52,7 +58,10 @@ std::shared_ptr<Buffer> Buffer::borrow(const void* data, size_t bytes,
 }
 
 Buffer::~Buffer() {
-  if (owned_) std::free(data_);
+  if (owned_) {
+    std::free(data_);
+    release_memory(size_);
+  }
 }
 
 std::byte* Buffer::mutable_data() {
@@ -62,7 +71,7 @@ std::byte* Buffer::mutable_data() {
 
 Tensor::Tensor(DType dtype, Shape shape)
     : dtype_(dtype), shape_(std::move(shape)), numel_(checked_numel(shape_)) {
-  buffer_ = Buffer::allocate(checked_nbytes(dtype_, shape_));
+  buffer_ = Buffer::allocate(checked_nbytes(dtype_, shape_), describe());
 }
 
 Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Buffer> buffer)

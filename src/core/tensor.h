@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/dtype.h"
@@ -30,8 +31,10 @@ class Buffer {
  public:
   static constexpr size_t kAlignment = 64;
 
-  // Uninitialised, 64-byte aligned, writable memory of `bytes` bytes.
-  static std::shared_ptr<Buffer> allocate(size_t bytes);
+  // Uninitialised, 64-byte aligned, writable memory of `bytes` bytes. Throws
+  // Error(kSecurity) naming `what` when the bytes do not fit the memory limit
+  // (memory_limit.h), before any is allocated.
+  static std::shared_ptr<Buffer> allocate(size_t bytes, std::string_view what = "a tensor buffer");
   // A view of `bytes` bytes at `data`, kept valid by `owner`.
   static std::shared_ptr<Buffer> borrow(const void* data, size_t bytes,
                                         std::shared_ptr<const void> owner, bool writable);

@@ -1,9 +1,12 @@
 #include "io/tensor_file.h"
 
+#include <filesystem>
+
 #include <google/protobuf/io/coded_stream.h>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
+#include "io/external_data.h"
 #include "io/file_bytes.h"
 #include "io/tensor_proto.h"
 #include "onnx/onnx.pb.h"
@@ -41,10 +44,10 @@ NamedTensor read_tensor_file(const std::string& path) {
   in.SetTotalBytesLimit(INT32_MAX);
   if (!proto.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
     fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file", path);
-  if (proto.data_location() == onnx::TensorProto::EXTERNAL)
-    fail(ErrorKind::kUnsupported, "{}: tensor files with external data are not supported", path);
   try {
-    return {proto.name(), tensor_from_proto(proto)};
+    // External data is looked for beside the .pb file, under the same rules as a model's.
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    return {proto.name(), tensor_from_proto_in(proto, dir.empty() ? "." : dir)};
   } catch (const Error& e) {
     throw e.with_context(path);
   }

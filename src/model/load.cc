@@ -16,7 +16,7 @@
 
 namespace onnxrun {
 
-Model load_model_from_bytes(const void* data, size_t size, const std::string& /*base_dir*/,
+Model load_model_from_bytes(const void* data, size_t size, const std::string& base_dir,
                             const LoadOptions& options) {
   onnx::ModelProto proto;
   google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
@@ -27,7 +27,7 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& /*
   if (proto.ir_version() > kNewestKnownIrVersion)
     spdlog::warn("IR version {} is newer than the newest onnx-run knows ({})", proto.ir_version(),
                  kNewestKnownIrVersion);
-  Model m = model_from_proto(proto);
+  Model m = model_from_proto(proto, base_dir);
   validate_and_sort(m.graph);
   resolve_graph(m.graph, options.registry ? *options.registry : OpRegistry::builtin());
   return m;

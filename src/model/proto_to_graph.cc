@@ -3,6 +3,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "io/external_data.h"
 #include "io/tensor_proto.h"
 #include "onnx/onnx.pb.h"
 #include "ops/registry.h"
@@ -100,7 +101,7 @@ Node node_from_proto(const onnx::NodeProto& p, size_t index) {
 
 }  // namespace
 
-Model model_from_proto(const onnx::ModelProto& proto) {
+Model model_from_proto(const onnx::ModelProto& proto, const std::string& base_dir) {
   Model m;
   m.meta.ir_version = proto.ir_version();
   m.meta.producer_name = proto.producer_name();
@@ -128,11 +129,9 @@ Model model_from_proto(const onnx::ModelProto& proto) {
   if (gp.sparse_initializer_size() > 0) fail(ErrorKind::kUnsupported, "sparse initializers are not supported");
   for (const auto& tp : gp.initializer()) {
     if (tp.name().empty()) fail(ErrorKind::kInvalid, "an initializer has no name");
-    if (tp.data_location() == onnx::TensorProto::EXTERNAL)
-      fail(ErrorKind::kUnsupported, "initializer '{}': external data is not supported yet", tp.name());
     Tensor t;
     try {
-      t = tensor_from_proto(tp);
+      t = tensor_from_proto_in(tp, base_dir);
     } catch (const Error& e) {
       throw e.with_context(fmt::format("initializer '{}'", tp.name()));
     }
