@@ -277,6 +277,12 @@ const std::vector<Row>& rows() {
          write_file(f.m + "/x.pb", "\xff\xff\xff garbage");
          return std::vector<std::string>{f.model(leaky_relu_model()), "-i", "X=" + f.m + "/x.pb"};
        }},
+      {"-i file is truncated", 3, {"x.pb", "not a valid TensorProto"},
+       [](Folder& f) {
+         const std::string bytes = float_tensor("X", {3}, kX).SerializeAsString();
+         write_file(f.m + "/x.pb", bytes.substr(0, bytes.size() - 5));
+         return std::vector<std::string>{f.model(leaky_relu_model()), "-i", "X=" + f.m + "/x.pb"};
+       }},
       // Test sets.
       {"test set without output_0.pb", 3, {"0 output files", "1 outputs"},
        [](Folder& f) {
