@@ -29,6 +29,30 @@ size_t memory_in_use();
 void reserve_memory(size_t bytes, std::string_view what);
 void release_memory(size_t bytes);
 
+// Memory counted for as long as the object lives (for memory that is not a tensor
+// buffer, such as a whole file read in). Movable, not copyable.
+class MemoryReservation {
+ public:
+  MemoryReservation() = default;
+  // Throws like reserve_memory.
+  MemoryReservation(size_t bytes, std::string_view what) : bytes_(bytes) { reserve_memory(bytes, what); }
+  MemoryReservation(MemoryReservation&& o) noexcept : bytes_(o.bytes_) { o.bytes_ = 0; }
+  MemoryReservation& operator=(MemoryReservation&& o) noexcept {
+    if (this != &o) {
+      release_memory(bytes_);
+      bytes_ = o.bytes_;
+      o.bytes_ = 0;
+    }
+    return *this;
+  }
+  MemoryReservation(const MemoryReservation&) = delete;
+  MemoryReservation& operator=(const MemoryReservation&) = delete;
+  ~MemoryReservation() { release_memory(bytes_); }
+
+ private:
+  size_t bytes_ = 0;
+};
+
 // Throws like reserve_memory when `bytes` more would not fit now; counts nothing.
 void check_memory_fits(size_t bytes, std::string_view what);
 

@@ -5,6 +5,9 @@
 #include "core/error.h"
 #include "core/memory_limit.h"
 #include "core/tensor.h"
+#include "io/file_bytes.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
 
 using namespace onnxrun;
 
@@ -48,4 +51,23 @@ TEST_CASE("a tensor over the memory limit is refused before allocation, naming t
   }
   CHECK(memory_in_use() == before);
   CHECK(default_memory_limit() > 0);
+}
+
+TEST_CASE("a file read whole counts against the limit while it is held", "[memory-limit]") {
+  onnxrun::test::TempDir dir;
+  onnxrun::test::write_file(dir.file("f.bin"), std::string(5000, 'x'));
+  const size_t before = memory_in_use();
+  {
+    FileBytes bytes = FileBytes::read(dir.file("f.bin"));
+    CHECK(bytes.size() == 5000);
+    CHECK(memory_in_use() == before + 5000);
+    FileBytes moved = std::move(bytes);
+    CHECK(memory_in_use() == before + 5000);
+  }
+  CHECK(memory_in_use() == before);
+  const size_t saved = memory_limit();
+  set_memory_limit(before + 4999);
+  CHECK_THROWS_WITH(FileBytes::read(dir.file("f.bin")), Catch::Contains("f.bin needs 4.88 KiB"));
+  set_memory_limit(saved);
+  CHECK(memory_in_use() == before);
 }
