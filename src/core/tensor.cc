@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "core/memory_limit.h"
 
 namespace onnxrun {
 
@@ -132,7 +133,18 @@ void small_free(void* p, int c) {
 
 }  // namespace
 
-std::shared_ptr<Buffer> Buffer::allocate(size_t bytes) {
+std::shared_ptr<Buffer> Buffer::allocate(size_t bytes, std::string_view what) {
+  // Counted against the memory limit before the system is asked (memory_limit.h).
+  reserve_memory(bytes, what);
+  try {
+    return allocate_uncounted(bytes);
+  } catch (...) {
+    release_memory(bytes);
+    throw;
+  }
+}
+
+std::shared_ptr<Buffer> Buffer::allocate_uncounted(size_t bytes) {
   if (bytes >= (size_t{1} << kMinClassBits) && bytes < kLargeBytes) {
     const int c = size_class(bytes);
     void* p = small_alloc(c);
@@ -176,6 +188,7 @@ Buffer::~Buffer() {
     small_free(data_, size_class_);
   else
     std::free(data_);
+  release_memory(size_);
 }
 
 std::byte* Buffer::mutable_data() {
@@ -185,7 +198,7 @@ std::byte* Buffer::mutable_data() {
 
 Tensor::Tensor(DType dtype, Shape shape)
     : dtype_(dtype), shape_(std::move(shape)), numel_(checked_numel(shape_)) {
-  buffer_ = Buffer::allocate(checked_nbytes(dtype_, shape_));
+  buffer_ = Buffer::allocate(checked_nbytes(dtype_, shape_), describe());
 }
 
 Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Buffer> buffer)

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/dtype.h"
@@ -30,14 +31,16 @@ class Buffer {
  public:
   static constexpr size_t kAlignment = 64;
 
-  // Uninitialised, 64-byte aligned, writable memory of `bytes` bytes. Large buffers
-  // (kLargeBytes and up) are mapped with transparent huge pages asked for, so that first
-  // touching them costs few page faults, and on release a few are kept for reuse by the
-  // next allocation that fits (a run repeated by `bench` then touches no fresh memory).
-  // Mid-size buffers (1 KiB up to kLargeBytes) come in power-of-two sizes from a small
-  // per-thread cache, so a run's output costs no trip through malloc.
+  // Uninitialised, 64-byte aligned, writable memory of `bytes` bytes. Throws
+  // Error(kSecurity) naming `what` when the bytes do not fit the memory limit
+  // (memory_limit.h), before any is allocated. Large buffers (kLargeBytes and up) are
+  // mapped with transparent huge pages asked for, so that first touching them costs few
+  // page faults, and on release a few are kept for reuse by the next allocation that
+  // fits (a run repeated by `bench` then touches no fresh memory). Mid-size buffers
+  // (1 KiB up to kLargeBytes) come in power-of-two sizes from a small per-thread cache,
+  // so a run's output costs no trip through malloc.
   static constexpr size_t kLargeBytes = size_t{4} << 20;
-  static std::shared_ptr<Buffer> allocate(size_t bytes);
+  static std::shared_ptr<Buffer> allocate(size_t bytes, std::string_view what = "a tensor buffer");
   // A view of `bytes` bytes at `data`, kept valid by `owner`.
   static std::shared_ptr<Buffer> borrow(const void* data, size_t bytes,
                                         std::shared_ptr<const void> owner, bool writable);
@@ -52,6 +55,9 @@ class Buffer {
   bool writable() const { return writable_; }
 
  private:
+  // allocate() without the memory-limit accounting, which allocate() does around it.
+  static std::shared_ptr<Buffer> allocate_uncounted(size_t bytes);
+
   Buffer(std::byte* data, size_t size, bool owned, bool writable,
          std::shared_ptr<const void> owner)
       : data_(data), size_(size), owned_(owned), writable_(writable), owner_(std::move(owner)) {}

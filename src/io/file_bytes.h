@@ -4,11 +4,14 @@
 
 #include <string>
 
+#include "core/memory_limit.h"
+
 namespace onnxrun {
 
 class FileBytes {
  public:
-  // Throws Error(kIo) naming the path when the file cannot be opened or read.
+  // Throws Error(kIo) naming the path when the file cannot be opened or read, and
+  // Error(kSecurity) when it does not fit the memory limit (memory_limit.h).
   static FileBytes read(const std::string& path);
 
   const char* data() const { return bytes_.data(); }
@@ -16,6 +19,7 @@ class FileBytes {
 
  private:
   std::string bytes_;
+  MemoryReservation reservation_;  // the file's size, counted while it is held
 };
 
 }  // namespace onnxrun

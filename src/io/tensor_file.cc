@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 
 #include <google/protobuf/io/coded_stream.h>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
+#include "io/external_data.h"
 #include "io/mapped_file.h"
 #include "io/tensor_wire.h"
 #include "io/tensor_proto.h"
@@ -80,10 +82,10 @@ NamedTensor read_tensor_file(const std::string& path, bool prefault) {
     fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file", path);
   // Protobuf accepts many byte strings as a message; a tensor file must at least say its type.
   if (proto.data_type() == 0) fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file (no data_type)", path);
-  if (proto.data_location() == onnx::TensorProto::EXTERNAL)
-    fail(ErrorKind::kUnsupported, "{}: tensor files with external data are not supported", path);
   try {
-    return {proto.name(), tensor_from_proto(proto)};
+    // External data is looked for beside the .pb file, under the same rules as a model's.
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    return {proto.name(), tensor_from_proto_in(proto, dir.empty() ? "." : dir)};
   } catch (const Error& e) {
     throw e.with_context(path);
   }

@@ -69,6 +69,17 @@ const char* present_field(const onnx::TensorProto& p) {
   return found;
 }
 
+// How many values the typed field `name` holds.
+int64_t field_size(const onnx::TensorProto& p, const char* name) {
+  const std::string_view n(name);
+  if (n == "float_data") return p.float_data_size();
+  if (n == "double_data") return p.double_data_size();
+  if (n == "int64_data") return p.int64_data_size();
+  if (n == "uint64_data") return p.uint64_data_size();
+  if (n == "string_data") return p.string_data_size();
+  return p.int32_data_size();
+}
+
 }  // namespace
 
 Tensor tensor_from_proto(const onnx::TensorProto& proto) {
@@ -82,11 +93,13 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto) {
   if (field && std::strcmp(field, field_for(t)) != 0)
     fail(ErrorKind::kInvalid, "a {} tensor keeps typed data in {}, not {}", dtype_name(t), field_for(t), field);
 
-  Tensor out(t, shape);
+  // Every length is checked against the dims before the tensor is allocated: dims are
+  // the one part of a hostile file that costs nothing to write and everything to obey.
   if (proto.has_raw_data()) {
     if (proto.raw_data().size() != nbytes)
       fail(ErrorKind::kInvalid, "raw_data holds {} bytes but {}{} needs {}", proto.raw_data().size(), dtype_name(t),
            shape_to_string(shape), nbytes);
+    Tensor out(t, shape);
     if (nbytes) std::memcpy(out.mutable_raw(), proto.raw_data().data(), nbytes);
     return out;
   }
@@ -99,8 +112,10 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto) {
   };
   if (!field) {
     check_count("the tensor", 0);  // only an empty tensor may carry no data
-    return out;
+    return Tensor(t, shape);
   }
+  check_count(field, field_size(proto, field));
+  Tensor out(t, shape);
 
   switch (t) {
     case DType::kFloat:

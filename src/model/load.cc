@@ -18,7 +18,7 @@
 
 namespace onnxrun {
 
-Model load_model_from_bytes(const void* data, size_t size, const std::string& /*base_dir*/,
+Model load_model_from_bytes(const void* data, size_t size, const std::string& base_dir,
                             const LoadOptions& options) {
   onnx::ModelProto proto;
   google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
@@ -29,7 +29,7 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& /*
   if (proto.ir_version() > kNewestKnownIrVersion)
     spdlog::warn("IR version {} is newer than the newest onnx-run knows ({})", proto.ir_version(),
                  kNewestKnownIrVersion);
-  Model m = model_from_proto(proto);
+  Model m = model_from_proto(proto, base_dir);
   if (options.keep_unsupported) {
     // Describing, not running: a function that cannot be inlined leaves its calls in
     // the graph, where resolution records them as unsupported.

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "core/error.h"
+#include "io/external_data.h"
 #include "io/tensor_proto.h"
 #include "model/proto_newer_fields.h"
 #include "onnx/onnx.pb.h"
@@ -154,7 +155,7 @@ Function function_from_proto(const onnx::FunctionProto& p) {
 
 }  // namespace
 
-Model model_from_proto(const onnx::ModelProto& proto) {
+Model model_from_proto(const onnx::ModelProto& proto, const std::string& base_dir) {
   Model m;
   m.meta.ir_version = proto.ir_version();
   m.meta.producer_name = proto.producer_name();
@@ -181,11 +182,9 @@ Model model_from_proto(const onnx::ModelProto& proto) {
   if (gp.sparse_initializer_size() > 0) fail(ErrorKind::kUnsupported, "sparse initializers are not supported");
   for (const auto& tp : gp.initializer()) {
     if (tp.name().empty()) fail(ErrorKind::kInvalid, "an initializer has no name");
-    if (tp.data_location() == onnx::TensorProto::EXTERNAL)
-      fail(ErrorKind::kUnsupported, "initializer '{}': external data is not supported yet", tp.name());
     Tensor t;
     try {
-      t = tensor_from_proto(tp);
+      t = tensor_from_proto_in(tp, base_dir);
     } catch (const Error& e) {
       throw e.with_context(fmt::format("initializer '{}'", tp.name()));
     }

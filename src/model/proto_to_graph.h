@@ -3,6 +3,8 @@
 // Graph-level checks (SSA, order, resolution) are validate.h's and resolve.h's.
 #pragma once
 
+#include <string>
+
 #include "model/graph.h"
 
 namespace onnx {
@@ -11,6 +13,8 @@ class ModelProto;
 
 namespace onnxrun {
 
-Model model_from_proto(const onnx::ModelProto& proto);
+// `base_dir` is the folder external data is read from (io/external_data.h); empty for a
+// model given as bytes without a folder, whose external data is then refused.
+Model model_from_proto(const onnx::ModelProto& proto, const std::string& base_dir = "");
 
 }  // namespace onnxrun

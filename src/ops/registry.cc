@@ -105,7 +105,8 @@ std::vector<std::optional<DType>> check_and_infer_types(const OpDef& def,
 
 void check_attributes(const OpDef& def, const AttributeMap& attrs) {
   for (const auto& [name, attr] : attrs) {
-    auto spec = std::find_if(def.attrs.begin(), def.attrs.end(), [&](const AttrSpec& s) { return s.name == name; });
+    // By value: clang 14 cannot capture a structured binding.
+    auto spec = std::find_if(def.attrs.begin(), def.attrs.end(), [n = name](const AttrSpec& s) { return s.name == n; });
     if (spec == def.attrs.end()) {
       std::vector<std::string> known;
       for (const AttrSpec& s : def.attrs) known.push_back(s.name);

@@ -18,16 +18,6 @@ using namespace onnxrun::test;
 
 namespace {
 
-void write_file(const std::string& path, const std::string& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  f << bytes;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(f), {});
-}
-
 // y = Wrap(x; alpha=0.2), Wrap(X) = LeakyRelu-16(X, alpha=@alpha)
 onnx::ModelProto wrapper_model(bool recursive = false) {
   onnx::ModelProto m = make_model(16, {"local"});

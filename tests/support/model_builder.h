@@ -1,9 +1,11 @@
-// Building small ONNX models in tests with protobuf's own API, so a test states the
-// exact model it loads (nodes, functions, opset imports) without files in testdata/.
+// Building small ONNX models and tensor files in tests (and fuzz seeds) with protobuf's
+// own API, so a test states the exact model it loads (nodes, functions, opset imports)
+// without files in testdata/, and each bad input is one visible edit of a good one.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "onnx/onnx.pb.h"
@@ -46,5 +48,28 @@ void add_function_attr_default_float(onnx::FunctionProto& f, const std::string& 
 
 std::string serialize(const onnx::ModelProto& m);
 std::string save_model(const onnx::ModelProto& m, const std::string& path);  // returns path
+
+// A ValueInfoProto declaring a tensor of ONNX element type `elem` with `dims`, written
+// as given (a negative dim stays negative, for tests of bad models).
+void declare(onnx::ValueInfoProto* v, const std::string& name, int32_t elem, const std::vector<int64_t>& dims);
+
+// IR 8, one default-domain import of `opset`, graph input X and output Y (both `elem`
+// with `dims`), one LeakyRelu node X -> Y (alpha unset: the default 0.01).
+onnx::ModelProto leaky_relu_xy_model(int64_t opset = 16, int32_t elem = onnx::TensorProto::FLOAT,
+                                  const std::vector<int64_t>& dims = {3});
+
+// A float tensor with its values in raw_data.
+onnx::TensorProto float_tensor(const std::string& name, const std::vector<int64_t>& dims,
+                               const std::vector<float>& values);
+
+// Little-endian bytes of `values`, as raw_data and external data hold them.
+std::string float_bytes(const std::vector<float>& values);
+
+// Marks `t` external with the given key/value pairs (and drops its raw_data).
+void make_external(onnx::TensorProto* t, const std::vector<std::pair<std::string, std::string>>& keys);
+
+void write_file(const std::string& path, const std::string& bytes);
+void write_message(const std::string& path, const google::protobuf::MessageLite& m);
+std::string read_file(const std::string& path);
 
 }  // namespace onnxrun::test

@@ -1,0 +1,112 @@
+// fuzz_seeds OUT_DIR: writes OUT_DIR/model/*.onnx and OUT_DIR/tensor/*.pb, small valid
+// inputs that cover what the loaders read (every LeakyRelu version and type, attributes,
+// initializers in raw_data, typed fields and external data), for the fuzzers to mutate.
+// External references name "data.bin", which the fuzz targets provide beside the input.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "support/model_builder.h"
+
+using namespace onnxrun::test;
+using TP = onnx::TensorProto;
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: fuzz_seeds OUT_DIR\n");
+    return 2;
+  }
+  const std::string out = argv[1];
+  std::filesystem::create_directories(out + "/model");
+  std::filesystem::create_directories(out + "/tensor");
+  int count = 0;
+  auto model = [&](const std::string& name, const onnx::ModelProto& m) {
+    write_message(out + "/model/" + name + ".onnx", m);
+    ++count;
+  };
+  auto tensor = [&](const std::string& name, const TP& t) {
+    write_message(out + "/tensor/" + name + ".pb", t);
+    ++count;
+  };
+
+  const int32_t types[] = {TP::FLOAT, TP::DOUBLE, TP::FLOAT16, TP::BFLOAT16};
+  for (int64_t opset : {1, 6, 16})
+    for (int32_t t : types) {
+      if (t == TP::BFLOAT16 && opset < 16) continue;
+      onnx::ModelProto m = leaky_relu_xy_model(opset, t, {2, 3});
+      model("leaky_op" + std::to_string(opset) + "_t" + std::to_string(t), m);
+      auto* a = m.mutable_graph()->mutable_node(0)->add_attribute();
+      a->set_name("alpha");
+      a->set_type(onnx::AttributeProto::FLOAT);
+      a->set_f(0.1f);
+      model("leaky_alpha_op" + std::to_string(opset) + "_t" + std::to_string(t), m);
+    }
+  {
+    // Symbolic dims, and a chain of two nodes.
+    onnx::ModelProto m = leaky_relu_xy_model(16);
+    auto* dim = m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
+    dim->set_dim_param("N");
+    auto* n = m.mutable_graph()->add_node();
+    n->set_op_type("LeakyRelu");
+    n->add_input("Y");
+    n->add_output("Z");
+    m.mutable_graph()->mutable_output(0)->set_name("Z");
+    model("leaky_chain_symbolic", m);
+  }
+  {
+    // X as an initializer: inline (raw_data, float_data) and external.
+    onnx::ModelProto m = leaky_relu_xy_model(16);
+    *m.mutable_graph()->add_initializer() = float_tensor("X", {3}, {-1.f, 0.f, 2.f});
+    model("leaky_init_raw", m);
+    TP* init = m.mutable_graph()->mutable_initializer(0);
+    init->clear_raw_data();
+    for (float v : {-1.f, 0.5f, 3.f}) init->add_float_data(v);
+    model("leaky_init_typed", m);
+    init->clear_float_data();
+    make_external(init, {{"location", "data.bin"}, {"offset", "16"}, {"length", "12"}});
+    model("leaky_init_external", m);
+  }
+
+  tensor("float_raw", float_tensor("x", {2, 2}, {1.f, -2.f, 3.f, -4.f}));
+  tensor("float_scalar", float_tensor("s", {}, {-0.5f}));
+  tensor("float_empty", float_tensor("e", {0, 3}, {}));
+  {
+    TP t;
+    t.set_name("typed");
+    t.set_data_type(TP::FLOAT);
+    t.add_dims(3);
+    for (float v : {1.f, -1.f, 0.f}) t.add_float_data(v);
+    tensor("float_typed", t);
+  }
+  {
+    TP t;
+    t.set_data_type(TP::DOUBLE);
+    t.add_dims(2);
+    t.add_double_data(1.5);
+    t.add_double_data(-2.5);
+    tensor("double_typed", t);
+  }
+  {
+    TP t;
+    t.set_data_type(TP::FLOAT16);
+    t.add_dims(2);
+    t.add_int32_data(0x3c00);
+    t.add_int32_data(0xbc00);
+    tensor("float16_int32_data", t);
+  }
+  {
+    TP t;
+    t.set_data_type(TP::INT64);
+    t.add_dims(2);
+    t.add_int64_data(-7);
+    t.add_int64_data(9);
+    tensor("int64_typed", t);
+  }
+  {
+    TP t = float_tensor("ext", {4}, {});
+    make_external(&t, {{"location", "data.bin"}, {"offset", "8"}, {"length", "16"}});
+    tensor("float_external", t);
+  }
+  std::printf("wrote %d seeds to %s\n", count, out.c_str());
+  return 0;
+}

@@ -1,0 +1,73 @@
+// The memory limit: sizes parse as documented, and a tensor that does not fit is
+// refused before it is allocated, with its type, shape and the sizes in the message.
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+#include "core/memory_limit.h"
+#include "core/tensor.h"
+#include "io/file_bytes.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+
+using namespace onnxrun;
+
+TEST_CASE("parse_memory_size reads bytes and binary suffixes and refuses the rest", "[memory-limit]") {
+  CHECK(parse_memory_size("1000") == 1000);
+  CHECK(parse_memory_size("512M") == size_t{512} << 20);
+  CHECK(parse_memory_size("4G") == size_t{4} << 30);
+  CHECK(parse_memory_size("4g") == size_t{4} << 30);
+  CHECK(parse_memory_size("1.5GiB") == size_t{3} << 29);
+  CHECK(parse_memory_size("2KB") == 2048);
+  CHECK(parse_memory_size("1T") == size_t{1} << 40);
+  for (const char* bad : {"", "0", "G", "-1", "12Q", "1.2.3", "4 G", "abc", "99999999999999999999999"}) {
+    INFO(bad);
+    try {
+      parse_memory_size(bad);
+      FAIL("accepted");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::kUsage);
+    }
+  }
+}
+
+TEST_CASE("a tensor over the memory limit is refused before allocation, naming the sizes", "[memory-limit]") {
+  const size_t saved = memory_limit();
+  const size_t before = memory_in_use();
+  set_memory_limit(before + 1000);
+  try {
+    Tensor t(DType::kFloat, {1000});
+    set_memory_limit(saved);
+    FAIL("allocated");
+  } catch (const Error& e) {
+    set_memory_limit(saved);
+    CHECK(e.kind() == ErrorKind::kSecurity);
+    CHECK_THAT(e.what(), Catch::Contains("float[1000] needs 3.91 KiB (4000 bytes)"));
+    CHECK_THAT(e.what(), Catch::Contains("memory limit"));
+  }
+  CHECK(memory_in_use() == before);
+  {
+    Tensor t(DType::kFloat, {1000});
+    CHECK(memory_in_use() == before + 4000);
+  }
+  CHECK(memory_in_use() == before);
+  CHECK(default_memory_limit() > 0);
+}
+
+TEST_CASE("a file read whole counts against the limit while it is held", "[memory-limit]") {
+  onnxrun::test::TempDir dir;
+  onnxrun::test::write_file(dir.file("f.bin"), std::string(5000, 'x'));
+  const size_t before = memory_in_use();
+  {
+    FileBytes bytes = FileBytes::read(dir.file("f.bin"));
+    CHECK(bytes.size() == 5000);
+    CHECK(memory_in_use() == before + 5000);
+    FileBytes moved = std::move(bytes);
+    CHECK(memory_in_use() == before + 5000);
+  }
+  CHECK(memory_in_use() == before);
+  const size_t saved = memory_limit();
+  set_memory_limit(before + 4999);
+  CHECK_THROWS_WITH(FileBytes::read(dir.file("f.bin")), Catch::Contains("f.bin needs 4.88 KiB"));
+  set_memory_limit(saved);
+  CHECK(memory_in_use() == before);
+}
