@@ -144,14 +144,8 @@ std::string save_model(const onnx::ModelProto& m, const std::string& path) {
 }
 
 onnx::ModelProto leaky_relu_xy_model(int64_t opset, int32_t elem, const std::vector<int64_t>& dims) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  m.set_producer_name("onnxrun-tests");
-  auto* imp = m.add_opset_import();
-  imp->set_domain("");
-  imp->set_version(opset);
+  onnx::ModelProto m = make_model(opset);
   auto* g = m.mutable_graph();
-  g->set_name("leaky");
   declare(g->add_input(), "X", elem, dims);
   declare(g->add_output(), "Y", elem, dims);
   auto* n = g->add_node();

@@ -53,7 +53,7 @@ std::string save_model(const onnx::ModelProto& m, const std::string& path);  // 
 // as given (a negative dim stays negative, for tests of bad models).
 void declare(onnx::ValueInfoProto* v, const std::string& name, int32_t elem, const std::vector<int64_t>& dims);
 
-// IR 8, one default-domain import of `opset`, graph input X and output Y (both `elem`
+// As make_model: one default-domain import of `opset`, graph input X and output Y (both `elem`
 // with `dims`), one LeakyRelu node X -> Y (alpha unset: the default 0.01).
 onnx::ModelProto leaky_relu_xy_model(int64_t opset = 16, int32_t elem = onnx::TensorProto::FLOAT,
                                   const std::vector<int64_t>& dims = {3});

@@ -8,15 +8,13 @@
 #include "io/tensor_file.h"
 #include "io/tensor_proto.h"
 #include "onnx/onnx.pb.h"
+#include "support/model_builder.h"
 
 namespace onnxrun::test {
 namespace {
 
 void set_float_value_info(onnx::ValueInfoProto* v, const std::string& name, int64_t n) {
-  v->set_name(name);
-  auto* t = v->mutable_type()->mutable_tensor_type();
-  t->set_elem_type(onnx::TensorProto::FLOAT);
-  t->mutable_shape()->add_dim()->set_dim_value(n);
+  declare(v, name, onnx::TensorProto::FLOAT, {n});
 }
 
 Tensor float_tensor(const std::vector<float>& values) {
@@ -28,20 +26,10 @@ Tensor float_tensor(const std::vector<float>& values) {
 
 void save(const onnx::ModelProto& m, const std::string& path) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream f(path, std::ios::binary);
-  if (!m.SerializeToOstream(&f)) throw std::runtime_error("cannot write " + path);
+  save_model(m, path);
 }
 
-onnx::ModelProto base_model(int64_t opset) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  m.set_producer_name("onnxrun-tests");
-  auto* imp = m.add_opset_import();
-  imp->set_domain("");
-  imp->set_version(opset);
-  m.mutable_graph()->set_name("g");
-  return m;
-}
+onnx::ModelProto base_model(int64_t opset) { return make_model(opset); }
 
 }  // namespace
 
