@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/exit_codes.h"
+#include "cli/memory_flag.h"
 #include "cli/suggest.h"
 #include "model/load.h"
 
@@ -31,6 +32,16 @@ void setup_logging(const Verbosity& v) {
                     : v.verbose > 1  ? spdlog::level::trace
                     : v.verbose == 1 ? spdlog::level::debug
                                      : spdlog::level::warn);
+}
+
+void add_common_options(CLI::App& app, CommonOptions& c) {
+  add_verbosity_flags(app, c.verbosity);
+  add_max_memory_option(app, c.max_memory);
+}
+
+void apply_common_options(const CommonOptions& c) {
+  setup_logging(c.verbosity);
+  apply_max_memory(c.max_memory);
 }
 
 std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {

@@ -19,6 +19,16 @@ struct Verbosity {
 void add_verbosity_flags(CLI::App& app, Verbosity& v);
 void setup_logging(const Verbosity& v);
 
+// What every command that loads models takes: -v/-q and --max-memory.
+struct CommonOptions {
+  Verbosity verbosity;
+  std::string max_memory;  // --max-memory text; empty keeps the default limit
+};
+void add_common_options(CLI::App& app, CommonOptions& c);
+// After parsing: sets up logging and the memory limit. Throws Error(kUsage) for a
+// malformed --max-memory.
+void apply_common_options(const CommonOptions& c);
+
 // Parses argv; on --help/--version prints and returns 0, on a usage error prints one
 // line and returns 2; returns nullopt when the command should go on.
 std::optional<int> parse_args(CLI::App& app, int argc, char** argv);

@@ -10,7 +10,6 @@
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
-#include "cli/memory_flag.h"
 #include "cli/run_command.h"
 #include "cli/run_direct.h"
 #include "cli/shape_args.h"
@@ -123,10 +122,8 @@ int bench_main(int argc, char** argv) {
   CLI::App app{"onnx-run bench: time repeated runs of a model (or of memcpy, the bandwidth baseline)"};
   app.name("onnx-run bench");
   BenchArgs a;
-  Verbosity verbosity;
-  add_verbosity_flags(app, verbosity);
-  std::string max_memory;
-  add_max_memory_option(app, max_memory);
+  CommonOptions common;
+  add_common_options(app, common);
   app.add_option("model", a.model, "the .onnx model file");
   app.add_option("-i,--input", a.inputs, "an input tensor, [NAME=]FILE.pb (default: made up from declared shapes)")
       ->type_name("[NAME=]FILE");
@@ -148,8 +145,7 @@ Examples:
   onnx-run bench model.onnx -i x=x.pb --repeat 50 --json
   onnx-run bench --memcpy 4000000)");
   if (auto code = parse_args(app, argc, argv)) return *code;
-  apply_max_memory(max_memory);
-  setup_logging(verbosity);
+  apply_common_options(common);
   return bench_command(a);
 }
 

@@ -9,7 +9,6 @@
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
-#include "cli/memory_flag.h"
 #include "cli/print_tensor.h"
 #include "cli/run_direct.h"
 #include "core/error.h"
@@ -172,11 +171,9 @@ int run_main(int argc, char** argv) {
   app.name("onnx-run");
   app.set_version_flag("--version", version_text());
   RunOptions run;
-  Verbosity verbosity;
-  add_verbosity_flags(app, verbosity);
+  CommonOptions common;
+  add_common_options(app, common);
   add_run_options(app, run);
-  std::string max_memory;
-  add_max_memory_option(app, max_memory);
   app.footer(R"(Commands (onnx-run COMMAND --help for each):
   run MODEL ...   the default: run a model
   info MODEL      what the model is and how onnx-run resolves it
@@ -195,9 +192,8 @@ Exit codes: 0 ok, 1 an output did not match, 2 usage error, 3 model or input rej
   std::vector<char*> arg_ptrs;
   for (std::string& a : args) arg_ptrs.push_back(a.data());
   if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return *code;
-  run.quiet = verbosity.quiet;
-  setup_logging(verbosity);
-  apply_max_memory(max_memory);
+  run.quiet = common.verbosity.quiet;
+  apply_common_options(common);
   return run_command(run);
 }
 

@@ -12,7 +12,6 @@
 
 #include "cli/app_common.h"
 #include "cli/exit_codes.h"
-#include "cli/memory_flag.h"
 #include "cli/progress.h"
 #include "core/error.h"
 #include "suite/baseline.h"
@@ -133,10 +132,8 @@ int test_main(int argc, char** argv) {
   app.name("onnx-run test");
   app.set_version_flag("--version", version_text());
   TestOptions o;
-  Verbosity verbosity;
-  add_verbosity_flags(app, verbosity);
-  std::string max_memory;
-  add_max_memory_option(app, max_memory);
+  CommonOptions common;
+  add_common_options(app, common);
   app.add_option("paths", o.paths, "model files, model folders, or trees searched for model folders")
       ->required()
       ->type_name("PATH");
@@ -180,11 +177,10 @@ Exit codes: 0 no test failed (with --baseline: no regression), 1 a test failed, 
 timed out or crashed (unsupported too with --strict; with --baseline: a regression),
 2 usage error, 3 a baseline or report file could not be read or written.)");
   if (auto code = parse_args(app, argc, argv)) return *code;
-  apply_max_memory(max_memory);
-  o.quiet = verbosity.quiet;
-  setup_logging(verbosity);
+  o.quiet = common.verbosity.quiet;
+  apply_common_options(common);
   // One warning per model would bury the report: the loader's warnings only with -v.
-  if (verbosity.verbose == 0) spdlog::set_level(spdlog::level::err);
+  if (common.verbosity.verbose == 0) spdlog::set_level(spdlog::level::err);
   return run(o);
 }
 

@@ -17,6 +17,27 @@ std::string_view attr_kind_name(AttrKind k) {
   return "unknown";
 }
 
+Attribute float_attr(float v) {
+  Attribute a;
+  a.kind = AttrKind::kFloat;
+  a.f = v;
+  return a;
+}
+
+Attribute int_attr(int64_t v) {
+  Attribute a;
+  a.kind = AttrKind::kInt;
+  a.i = v;
+  return a;
+}
+
+Attribute tensor_attr(Tensor t) {
+  Attribute a;
+  a.kind = AttrKind::kTensor;
+  a.t = std::move(t);
+  return a;
+}
+
 namespace {
 const Attribute* find_of_kind(const AttributeMap& attrs, const std::string& name, AttrKind want) {
   auto it = attrs.find(name);

@@ -32,6 +32,11 @@ struct Attribute {
 
 using AttributeMap = std::map<std::string, Attribute>;
 
+// Attributes made in code (schema function bodies, tests).
+Attribute float_attr(float v);
+Attribute int_attr(int64_t v);
+Attribute tensor_attr(Tensor t);
+
 // Typed reads that check the kind. A missing attribute gives nullopt; one of another
 // kind throws Error(kInvalid) naming the attribute and both kinds.
 std::optional<float> attr_float(const AttributeMap& attrs, const std::string& name);

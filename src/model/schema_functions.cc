@@ -8,19 +8,10 @@ namespace {
 
 constexpr float kLeakyReluDefaultAlpha = 0.01f;
 
-Attribute float_attr(float v) {
-  Attribute a;
-  a.kind = AttrKind::kFloat;
-  a.f = v;
-  return a;
-}
-
 Attribute scalar_float_tensor_attr(float v) {
-  Attribute a;
-  a.kind = AttrKind::kTensor;
-  a.t = Tensor(DType::kFloat, {});
-  *a.t.mutable_data<float>() = v;
-  return a;
+  Tensor t(DType::kFloat, {});
+  *t.mutable_data<float>() = v;
+  return tensor_attr(std::move(t));
 }
 
 // LeakyRelu-16's body, as ONNX's schema defines it (spec/README.md).

@@ -21,18 +21,4 @@ std::vector<Tensor> run_op(const std::string& op_type, int64_t opset, const Attr
   return ctx.outputs;
 }
 
-Attribute int_attr(int64_t v) {
-  Attribute a;
-  a.kind = AttrKind::kInt;
-  a.i = v;
-  return a;
-}
-
-Attribute float_attr(float v) {
-  Attribute a;
-  a.kind = AttrKind::kFloat;
-  a.f = v;
-  return a;
-}
-
 }  // namespace onnxrun::test

@@ -29,7 +29,4 @@ std::vector<T> values_of(const Tensor& t) {
   return v;
 }
 
-Attribute int_attr(int64_t v);
-Attribute float_attr(float v);
-
 }  // namespace onnxrun::test

@@ -37,13 +37,6 @@ Tensor vec(DType t, std::vector<T> v) {
   return make_tensor(t, {n}, v);
 }
 
-Attribute tensor_attr(Tensor t) {
-  Attribute a;
-  a.kind = AttrKind::kTensor;
-  a.t = std::move(t);
-  return a;
-}
-
 }  // namespace
 
 TEST_CASE("Mul on integers wraps as two's complement", "[ops][mul]") {
