@@ -1,7 +1,9 @@
 # Installing and packaging: `cmake --install build` puts the binary, the man page and the
 # bash completion in the usual places under the prefix; `cpack -G DEB` (from the build
 # folder) makes onnx-run_<version>_<arch>.deb whose Depends come from dpkg-shlibdeps
-# (Debian's dpkg-dev), so they name exactly the shared libraries the binary links.
+# (Debian's dpkg-dev), so they name exactly the shared libraries the binary links: none
+# for the default static executable (ONNXRUN_STATIC), libc, libstdc++, libprotobuf and
+# the others for a dynamic one.
 # tools/test-deb.sh proves the .deb installs with apt on a clean Debian 12 and runs.
 include(GNUInstallDirs)
 
