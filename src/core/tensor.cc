@@ -147,47 +147,53 @@ std::shared_ptr<Buffer> Buffer::allocate(size_t bytes, std::string_view what) {
 std::shared_ptr<Buffer> Buffer::allocate_uncounted(size_t bytes) {
   if (bytes >= (size_t{1} << kMinClassBits) && bytes < kLargeBytes) {
     const int c = size_class(bytes);
-    void* p = small_alloc(c);
-    std::shared_ptr<Buffer> b;
-    try {
-      b.reset(new Buffer(static_cast<std::byte*>(p), bytes, true, true, nullptr));
-    } catch (...) {
-      small_free(p, c);
-      throw;
-    }
-    b->size_class_ = c;
-    return b;
+    return adopt(static_cast<std::byte*>(small_alloc(c)), bytes, c, 0);
   }
   if (bytes >= kLargeBytes) {
     size_t mapped = 0;
     void* p = large_alloc(bytes, &mapped);
-    std::shared_ptr<Buffer> b(new Buffer(static_cast<std::byte*>(p), bytes, true, true, nullptr));
-    b->mapped_ = mapped;
-    return b;
+    return adopt(static_cast<std::byte*>(p), bytes, -1, mapped);
   }
   // aligned_alloc wants a multiple of the alignment; never ask for 0 bytes.
   const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   if (rounded < bytes) throw std::bad_alloc();
   void* p = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
   if (!p) throw std::bad_alloc();
-  return std::shared_ptr<Buffer>(new Buffer(static_cast<std::byte*>(p), bytes, true, true, nullptr));
+  return adopt(static_cast<std::byte*>(p), bytes, -1, 0);
+}
+
+std::shared_ptr<Buffer> Buffer::adopt(std::byte* data, size_t bytes, int size_class, size_t mapped) {
+  std::shared_ptr<Buffer> b;
+  try {
+    b = std::make_shared<Buffer>(Key{}, data, bytes, true, true, nullptr);
+  } catch (...) {
+    free_owned(data, size_class, mapped);
+    throw;
+  }
+  b->size_class_ = size_class;
+  b->mapped_ = mapped;
+  return b;
+}
+
+void Buffer::free_owned(std::byte* data, int size_class, size_t mapped) {
+  if (mapped)
+    large_free(data, mapped);
+  else if (size_class >= 0)
+    small_free(data, size_class);
+  else
+    std::free(data);
 }
 
 std::shared_ptr<Buffer> Buffer::borrow(const void* data, size_t bytes,
                                        std::shared_ptr<const void> owner, bool writable) {
   // The const_cast is safe: mutable_data() refuses to hand it out unless writable.
   auto* p = static_cast<std::byte*>(const_cast<void*>(data));
-  return std::shared_ptr<Buffer>(new Buffer(p, bytes, false, writable, std::move(owner)));
+  return std::make_shared<Buffer>(Key{}, p, bytes, false, writable, std::move(owner));
 }
 
 Buffer::~Buffer() {
   if (!owned_) return;
-  if (mapped_)
-    large_free(data_, mapped_);
-  else if (size_class_ >= 0)
-    small_free(data_, size_class_);
-  else
-    std::free(data_);
+  free_owned(data_, size_class_, mapped_);
   release_memory(size_);
 }
 
@@ -198,7 +204,15 @@ std::byte* Buffer::mutable_data() {
 
 Tensor::Tensor(DType dtype, Shape shape)
     : dtype_(dtype), shape_(std::move(shape)), numel_(checked_numel(shape_)) {
-  buffer_ = Buffer::allocate(checked_nbytes(dtype_, shape_), describe());
+  const size_t bytes = checked_nbytes(dtype_, shape_);
+  // The tensor is named only when the memory limit refuses it: formatting its name for
+  // every allocation would cost more than a small run's arithmetic.
+  try {
+    buffer_ = Buffer::allocate(bytes);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::kSecurity) throw;
+    buffer_ = Buffer::allocate(bytes, describe());  // refused again, now with the name
+  }
 }
 
 Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Buffer> buffer)

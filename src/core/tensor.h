@@ -45,6 +45,14 @@ class Buffer {
   static std::shared_ptr<Buffer> borrow(const void* data, size_t bytes,
                                         std::shared_ptr<const void> owner, bool writable);
 
+  // For std::make_shared only (one allocation for the buffer and its count); the key
+  // keeps everyone else to allocate() and borrow().
+  class Key {
+    friend class Buffer;
+    Key() = default;
+  };
+  Buffer(Key, std::byte* data, size_t size, bool owned, bool writable, std::shared_ptr<const void> owner) noexcept
+      : data_(data), size_(size), owned_(owned), writable_(writable), owner_(std::move(owner)) {}
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
   ~Buffer();
@@ -57,10 +65,10 @@ class Buffer {
  private:
   // allocate() without the memory-limit accounting, which allocate() does around it.
   static std::shared_ptr<Buffer> allocate_uncounted(size_t bytes);
-
-  Buffer(std::byte* data, size_t size, bool owned, bool writable,
-         std::shared_ptr<const void> owner)
-      : data_(data), size_(size), owned_(owned), writable_(writable), owner_(std::move(owner)) {}
+  // An owned buffer over `data`, got from the cache class `size_class`, a mapping of
+  // `mapped` bytes, or (both unset) aligned_alloc; `data` is freed if this throws.
+  static std::shared_ptr<Buffer> adopt(std::byte* data, size_t bytes, int size_class, size_t mapped);
+  static void free_owned(std::byte* data, int size_class, size_t mapped);
 
   std::byte* data_;
   size_t size_;

@@ -54,10 +54,15 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
     values[it->second] = std::move(t);
   }
 
+  // One context and type list for all steps: their vectors keep their capacity, so a
+  // step costs no allocation of its own (a small run is mostly such fixed costs).
+  OpContext ctx;
+  ctx.pool = options_.pool;
+  std::vector<std::optional<DType>> types;
   for (const Step& s : steps_) {
-    OpContext ctx;
-    ctx.pool = options_.pool;
-    std::vector<std::optional<DType>> types;
+    ctx.inputs.clear();
+    ctx.outputs.clear();
+    types.clear();
     for (size_t k = 0; k < s.inputs.size(); ++k) {
       const int id = s.inputs[k];
       if (id < 0) {
@@ -73,7 +78,7 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
     try {
       // Types were checked at load where the graph declares them; inputs fed at run
       // time are checked again here, before the kernel sees them.
-      check_and_infer_types(*s.node->op, types, s.node->attrs);
+      check_input_types(*s.node->op, types);
       s.kernel->compute(ctx);
     } catch (const Error& e) {
       throw e.with_context(s.node->label());
@@ -88,6 +93,7 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
   }
 
   std::vector<Tensor> out;
+  out.reserve(output_ids_.size());
   for (int id : output_ids_) out.push_back(values[id]);
   return out;
 }

@@ -69,10 +69,9 @@ std::string type_list(const std::vector<DType>& types) {
 }
 }  // namespace
 
-std::vector<std::optional<DType>> check_and_infer_types(const OpDef& def,
-                                                        const std::vector<std::optional<DType>>& inputs,
-                                                        const AttributeMap& attrs) {
-  std::map<std::string, DType> bound;  // constraint name -> the type its inputs carry
+void check_input_types(const OpDef& def, const std::vector<std::optional<DType>>& inputs) {
+  // No map and no allocation: this runs before every kernel call, and a node has a
+  // handful of inputs, so an earlier input of the same constraint is found by a scan.
   for (size_t k = 0; k < inputs.size() && k < def.inputs.size(); ++k) {
     if (!inputs[k]) continue;
     const std::string& cname = def.inputs[k];
@@ -83,18 +82,28 @@ std::vector<std::optional<DType>> check_and_infer_types(const OpDef& def,
            def.op_type, def.version_range(), type_list(c->types),
            dtype_out_of_scope(*inputs[k]) ? " (float8, 4-bit, 2-bit, string and complex tensors are not implemented)"
                                           : "");
-    auto [it, fresh] = bound.emplace(cname, *inputs[k]);
-    if (!fresh && it->second != *inputs[k])
-      fail(ErrorKind::kInvalid, "input {} has type {} but an earlier input of type {} has {}", k,
-           dtype_name(*inputs[k]), cname, dtype_name(it->second));
+    for (size_t j = 0; j < k; ++j)
+      if (inputs[j] && def.inputs[j] == cname && *inputs[j] != *inputs[k])
+        fail(ErrorKind::kInvalid, "input {} has type {} but an earlier input of type {} has {}", k,
+             dtype_name(*inputs[k]), cname, dtype_name(*inputs[j]));
   }
+}
+
+std::vector<std::optional<DType>> check_and_infer_types(const OpDef& def,
+                                                        const std::vector<std::optional<DType>>& inputs,
+                                                        const AttributeMap& attrs) {
+  check_input_types(def, inputs);
   if (def.infer_types) return def.infer_types(inputs, attrs);
+  auto bound_type = [&](const std::string& cname) -> std::optional<DType> {
+    for (size_t k = 0; k < inputs.size() && k < def.inputs.size(); ++k)
+      if (inputs[k] && def.inputs[k] == cname) return inputs[k];
+    return std::nullopt;
+  };
   std::vector<std::optional<DType>> out;
   for (const std::string& cname : def.outputs) {
-    auto it = bound.find(cname);
     const TypeConstraint* c = def.constraint(cname);
-    if (it != bound.end())
-      out.push_back(it->second);
+    if (std::optional<DType> t = bound_type(cname); t && c)
+      out.push_back(t);
     else if (c && c->types.size() == 1)
       out.push_back(c->types[0]);
     else

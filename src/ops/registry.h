@@ -94,10 +94,12 @@ class OpRegistry {
 // The default domain is written "" or "ai.onnx"; both become "".
 std::string canonical_domain(const std::string& domain);
 
-// Checks the element types of a node's inputs against `def` and returns the element
-// types of its outputs (nullopt where not known). Throws Error(kUnsupported) naming the
-// input, its type and the allowed types; Error(kInvalid) when inputs of one constraint
-// disagree. Unknown input types are skipped.
+// Checks the element types of a node's inputs against `def`. Throws Error(kUnsupported)
+// naming the input, its type and the allowed types; Error(kInvalid) when inputs of one
+// constraint disagree. Unknown input types are skipped. Allocates nothing unless it throws.
+void check_input_types(const OpDef& def, const std::vector<std::optional<DType>>& inputs);
+
+// check_input_types, then the element types of the node's outputs (nullopt where not known).
 std::vector<std::optional<DType>> check_and_infer_types(const OpDef& def,
                                                         const std::vector<std::optional<DType>>& inputs,
                                                         const AttributeMap& attrs);
