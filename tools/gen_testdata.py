@@ -159,7 +159,7 @@ def leaky_relu_models(out):
     for opset in (1, 5, 6, 15, 16, LATEST_OPSET):
         types = ["float", "double", "float16"] + (["bfloat16"] if opset >= 16 else [])
         for dt in types:
-            alphas = [None, 0.1] + ([1e-5] if dt == "bfloat16" else [])  # 1e-5: products below FLT_MIN
+            alphas = [None, 0.1] + ([1e-5] if dt == "bfloat16" else [])  # 1e-5: products below FLT_MIN (float32 denormals)
             for alpha in alphas:
                 tag = "default" if alpha is None else f"alpha{alpha:g}"
                 folder = os.path.join(out, f"leakyrelu_opset{opset}_{dt}_{tag}")

@@ -2,9 +2,8 @@
 // called only when cpuid reports it (leaky_relu_paths.cc). Bit-exact with
 // leaky_relu_kernels.cc for the reasons given in leaky_relu_avx512.cc: negative lanes
 // take the product, other lanes keep x's bits (blend); float16 rounds once with
-// vcvtps2ph; bfloat16 rounds with integer arithmetic and redoes lanes with
-// 0 < |p| <= FLT_MIN exactly. Tails (fewer than one vector) use the portable loops.
-#include <cfloat>
+// vcvtps2ph; bfloat16 rounds with integer arithmetic. Tails (fewer than one vector)
+// use the portable loops.
 #include <cstdint>
 
 #include <immintrin.h>
@@ -124,15 +123,11 @@ void f16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
   leaky_relu_float16(x + i, y + i, n - i, alpha_bits);
 }
 
-// 8 bfloat16 lanes; `tiny` gets a bit per lane to redo exactly.
-inline __m128i bf16_block(__m128i xh, __m256 a, int* tiny) {
+// 8 bfloat16 lanes: the product in float32, rounded once (exact, leaky_relu_kernels.cc).
+inline __m128i bf16_block(__m128i xh, __m256 a) {
   const __m256 v = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(xh), 16));
   const __m256 neg = _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ);
   const __m256 p = _mm256_and_ps(_mm256_mul_ps(v, a), neg);  // 0 in the other lanes
-  const __m256 ap = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), p);
-  const __m256 small = _mm256_and_ps(_mm256_cmp_ps(ap, _mm256_set1_ps(FLT_MIN), _CMP_LE_OQ),
-                                     _mm256_cmp_ps(ap, _mm256_setzero_ps(), _CMP_NEQ_OQ));
-  *tiny = _mm256_movemask_ps(small);
   // Nearest, ties to even, carrying into the exponent; NaN quieted with its payload.
   const __m256i u = _mm256_castps_si256(p);
   const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
@@ -147,17 +142,7 @@ void bf16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
   const __m256 a = _mm256_set1_ps(bfloat16_to_float(alpha_bits));
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const __m128i xh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i));
-    int tiny;
-    __m128i r = bf16_block(xh, a, &tiny);
-    if (tiny) {  // rare: products at or below FLT_MIN, redone exactly
-      alignas(16) uint16_t xs[8], rs[8];
-      _mm_store_si128(reinterpret_cast<__m128i*>(xs), xh);
-      _mm_store_si128(reinterpret_cast<__m128i*>(rs), r);
-      for (int k = 0; k < 8; ++k)
-        if (tiny & (1 << k)) rs[k] = leaky_relu_bfloat16_one(xs[k], alpha_bits);
-      r = _mm_load_si128(reinterpret_cast<const __m128i*>(rs));
-    }
+    const __m128i r = bf16_block(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i)), a);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), r);
   }
   leaky_relu_bfloat16(x + i, y + i, n - i, alpha_bits);

@@ -1,8 +1,5 @@
 #include "ops/leaky_relu_kernels.h"
 
-#include <cfloat>
-#include <cmath>
-
 #include "core/half.h"
 
 namespace onnxrun {
@@ -29,18 +26,16 @@ void leaky_relu_float16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha
   }
 }
 
-// bfloat16 has float32's exponent range, so a product of two bfloat16 values can fall
-// below float32's normal range, where float32 has fewer than the 16 bits needed and
-// would round once before the rounding to bfloat16 (double rounding). Such products
-// (|p| <= FLT_MIN after the float32 multiply) are redone in double, where every product
-// of two bfloat16 values is exact.
+// bfloat16 in float32, also rounded once. Two bfloat16 factors have 8 significant bits
+// each, so their product m * 2^e (m < 2^16 an integer) is exact in float32 wherever that
+// is normal. Below FLT_MIN float32 keeps only multiples of 2^-149, yet the bfloat16
+// result never changes: if e >= -149 the product is such a multiple (exact); if not, it
+// is below 2^-134, half of bfloat16's least subnormal, so it rounds to zero, and so does
+// its float32 rounding (at most 2^-134, a tie that goes to the even zero). Checked for
+// every pair of factors by tests/unit/bfloat16_products_test.cc.
 uint16_t leaky_relu_bfloat16_one(uint16_t x, uint16_t alpha_bits) {
   const float v = bfloat16_to_float(x);
-  if (!(v < 0)) return x;
-  const float a = bfloat16_to_float(alpha_bits);
-  const float p = v * a;
-  if (std::fabs(p) > FLT_MIN) return float_to_bfloat16(p);
-  return double_to_bfloat16(static_cast<double>(v) * static_cast<double>(a));
+  return v < 0 ? float_to_bfloat16(v * bfloat16_to_float(alpha_bits)) : x;
 }
 
 void leaky_relu_bfloat16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {

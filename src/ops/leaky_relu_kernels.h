@@ -15,8 +15,8 @@ void leaky_relu_double(const double* x, double* y, size_t n, double alpha);
 void leaky_relu_float16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
 void leaky_relu_bfloat16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
 
-// One bfloat16 element, exactly: used by every bfloat16 path for products that may not
-// be exact in float32 (see leaky_relu_kernels.cc).
+// One bfloat16 element: used by the avx512bf16 path to redo the lanes its conversion
+// instruction cannot round (float32 denormal products).
 uint16_t leaky_relu_bfloat16_one(uint16_t x, uint16_t alpha_bits);
 
 }  // namespace onnxrun

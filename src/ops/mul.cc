@@ -1,10 +1,9 @@
 // Mul, versions 1, 6, 7, 13, 14. v1 and v6 broadcast the legacy way (attributes
 // `broadcast`, `axis`; v1 also the no-op `consumed_inputs`); v7+ numpy style.
 // Floats: one correctly rounded product in the tensor's type (16-bit floats computed in
-// float32 where that is exact, see mul_scalar). Integers wrap as two's complement: the
-// product is formed in unsigned arithmetic, where overflow is defined, and narrowed.
-#include <cfloat>
-#include <cmath>
+// float32, where one rounding is exact, see mul_scalar). Integers wrap as two's
+// complement: the product is formed in unsigned arithmetic, where overflow is defined,
+// and narrowed.
 #include <type_traits>
 
 #include "core/error.h"
@@ -23,13 +22,9 @@ T mul_scalar(T a, T b) {
     // 11-bit significands: the product is exact in float32, so one rounding.
     return Float16{float_to_float16(float16_to_float(a.bits) * float16_to_float(b.bits))};
   } else if constexpr (std::is_same_v<T, BFloat16>) {
-    // Exact in float32 unless it falls below float32's normal range; redo those in
-    // double, where every product of two bfloat16 values is exact (no double rounding).
-    const float x = bfloat16_to_float(a.bits);
-    const float y = bfloat16_to_float(b.bits);
-    const float p = x * y;
-    if (!(std::fabs(p) <= FLT_MIN)) return BFloat16{float_to_bfloat16(p)};
-    return BFloat16{double_to_bfloat16(static_cast<double>(x) * static_cast<double>(y))};
+    // 8-bit significands: float32 and one rounding give the exact product's rounding,
+    // even below FLT_MIN (leaky_relu_kernels.cc says why).
+    return BFloat16{float_to_bfloat16(bfloat16_to_float(a.bits) * bfloat16_to_float(b.bits))};
   } else if constexpr (std::is_integral_v<T>) {
     // Unsigned arithmetic at least as wide as unsigned int (uint16 * uint16 would
     // promote to signed int and could overflow).

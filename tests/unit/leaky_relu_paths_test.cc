@@ -6,6 +6,7 @@
 // against tests/support/reference_float (an independent rounding) for the 16-bit types.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -150,6 +151,22 @@ TEST_CASE("every kernel path gives the portable loops' bits for all float16 and 
         INFO("bfloat16");
         check_against<uint16_t, uint16_t>(leaky_relu_bfloat16, p->bf16, xs, float_to_bfloat16(alpha));
       }
+    }
+  }
+}
+
+// In pattern order the lanes a path must redo exactly (tiny products) sit together in
+// a few blocks; shuffled, almost every vector block mixes them with ordinary lanes.
+TEST_CASE("every kernel path gives the portable loops' bits for all 16-bit patterns shuffled", "[leaky_relu][kernels]") {
+  std::vector<uint16_t> xs = all_patterns();
+  std::shuffle(xs.begin(), xs.end(), std::mt19937_64(7));
+  const float alphas[] = {0.01f, 1e-5f, 7.0e-39f, -3.0f, 1.0f};
+  for (const LeakyReluPath* p : paths_to_test()) {
+    INFO("path " << p->name);
+    for (const float alpha : alphas) {
+      INFO("alpha " << alpha);
+      check_against<uint16_t, uint16_t>(leaky_relu_float16, p->f16, xs, float_to_float16(alpha));
+      check_against<uint16_t, uint16_t>(leaky_relu_bfloat16, p->bf16, xs, float_to_bfloat16(alpha));
     }
   }
 }
