@@ -11,6 +11,7 @@
 #include "core/half.h"
 #include "ops/leaky_relu_kernels.h"
 #include "ops/leaky_relu_paths.h"
+#include "ops/leaky_relu_simd.h"
 
 #pragma GCC push_options
 #pragma GCC target("avx2,f16c,fma")
@@ -18,74 +19,60 @@
 namespace onnxrun::leaky_relu_avx2 {
 namespace {
 
-template <typename T>
-size_t head_to_align(const T* y, size_t n) {
-  const uintptr_t mis = reinterpret_cast<uintptr_t>(y) & 31;
-  if (mis == 0) return 0;
-  const size_t k = (32 - mis) / sizeof(T);
-  return k < n ? k : n;
-}
+using leaky_relu_simd::head_to_align;
 
-template <typename T>
-bool should_stream(const T* x, const T* y, size_t n) {
-  return static_cast<const void*>(x) != static_cast<const void*>(y) && n * sizeof(T) >= kLeakyReluStreamBytes &&
-         reinterpret_cast<uintptr_t>(y) % sizeof(T) == 0;
-}
+// One 256-bit vector type and what the float and double loops need of it: negative
+// lanes take the product, the others keep x's bits (blend).
+struct F32 {
+  using T = float;
+  using V = __m256;
+  static constexpr size_t kLanes = 8;
+  static V set1(T a) { return _mm256_set1_ps(a); }
+  static V load(const T* p) { return _mm256_loadu_ps(p); }
+  static void store(T* p, V v) { _mm256_storeu_ps(p, v); }
+  static void stream(T* p, V v) { _mm256_stream_ps(p, v); }
+  static V block(V v, V a) {
+    return _mm256_blendv_ps(v, _mm256_mul_ps(v, a), _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ));
+  }
+  static void portable(const T* x, T* y, size_t n, T a) { leaky_relu_float(x, y, n, a); }
+};
 
-inline __m256 f32_block(__m256 v, __m256 a) {
-  const __m256 neg = _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ);
-  return _mm256_blendv_ps(v, _mm256_mul_ps(v, a), neg);
-}
+struct F64 {
+  using T = double;
+  using V = __m256d;
+  static constexpr size_t kLanes = 4;
+  static V set1(T a) { return _mm256_set1_pd(a); }
+  static V load(const T* p) { return _mm256_loadu_pd(p); }
+  static void store(T* p, V v) { _mm256_storeu_pd(p, v); }
+  static void stream(T* p, V v) { _mm256_stream_pd(p, v); }
+  static V block(V v, V a) {
+    return _mm256_blendv_pd(v, _mm256_mul_pd(v, a), _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_LT_OQ));
+  }
+  static void portable(const T* x, T* y, size_t n, T a) { leaky_relu_double(x, y, n, a); }
+};
 
-template <bool kStream>
-void f32_run(const float* x, float* y, size_t n, float alpha) {
-  const __m256 a = _mm256_set1_ps(alpha);
+// Two vectors a step; head (to align streamed stores) and tail by the portable loop.
+template <typename L, bool kStream>
+void float_run(const typename L::T* x, typename L::T* y, size_t n, typename L::T alpha) {
+  const typename L::V a = L::set1(alpha);
   size_t i = 0;
   if (kStream) {
-    i = head_to_align(y, n);
-    leaky_relu_float(x, y, i, alpha);
+    i = head_to_align<32>(y, n);
+    L::portable(x, y, i, alpha);
   }
-  for (; i + 16 <= n; i += 16) {
-    const __m256 r0 = f32_block(_mm256_loadu_ps(x + i), a);
-    const __m256 r1 = f32_block(_mm256_loadu_ps(x + i + 8), a);
+  for (; i + 2 * L::kLanes <= n; i += 2 * L::kLanes) {
+    const typename L::V r0 = L::block(L::load(x + i), a);
+    const typename L::V r1 = L::block(L::load(x + i + L::kLanes), a);
     if (kStream) {
-      _mm256_stream_ps(y + i, r0);
-      _mm256_stream_ps(y + i + 8, r1);
+      L::stream(y + i, r0);
+      L::stream(y + i + L::kLanes, r1);
     } else {
-      _mm256_storeu_ps(y + i, r0);
-      _mm256_storeu_ps(y + i + 8, r1);
+      L::store(y + i, r0);
+      L::store(y + i + L::kLanes, r1);
     }
   }
   if (kStream) _mm_sfence();
-  leaky_relu_float(x + i, y + i, n - i, alpha);
-}
-
-inline __m256d f64_block(__m256d v, __m256d a) {
-  const __m256d neg = _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_LT_OQ);
-  return _mm256_blendv_pd(v, _mm256_mul_pd(v, a), neg);
-}
-
-template <bool kStream>
-void f64_run(const double* x, double* y, size_t n, double alpha) {
-  const __m256d a = _mm256_set1_pd(alpha);
-  size_t i = 0;
-  if (kStream) {
-    i = head_to_align(y, n);
-    leaky_relu_double(x, y, i, alpha);
-  }
-  for (; i + 8 <= n; i += 8) {
-    const __m256d r0 = f64_block(_mm256_loadu_pd(x + i), a);
-    const __m256d r1 = f64_block(_mm256_loadu_pd(x + i + 4), a);
-    if (kStream) {
-      _mm256_stream_pd(y + i, r0);
-      _mm256_stream_pd(y + i + 4, r1);
-    } else {
-      _mm256_storeu_pd(y + i, r0);
-      _mm256_storeu_pd(y + i + 4, r1);
-    }
-  }
-  if (kStream) _mm_sfence();
-  leaky_relu_double(x + i, y + i, n - i, alpha);
+  L::portable(x + i, y + i, n - i, alpha);
 }
 
 // 8 float32 lane masks (all ones / zero) narrowed to 8 16-bit lane masks.
@@ -107,7 +94,7 @@ void f16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
   const __m256 a = _mm256_set1_ps(float16_to_float(alpha_bits));
   size_t i = 0;
   if (kStream) {
-    i = head_to_align(y, n);
+    i = head_to_align<32>(y, n);
     leaky_relu_float16(x, y, i, alpha_bits);
   }
   for (; i + 16 <= n; i += 16) {
@@ -150,25 +137,18 @@ void bf16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
 
 }  // namespace
 
+using leaky_relu_simd::with_stream_choice;
+
 void f32(const float* x, float* y, size_t n, float alpha) {
-  if (should_stream(x, y, n))
-    f32_run<true>(x, y, n, alpha);
-  else
-    f32_run<false>(x, y, n, alpha);
+  with_stream_choice(x, y, n, [&](auto stream) { float_run<F32, decltype(stream)::value>(x, y, n, alpha); });
 }
 
 void f64(const double* x, double* y, size_t n, double alpha) {
-  if (should_stream(x, y, n))
-    f64_run<true>(x, y, n, alpha);
-  else
-    f64_run<false>(x, y, n, alpha);
+  with_stream_choice(x, y, n, [&](auto stream) { float_run<F64, decltype(stream)::value>(x, y, n, alpha); });
 }
 
 void f16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
-  if (should_stream(x, y, n))
-    f16_run<true>(x, y, n, alpha_bits);
-  else
-    f16_run<false>(x, y, n, alpha_bits);
+  with_stream_choice(x, y, n, [&](auto stream) { f16_run<decltype(stream)::value>(x, y, n, alpha_bits); });
 }
 
 void bf16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) { bf16_run(x, y, n, alpha_bits); }

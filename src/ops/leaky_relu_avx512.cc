@@ -22,6 +22,7 @@
 #include "core/half.h"
 #include "ops/leaky_relu_kernels.h"
 #include "ops/leaky_relu_paths.h"
+#include "ops/leaky_relu_simd.h"
 
 // Everything below is compiled for AVX-512; nothing from a header is instantiated here.
 #pragma GCC push_options
@@ -30,86 +31,69 @@
 namespace onnxrun::leaky_relu_avx512 {
 namespace {
 
-// Elements to process before y is 64-byte aligned (for streaming stores), or n.
-template <typename T>
-size_t head_to_align(const T* y, size_t n) {
-  const uintptr_t mis = reinterpret_cast<uintptr_t>(y) & 63;
-  if (mis == 0) return 0;
-  if (mis % sizeof(T)) return n;  // never aligns: the caller does not stream
-  const size_t k = (64 - mis) / sizeof(T);
-  return k < n ? k : n;
+using leaky_relu_simd::head_to_align;
+
+// Lanes [0, k) of a 16- or 8-lane mask (k <= lanes).
+template <typename M>
+M first_lanes(size_t k) {
+  return k >= sizeof(M) * 8 ? static_cast<M>(~0u) : static_cast<M>((1u << k) - 1);
 }
 
-template <typename T>
-bool should_stream(const T* x, const T* y, size_t n) {
-  return static_cast<const void*>(x) != static_cast<const void*>(y) && n * sizeof(T) >= kLeakyReluStreamBytes &&
-         reinterpret_cast<uintptr_t>(y) % sizeof(T) == 0;
-}
+// One 512-bit vector type and what the float and double loops need of it: the multiply
+// is done only in negative lanes (masked), the others keep their bits.
+struct F32 {
+  using T = float;
+  using V = __m512;
+  using M = __mmask16;
+  static constexpr size_t kLanes = 16;
+  static V set1(T a) { return _mm512_set1_ps(a); }
+  static V load(const T* p) { return _mm512_loadu_ps(p); }
+  static V load(M m, const T* p) { return _mm512_maskz_loadu_ps(m, p); }
+  static void store(T* p, V v) { _mm512_storeu_ps(p, v); }
+  static void store(M m, T* p, V v) { _mm512_mask_storeu_ps(p, m, v); }
+  static void stream(T* p, V v) { _mm512_stream_ps(p, v); }
+  static V block(V v, V a) { return _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), v, a); }
+};
 
-inline __m512 f32_block(__m512 v, __m512 a) {
-  const __mmask16 neg = _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ);
-  return _mm512_mask_mul_ps(v, neg, v, a);
-}
+struct F64 {
+  using T = double;
+  using V = __m512d;
+  using M = __mmask8;
+  static constexpr size_t kLanes = 8;
+  static V set1(T a) { return _mm512_set1_pd(a); }
+  static V load(const T* p) { return _mm512_loadu_pd(p); }
+  static V load(M m, const T* p) { return _mm512_maskz_loadu_pd(m, p); }
+  static void store(T* p, V v) { _mm512_storeu_pd(p, v); }
+  static void store(M m, T* p, V v) { _mm512_mask_storeu_pd(p, m, v); }
+  static void stream(T* p, V v) { _mm512_stream_pd(p, v); }
+  static V block(V v, V a) { return _mm512_mask_mul_pd(v, _mm512_cmp_pd_mask(v, _mm512_setzero_pd(), _CMP_LT_OQ), v, a); }
+};
 
-template <bool kStream>
-void f32_run(const float* x, float* y, size_t n, float alpha) {
-  const __m512 a = _mm512_set1_ps(alpha);
+// Two vectors a step; the head (to align streamed stores) and the tail masked.
+template <typename L, bool kStream>
+void float_run(const typename L::T* x, typename L::T* y, size_t n, typename L::T alpha) {
+  using M = typename L::M;
+  const typename L::V a = L::set1(alpha);
   size_t i = 0;
   if (kStream) {
-    const size_t h = head_to_align(y, n);
-    const __mmask16 m = static_cast<__mmask16>((1u << h) - 1);
-    _mm512_mask_storeu_ps(y, m, f32_block(_mm512_maskz_loadu_ps(m, x), a));
-    i = h;
+    i = head_to_align<64>(y, n);
+    const M m = first_lanes<M>(i);
+    L::store(m, y, L::block(L::load(m, x), a));
   }
-  for (; i + 32 <= n; i += 32) {
-    const __m512 r0 = f32_block(_mm512_loadu_ps(x + i), a);
-    const __m512 r1 = f32_block(_mm512_loadu_ps(x + i + 16), a);
+  for (; i + 2 * L::kLanes <= n; i += 2 * L::kLanes) {
+    const typename L::V r0 = L::block(L::load(x + i), a);
+    const typename L::V r1 = L::block(L::load(x + i + L::kLanes), a);
     if (kStream) {
-      _mm512_stream_ps(y + i, r0);
-      _mm512_stream_ps(y + i + 16, r1);
+      L::stream(y + i, r0);
+      L::stream(y + i + L::kLanes, r1);
     } else {
-      _mm512_storeu_ps(y + i, r0);
-      _mm512_storeu_ps(y + i + 16, r1);
+      L::store(y + i, r0);
+      L::store(y + i + L::kLanes, r1);
     }
   }
-  for (; i < n; i += 16) {
-    const size_t left = n - i;
-    const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
-    _mm512_mask_storeu_ps(y + i, m, f32_block(_mm512_maskz_loadu_ps(m, x + i), a));
-  }
-  if (kStream) _mm_sfence();
-}
-
-inline __m512d f64_block(__m512d v, __m512d a) {
-  const __mmask8 neg = _mm512_cmp_pd_mask(v, _mm512_setzero_pd(), _CMP_LT_OQ);
-  return _mm512_mask_mul_pd(v, neg, v, a);
-}
-
-template <bool kStream>
-void f64_run(const double* x, double* y, size_t n, double alpha) {
-  const __m512d a = _mm512_set1_pd(alpha);
-  size_t i = 0;
-  if (kStream) {
-    const size_t h = head_to_align(y, n);
-    const __mmask8 m = static_cast<__mmask8>((1u << h) - 1);
-    _mm512_mask_storeu_pd(y, m, f64_block(_mm512_maskz_loadu_pd(m, x), a));
-    i = h;
-  }
-  for (; i + 16 <= n; i += 16) {
-    const __m512d r0 = f64_block(_mm512_loadu_pd(x + i), a);
-    const __m512d r1 = f64_block(_mm512_loadu_pd(x + i + 8), a);
-    if (kStream) {
-      _mm512_stream_pd(y + i, r0);
-      _mm512_stream_pd(y + i + 8, r1);
-    } else {
-      _mm512_storeu_pd(y + i, r0);
-      _mm512_storeu_pd(y + i + 8, r1);
-    }
-  }
-  for (; i < n; i += 8) {
-    const size_t left = n - i;
-    const __mmask8 m = left >= 8 ? static_cast<__mmask8>(0xff) : static_cast<__mmask8>((1u << left) - 1);
-    _mm512_mask_storeu_pd(y + i, m, f64_block(_mm512_maskz_loadu_pd(m, x + i), a));
+  for (; i < n; i += L::kLanes) {
+    const M m = first_lanes<M>(n - i);
+    L::store(m, y + i, L::block(L::load(m, x + i), a));
   }
   if (kStream) _mm_sfence();
 }
@@ -127,10 +111,9 @@ void f16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
   const __m512 a = _mm512_set1_ps(float16_to_float(alpha_bits));
   size_t i = 0;
   if (kStream) {
-    const size_t h = head_to_align(y, n);  // up to 31 elements
+    const size_t h = head_to_align<64>(y, n);  // up to 31 elements
     for (; i < h; i += 16) {
-      const size_t left = h - i;
-      const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+      const __mmask16 m = first_lanes<__mmask16>(h - i);
       _mm256_mask_storeu_epi16(y + i, m, f16_block(_mm256_maskz_loadu_epi16(m, x + i), a));
     }
     i = h;
@@ -145,8 +128,7 @@ void f16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
       _mm512_storeu_si512(y + i, r);
   }
   for (; i < n; i += 16) {
-    const size_t left = n - i;
-    const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+    const __mmask16 m = first_lanes<__mmask16>(n - i);
     _mm256_mask_storeu_epi16(y + i, m, f16_block(_mm256_maskz_loadu_epi16(m, x + i), a));
   }
   if (kStream) _mm_sfence();
@@ -196,8 +178,7 @@ template <bool kNative>
 void bf16_masked(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
   const __m512 a = _mm512_set1_ps(bfloat16_to_float(alpha_bits));
   for (size_t i = 0; i < n; i += 16) {
-    const size_t left = n - i;
-    const __mmask16 m = left >= 16 ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << left) - 1);
+    const __mmask16 m = first_lanes<__mmask16>(n - i);
     const __m256i xh = _mm256_maskz_loadu_epi16(m, x + i);
     const __m512 v = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(xh), 16));
     const __mmask16 neg = _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ) & m;
@@ -300,7 +281,7 @@ template <bool kNative, bool kStream>
 
 template <bool kNative, bool kStream>
 void bf16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
-  size_t i = kStream ? head_to_align(y, n) : 0;
+  size_t i = kStream ? head_to_align<64>(y, n) : 0;
   bf16_masked<kNative>(x, y, i, alpha_bits);
   const float alpha = bfloat16_to_float(alpha_bits);
   if (std::isfinite(alpha) && alpha != 0.0f) {
@@ -314,39 +295,26 @@ void bf16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
 
 }  // namespace
 
+using leaky_relu_simd::with_stream_choice;
+
 void f32(const float* x, float* y, size_t n, float alpha) {
-  if (should_stream(x, y, n))
-    f32_run<true>(x, y, n, alpha);
-  else
-    f32_run<false>(x, y, n, alpha);
+  with_stream_choice(x, y, n, [&](auto stream) { float_run<F32, decltype(stream)::value>(x, y, n, alpha); });
 }
 
 void f64(const double* x, double* y, size_t n, double alpha) {
-  if (should_stream(x, y, n))
-    f64_run<true>(x, y, n, alpha);
-  else
-    f64_run<false>(x, y, n, alpha);
+  with_stream_choice(x, y, n, [&](auto stream) { float_run<F64, decltype(stream)::value>(x, y, n, alpha); });
 }
 
 void f16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
-  if (should_stream(x, y, n))
-    f16_run<true>(x, y, n, alpha_bits);
-  else
-    f16_run<false>(x, y, n, alpha_bits);
+  with_stream_choice(x, y, n, [&](auto stream) { f16_run<decltype(stream)::value>(x, y, n, alpha_bits); });
 }
 
 void bf16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
-  if (should_stream(x, y, n))
-    bf16_run<false, true>(x, y, n, alpha_bits);
-  else
-    bf16_run<false, false>(x, y, n, alpha_bits);
+  with_stream_choice(x, y, n, [&](auto stream) { bf16_run<false, decltype(stream)::value>(x, y, n, alpha_bits); });
 }
 
 void bf16_native(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
-  if (should_stream(x, y, n))
-    bf16_run<true, true>(x, y, n, alpha_bits);
-  else
-    bf16_run<true, false>(x, y, n, alpha_bits);
+  with_stream_choice(x, y, n, [&](auto stream) { bf16_run<true, decltype(stream)::value>(x, y, n, alpha_bits); });
 }
 
 }  // namespace onnxrun::leaky_relu_avx512
