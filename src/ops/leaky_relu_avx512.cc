@@ -166,7 +166,7 @@ inline __mmask16 bf16_denormal_products(__m512 p, __mmask16 neg) {
          _mm512_cmp_ps_mask(ap, _mm512_setzero_ps(), _CMP_NEQ_OQ);
 }
 
-// Redoes the lanes in `redo` (at most 32 of y[0..n)) with the portable code.
+// Redoes y[k] from x[k] with the portable code for each bit k set in `redo` (k < 32).
 [[gnu::noinline, gnu::cold]] void bf16_redo(const uint16_t* x, uint16_t* y, uint32_t redo, uint16_t alpha_bits) {
   for (unsigned k = 0; k < 32; ++k)
     if (redo & (1u << k)) y[k] = leaky_relu_bfloat16_one(x[k], alpha_bits);
