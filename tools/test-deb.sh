@@ -51,7 +51,8 @@ check_installed() {  # $1: command prefix to run inside the target
   out=$("${run[@]}" onnx-run info /tmp/onnx-run-test-model.onnx) || die "info"
   grep -q "runnable: *yes" <<<"$out" || die "info says: $out"
   out=$("${run[@]}" onnx-run /tmp/onnx-run-test-model.onnx -i 'x=[[-2,0,4]]' --json) || die "run on a literal"
-  grep -q '"values": \[\[-1, 0, 4\]\]' <<<"$out" || die "run on a literal says: $out"
+  # Pretty-printed JSON, one element a line: compare without the white space.
+  tr -d ' \n' <<<"$out" | grep -q '"values":\[\[-1\.0,0\.0,4\.0\]\]' || die "run on a literal says: $out"
   "${run[@]}" test -f /usr/share/man/man1/onnx-run.1 || die "man page not installed"
   "${run[@]}" test -f /usr/share/bash-completion/completions/onnx-run || die "completion not installed"
 }

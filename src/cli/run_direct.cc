@@ -1,17 +1,19 @@
 #include "cli/run_direct.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "cli/exit_codes.h"
 #include "cli/input_literal.h"
 #include "cli/print_array.h"
 #include "cli/shape_args.h"
+#include "core/element.h"
 #include "core/error.h"
-#include "core/json.h"
 #include "core/tensor_stats.h"
 #include "exec/bind.h"
 #include "exec/random_inputs.h"
@@ -170,44 +172,92 @@ std::vector<Value> gather_inputs(const RunOptions& o, const Graph& g, bool rando
   return out;
 }
 
-// Nested JSON lists in the tensor's shape.
-void json_values(const Tensor& t, size_t axis, int64_t& k, std::string& out) {
-  if (axis == t.rank()) {
-    const std::string s = format_element_shortest(t, k++);
-    if (t.dtype() == DType::kBool) out += s == "True" ? "true" : "false";
-    else if (s == "nan" || s == "inf" || s == "-inf") out += "\"" + s + "\"";
-    else out += s;
-    return;
-  }
-  out += "[";
-  for (int64_t i = 0; i < t.shape()[axis]; ++i) {
-    if (i) out += ", ";
-    json_values(t, axis + 1, k, out);
-  }
-  out += "]";
+using nlohmann::ordered_json;
+
+// JSON has no NaN or infinities, and nlohmann would write null for all three, losing
+// which it was: they are the strings "nan", "inf" and "-inf".
+ordered_json json_real(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
 }
 
-std::string json_tensor(const Value& v, bool full) {
+// Element k: bools as true/false, integers exactly, a float as the shortest decimal that
+// reads back as it in its own type (float 0.1f is 0.1, not 0.10000000149011612).
+ordered_json json_element(const Tensor& t, int64_t k) {
+  switch (t.dtype()) {
+    case DType::kBool: return element_as_double(t, k) != 0;
+    case DType::kInt64: return t.data<int64_t>()[k];
+    case DType::kUInt64: return t.data<uint64_t>()[k];
+    case DType::kInt8:
+    case DType::kUInt8:
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kInt32:
+    case DType::kUInt32: return static_cast<int64_t>(element_as_double(t, k));  // exact below 2^53
+    default: return json_real(std::strtod(format_element_shortest(t, k).c_str(), nullptr));
+  }
+}
+
+// The elements from k on, as nested lists in the tensor's shape from `axis` down.
+ordered_json json_values(const Tensor& t, size_t axis, int64_t& k) {
+  if (axis == t.rank()) return json_element(t, k++);
+  ordered_json list = ordered_json::array();
+  for (int64_t i = 0; i < t.shape()[axis]; ++i) list.push_back(json_values(t, axis + 1, k));
+  return list;
+}
+
+ordered_json json_stats(const TensorStats& s) {
+  ordered_json j;
+  j["min"] = json_real(s.min);
+  j["max"] = json_real(s.max);
+  j["mean"] = json_real(s.mean);
+  j["std"] = json_real(s.std);
+  j["nan"] = s.nan;
+  j["inf"] = s.pos_inf + s.neg_inf;
+  return j;
+}
+
+ordered_json json_tensor(const Value& v, bool full) {
   const Tensor& t = v.tensor;
   const TensorStats s = tensor_stats(t);
-  std::string shape = "[";
-  for (size_t a = 0; a < t.rank(); ++a) shape += (a ? ", " : "") + std::to_string(t.shape()[a]);
-  shape += "]";
-  std::string out = fmt::format("{{\"name\": {}, \"type\": {}, \"shape\": {}, \"source\": {}", json_string(v.name),
-                                json_string(dtype_name(t.dtype())), shape, json_string(v.source));
-  if (s.numeric)
-    out += fmt::format(", \"stats\": {{\"min\": {}, \"max\": {}, \"mean\": {}, \"std\": {}, \"nan\": {}, \"inf\": {}}}",
-                       json_number(s.min), json_number(s.max), json_number(s.mean), json_number(s.std), s.nan,
-                       s.pos_inf + s.neg_inf);
+  ordered_json j;
+  j["name"] = v.name;
+  j["type"] = dtype_name(t.dtype());
+  j["shape"] = t.shape();
+  j["source"] = v.source;
+  if (s.numeric) j["stats"] = json_stats(s);
   // Values in full for small tensors (or --full); a script reads stats for the rest.
-  if (s.numeric && (full || t.numel() <= 1000)) {
-    out += ", \"values\": ";
-    int64_t k = 0;
-    json_values(t, 0, k, out);
-  } else {
-    out += ", \"values\": null";
-  }
-  return out + "}";
+  int64_t k = 0;
+  j["values"] = s.numeric && (full || t.numel() <= 1000) ? json_values(t, 0, k) : ordered_json(nullptr);
+  return j;
+}
+
+ordered_json json_tensors(const std::vector<Value>& values, bool full) {
+  ordered_json list = ordered_json::array();
+  for (const Value& v : values) list.push_back(json_tensor(v, full));
+  return list;
+}
+
+struct Timings {
+  double load_ms = 0, input_ms = 0, run_ms = 0;
+};
+
+// To the microsecond: the digits below it are the clock's noise.
+double to_microseconds(double ms) { return std::round(ms * 1000) / 1000; }
+
+std::string run_json(const std::string& model, const std::vector<Value>& inputs, const std::vector<Value>& outputs,
+                     bool full, const Timings& t) {
+  ordered_json j;
+  j["model"] = model;
+  j["inputs"] = json_tensors(inputs, full);
+  j["outputs"] = json_tensors(outputs, full);
+  j["timings_ms"] = {{"load", to_microseconds(t.load_ms)},
+                     {"inputs", to_microseconds(t.input_ms)},
+                     {"run", to_microseconds(t.run_ms)}};
+  // Value names come from the model file and need not be valid UTF-8: `replace` writes
+  // U+FFFD for a bad byte where the default would throw.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 void print_text(const std::vector<Value>& inputs, const std::vector<Value>& outputs, bool full) {
@@ -257,14 +307,7 @@ int run_direct(const RunOptions& o, const Executor& exec, bool random, double lo
     for (const std::string& path : write_outputs_as(format, o.output_dir, names, results)) spdlog::info("wrote {}", path);
 
   if (o.extra.json) {
-    std::string out = fmt::format("{{\n  \"model\": {},\n  \"inputs\": [", json_string(o.model));
-    for (size_t k = 0; k < inputs.size(); ++k) out += (k ? ",\n    " : "\n    ") + json_tensor(inputs[k], o.extra.full);
-    out += inputs.empty() ? "],\n  \"outputs\": [" : "\n  ],\n  \"outputs\": [";
-    for (size_t k = 0; k < outputs.size(); ++k) out += (k ? ",\n    " : "\n    ") + json_tensor(outputs[k], o.extra.full);
-    out += outputs.empty() ? "],\n" : "\n  ],\n";
-    out += fmt::format("  \"timings_ms\": {{\"load\": {:.3f}, \"inputs\": {:.3f}, \"run\": {:.3f}}}\n}}\n", load_ms,
-                       input_ms, run_ms);
-    fmt::print("{}", out);
+    fmt::print("{}", run_json(o.model, inputs, outputs, o.extra.full, {load_ms, input_ms, run_ms}));
   } else if (!o.quiet) {
     print_text(inputs, outputs, o.extra.full);
   }

@@ -3,8 +3,8 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
-#include "core/json.h"
 #include "ops/registry.h"
 
 namespace onnxrun {
@@ -47,26 +47,68 @@ std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
   return out;
 }
 
-std::string json_list(const std::vector<std::string>& v) {
-  std::string out = "[";
-  for (size_t k = 0; k < v.size(); ++k) out += (k ? ", " : "") + json_string(v[k]);
-  return out + "]";
+using nlohmann::ordered_json;
+
+// A JSON array of to_json(item) for each item; [] rather than null when there are none.
+template <class Items, class ToJson>
+ordered_json json_array(const Items& items, ToJson to_json) {
+  ordered_json list = ordered_json::array();
+  for (const auto& item : items) list.push_back(to_json(item));
+  return list;
 }
 
-std::string json_shape(const ValueInfo& v) {
-  if (!v.shape) return "null";
-  std::string out = "[";
-  for (size_t k = 0; k < v.shape->size(); ++k) {
-    const Dim& d = (*v.shape)[k];
-    out += k ? ", " : "";
-    out += d.fixed() ? std::to_string(d.value) : d.param.empty() ? "null" : json_string(d.param);
+// A fixed dim as its size, a symbolic one as its name, an unknown one as null.
+ordered_json json_dim(const Dim& d) {
+  if (d.fixed()) return d.value;
+  if (d.param.empty()) return nullptr;
+  return d.param;
+}
+
+ordered_json json_value(const ValueInfo& v) {
+  ordered_json j;
+  j["name"] = v.name;
+  j["type"] = v.dtype ? ordered_json(dtype_name(*v.dtype)) : ordered_json(nullptr);
+  j["shape"] = v.shape ? json_array(*v.shape, json_dim) : ordered_json(nullptr);  // null: rank unknown
+  return j;
+}
+
+ordered_json json_initializer(const std::pair<const std::string, Tensor>& named) {
+  const auto& [name, t] = named;
+  ordered_json j;
+  j["name"] = name;
+  j["type"] = dtype_name(t.dtype());
+  j["shape"] = t.shape();
+  j["bytes"] = t.nbytes();
+  return j;
+}
+
+ordered_json json_node(const Node& n) {
+  ordered_json j;
+  j["name"] = n.name;
+  j["op_type"] = n.op_type;
+  j["domain"] = domain_label(n.domain);
+  j["opset"] = n.opset;
+  j["supported"] = n.op != nullptr;
+  if (n.op) {
+    j["resolved_version"] = n.op->since;
+    j["version_range"] = n.op->version_range();
+  } else {
+    j["reason"] = short_reason(n);
   }
-  return out + "]";
+  j["inputs"] = n.inputs;
+  j["outputs"] = n.outputs;
+  return j;
 }
 
-std::string json_value(const ValueInfo& v) {
-  return fmt::format("{{\"name\": {}, \"type\": {}, \"shape\": {}}}", json_string(v.name),
-                     v.dtype ? json_string(dtype_name(*v.dtype)) : "null", json_shape(v));
+ordered_json json_function(const Function& f) {
+  ordered_json j;
+  j["domain"] = domain_label(f.domain);
+  j["name"] = f.name;
+  j["inputs"] = f.inputs;
+  j["outputs"] = f.outputs;
+  j["attributes"] = attribute_names(f);
+  j["body_ops"] = body_ops(f);
+  return j;
 }
 
 size_t initializer_bytes(const Graph& g) {
@@ -141,51 +183,26 @@ std::string describe_model_text(const Model& m) {
 
 std::string describe_model_json(const Model& m) {
   const Graph& g = m.graph;
-  std::string out = "{\n";
-  out += fmt::format("  \"ir_version\": {},\n  \"producer_name\": {},\n  \"producer_version\": {},\n", m.meta.ir_version,
-                     json_string(m.meta.producer_name), json_string(m.meta.producer_version));
-  out += fmt::format("  \"domain\": {},\n  \"model_version\": {},\n  \"graph_name\": {},\n", json_string(m.meta.domain),
-                     m.meta.model_version, json_string(g.name));
-  std::vector<std::string> parts;
-  for (const auto& [d, v] : g.opset_imports) parts.push_back(fmt::format("{}: {}", json_string(domain_label(d)), v));
-  out += "  \"opset_imports\": {" + joined(parts) + "},\n";
-  auto values = [](const std::vector<ValueInfo>& vs) {
-    std::vector<std::string> items;
-    for (const ValueInfo& v : vs) items.push_back("    " + json_value(v));
-    return items.empty() ? std::string("[]") : "[\n" + joined(items, ",\n") + "\n  ]";
-  };
-  out += "  \"inputs\": " + values(g.inputs) + ",\n";
-  out += "  \"outputs\": " + values(g.outputs) + ",\n";
-  parts.clear();
-  for (const auto& [name, t] : g.initializers) {
-    std::string shape = "[";
-    for (size_t k = 0; k < t.rank(); ++k) shape += (k ? ", " : "") + std::to_string(t.shape()[k]);
-    parts.push_back(fmt::format("    {{\"name\": {}, \"type\": {}, \"shape\": {}], \"bytes\": {}}}", json_string(name),
-                                json_string(dtype_name(t.dtype())), shape, t.nbytes()));
-  }
-  out += "  \"initializers\": " + (parts.empty() ? std::string("[]") : "[\n" + joined(parts, ",\n") + "\n  ]") + ",\n";
-  out += fmt::format("  \"initializer_bytes\": {},\n", initializer_bytes(g));
-  parts.clear();
-  for (const Node& n : g.nodes) {
-    std::string item = fmt::format("    {{\"name\": {}, \"op_type\": {}, \"domain\": {}, \"opset\": {}, \"supported\": {}, ",
-                                   json_string(n.name), json_string(n.op_type), json_string(domain_label(n.domain)),
-                                   n.opset, n.op ? "true" : "false");
-    item += n.op ? fmt::format("\"resolved_version\": {}, \"version_range\": {}, ", n.op->since,
-                               json_string(n.op->version_range()))
-                 : fmt::format("\"reason\": {}, ", json_string(short_reason(n)));
-    item += fmt::format("\"inputs\": {}, \"outputs\": {}}}", json_list(n.inputs), json_list(n.outputs));
-    parts.push_back(item);
-  }
-  out += "  \"nodes\": " + (parts.empty() ? std::string("[]") : "[\n" + joined(parts, ",\n") + "\n  ]") + ",\n";
-  parts.clear();
-  for (const Function& f : m.functions)
-    parts.push_back(fmt::format(
-        "    {{\"domain\": {}, \"name\": {}, \"inputs\": {}, \"outputs\": {}, \"attributes\": {}, \"body_ops\": {}}}",
-        json_string(domain_label(f.domain)), json_string(f.name), json_list(f.inputs), json_list(f.outputs),
-        json_list(attribute_names(f)), json_list(body_ops(f))));
-  out += "  \"functions\": " + (parts.empty() ? std::string("[]") : "[\n" + joined(parts, ",\n") + "\n  ]") + ",\n";
-  out += fmt::format("  \"runnable\": {}\n}}\n", unsupported_count(g) == 0 ? "true" : "false");
-  return out;
+  ordered_json j;
+  j["ir_version"] = m.meta.ir_version;
+  j["producer_name"] = m.meta.producer_name;
+  j["producer_version"] = m.meta.producer_version;
+  j["domain"] = m.meta.domain;
+  j["model_version"] = m.meta.model_version;
+  j["graph_name"] = g.name;
+  ordered_json imports = ordered_json::object();
+  for (const auto& [domain, version] : g.opset_imports) imports[domain_label(domain)] = version;
+  j["opset_imports"] = imports;
+  j["inputs"] = json_array(g.inputs, json_value);
+  j["outputs"] = json_array(g.outputs, json_value);
+  j["initializers"] = json_array(g.initializers, json_initializer);
+  j["initializer_bytes"] = initializer_bytes(g);
+  j["nodes"] = json_array(g.nodes, json_node);
+  j["functions"] = json_array(m.functions, json_function);
+  j["runnable"] = unsupported_count(g) == 0;
+  // The names and strings come from the model file, which need not be valid UTF-8:
+  // `replace` writes U+FFFD for a bad byte where the default would throw.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace onnxrun
