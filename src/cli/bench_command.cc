@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/app_common.h"
 #include "cli/commands.h"
@@ -43,21 +44,6 @@ std::string human_ns(double ns) {
   return fmt::format("{:.3f} s", ns / 1e9);
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<int>(c));
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 void print_result(const BenchArgs& a, const std::string& what, unsigned threads, const BenchResult& r) {
   const BenchStats& s = r.stats;
   // Throughput from the median run, the typical one.
@@ -67,13 +53,24 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
   const size_t rss = peak_rss_bytes();
   const std::string path = leaky_relu_active_path().name;
   if (a.json) {
-    fmt::print(
-        "{{\"what\": {}, \"threads\": {}, \"kernel_path\": {}, \"warmup\": {}, \"runs\": {}, \"min_ns\": {}, "
-        "\"median_ns\": {}, \"p90_ns\": {}, \"p99_ns\": {}, \"max_ns\": {}, \"mean_ns\": {:.1f}, "
-        "\"elements_per_run\": {}, \"bytes_per_run\": {}, \"elements_per_s\": {:.6g}, \"gb_per_s\": {:.4f}, "
-        "\"peak_rss_bytes\": {}}}\n",
-        json_string(what), threads, json_string(path), a.bench.warmup, s.runs, s.min_ns, s.median_ns, s.p90_ns,
-        s.p99_ns, s.max_ns, s.mean_ns, r.elements_per_run, r.bytes_per_run, elems_per_s, gb_per_s, rss);
+    // One object on one line, for scripts (tools/bench.py reads it).
+    nlohmann::ordered_json j = {{"what", what},
+                                {"threads", threads},
+                                {"kernel_path", path},
+                                {"warmup", a.bench.warmup},
+                                {"runs", s.runs},
+                                {"min_ns", s.min_ns},
+                                {"median_ns", s.median_ns},
+                                {"p90_ns", s.p90_ns},
+                                {"p99_ns", s.p99_ns},
+                                {"max_ns", s.max_ns},
+                                {"mean_ns", s.mean_ns},
+                                {"elements_per_run", r.elements_per_run},
+                                {"bytes_per_run", r.bytes_per_run},
+                                {"elements_per_s", elems_per_s},
+                                {"gb_per_s", gb_per_s},
+                                {"peak_rss_bytes", rss}};
+    fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     return;
   }
   fmt::print("{}: {} runs after {} warm-up, {} thread{}, kernel path {}\n", what, s.runs, a.bench.warmup, threads,
