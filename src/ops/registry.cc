@@ -1,7 +1,6 @@
 #include "ops/registry.h"
 
 #include <algorithm>
-#include <map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
