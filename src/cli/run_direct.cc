@@ -9,8 +9,6 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/exit_codes.h"
-#include "cli/input_literal.h"
-#include "cli/print_array.h"
 #include "cli/shape_args.h"
 #include "core/element.h"
 #include "core/error.h"
@@ -21,6 +19,8 @@
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/tensor_format.h"
+#include "io/tensor_literal.h"
+#include "io/tensor_text.h"
 #include "io/value_dump.h"
 
 namespace onnxrun::cli {

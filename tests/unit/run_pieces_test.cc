@@ -7,14 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/input_literal.h"
-#include "cli/print_array.h"
 #include "cli/suggest.h"
 #include "core/element.h"
 #include "core/error.h"
 #include "core/half.h"
 #include "core/tensor_stats.h"
 #include "io/tensor_format.h"
+#include "io/tensor_literal.h"
+#include "io/tensor_text.h"
 #include "model/describe.h"
 #include "model/load.h"
 #include "support/paths.h"

@@ -11,7 +11,7 @@
 #include "core/tensor.h"
 #include "core/tensor_stats.h"
 
-namespace onnxrun::cli {
+namespace onnxrun {
 
 struct ArrayPrintOptions {
   bool full = false;          // never summarise
@@ -29,4 +29,4 @@ std::string format_stats(const TensorStats& s);
 // bfloat16 too): "0.1", "-inf", "nan", "3", "True".
 std::string format_element_shortest(const Tensor& t, int64_t k);
 
-}  // namespace onnxrun::cli
+}  // namespace onnxrun

@@ -1,4 +1,4 @@
-#include "cli/input_literal.h"
+#include "io/tensor_literal.h"
 
 #include <cctype>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "core/half.h"
 
-namespace onnxrun::cli {
+namespace onnxrun {
 namespace {
 
 class Parser {
@@ -161,4 +161,4 @@ Tensor parse_tensor_literal(const std::string& text, DType type, const std::opti
   return t;
 }
 
-}  // namespace onnxrun::cli
+}  // namespace onnxrun

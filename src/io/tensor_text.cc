@@ -1,4 +1,4 @@
-#include "cli/print_array.h"
+#include "io/tensor_text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -11,7 +11,7 @@
 #include "core/element.h"
 #include "core/half.h"
 
-namespace onnxrun::cli {
+namespace onnxrun {
 namespace {
 
 bool is_float(DType t) {
@@ -218,4 +218,4 @@ std::string format_stats(const TensorStats& s) {
                      s.nan, s.pos_inf + s.neg_inf);
 }
 
-}  // namespace onnxrun::cli
+}  // namespace onnxrun

@@ -12,7 +12,7 @@
 
 #include "core/tensor.h"
 
-namespace onnxrun::cli {
+namespace onnxrun {
 
 // True when `text` is meant as a literal rather than a file name (it starts with '[').
 bool is_tensor_literal(const std::string& text);
@@ -22,4 +22,4 @@ bool is_tensor_literal(const std::string& text);
 Tensor parse_tensor_literal(const std::string& text, DType type, const std::optional<Shape>& shape,
                             const std::string& what);
 
-}  // namespace onnxrun::cli
+}  // namespace onnxrun
