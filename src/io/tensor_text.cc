@@ -20,6 +20,8 @@ bool is_float(DType t) {
 
 uint16_t bits16(const Tensor& t, int64_t k) { return t.data<uint16_t>()[k]; }
 
+uint16_t to16(DType type, double d) { return type == DType::kFloat16 ? double_to_float16(d) : double_to_bfloat16(d); }
+
 // The shortest decimal (as a double) that reads back as element k in its own type.
 double shortest_value(const Tensor& t, int64_t k) {
   const double v = element_as_double(t, k);
@@ -27,195 +29,364 @@ double shortest_value(const Tensor& t, int64_t k) {
   const uint16_t want = bits16(t, k);
   for (int p = 0; p < 6; ++p) {
     const double d = std::strtod(fmt::format("{:.{}e}", v, p).c_str(), nullptr);
-    if ((t.dtype() == DType::kFloat16 ? double_to_float16(d) : double_to_bfloat16(d)) == want) return d;
+    if (to16(t.dtype(), d) == want) return d;
   }
   return v;
 }
 
-// Shortest text for the value in `chars_format` (fixed or scientific), in its own type.
-std::string shortest_text(const Tensor& t, int64_t k, std::chars_format f) {
-  char buf[400];
-  std::to_chars_result r;
-  if (t.dtype() == DType::kFloat) r = std::to_chars(buf, buf + sizeof buf, t.data<float>()[k], f);
-  else r = std::to_chars(buf, buf + sizeof buf, shortest_value(t, k), f);
+// The shortest digits that read back as finite element k in its own type, in scientific
+// form as std::to_chars writes it: "1e-05", "-2.5e+00", "0e+00".
+std::string shortest_scientific(const Tensor& t, int64_t k) {
+  char buf[64];
+  std::to_chars_result r{};
+  switch (t.dtype()) {
+    case DType::kFloat: r = std::to_chars(buf, buf + sizeof buf, t.data<float>()[k], std::chars_format::scientific); break;
+    case DType::kDouble:
+      r = std::to_chars(buf, buf + sizeof buf, t.data<double>()[k], std::chars_format::scientific);
+      break;
+    default: r = std::to_chars(buf, buf + sizeof buf, shortest_value(t, k), std::chars_format::scientific);
+  }
   return std::string(buf, r.ptr);
+}
+
+// "-1.25e+02" as sign, digits "125" and decimal exponent 2 (value = d.ddd x 10^exp).
+struct Digits {
+  bool negative = false;
+  std::string digits;
+  int exp = 0;
+};
+
+Digits split_scientific(const std::string& s) {
+  Digits d;
+  size_t i = 0;
+  if (s[0] == '-') d.negative = true, i = 1;
+  const size_t e = s.find('e');
+  for (; i < e; ++i)
+    if (s[i] != '.') d.digits += s[i];
+  d.exp = std::atoi(s.c_str() + e + 1);
+  return d;
+}
+
+// Positional text of exactly the digits in `d` ("0.00125", "125.", "12.5"), with
+// `whole_suffix` after the point of a whole number ("." in arrays, ".0" for scalars).
+std::string positional(const Digits& d, const char* whole_suffix) {
+  std::string s = d.negative ? "-" : "";
+  const int n = static_cast<int>(d.digits.size());
+  if (d.exp < 0) {
+    s += "0.";
+    s.append(static_cast<size_t>(-d.exp - 1), '0');
+    s += d.digits;
+  } else if (d.exp + 1 >= n) {
+    s += d.digits;
+    s.append(static_cast<size_t>(d.exp + 1 - n), '0');
+    s += whole_suffix;
+  } else {
+    s.append(d.digits, 0, static_cast<size_t>(d.exp + 1));
+    s += '.';
+    s.append(d.digits, static_cast<size_t>(d.exp + 1));
+  }
+  return s;
+}
+
+void strip_zeros(std::string& s, size_t end) {  // trailing zeros of s[0, end) after a '.'
+  size_t z = end;
+  while (z > 0 && s[z - 1] == '0') --z;
+  s.erase(z, end - z);
 }
 
 std::string non_finite(double v) { return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf"; }
 
-// Formats the elements that will be shown, all in one width, numpy's way.
+std::string integer_text(const Tensor& t, int64_t k) {
+  if (t.dtype() == DType::kInt64) return std::to_string(t.data<int64_t>()[k]);
+  if (t.dtype() == DType::kUInt64) return std::to_string(t.data<uint64_t>()[k]);
+  return std::to_string(static_cast<int64_t>(element_as_double(t, k)));
+}
+
+// numpy's str() of a scalar: positional for 0 and 1e-4 <= |v| < 1e16 ("1.0", "0.1"),
+// else scientific ("1e-05", "1.5e+16").
+std::string scalar_text(const Tensor& t) {
+  if (t.dtype() == DType::kBool) return element_as_double(t, 0) != 0 ? "True" : "False";
+  if (!is_float(t.dtype())) return integer_text(t, 0);
+  const double v = element_as_double(t, 0);
+  if (!std::isfinite(v)) return non_finite(v);
+  const std::string sci = shortest_scientific(t, 0);
+  const double a = std::fabs(v);
+  if (a == 0 || (a >= 1e-4 && a < 1e16)) return positional(split_scientific(sci), ".0");
+  return sci;
+}
+
+// numpy's FloatingFormat (maxprec, precision 8) over the shown elements, and the formats
+// of the other kinds.
 class ElementFormatter {
  public:
-  ElementFormatter(const Tensor& t, const std::vector<int64_t>& shown) : t_(t) {
-    if (!is_float(t.dtype())) {
-      for (int64_t k : shown) width_ = std::max(width_, plain(k).size());
+  template <class ForEach>
+  ElementFormatter(const Tensor& t, ForEach for_each_shown) : t_(t), type_(t.dtype()) {
+    if (type_ == DType::kBool) {
+      width_ = 5;  // " True" and "False"
+      return;
+    }
+    if (!is_float(type_)) {
+      for_each_shown([&](int64_t k) { width_ = std::max(width_, integer_text(t, k).size()); });
       return;
     }
     double lo = INFINITY, hi = 0;
-    for (int64_t k : shown) {
-      const double a = std::fabs(element_as_double(t, k));
-      if (!std::isfinite(a) || a == 0) continue;
-      lo = std::min(lo, a), hi = std::max(hi, a);
-    }
-    // numpy switches to scientific for tiny or huge values or a range over 1000x.
-    scientific_ = hi > 0 && (hi >= 1e16 || lo < 1e-4 || hi / lo > 1e3);
-    for (int64_t k : shown) {
+    bool any_finite = false, any_non_finite = false, neg_inf = false;
+    for_each_shown([&](int64_t k) {
       const double v = element_as_double(t, k);
-      if (!std::isfinite(v)) continue;
-      if (scientific_) {
-        const std::string s = shortest_text(t, k, std::chars_format::scientific);
-        const size_t dot = s.find('.'), e = s.find('e');
-        frac_ = std::max(frac_, dot == std::string::npos ? 0 : e - dot - 1);
-      } else {
-        std::string s = fixed(k);
+      if (!std::isfinite(v)) {
+        any_non_finite = true;
+        neg_inf |= v < 0;
+        return;
+      }
+      any_finite = true;
+      const double a = std::fabs(v);
+      if (a != 0) lo = std::min(lo, a), hi = std::max(hi, a);
+    });
+    if (hi > 0) scientific_ = hi >= 1e8 || lo < 1e-4 || ratio_above_1000(hi, lo);
+    if (any_finite) {
+      for_each_shown([&](int64_t k) {
+        const double v = element_as_double(t, k);
+        if (!std::isfinite(v)) return;
+        const std::string s = first_pass(k);
         const size_t dot = s.find('.');
-        int_ = std::max(int_, dot);
-        frac_ = std::max(frac_, s.size() - dot - 1);
+        pad_left_ = std::max(pad_left_, dot);
+        if (scientific_) {
+          const size_t e = s.find('e');
+          precision_ = std::max(precision_, e - dot - 1);
+          exp_size_ = std::max(exp_size_, s.size() - e - 2);
+        } else {
+          pad_right_ = std::max(pad_right_, s.size() - dot - 1);
+        }
+      });
+      if (scientific_) pad_right_ = exp_size_ + 2 + precision_;
+    }
+    if (any_non_finite) {
+      const size_t offset = pad_right_ + 1;
+      const size_t inf_len = 3 + (neg_inf ? 1 : 0);
+      pad_left_ = std::max({pad_left_, 3 - std::min<size_t>(3, offset), inf_len - std::min(inf_len, offset)});
+    }
+    width_ = pad_left_ + pad_right_ + 1;
+  }
+
+  // Element k in the common width, appended to `out`.
+  void append(std::string& out, int64_t k) const {
+    if (type_ == DType::kBool) {
+      out += element_as_double(t_, k) != 0 ? " True" : "False";
+      return;
+    }
+    std::string s;
+    if (!is_float(type_)) {
+      s = integer_text(t_, k);
+    } else {
+      const double v = element_as_double(t_, k);
+      s = !std::isfinite(v) ? non_finite(v) : scientific_ ? second_pass_scientific(v) : first_pass(k);
+      if (std::isfinite(v) && !scientific_) {  // pad the fraction on the right
+        const size_t frac = s.size() - s.find('.') - 1;
+        s.append(pad_right_ - std::min(pad_right_, frac), ' ');
       }
     }
-    frac_ = std::min<size_t>(frac_, 8);
-    for (int64_t k : shown) width_ = std::max(width_, raw(k).size());
+    out.append(width_ - std::min(width_, s.size()), ' ');
+    out += s;
   }
 
-  std::string operator()(int64_t k) const {
-    std::string s = raw(k);
-    return std::string(width_ - std::min(width_, s.size()), ' ') + s;
-  }
+  size_t width() const { return width_; }
 
  private:
-  std::string plain(int64_t k) const {
-    if (t_.dtype() == DType::kBool) return element_as_double(t_, k) != 0 ? "True" : "False";
-    if (t_.dtype() == DType::kInt64) return std::to_string(t_.data<int64_t>()[k]);
-    if (t_.dtype() == DType::kUInt64) return std::to_string(t_.data<uint64_t>()[k]);
-    const double v = element_as_double(t_, k);
-    return std::isnan(v) ? "?" : fmt::format("{}", static_cast<int64_t>(v));
+  // max/min > 1000 computed in the tensor's own type, as numpy divides its scalars.
+  bool ratio_above_1000(double hi, double lo) const {
+    switch (type_) {
+      case DType::kFloat: return static_cast<float>(hi) / static_cast<float>(lo) > 1000.0f;
+      case DType::kFloat16:
+        return float16_to_float(float_to_float16(static_cast<float>(hi) / static_cast<float>(lo))) > 1000.0f;
+      case DType::kBFloat16:
+        return bfloat16_to_float(float_to_bfloat16(static_cast<float>(hi) / static_cast<float>(lo))) > 1000.0f;
+      default: return hi / lo > 1000.0;
+    }
   }
 
-  // Fixed notation with at most 8 digits after the point; a whole number keeps its '.'.
-  std::string fixed(int64_t k) const {
-    std::string s = shortest_text(t_, k, std::chars_format::fixed);
-    size_t dot = s.find('.');
-    if (dot == std::string::npos) return s + ".";
-    if (s.size() - dot - 1 > 8) {
-      s = fmt::format("{:.8f}", element_as_double(t_, k));
-      while (s.back() == '0') s.pop_back();
+  // Dragon4 with unique digits cut at 8 after the point (min_digits 0 in positional mode:
+  // the integer part is always exact). Positional "12.5", "3.", "0.12345679"; scientific
+  // "1.25e+02", "1.e-05".
+  std::string first_pass(int64_t k) const {
+    const double v = element_as_double(t_, k);
+    const std::string sci = shortest_scientific(t_, k);
+    const Digits d = split_scientific(sci);
+    const int n = static_cast<int>(d.digits.size());
+    if (scientific_) {
+      if (n - 1 > 8) {
+        std::string s = fmt::format("{:.8e}", v);
+        strip_zeros(s, s.find('e'));
+        return s;
+      }
+      std::string s = d.negative ? "-" : "";
+      s += d.digits[0];
+      s += '.';
+      s.append(d.digits, 1);
+      s += sci.substr(sci.find('e'));
+      return s;
     }
+    const int frac = n - 1 - d.exp;
+    if (frac > 8) {
+      std::string s = fmt::format("{:.8f}", v);
+      strip_zeros(s, s.size());
+      return s;
+    }
+    if (frac <= 0) return fmt::format("{:.0f}.", v);  // a whole number: its exact digits
+    return positional(d, ".");
+  }
+
+  // Exactly precision_ digits after the point, correctly rounded from the value, the
+  // exponent padded to exp_size_ digits.
+  std::string second_pass_scientific(double v) const {
+    std::string s = fmt::format("{:#.{}e}", v, precision_);
+    const size_t e = s.find('e');
+    const size_t digits = s.size() - e - 2;
+    if (digits < exp_size_) s.insert(e + 2, exp_size_ - digits, '0');
     return s;
   }
 
-  std::string raw(int64_t k) const {
-    if (!is_float(t_.dtype())) return plain(k);
-    const double v = element_as_double(t_, k);
-    if (!std::isfinite(v)) return non_finite(v);
-    if (scientific_) return frac_ ? fmt::format("{:.{}e}", v, frac_) : fmt::format("{:#.0e}", v);
-    std::string s = fixed(k);
-    const size_t dot = s.find('.');
-    return std::string(int_ - std::min(int_, dot), ' ') + s + std::string(frac_ - std::min(frac_, s.size() - dot - 1), ' ');
-  }
-
   const Tensor& t_;
+  DType type_;
   bool scientific_ = false;
-  size_t int_ = 0, frac_ = 0, width_ = 0;
+  size_t pad_left_ = 0, pad_right_ = 0, precision_ = 0, exp_size_ = 0, width_ = 0;
 };
 
-struct Printer {
-  const Tensor& t;
-  const ArrayPrintOptions& o;
-  bool summarise;
+// Which items of each axis are shown: all of them, or (summarised) the first and last
+// `edge` with item `edge` standing for '...'.
+struct Layout {
+  const Shape& shape;
   std::vector<int64_t> strides;
-  const ElementFormatter* fmt_ = nullptr;
+  std::vector<uint8_t> summarised;
+  int64_t edge;
 
-  // The indices along `axis` that are shown, with -1 standing for '...'.
-  std::vector<int64_t> items(size_t axis) const {
-    const int64_t n = t.shape()[axis];
-    std::vector<int64_t> out;
-    if (summarise && n > 2 * o.edge_items) {
-      for (int64_t i = 0; i < o.edge_items; ++i) out.push_back(i);
-      out.push_back(-1);
-      for (int64_t i = n - o.edge_items; i < n; ++i) out.push_back(i);
-    } else {
-      for (int64_t i = 0; i < n; ++i) out.push_back(i);
-    }
-    return out;
+  Layout(const Tensor& t, bool summarise, int64_t edge_items)
+      : shape(t.shape()), strides(t.rank(), 1), summarised(t.rank(), 0), edge(std::max<int64_t>(1, edge_items)) {
+    for (size_t a = t.rank(); a-- > 1;) strides[a - 1] = strides[a] * shape[a];
+    for (size_t a = 0; a < t.rank(); ++a) summarised[a] = summarise && shape[a] > 2 * edge;
   }
 
-  void collect(size_t axis, int64_t offset, std::vector<int64_t>& out) const {
-    if (axis == t.rank()) {
-      out.push_back(offset);
-      return;
-    }
-    for (int64_t i : items(axis))
-      if (i >= 0) collect(axis + 1, offset + i * strides[axis], out);
+  int64_t count(size_t a) const { return summarised[a] ? 2 * edge + 1 : shape[a]; }
+  // The index along axis a of item j, or -1 for '...'.
+  int64_t index(size_t a, int64_t j) const {
+    if (!summarised[a] || j < edge) return j;
+    return j == edge ? -1 : shape[a] - (2 * edge + 1 - j);
   }
 
-  // numpy's _formatArray: `indent` is the hanging indent, `width` what is left of the line.
-  std::string format(size_t axis, int64_t offset, const std::string& indent, size_t width) const {
-    if (axis == t.rank()) return (*fmt_)(offset);
-    const std::string next_indent = indent + " ";
-    const auto shown = items(axis);
-    std::string s;
-    if (axis + 1 == t.rank()) {
-      std::string line = indent;
-      for (size_t j = 0; j < shown.size(); ++j) {
-        const std::string word = shown[j] < 0 ? "..." : (*fmt_)(offset + shown[j] * strides[axis]);
-        const size_t limit = j + 1 == shown.size() ? width : width;
-        if (line.size() + word.size() > limit && line.size() > indent.size()) {
-          while (!line.empty() && line.back() == ' ') line.pop_back();
-          s += line + "\n";
-          line = indent;
-        }
-        line += word;
-        if (j + 1 < shown.size()) line += " ";
+  // Calls f(offset) for every shown element, in order. Linear in the elements shown
+  // plus, per step, the axes that roll over.
+  template <class F>
+  void for_each_shown(F f) const {
+    const size_t r = shape.size();
+    if (r == 0) return f(0);
+    std::vector<int64_t> j(r, 0), base(r, 0);  // base[a]: offset of the current item's start at axis a
+    for (;;) {
+      const size_t last = r - 1;
+      for (int64_t i = 0; i < count(last); ++i) {
+        const int64_t x = index(last, i);
+        if (x >= 0) f(base[last] + x);
       }
-      s += line;
-    } else {
-      const std::string sep = std::string(t.rank() - axis - 1, '\n');
-      for (size_t j = 0; j < shown.size(); ++j) {
-        s += indent + (shown[j] < 0 ? std::string("...")
-                                    : format(axis + 1, offset + shown[j] * strides[axis], next_indent, width - 1));
-        if (j + 1 < shown.size()) s += sep;
+      size_t a = last;
+      for (;;) {
+        if (a == 0) return;
+        --a;
+        if (++j[a] < count(a) && index(a, j[a]) < 0) ++j[a];
+        if (j[a] < count(a)) break;
+        j[a] = 0;
       }
+      for (size_t b = a; b < last; ++b) base[b + 1] = base[b] + index(b, j[b]) * strides[b];
     }
-    return "[" + s.substr(indent.size()) + "]";
   }
 };
+
+// numpy's _formatArray and _extendLine (legacy=False, separator ' '), without recursion:
+// at axis a the hanging indent is a+1 columns and a row's elements must end by column
+// line_width - rank, which leaves room for the rank closing brackets.
+std::string format_nested(const Tensor& t, const Layout& L, const ElementFormatter& f, size_t line_width) {
+  const size_t r = t.rank();
+  const size_t last = r - 1;
+  const int64_t limit = static_cast<int64_t>(line_width) - static_cast<int64_t>(r);
+  const int64_t indent = static_cast<int64_t>(r);
+  std::string out;
+  std::vector<int64_t> j(r, 0), base(r, 0);
+  out.append(r, '[');
+  for (;;) {
+    // One row along the last axis, wrapped.
+    int64_t line = indent;
+    const int64_t n = L.count(last);
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t x = L.index(last, i);
+      const int64_t w = x < 0 ? 3 : static_cast<int64_t>(f.width());
+      if (line + w > limit && line > indent) {
+        while (out.back() == ' ') out.pop_back();
+        out += '\n';
+        out.append(r, ' ');
+        line = indent;
+      }
+      if (x < 0) out += "...";
+      else f.append(out, base[last] + x);
+      line += w;
+      if (i + 1 < n) out += ' ', ++line;
+    }
+    out += ']';
+    // Up to the next item of the deepest axis that has one, closing the others.
+    size_t a = last;
+    for (;;) {
+      if (a == 0) return out;
+      --a;
+      if (++j[a] < L.count(a)) break;
+      j[a] = 0;
+      out += ']';
+    }
+    const size_t newlines = r - a - 1;
+    out.append(newlines, '\n');
+    out.append(a + 1, ' ');
+    if (L.index(a, j[a]) < 0) {  // '...' in place of the middle sub-arrays
+      out += "...";
+      out.append(newlines, '\n');
+      out.append(a + 1, ' ');
+      ++j[a];
+    }
+    out.append(last - a, '[');
+    for (size_t b = a; b < last; ++b) base[b + 1] = base[b] + L.index(b, j[b]) * L.strides[b];
+  }
+}
 
 }  // namespace
 
 std::string format_element_shortest(const Tensor& t, int64_t k) {
   const double v = element_as_double(t, k);
   if (t.dtype() == DType::kBool) return v != 0 ? "True" : "False";
-  if (!is_float(t.dtype())) {
-    if (t.dtype() == DType::kInt64) return std::to_string(t.data<int64_t>()[k]);
-    if (t.dtype() == DType::kUInt64) return std::to_string(t.data<uint64_t>()[k]);
-    return fmt::format("{}", v);
-  }
+  if (!is_float(t.dtype())) return integer_text(t, k);
   if (!std::isfinite(v)) return non_finite(v);
   char buf[64];
-  auto r = t.dtype() == DType::kFloat ? std::to_chars(buf, buf + sizeof buf, t.data<float>()[k])
-                                      : std::to_chars(buf, buf + sizeof buf, shortest_value(t, k));
+  auto r = t.dtype() == DType::kFloat    ? std::to_chars(buf, buf + sizeof buf, t.data<float>()[k])
+           : t.dtype() == DType::kDouble ? std::to_chars(buf, buf + sizeof buf, v)
+                                         : std::to_chars(buf, buf + sizeof buf, shortest_value(t, k));
   return std::string(buf, r.ptr);
 }
 
 std::string format_array(const Tensor& t, const ArrayPrintOptions& o) {
   if (t.dtype() == DType::kComplex64 || t.dtype() == DType::kComplex128 || !dtype_is_storable(t.dtype()))
     return fmt::format("({} values are not printed)", dtype_name(t.dtype()));
-  Printer p{t, o, !o.full && t.numel() > o.threshold, {}, nullptr};
-  p.strides.assign(t.rank(), 1);
-  for (size_t a = t.rank(); a-- > 1;) p.strides[a - 1] = p.strides[a] * t.shape()[a];
-  std::vector<int64_t> shown;
-  p.collect(0, 0, shown);
-  const ElementFormatter f(t, shown);
-  p.fmt_ = &f;
-  if (t.rank() == 0) return f(0);
-  return p.format(0, 0, " ", o.line_width);
+  if (t.numel() == 0) return "[]";  // numpy prints every empty array so, whatever its shape
+  if (t.rank() == 0) return scalar_text(t);
+  const Layout layout(t, !o.full && t.numel() > o.threshold, o.edge_items);
+  const ElementFormatter f(t, [&](auto fn) { layout.for_each_shown(fn); });
+  return format_nested(t, layout, f, o.line_width);
 }
 
 std::string format_stats(const TensorStats& s) {
   if (!s.numeric) return fmt::format("{} values", s.count);
+  if (s.count == 0) return "empty";
   auto num = [](double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : non_finite(v); };
-  return fmt::format("min {} max {} mean {} std {} nan {} inf {}", num(s.min), num(s.max), num(s.mean), num(s.std),
-                     s.nan, s.pos_inf + s.neg_inf);
+  const int64_t inf = s.pos_inf + s.neg_inf;
+  if (s.finite == s.count)
+    return fmt::format("min {} max {} mean {} std {} nan 0 inf 0", num(s.min), num(s.max), num(s.mean), num(s.std));
+  if (s.finite > 0)
+    return fmt::format("min {} max {} mean {} std {} (finite values) nan {} inf {}", num(s.min), num(s.max),
+                       num(s.mean), num(s.std), s.nan, inf);
+  if (inf > 0) return fmt::format("min {} max {}, no finite values, nan {} inf {}", num(s.min), num(s.max), s.nan, inf);
+  return fmt::format("no finite values, nan {} inf {}", s.nan, inf);
 }
 
 }  // namespace onnxrun

@@ -1,8 +1,19 @@
-// Tensors printed the way numpy's str() prints arrays: nested brackets, elements in a
-// common width (floats with aligned decimal points, the shortest digits that identify
-// each value, at most 8 after the point; scientific when magnitudes are too far apart),
-// lines wrapped at 75 columns, and arrays of more than 1000 elements summarised with
-// '...' after the first and before the last 3 items of each axis.
+// Tensors printed exactly as numpy 1.24's str(array) prints them with default options
+// (np.array2string(a, separator=' '), legacy=False, precision 8, floatmode 'maxprec'):
+// nested brackets; elements in one common width (floats with aligned decimal points, the
+// shortest digits that identify each value in its own type, at most 8 after the point;
+// scientific when a nonzero magnitude is >= 1e8 or < 1e-4, or max/min > 1000); every
+// line within 75 columns including the closing brackets; rows of higher axes separated
+// by rank-axis-1 newlines; arrays of more than 1000 elements summarised with '...' after
+// the first and before the last 3 items of each longer axis.
+//
+// float16 prints as numpy prints float16. bfloat16 (unknown to numpy) follows the same
+// rules with the shortest digits that read back in bfloat16. A 0-d tensor prints as
+// numpy's str() of the scalar ("1.0", "1e-05", "True"); an empty tensor (any zero dim)
+// prints "[]" whatever its rank, at once.
+//
+// Cost: linear in the length of the text produced; the printer never recurses over the
+// rank, and a summarised tensor visits only the elements it shows.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +27,20 @@ namespace onnxrun {
 struct ArrayPrintOptions {
   bool full = false;          // never summarise
   int64_t threshold = 1000;   // summarise above this many elements
-  int64_t edge_items = 3;
+  int64_t edge_items = 3;     // values below 1 are taken as 1
   size_t line_width = 75;
 };
 
 std::string format_array(const Tensor& t, const ArrayPrintOptions& options = {});
 
-// "min -1 max 3.5 mean 0.75 std 1.2 nan 0 inf 0"
+// One line of statistics (TensorStats: min/max over the non-NaN values, mean/std over the
+// finite ones):
+//   every value finite:      "min -1 max 3.5 mean 0.75 std 1.2 nan 0 inf 0"
+//   some NaN or infinite:    "min -1 max inf mean 0.5 std 0.5 (finite values) nan 1 inf 1"
+//   infinite, none finite:   "min -inf max inf, no finite values, nan 0 inf 2"
+//   every value NaN:         "no finite values, nan 2 inf 0"
+//   no elements:             "empty"
+//   types without arithmetic: "6 values"
 std::string format_stats(const TensorStats& s);
 
 // The shortest decimal text that reads back as element k in its own type (float16 and

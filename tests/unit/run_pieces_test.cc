@@ -84,7 +84,8 @@ TEST_CASE("statistics count NaN and inf apart and ignore them in mean and std", 
   CHECK(s.std == Approx(std::sqrt(2.0 / 3.0)));
   TensorStats all_nan = tensor_stats(floats({2}, {NAN, NAN}));
   CHECK(std::isnan(all_nan.mean));
-  CHECK(format_stats(all_nan) == "min nan max nan mean nan std nan nan 2 inf 0");
+  CHECK(format_stats(all_nan) == "no finite values, nan 2 inf 0");  // no NaN statistics
+  CHECK(format_stats(s) == "min -inf max inf mean 2 std 0.816497 (finite values) nan 1 inf 2");
   CHECK(format_stats(tensor_stats(floats({2}, {-1, 3}))) == "min -1 max 3 mean 1 std 2 nan 0 inf 0");
 }
 
