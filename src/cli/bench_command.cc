@@ -11,17 +11,12 @@
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
-#include "cli/run_command.h"
-#include "cli/run_direct.h"
 #include "cli/shape_args.h"
 #include "core/error.h"
-#include "exec/bind.h"
-#include "exec/executor.h"
-#include "exec/random_inputs.h"
 #include "exec/thread_pool.h"
-#include "model/load.h"
 #include "ops/leaky_relu_paths.h"
 #include "suite/bench.h"
+#include "suite/run.h"
 
 namespace onnxrun::cli {
 namespace {
@@ -92,24 +87,20 @@ int bench_command(const BenchArgs& a) {
     return kExitOk;
   }
   if (a.model.empty()) fail(ErrorKind::kUsage, "give a MODEL to time, or --memcpy BYTES");
-  Model model = load_model(a.model);
-  Executor exec(std::move(model.graph), ExecOptions{&pool});
-  const Graph& g = exec.graph();
-  std::map<std::string, Tensor> inputs;
-  if (!a.inputs.empty()) {
-    if (!a.shapes.empty()) fail(ErrorKind::kUsage, "--shape is for made-up inputs; with -i the files give the shapes");
-    std::vector<Feed> feeds;
-    std::string source;
-    for (size_t k = 0; k < a.inputs.size(); ++k) feeds.push_back(feed_from_arg(g, a.inputs[k], k, {}, source));
-    inputs = bind_inputs(g, std::move(feeds));
-  } else {
-    RandomInputSpec spec;
-    spec.shapes = parse_shape_args(a.shapes);
-    spec.seed = a.seed;
-    inputs = random_inputs(g, spec);
-  }
-  const BenchResult r = bench_executor(exec, inputs, a.bench);
-  print_result(a, a.model, pool.size(), r);
+  if (!a.inputs.empty() && !a.shapes.empty())
+    fail(ErrorKind::kUsage, "--shape is for made-up inputs; with -i the files give the shapes");
+  RunRequest request;
+  request.model = a.model;
+  request.source = a.inputs.empty() ? FeedSource::kRandom : FeedSource::kGiven;
+  request.inputs = a.inputs;
+  request.shapes = parse_shape_args(a.shapes);
+  request.seed = a.seed;
+  request.threads = static_cast<unsigned>(a.threads);
+  request.keep_tensors = false;
+  request.bench = a.bench;
+  const RunReport report = run_model(request);
+  const BenchResult& r = *report.bench;
+  print_result(a, a.model, report.threads, r);
   return kExitOk;
 }
 

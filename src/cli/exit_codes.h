@@ -10,6 +10,7 @@ enum ExitCode : int {
   kExitMismatch = 1,  // an output did not match
   kExitUsage = 2,     // the command line was malformed
   kExitRejected = 3,  // the model or an input was rejected (invalid, unsupported, I/O, unsafe)
+  kExitBrokenPipe = 141,  // stdout's reader went away (128 + SIGPIPE, as a shell reports it)
 };
 
 int exit_code_for(const Error& e);

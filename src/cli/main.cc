@@ -1,16 +1,20 @@
 // onnx-run: the command line. Chooses the command from argv[1], and turns every error
 // that escapes into a one-line message and an exit code (exit_codes.h).
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <iterator>
 #include <new>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <fmt/core.h>
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/stdout_check.h"
 #include "cli/test_command.h"
 #include "cli/suggest.h"
 
@@ -45,8 +49,18 @@ int dispatch(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace onnxrun::cli;
+  guard_stdout();
   try {
-    return dispatch(argc, argv);
+    const int code = dispatch(argc, argv);
+    check_stdout();  // what is still buffered must reach stdout too
+    return code;
+  } catch (const StdoutClosed&) {
+    return kExitBrokenPipe;  // the reader went away: nothing to say, as `yes | head` does
+  } catch (const std::system_error& e) {
+    // fmt::print throws this when a write fails; on stdout it is the result that was lost.
+    if (!std::ferror(stdout)) return report_error(onnxrun::Error(onnxrun::ErrorKind::kInternal, e.what()));
+    if (e.code().value() == EPIPE) return kExitBrokenPipe;
+    return report_error(onnxrun::Error(onnxrun::ErrorKind::kIo, fmt::format("stdout: {}", std::strerror(e.code().value()))));
   } catch (const onnxrun::Error& e) {
     return report_error(e);
   } catch (const std::bad_alloc&) {

@@ -1,6 +1,6 @@
 #include "cli/run_command.h"
 
-#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/core.h>
@@ -9,21 +9,16 @@
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
-#include "cli/print_tensor.h"
-#include "cli/run_direct.h"
+#include "cli/render_run.h"
+#include "cli/shape_args.h"
+#include "cli/stdout_check.h"
 #include "core/error.h"
-#include "exec/bind.h"
-#include "exec/block_run.h"
-#include "exec/executor.h"
-#include "exec/thread_pool.h"
-#include "io/input_file.h"
 #include "io/tensor_format.h"
-#include "io/output_files.h"
-#include "io/raw_tensor_source.h"
 #include "io/test_data.h"
 #include "model/load.h"
 #include "model/print_graph.h"
-#include "suite/test_set.h"
+#include "suite/run.h"
+#include "suite/run_json.h"
 
 namespace fs = std::filesystem;
 
@@ -47,123 +42,139 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_flag("--print-graph", o.print_graph,
                "print the graph as it will run (model functions inlined; with --expand-functions, bodies expanded) "
                "and exit without running");
-  add_run_extra_options(app, o.extra);
+  app.add_option("--npz", o.npz, "inputs from a numpy .npz: each array binds the input of its name")
+      ->type_name("FILE");
+  app.add_option("--shape", o.shapes,
+                 "an input's shape, for made-up inputs, symbolic dims and -i literals (NAME= for a scalar)")
+      ->type_name("NAME=d0,d1,...");
+  app.add_flag("--random", o.random, "run on made-up inputs even when test sets exist");
+  app.add_option("--seed", o.seed, "seed for made-up inputs")->capture_default_str();
+  app.add_option("--range", o.range, "made-up values are uniform in [LO,HI] (for example --range -5,5)")
+      ->type_name("LO,HI")
+      ->capture_default_str();
+  app.add_option("--format", o.format, "file format for -o and --dump-intermediates")
+      ->check(CLI::IsMember({"pb", "npy", "npz"}))
+      ->capture_default_str();
+  app.add_flag("--full", o.full, "print every element (default: summarise tensors of more than 1000)");
+  app.add_flag("--json", o.json, "print inputs, outputs, comparisons and timings as one JSON object");
+  app.add_option("--dump-intermediates", o.dump_dir, "write every value the run produces into DIR, named after it")
+      ->type_name("DIR");
+}
+
+namespace {
+constexpr char kListMark = '\x1e';  // ASCII record separator: never in a real argument
+}  // namespace
+
+std::vector<std::string> mark_list_args(int argc, char** argv) {
+  std::vector<std::string> out(argv, argv + argc);
+  for (size_t k = 1; k < out.size(); ++k) {
+    const bool after_flag = (out[k - 1] == "-i" || out[k - 1] == "--input") && !out[k].empty() && out[k][0] == '[';
+    if (after_flag) out[k].insert(out[k].begin(), kListMark);
+    else if (out[k].rfind("--input=[", 0) == 0) out[k].insert(8, 1, kListMark);
+  }
+  return out;
+}
+
+std::string unmark_list_arg(const std::string& arg) {
+  return !arg.empty() && arg[0] == kListMark ? arg.substr(1) : arg;
+}
+
+std::pair<double, double> parse_range(const std::string& text) {
+  const size_t comma = text.find(',');
+  char* end1 = nullptr;
+  char* end2 = nullptr;
+  double lo = 0, hi = 0;
+  if (comma != std::string::npos) {
+    const std::string a = text.substr(0, comma), b = text.substr(comma + 1);
+    lo = std::strtod(a.c_str(), &end1);
+    hi = std::strtod(b.c_str(), &end2);
+    if (!a.empty() && !b.empty() && *end1 == 0 && *end2 == 0 && lo <= hi) return {lo, hi};
+  }
+  fail(ErrorKind::kUsage, "--range {}: expected LO,HI with LO <= HI (for example --range=-5,5)", text);
 }
 
 namespace {
 
-std::vector<std::string> output_names(const Graph& g) {
-  std::vector<std::string> names;
-  for (const ValueInfo& v : g.outputs) names.push_back(v.name);
-  return names;
-}
-
-void print_values(const char* kind, const std::vector<const ValueInfo*>& decls, const std::vector<Tensor>& ts) {
-  for (size_t k = 0; k < ts.size() && k < decls.size(); ++k)
-    fmt::print("  {} '{}': {}\n", kind, decls[k]->name, format_tensor_short(ts[k]));
-}
-
-std::vector<const ValueInfo*> pointers(const std::vector<ValueInfo>& vs) {
-  std::vector<const ValueInfo*> out;
-  for (const ValueInfo& v : vs) out.push_back(&v);
-  return out;
-}
-
-void write_outputs(const RunOptions& o, const Graph& g, const std::vector<Tensor>& outputs) {
-  if (o.output_dir.empty()) return;
-  for (const std::string& path : write_outputs_as(parse_tensor_format(o.extra.format), o.output_dir, output_names(g), outputs))
-    spdlog::info("wrote {}", path);
-}
-
-// Outputs only to a file, nothing printed, a large input to an elementwise graph: the
-// input is read, computed and written block by block through one buffer, so the run
-// costs about what copying the file does (exec/block_run.h). nullopt: not such a run.
-std::optional<int> run_in_blocks_if_it_pays(const RunOptions& o, const Executor& exec) {
-  const Graph& g = exec.graph();
-  if (o.output_dir.empty() || !o.quiet || o.inputs.size() != 1 || !o.extra.npz.empty() || o.extra.json ||
-      !o.extra.dump_dir.empty() || o.extra.format != "pb" || !can_run_in_blocks(g))
-    return std::nullopt;
-  Feed f;
-  f.origin = "-i " + o.inputs[0];
-  std::string path;
-  std::tie(f.name, path) = split_input_arg(o.inputs[0]);
-  std::optional<RawTensorSource> src = open_raw_tensor(path);
-  if (!src || src->tensor.nbytes() < kBlockRunMinBytes) return std::nullopt;
-  f.tensor = src->tensor;
-  std::vector<Feed> feeds;
-  feeds.push_back(std::move(f));
-  const auto bound = bind_inputs(g, std::move(feeds));  // checks type and shape; reads no data
-  const auto& [name, x] = *bound.begin();
-  const std::string out = write_streamed_output_file(o.output_dir, g.outputs[0].name, x.dtype(), x.shape(), [&](const ByteSink& sink) {
-    run_in_blocks(exec, name, x.dtype(), x.shape(), src->read, kRunBlockBytes,
-                  [&](const Tensor& block) { sink(block.raw(), block.nbytes()); });
-  });
-  spdlog::info("wrote {} (block by block)", out);
-  return kExitOk;
-}
-
-// Runs one test set; prints its result; returns its exit code.
-int run_one_set(const RunOptions& o, const Executor& exec, const std::string& dir) {
-  const std::string label = fs::path(dir).filename().string();
-  TestSetResult r;
-  try {
-    r = run_test_set(exec, dir, o.tol);
-  } catch (const Error& e) {
-    return report_error(e.with_context(label));
+// The test sets beside the model (or the one of -d), as the pipeline takes them.
+std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
+  std::vector<std::string> dirs;
+  if (!o.test_dir.empty()) {
+    dirs.push_back(o.test_dir);
+  } else {
+    const std::string model_dir = fs::path(o.model).parent_path().string();
+    dirs = find_test_sets(model_dir.empty() ? "." : model_dir);
   }
-  write_outputs(o, exec.graph(), r.outputs);
-  const bool passed = r.passed();
-  if (!o.quiet || !passed) {
-    fmt::print("{}: {}\n", label, passed ? "passed" : "FAILED");
-    if (!o.quiet) print_values("input", exec.graph().required_inputs(), r.inputs);
-    for (const OutputCheck& c : r.checks)
-      if (!o.quiet || !c.comparison.ok) fmt::print("  {}\n", c.comparison.summary(c.name));
-    if (!o.quiet) print_values("output", pointers(exec.graph().outputs), r.outputs);
+  std::vector<TestSetSpec> sets;
+  for (const std::string& dir : dirs) {
+    std::string label = fs::path(dir).filename().string();
+    if (label.empty()) label = fs::path(dir).parent_path().filename().string();  // "-d set/"
+    sets.push_back({label, dir, list_test_set(dir)});
   }
-  return passed ? kExitOk : kExitMismatch;
+  return sets;
+}
+
+RunRequest request_for(const RunOptions& o) {
+  RunRequest r;
+  r.model = o.model;
+  r.expand_functions = o.expand_functions;
+  for (const std::string& arg : o.inputs) r.inputs.push_back(unmark_list_arg(arg));
+  r.npz = o.npz;
+  r.shapes = parse_shape_args(o.shapes);
+  r.seed = o.seed;
+  std::tie(r.low, r.high) = parse_range(o.range);
+  r.tol = o.tol;
+  r.output_dir = o.output_dir;
+  r.format = parse_tensor_format(o.format);
+  r.dump_dir = o.dump_dir;
+  r.threads = static_cast<unsigned>(o.threads);
+  r.keep_tensors = o.json || !o.quiet;
+
+  const bool given = !r.inputs.empty() || !r.npz.empty();
+  if (given && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give inputs with -i/--npz or a test set with -d, not both");
+  if (given && o.random) fail(ErrorKind::kUsage, "give inputs with -i/--npz or ask for --random ones, not both");
+  if (o.random && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give a test set with -d or ask for --random inputs, not both");
+  if (given) {
+    r.source = FeedSource::kGiven;
+  } else if (o.random) {
+    r.source = FeedSource::kRandom;
+  } else {
+    r.test_sets = test_sets_for(o);
+    // No data at all: made-up inputs from the declared types and shapes.
+    r.source = r.test_sets.empty() ? FeedSource::kRandom : FeedSource::kTestSets;
+  }
+  return r;
+}
+
+int exit_code_of(const RunReport& report) {
+  int code = kExitOk;
+  for (const SetRun& run : report.runs) {
+    if (run.error) code = std::max<int>(code, exit_code_for(*run.error));
+    else if (!run.passed()) code = std::max<int>(code, kExitMismatch);
+  }
+  return code;
 }
 
 }  // namespace
 
 int run_command(const RunOptions& o) {
-  const bool given = !o.inputs.empty() || !o.extra.npz.empty();
-  if (given && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give inputs with -i/--npz or a test set with -d, not both");
-  if (given && o.extra.random) fail(ErrorKind::kUsage, "give inputs with -i/--npz or ask for --random ones, not both");
-  const auto t0 = std::chrono::steady_clock::now();
-  LoadOptions load_options;
-  load_options.expand_schema_functions = o.expand_functions;
-  Model model = load_model(o.model, load_options);
   if (o.print_graph) {
-    fmt::print("{}", format_graph(model.graph));
+    LoadOptions load_options;
+    load_options.expand_schema_functions = o.expand_functions;
+    fmt::print("{}", format_graph(load_model(o.model, load_options).graph));
     return kExitOk;
   }
-  ThreadPool pool(static_cast<unsigned>(o.threads));
-  Executor exec(std::move(model.graph), ExecOptions{&pool});
-  const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-
-  if (given && !o.extra.random)
-    if (auto code = run_in_blocks_if_it_pays(o, exec)) return *code;
-  if (given || o.extra.random) return run_direct(o, exec, o.extra.random, load_ms);
-  const std::string model_dir = fs::path(o.model).parent_path().string();
-  const auto sets = o.test_dir.empty() ? find_test_sets(model_dir.empty() ? "." : model_dir)
-                                       : std::vector<std::string>{o.test_dir};
-  // No data at all: made-up inputs from the declared types and shapes.
-  if (sets.empty()) return run_direct(o, exec, !exec.graph().required_inputs().empty(), load_ms);
-  if (o.extra.json || !o.extra.dump_dir.empty())
-    fail(ErrorKind::kUsage, "--json and --dump-intermediates need one run: give inputs with -i/--npz or add --random "
-                            "(for test sets: onnx-run test --json)");
-  if (!o.test_dir.empty()) return run_one_set(o, exec, o.test_dir);
-  if (!o.output_dir.empty() && sets.size() > 1)
-    fail(ErrorKind::kUsage, "-o needs one run: the model has {} test sets; pick one with -d", sets.size());
-  int worst = kExitOk;
-  size_t passed = 0;
-  for (const std::string& dir : sets) {
-    const int code = run_one_set(o, exec, dir);
-    passed += code == kExitOk;
-    worst = std::max(worst, code);
-  }
-  if (sets.size() > 1 || o.quiet) fmt::print("{} of {} test sets passed\n", passed, sets.size());
-  return worst;
+  RunReport report = run_model(request_for(o));
+  if (!report.notice.empty()) spdlog::warn("{}", report.notice);
+  if (o.json) fmt::print("{}", run_report_json(report, o.full));
+  else print_run_text(report, RenderOptions{o.quiet, o.full});
+  const int code = exit_code_of(report);
+  // Outputs appear only when everything, printing included, has succeeded.
+  check_stdout();
+  if (code == kExitOk) report.commit_outputs();
+  // A test set that could not run is the one line on stderr (its exit code is 3).
+  for (const SetRun& run : report.runs)
+    if (run.error) return report_error(*run.error);
+  return code;
 }
 
 int run_main(int argc, char** argv) {

@@ -1,34 +1,49 @@
-// `onnx-run MODEL ...`: run a model on given inputs, or on its test sets, and compare.
+// `onnx-run MODEL ...`: run a model on given inputs, made-up inputs, or its test sets,
+// and compare. Parses the options into a RunRequest for the run pipeline
+// (suite/run.h), renders its report, and maps it to an exit code.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "cli/run_extras.h"
-#include "exec/bind.h"
 #include "suite/compare.h"
 
 namespace onnxrun::cli {
 
 struct RunOptions {
   std::string model;
-  std::vector<std::string> inputs;  // "[NAME=]FILE"
+  std::vector<std::string> inputs;  // "[NAME=]FILE|LIST"
+  std::vector<std::string> npz;     // --npz FILE: named arrays bound by name
   std::string output_dir;
   std::string test_dir;
   Tolerance tol;
   bool quiet = false;
-  bool expand_functions = false;  // run LeakyRelu-16 through its function body
-  bool print_graph = false;       // print the graph as it will run, then stop
-  RunExtras extra;  // numpy files, literals, random inputs, --json, dumps (run_extras.h)
-  int threads = 0;  // 0: one per core
+  bool expand_functions = false;    // run LeakyRelu-16 through its function body
+  bool print_graph = false;         // print the graph as it will run, then stop
+  std::vector<std::string> shapes;  // --shape NAME=d0,d1,...
+  bool random = false;              // --random: made-up inputs even when test sets exist
+  uint64_t seed = 0;                // --seed
+  std::string range = "-1,1";       // --range LO,HI
+  std::string format = "pb";        // --format pb|npy|npz (for -o and --dump-intermediates)
+  bool full = false;                // --full: print every element
+  bool json = false;                // --json: the report as JSON on stdout
+  std::string dump_dir;             // --dump-intermediates DIR
+  int threads = 0;                  // 0: one per core
 };
 
 void add_run_options(CLI::App& app, RunOptions& opts);
 int run_command(const RunOptions& opts);
 
-// A feed from "-i [NAME=]FILE" (the text before '=' is a name unless it looks like a
-// path), read with read_input_file; `position` binds it when it has no name.
+// CLI11 splits an option value written "[a,b]" into the values a and b, which would
+// break `-i [1,2]`. This returns argv with such -i values marked so that CLI11 keeps
+// them whole; unmark_list_arg gives the text back.
+std::vector<std::string> mark_list_args(int argc, char** argv);
+std::string unmark_list_arg(const std::string& arg);
+
+// "LO,HI" of --range. Throws Error(kUsage).
+std::pair<double, double> parse_range(const std::string& text);
 
 }  // namespace onnxrun::cli

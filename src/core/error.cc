@@ -15,4 +15,21 @@ std::string_view error_kind_name(ErrorKind k) {
   return "unknown";
 }
 
+std::string Cause::key() const {
+  const std::string qualified = domain.empty() ? op : domain + "." + op;
+  switch (kind) {
+    case Kind::kOp: return qualified;
+    case Kind::kVersion: return fmt::format("{} (opset {})", qualified, opset);
+    case Kind::kDomain: return "domain " + domain;
+    case Kind::kType: return op.empty() ? "type " + type : fmt::format("{}({})", qualified, type);
+    case Kind::kFeature: return feature;
+  }
+  return feature;
+}
+
+const std::vector<Cause>& Error::causes() const {
+  static const std::vector<Cause> kNone;
+  return causes_ ? *causes_ : kNone;
+}
+
 }  // namespace onnxrun

@@ -1,10 +1,15 @@
 // The one error type of the library. Each error has a kind, which tells the command
 // line which exit code to use (only cli/ maps kinds to codes), and a message that grows
 // context as it rises: "node 'y' (LeakyRelu): input X: bfloat16 is not allowed ...".
+// An unsupported error also carries its causes as data (Cause), so that the test
+// runner's table, `info` and the reports never read them back out of the message.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -22,25 +27,63 @@ enum class ErrorKind {
 
 std::string_view error_kind_name(ErrorKind k);
 
+// What onnx-run lacks, as data.
+struct Cause {
+  enum class Kind {
+    kOp,       // no version of `op` in `domain` at all
+    kVersion,  // `op` exists, but no version serves `opset`
+    kDomain,   // the domain is unknown
+    kType,     // `op` (or, with `op` empty, any tensor) has no support for element `type`
+    kFeature,  // a feature of the format: `feature` says which
+  };
+  Kind kind = Kind::kFeature;
+  std::string op;
+  std::string domain;  // canonical: "" for ai.onnx
+  int64_t opset = 0;
+  std::string type;
+  std::string feature;
+
+  // The key of the runner's table of causes: "Conv", "com.microsoft.Gelu",
+  // "LeakyRelu (opset 99)", "domain com.x", "LeakyRelu(bfloat16)", "type string",
+  // "external data".
+  std::string key() const;
+};
+
 class Error : public std::runtime_error {
  public:
   Error(ErrorKind kind, std::string message)
       : std::runtime_error(std::move(message)), kind_(kind) {}
 
   ErrorKind kind() const { return kind_; }
+  // The causes of an unsupported error (empty when it names none).
+  const std::vector<Cause>& causes() const;
 
   // The same error with "context: " put in front of its message.
   Error with_context(std::string_view context) const {
-    return Error(kind_, fmt::format("{}: {}", context, what()));
+    Error e(kind_, fmt::format("{}: {}", context, what()));
+    e.causes_ = causes_;
+    return e;
+  }
+  Error with_causes(std::vector<Cause> causes) const {
+    Error e(kind_, what());
+    e.causes_ = std::make_shared<const std::vector<Cause>>(std::move(causes));
+    return e;
   }
 
  private:
   ErrorKind kind_;
+  std::shared_ptr<const std::vector<Cause>> causes_;  // shared: errors are copied as they rise
 };
 
 template <typename... Args>
 [[noreturn]] void fail(ErrorKind kind, fmt::format_string<Args...> f, Args&&... args) {
   throw Error(kind, fmt::format(f, std::forward<Args>(args)...));
+}
+
+// Error(kUnsupported) with its cause.
+template <typename... Args>
+[[noreturn]] void fail_unsupported(Cause cause, fmt::format_string<Args...> f, Args&&... args) {
+  throw Error(ErrorKind::kUnsupported, fmt::format(f, std::forward<Args>(args)...)).with_causes({std::move(cause)});
 }
 
 }  // namespace onnxrun

@@ -36,7 +36,9 @@ int64_t checked_numel(const Shape& shape) {
 size_t checked_nbytes(DType t, const Shape& shape) {
   const int64_t n = checked_numel(shape);
   const size_t size = dtype_size(t);
-  if (size == 0) fail(ErrorKind::kUnsupported, "element type {} cannot be held in a tensor", dtype_name(t));
+  if (size == 0)
+    fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(t)), ""},
+                     "element type {} cannot be held in a tensor", dtype_name(t));
   if (static_cast<uint64_t>(n) > SIZE_MAX / size)
     fail(ErrorKind::kSecurity, "{}{} needs more than 2^64 bytes", dtype_name(t), shape_to_string(shape));
   return static_cast<size_t>(n) * size;

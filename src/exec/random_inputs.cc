@@ -89,7 +89,9 @@ Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, 
     case DType::kUInt32: fill<uint32_t>(t, [&] { return static_cast<uint32_t>(integer()); }); break;
     case DType::kInt64: fill<int64_t>(t, [&] { return integer(); }); break;
     case DType::kUInt64: fill<uint64_t>(t, [&] { return static_cast<uint64_t>(integer()); }); break;
-    default: fail(ErrorKind::kUnsupported, "cannot make up values of type {}", dtype_name(type));
+    default:
+      fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(type)), ""},
+                       "cannot make up values of type {}", dtype_name(type));
   }
   return t;
 }

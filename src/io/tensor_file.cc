@@ -48,7 +48,9 @@ std::string header_bytes(const Tensor& t, const std::string& name) {
 Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw) {
   const auto t = dtype_from_onnx(raw.data_type);
   if (!t) fail(ErrorKind::kInvalid, "unknown data_type {}", raw.data_type);
-  if (!dtype_is_storable(*t)) fail(ErrorKind::kUnsupported, "tensors of type {} are not supported", dtype_name(*t));
+  if (!dtype_is_storable(*t))
+    fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(*t)), ""},
+                     "tensors of type {} are not supported", dtype_name(*t));
   Shape shape(raw.dims.begin(), raw.dims.end());
   const size_t nbytes = checked_nbytes(*t, shape);
   if (raw.raw_size != nbytes)

@@ -14,7 +14,9 @@ static_assert(std::endian::native == std::endian::little,
 DType proto_dtype(const onnx::TensorProto& proto) {
   auto t = dtype_from_onnx(proto.data_type());
   if (!t) fail(ErrorKind::kInvalid, "unknown data_type {}", proto.data_type());
-  if (!dtype_is_storable(*t)) fail(ErrorKind::kUnsupported, "tensors of type {} are not supported", dtype_name(*t));
+  if (!dtype_is_storable(*t))
+    fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(*t)), ""},
+                     "tensors of type {} are not supported", dtype_name(*t));
   return *t;
 }
 

@@ -15,7 +15,8 @@ std::string domain_label(const std::string& d) { return d.empty() ? "ai.onnx" : 
 // The reason without the "node 'x' (Op): " context that starts every node error.
 std::string short_reason(const Node& n) {
   const std::string prefix = n.label() + ": ";
-  std::string r = n.unsupported.compare(0, prefix.size(), prefix) == 0 ? n.unsupported.substr(prefix.size()) : n.unsupported;
+  const std::string why = n.problem ? n.problem->what() : "";
+  std::string r = why.compare(0, prefix.size(), prefix) == 0 ? why.substr(prefix.size()) : why;
   if (r.size() > 18 && r.compare(r.size() - 18, 18, "is not implemented") == 0) return "operator not implemented";
   return r;
 }

@@ -11,6 +11,7 @@
 
 #include "core/attribute.h"
 #include "core/dtype.h"
+#include "core/error.h"
 #include "core/tensor.h"
 
 namespace onnxrun {
@@ -45,9 +46,10 @@ struct Node {
   // Set by resolution (or, for nodes inlined from a function, opset by the inliner).
   const OpDef* op = nullptr;
   int64_t opset = 0;  // the import for this node's domain: the model's, or its function's
-  // Only when loaded with LoadOptions::keep_unsupported: why no version serves the node
-  // (then `op` is null and the graph cannot run).
-  std::string unsupported;
+  // Only when loaded with LoadOptions::keep_unsupported: why the node cannot run (no
+  // version serves it, or it is invalid); then `op` is null and the graph cannot run.
+  // An unsupported problem carries its Cause (core/error.h).
+  std::optional<Error> problem;
 
   // "node 'y' (LeakyRelu)", the context every node error starts with.
   std::string label() const;

@@ -20,8 +20,8 @@ ValueInfo value_info_from_proto(const onnx::ValueInfoProto& p) {
   if (v.name.empty()) fail(ErrorKind::kInvalid, "a graph input or output has no name");
   if (!p.has_type()) return v;
   if (!p.type().has_tensor_type())
-    fail(ErrorKind::kUnsupported, "'{}' is not a tensor (sequence, map, optional and sparse values are not supported)",
-         v.name);
+    fail_unsupported(Cause{Cause::Kind::kFeature, "", "", 0, "", "non-tensor value"},
+                     "'{}' is not a tensor (sequence, map, optional and sparse values are not supported)", v.name);
   const auto& tt = p.type().tensor_type();
   if (tt.has_elem_type() && tt.elem_type() != 0) {
     auto t = dtype_from_onnx(tt.elem_type());
@@ -68,7 +68,8 @@ Attribute attribute_from_proto(const onnx::AttributeProto& p) {
     case AP::TENSOR:
       a.kind = AttrKind::kTensor;
       if (p.t().data_location() == onnx::TensorProto::EXTERNAL)
-        fail(ErrorKind::kUnsupported, "attribute '{}': tensors with external data are not supported", p.name());
+        fail_unsupported(Cause{Cause::Kind::kFeature, "", "", 0, "", "external data"},
+                         "attribute '{}': tensors with external data are not supported", p.name());
       a.t = tensor_from_proto(p.t());
       break;
     case AP::FLOATS: a.kind = AttrKind::kFloats; a.floats.assign(p.floats().begin(), p.floats().end()); break;
@@ -76,8 +77,9 @@ Attribute attribute_from_proto(const onnx::AttributeProto& p) {
     case AP::STRINGS: a.kind = AttrKind::kStrings; a.strings.assign(p.strings().begin(), p.strings().end()); break;
     case AP::UNDEFINED: break;  // a reference without a declared type
     default:
-      fail(ErrorKind::kUnsupported, "attribute '{}' has type {}, which onnx-run does not support", p.name(),
-           AP::AttributeType_Name(type));
+      fail_unsupported(Cause{Cause::Kind::kFeature, "", "", 0, "", "attribute type " + AP::AttributeType_Name(type)},
+                       "attribute '{}' has type {}, which onnx-run does not support", p.name(),
+                       AP::AttributeType_Name(type));
   }
   return a;
 }
@@ -179,7 +181,8 @@ Model model_from_proto(const onnx::ModelProto& proto, const std::string& base_di
   g.name = gp.name();
   for (const auto& vi : gp.input()) g.inputs.push_back(value_info_from_proto(vi));
   for (const auto& vi : gp.output()) g.outputs.push_back(value_info_from_proto(vi));
-  if (gp.sparse_initializer_size() > 0) fail(ErrorKind::kUnsupported, "sparse initializers are not supported");
+  if (gp.sparse_initializer_size() > 0)
+    fail_unsupported(Cause{Cause::Kind::kFeature, "", "", 0, "", "sparse tensors"}, "sparse initializers are not supported");
   for (const auto& tp : gp.initializer()) {
     if (tp.name().empty()) fail(ErrorKind::kInvalid, "an initializer has no name");
     Tensor t;

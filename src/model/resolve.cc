@@ -25,16 +25,19 @@ const OpDef* resolve_node(const Node& n, int64_t opset, const OpRegistry& regist
   if (!registry.has_domain(n.domain)) {
     std::vector<std::string> domains;
     for (const std::string& d : registry.domains()) domains.push_back(domain_label(d));
-    fail(ErrorKind::kUnsupported, "{}: domain '{}' (opset {}) is not supported; onnx-run implements: {}", n.label(),
-         domain_label(n.domain), opset, fmt::join(domains, ", "));
+    Cause c{Cause::Kind::kDomain, n.op_type, n.domain, opset, "", ""};
+    fail_unsupported(c, "{}: domain '{}' (opset {}) is not supported; onnx-run implements: {}", n.label(),
+                     domain_label(n.domain), opset, fmt::join(domains, ", "));
   }
   if (const OpDef* def = registry.find(n.domain, n.op_type, opset)) return def;
   const auto versions = registry.versions(n.domain, n.op_type);
   if (versions.empty())
-    fail(ErrorKind::kUnsupported, "{}: operator {} (domain {}, opset {}) is not implemented", n.label(), n.op_type,
-         domain_label(n.domain), opset);
-  fail(ErrorKind::kUnsupported, "{}: {}: opset {} has no implemented version; implemented: {}", n.label(), n.op_type,
-       opset, implemented_list(versions));
+    fail_unsupported(Cause{Cause::Kind::kOp, n.op_type, n.domain, opset, "", ""},
+                     "{}: operator {} (domain {}, opset {}) is not implemented", n.label(), n.op_type,
+                     domain_label(n.domain), opset);
+  fail_unsupported(Cause{Cause::Kind::kVersion, n.op_type, n.domain, opset, "", ""},
+                   "{}: {}: opset {} has no implemented version; implemented: {}", n.label(), n.op_type, opset,
+                   implemented_list(versions));
 }
 
 // Resolves one node and follows element types through it (`types`: value -> type).
@@ -81,15 +84,24 @@ void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) 
   for (const ValueInfo& v : g.inputs) types[v.name] = v.dtype;
   for (const auto& [name, t] : g.initializers) types[name] = t.dtype();
 
+  // Every node is resolved, even after one fails, so that the error names every
+  // unsupported node (the test runner's table counts them all) and `info` can show each.
+  const Node* first_bad = nullptr;
+  std::vector<Cause> causes;
   for (Node& n : g.nodes) {
     try {
       resolve_one(n, g, registry, types);
     } catch (const Error& e) {
-      if (!keep_unsupported) throw;
       n.op = nullptr;
-      n.unsupported = e.what();
+      n.problem = e;
+      if (!first_bad) first_bad = &n;
+      for (const Cause& c : e.causes()) causes.push_back(c);
       for (const std::string& out : n.outputs) types[out] = std::nullopt;
     }
+  }
+  if (first_bad && !keep_unsupported) {
+    const Error e = *first_bad->problem;
+    throw causes.empty() || e.kind() != ErrorKind::kUnsupported ? e : e.with_causes(causes);
   }
   for (const ValueInfo& v : g.outputs) {
     auto t = types[v.name];

@@ -65,9 +65,11 @@ DType cast_target(const AttributeMap& attrs, const std::vector<DType>& allowed) 
   if (!t) fail(ErrorKind::kInvalid, "attribute 'to' = {} names no ONNX element type", shown);
   if (std::find(allowed.begin(), allowed.end(), *t) == allowed.end()) {
     if (dtype_out_of_scope(*t))
-      fail(ErrorKind::kUnsupported, "cast to {} is not implemented (onnx-run has no float8, 4-bit, 2-bit, string or complex tensors)",
-           dtype_name(*t));
-    fail(ErrorKind::kUnsupported, "cast to {} is not allowed by this version", dtype_name(*t));
+      fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(*t)), ""},
+                       "cast to {} is not implemented (onnx-run has no float8, 4-bit, 2-bit, string or complex tensors)",
+                       dtype_name(*t));
+    fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(*t)), ""},
+                     "cast to {} is not allowed by this version", dtype_name(*t));
   }
   return *t;
 }

@@ -28,9 +28,11 @@ const std::pair<const std::string, Attribute>& value_attr(const AttributeMap& at
   }
   if (!found) fail(ErrorKind::kInvalid, "Constant needs a value attribute (value, value_float(s) or value_int(s))");
   if (found->first == "value_string" || found->first == "value_strings")
-    fail(ErrorKind::kUnsupported, "Constant: '{}' is not supported (onnx-run has no string tensors)", found->first);
+    fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, "string", ""},
+                     "Constant: '{}' is not supported (onnx-run has no string tensors)", found->first);
   if (found->first == "sparse_value")
-    fail(ErrorKind::kUnsupported, "Constant: 'sparse_value' is not supported (onnx-run has no sparse tensors)");
+    fail_unsupported(Cause{Cause::Kind::kFeature, "", "", 0, "", "sparse tensors"},
+                     "Constant: 'sparse_value' is not supported (onnx-run has no sparse tensors)");
   return *found;
 }
 
@@ -71,7 +73,8 @@ DType constant_type(const AttributeMap& attrs, const std::vector<DType>& allowed
     t = DType::kInt64;
   }
   if (std::find(allowed.begin(), allowed.end(), t) == allowed.end())
-    fail(ErrorKind::kUnsupported, "Constant of type {} is not {}", dtype_name(t),
+    fail_unsupported(Cause{Cause::Kind::kType, "Constant", "", 0, std::string(dtype_name(t)), ""},
+                     "Constant of type {} is not {}", dtype_name(t),
          dtype_out_of_scope(t) ? "implemented (onnx-run has no float8, 4-bit, 2-bit, string or complex tensors)"
                                : "allowed by this version");
   return t;

@@ -54,7 +54,8 @@ class LeakyReluKernel final : public OpKernel {
         split(ctx, n, x.data<uint16_t>(), y.mutable_data<uint16_t>(), path.bf16, float_to_bfloat16(alpha_));
         break;
       default:
-        fail(ErrorKind::kUnsupported, "LeakyRelu has no kernel for {}", dtype_name(x.dtype()));
+        fail_unsupported(Cause{Cause::Kind::kType, "LeakyRelu", "", 0, std::string(dtype_name(x.dtype())), ""},
+                         "LeakyRelu has no kernel for {}", dtype_name(x.dtype()));
     }
     ctx.outputs[0] = std::move(y);
   }

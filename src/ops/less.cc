@@ -35,7 +35,7 @@ class LessKernel final : public OpKernel {
     visit_dtype(a.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_same_v<T, BoolByte>) {
-        fail(ErrorKind::kUnsupported, "Less has no kernel for bool");
+        fail_unsupported(Cause{Cause::Kind::kType, "Less", "", 0, "bool", ""}, "Less has no kernel for bool");
       } else {
         broadcast_binary<T, T, uint8_t>(a, b, out, [](T x, T y) { return less_scalar(x, y); });
       }

@@ -47,7 +47,7 @@ class MulKernel final : public OpKernel {
     visit_dtype(a.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_same_v<T, BoolByte>) {
-        fail(ErrorKind::kUnsupported, "Mul has no kernel for bool");
+        fail_unsupported(Cause{Cause::Kind::kType, "Mul", "", 0, "bool", ""}, "Mul has no kernel for bool");
       } else {
         broadcast_binary<T, T, T>(a, b, out, [](T x, T y) { return mul_scalar(x, y); });
       }

@@ -77,10 +77,12 @@ void check_input_types(const OpDef& def, const std::vector<std::optional<DType>>
     const TypeConstraint* c = def.constraint(cname);
     if (!c) continue;
     if (std::find(c->types.begin(), c->types.end(), *inputs[k]) == c->types.end())
-      fail(ErrorKind::kUnsupported, "input {} has type {}; {} {} allows {}{}", k, dtype_name(*inputs[k]),
-           def.op_type, def.version_range(), type_list(c->types),
-           dtype_out_of_scope(*inputs[k]) ? " (float8, 4-bit, 2-bit, string and complex tensors are not implemented)"
-                                          : "");
+      fail_unsupported(Cause{Cause::Kind::kType, def.op_type, def.domain, 0, std::string(dtype_name(*inputs[k])), ""},
+                       "input {} has type {}; {} {} allows {}{}", k, dtype_name(*inputs[k]), def.op_type,
+                       def.version_range(), type_list(c->types),
+                       dtype_out_of_scope(*inputs[k])
+                           ? " (float8, 4-bit, 2-bit, string and complex tensors are not implemented)"
+                           : "");
     for (size_t j = 0; j < k; ++j)
       if (inputs[j] && def.inputs[j] == cname && *inputs[j] != *inputs[k])
         fail(ErrorKind::kInvalid, "input {} has type {} but an earlier input of type {} has {}", k,

@@ -23,7 +23,9 @@ class WhereKernel final : public OpKernel {
       case 2: broadcast_select<uint16_t>(c, x, y, out); break;
       case 4: broadcast_select<uint32_t>(c, x, y, out); break;
       case 8: broadcast_select<uint64_t>(c, x, y, out); break;
-      default: fail(ErrorKind::kUnsupported, "Where has no kernel for {}", dtype_name(x.dtype()));
+      default:
+        fail_unsupported(Cause{Cause::Kind::kType, "Where", "", 0, std::string(dtype_name(x.dtype())), ""},
+                         "Where has no kernel for {}", dtype_name(x.dtype()));
     }
     ctx.outputs[0] = std::move(out);
   }

@@ -1,10 +1,10 @@
 // Running one test of a regression run in the calling thread and turning whatever
 // happens into a TestResult: nothing a model or its data does escapes as an exception.
 //
-// Unsupported is decided at load, cheaply: the model is parsed once and every node is
-// looked up in the op registry before anything else is built, so a large model that
-// uses an op onnx-run lacks costs one protobuf parse, and the result names every
-// missing op (not just the first).
+// A test runs through the same pipeline as `onnx-run MODEL` (suite/run.h), so the two
+// always agree. Unsupported is what the model layer says: the loader resolves every
+// node (after inlining model-local functions) and its error names each unsupported
+// one as a Cause, so the result lists every missing op, not just the first.
 #pragma once
 
 #include <string>
@@ -31,10 +31,5 @@ TestResult run_case(const TestCase& test, const CaseOptions& options);
 // that file exists. Throws Error(kInvalid) for a data.json that is not valid JSON or
 // holds a tolerance that is not a non-negative number.
 Tolerance tolerance_for(const std::string& dir, Tolerance base);
-
-// A short key for the cause of an Error(kUnsupported) message, for the table of causes:
-// "LeakyRelu(bfloat16)", "type string", "external data", ... Unknown forms give the
-// message without its context prefixes, shortened.
-std::string unsupported_cause(const std::string& message);
 
 }  // namespace onnxrun

@@ -101,17 +101,21 @@ Comparison compare_tensors(const Tensor& expected, const Tensor& actual, Toleran
 }
 
 std::string Comparison::summary(const std::string& name) const {
-  if (!problem.empty()) return fmt::format("output '{}': {}", name, problem);
+  return fmt::format("output '{}': {}", name, verdict());
+}
+
+std::string Comparison::verdict() const {
+  if (!problem.empty()) return problem;
   if (ok) {
-    if (worst_index < 0 || abs_err == 0) return fmt::format("output '{}': ok ({} elements, exact)", name, numel);
-    return fmt::format("output '{}': ok ({} elements, max abs err {:.3g} at {})", name, numel, abs_err, worst_position);
+    if (worst_index < 0 || abs_err == 0) return fmt::format("ok ({} elements, exact)", numel);
+    return fmt::format("ok ({} elements, max abs err {:.3g} at {})", numel, abs_err, worst_position);
   }
   auto bits = [](const std::string& b) { return b.empty() ? std::string() : " (" + b + ")"; };
   auto tol = [](double v) { return std::isinf(v) ? std::string("none") : fmt::format("{:.3g}", v); };
   return fmt::format(
-      "output '{}': {} of {} elements differ; worst at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err "
+      "{} of {} elements differ; worst at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err "
       "{:.3g}; would pass with atol >= {} or rtol >= {}",
-      name, mismatches, numel, worst_position, worst_index, expected, bits(expected_bits), actual, bits(actual_bits),
+      mismatches, numel, worst_position, worst_index, expected, bits(expected_bits), actual, bits(actual_bits),
       abs_err, rel_err, tol(needed_atol), tol(needed_rtol));
 }
 

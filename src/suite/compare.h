@@ -34,7 +34,9 @@ struct Comparison {
   // mismatches).
   double needed_atol = 0, needed_rtol = 0;
 
-  // One line for a passing comparison, a few lines naming the worst element otherwise.
+  // "ok (60 elements, exact)", or what differs and the worst element: one line.
+  std::string verdict() const;
+  // The verdict after "output 'NAME': ".
   std::string summary(const std::string& output_name) const;
 };
 

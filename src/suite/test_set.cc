@@ -4,27 +4,14 @@
 
 #include "core/error.h"
 #include "exec/bind.h"
-#include "exec/executor.h"
 #include "io/tensor_file.h"
 #include "io/test_data.h"
+#include "suite/run.h"
 
 namespace onnxrun {
 
-bool TestSetResult::passed() const {
-  for (const OutputCheck& c : checks)
-    if (!c.comparison.ok) return false;
-  return true;
-}
-
-TestSetResult run_test_set(const Executor& exec, const std::string& dir, Tolerance tol) {
-  return run_test_set(exec, dir, list_test_set(dir), tol);
-}
-
-TestSetResult run_test_set(const Executor& exec, const std::string& dir, const TestSetFiles& files, Tolerance tol) {
-  const Graph& g = exec.graph();
-  TestSetResult result;
-  result.dir = dir;
-
+TestSetData read_test_set(const Graph& g, const std::string& label, const TestSetFiles& files) {
+  TestSetData data;
   std::vector<Feed> feeds;
   for (size_t k = 0; k < files.inputs.size(); ++k) {
     NamedTensor nt = read_tensor_file(files.inputs[k]);
@@ -36,11 +23,17 @@ TestSetResult run_test_set(const Executor& exec, const std::string& dir, const T
     f.origin = std::filesystem::path(files.inputs[k]).filename().string();
     feeds.push_back(std::move(f));
   }
-  auto bound = bind_inputs(g, std::move(feeds));
-  for (const ValueInfo* v : g.required_inputs()) result.inputs.push_back(bound.at(v->name));
+  const auto required = g.required_inputs();
+  std::map<std::string, std::string> sources;
+  for (const Feed& f : feeds) {
+    if (!f.name.empty()) sources[f.name] = f.origin;
+    else if (f.position < required.size()) sources[required[f.position]->name] = f.origin;
+  }
+  data.bound = bind_inputs(g, std::move(feeds));
+  for (const ValueInfo* v : required) data.inputs.push_back({v->name, data.bound.at(v->name), sources[v->name]});
 
   if (files.outputs.size() != g.outputs.size())
-    fail(ErrorKind::kInvalid, "{}: {} output files for the model's {} outputs", dir, files.outputs.size(),
+    fail(ErrorKind::kInvalid, "{}: {} output files for the model's {} outputs", label, files.outputs.size(),
          g.outputs.size());
   std::vector<NamedTensor> expected(g.outputs.size());
   std::vector<bool> taken(g.outputs.size(), false);
@@ -64,11 +57,8 @@ TestSetResult run_test_set(const Executor& exec, const std::string& dir, const T
     taken[next] = true;
     expected[next] = std::move(nt);
   }
-
-  result.outputs = exec.run(std::move(bound));
-  for (size_t j = 0; j < g.outputs.size(); ++j)
-    result.checks.push_back({g.outputs[j].name, compare_tensors(expected[j].tensor, result.outputs[j], tol)});
-  return result;
+  for (NamedTensor& nt : expected) data.expected.push_back(std::move(nt.tensor));
+  return data;
 }
 
 }  // namespace onnxrun

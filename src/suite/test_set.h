@@ -1,38 +1,30 @@
-// Running one ONNX test set against a model: read its inputs, bind them (by TensorProto
-// name when it names a graph input, else by position K), run, and compare every graph
-// output with its output_K.pb (bound by name, else by position).
+// Reading one ONNX test set for a model: its input_K.pb files bound to the graph's
+// inputs (by TensorProto name when it names a graph input, else by position K), and
+// its output_K.pb files matched to the graph's outputs (by name, else in order).
+// Running and comparing is the run pipeline's (suite/run.h).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "core/tensor.h"
-#include "suite/compare.h"
+#include "model/graph.h"
 
 namespace onnxrun {
 
-class Executor;
-
-struct OutputCheck {
-  std::string name;  // the graph output's name
-  Comparison comparison;
-};
-
-struct TestSetResult {
-  std::string dir;
-  std::vector<Tensor> inputs;   // as bound, in graph input order
-  std::vector<Tensor> outputs;  // as computed, in graph output order
-  std::vector<OutputCheck> checks;
-  bool passed() const;
-};
-
-// Throws Error for a test set that cannot be run (unreadable or invalid files, inputs
-// that do not fit, an output file missing); a mismatch is a result, not an error.
-TestSetResult run_test_set(const Executor& exec, const std::string& dir, Tolerance tol);
-
 struct TestSetFiles;
-// The same for files given one by one (the `light/` layout keeps NAME_output_K.pb
-// beside the model rather than in a folder); `label` names the set in messages.
-TestSetResult run_test_set(const Executor& exec, const std::string& label, const TestSetFiles& files, Tolerance tol);
+struct RunValue;
+
+struct TestSetData {
+  std::map<std::string, Tensor> bound;  // as bind_inputs returns them
+  std::vector<RunValue> inputs;         // in graph input order, source = file name
+  std::vector<Tensor> expected;         // one per graph output, in graph output order
+};
+
+// Throws Error for a test set that cannot be run: unreadable or invalid files, inputs
+// that do not fit (Error(kInput)), output files that do not match the outputs in number
+// (Error(kInvalid)). `label` names the set in messages.
+TestSetData read_test_set(const Graph& g, const std::string& label, const TestSetFiles& files);
 
 }  // namespace onnxrun

@@ -231,10 +231,11 @@ TEST_CASE("--dump-intermediates writes every value, named after it", "[cli][quic
   REQUIRE(r.exit_code == 0);
   CHECK(read_npy_file(dir.file("npy/mid_0_a.npy")).shape() == Shape{2, 3});
 
-  // With test sets, one run is needed.
+  // -d is one run, so --json works for it; a folder without input files is a set that
+  // cannot run: one line on stderr, exit 3.
   r = run_cli({quick("two_chains.onnx"), "--json", "-d", dir.path()});
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Catch::Contains("--random"));
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("missing input 'a'"));
 }
 
 TEST_CASE("info describes runnable and unrunnable models, as text and JSON", "[cli][info]") {

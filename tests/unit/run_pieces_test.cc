@@ -139,7 +139,10 @@ TEST_CASE("a model onnx-run cannot run still loads for describing", "[describe]"
   CHECK(m.graph.nodes[1].op == nullptr);
   CHECK(m.graph.nodes[2].op != nullptr);
   CHECK(m.graph.nodes[3].op != nullptr);
-  CHECK_THAT(m.graph.nodes[1].unsupported, Catch::Contains("Relu"));
+  REQUIRE(m.graph.nodes[1].problem);
+  CHECK_THAT(m.graph.nodes[1].problem->what(), Catch::Contains("Relu"));
+  REQUIRE(m.graph.nodes[1].problem->causes().size() == 1);
+  CHECK(m.graph.nodes[1].problem->causes()[0].key() == "Relu");
   REQUIRE(m.functions.size() == 1);
   CHECK(m.functions[0].name == "Twice");
   REQUIRE(m.functions[0].nodes.size() == 2);

@@ -174,17 +174,6 @@ TEST_CASE("a baseline that is not a report is refused", "[suite]") {
   CHECK_THROWS_AS(read_baseline(d.file("missing.json")), Error);
 }
 
-TEST_CASE("unsupported causes are short keys", "[suite]") {
-  CHECK(unsupported_cause("m.onnx: node 'y' (LeakyRelu): LeakyRelu v6 (6-15): input 0 has type bfloat16; LeakyRelu v6 "
-                          "(6-15) allows float16, float, double") == "LeakyRelu(bfloat16)");
-  CHECK(unsupported_cause("test_data_set_0: input_0.pb: tensors of type string are not supported") == "type string");
-  CHECK(unsupported_cause("node 'a' (Conv): operator Conv (domain ai.onnx, opset 9) is not implemented") == "Conv");
-  CHECK(unsupported_cause("node 'a' (Foo): operator Foo (domain com.x, opset 1) is not implemented") == "com.x.Foo");
-  CHECK(unsupported_cause("'s' is not a tensor (sequence, map, optional and sparse values are not supported)") ==
-        "non-tensor value");
-  CHECK(unsupported_cause("a: b: something new") == "something new");
-}
-
 TEST_CASE("data.json beside a model overrides the tolerances", "[suite]") {
   TempDir d;
   const Tolerance base{1e-3, 1e-7};

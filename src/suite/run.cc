@@ -1,0 +1,189 @@
+#include "suite/run.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "core/error.h"
+#include "exec/bind.h"
+#include "exec/block_run.h"
+#include "exec/executor.h"
+#include "exec/thread_pool.h"
+#include "io/output_files.h"
+#include "io/output_transaction.h"
+#include "io/raw_tensor_source.h"
+#include "io/value_dump.h"
+#include "model/load.h"
+#include "suite/feeds.h"
+#include "suite/test_set.h"
+
+namespace onnxrun {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+std::vector<std::string> output_names(const Graph& g) {
+  std::vector<std::string> names;
+  for (const ValueInfo& v : g.outputs) names.push_back(v.name);
+  return names;
+}
+
+void check_request(const RunRequest& r) {
+  const bool one_run = r.source != FeedSource::kTestSets || r.test_sets.size() == 1;
+  if (!one_run && !r.output_dir.empty())
+    fail(ErrorKind::kUsage, "-o needs one run: the model has {} test sets; pick one with -d", r.test_sets.size());
+  if (!one_run && !r.dump_dir.empty())
+    fail(ErrorKind::kUsage, "--dump-intermediates needs one run: the model has {} test sets; pick one with -d",
+         r.test_sets.size());
+}
+
+// A large input to an elementwise graph whose output only goes to a .pb file: read,
+// computed and written block by block through one buffer, so the run costs about what
+// copying the file does (exec/block_run.h). False when the run is not of that kind.
+bool run_in_blocks_if_it_pays(const RunRequest& r, const Executor& exec, SetRun& run) {
+  const Graph& g = exec.graph();
+  if (r.source != FeedSource::kGiven || r.keep_tensors || r.output_dir.empty() || r.inputs.size() != 1 ||
+      !r.npz.empty() || !r.dump_dir.empty() || r.bench || r.format != TensorFormat::kPb || !can_run_in_blocks(g))
+    return false;
+  const auto [name, path] = split_input_arg(r.inputs[0]);
+  std::optional<RawTensorSource> src = open_raw_tensor(path);
+  if (!src || src->tensor.nbytes() < kBlockRunMinBytes) return false;
+  Feed f;
+  f.name = name;
+  f.origin = "-i " + r.inputs[0];
+  f.tensor = src->tensor;
+  std::vector<Feed> feeds;
+  feeds.push_back(std::move(f));
+  const auto bound = bind_inputs(g, std::move(feeds));  // checks type and shape; reads no data
+  const auto& [input_name, x] = *bound.begin();
+  const auto t0 = Clock::now();
+  write_streamed_output_file(r.output_dir, g.outputs[0].name, x.dtype(), x.shape(), [&](const ByteSink& sink) {
+    run_in_blocks(exec, input_name, x.dtype(), x.shape(), src->read, kRunBlockBytes,
+                  [&](const Tensor& block) { sink(block.raw(), block.nbytes()); });
+  });
+  run.run_ms = ms_since(t0);
+  run.inputs.push_back({input_name, Tensor(), path});
+  run.outputs.push_back({g.outputs[0].name, Tensor(), "computed"});
+  return true;
+}
+
+// Runs the graph on `bound`; fills run.outputs, the dump and the output files.
+void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Tensor> bound, SetRun& run,
+             RunReport& report) {
+  const Graph& g = exec.graph();
+  std::optional<ValueDump> dump;
+  if (!r.dump_dir.empty()) dump.emplace(r.dump_dir, r.format);
+  ValueObserver observer;
+  if (dump) observer = [&](const std::string& name, const Tensor& t) { dump->write(name, t); };
+  const auto t0 = Clock::now();
+  std::vector<Tensor> results = exec.run(std::move(bound), observer);
+  run.run_ms = ms_since(t0);
+  if (dump) {
+    report.values_dumped = dump->finish();
+    spdlog::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
+  }
+  if (!r.output_dir.empty()) write_outputs_as(r.format, r.output_dir, output_names(g), results);
+  for (size_t k = 0; k < results.size(); ++k) run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
+}
+
+void run_test_set(const RunRequest& r, const Executor& exec, const TestSetSpec& set, SetRun& run,
+                  RunReport& report) {
+  const Graph& g = exec.graph();
+  run.label = set.label;
+  run.dir = set.dir;
+  try {
+    const auto t0 = Clock::now();
+    TestSetData data = read_test_set(g, set.label, set.files);
+    run.input_ms = ms_since(t0);
+    run.inputs = std::move(data.inputs);
+    execute(r, exec, std::move(data.bound), run, report);
+    for (size_t j = 0; j < run.outputs.size(); ++j)
+      run.checks.push_back({run.outputs[j].name, compare_tensors(data.expected[j], run.outputs[j].tensor, r.tol)});
+  } catch (const Error& e) {
+    // A set that cannot be run is that set's result; files it wrote are the run's and
+    // go when the report does.
+    run = SetRun{};
+    run.label = set.label;
+    run.dir = set.dir;
+    run.error = e.with_context(set.label);
+  }
+}
+
+}  // namespace
+
+bool SetRun::passed() const {
+  if (error) return false;
+  for (const OutputVerdict& c : checks)
+    if (!c.comparison.ok) return false;
+  return true;
+}
+
+RunReport::RunReport() = default;
+RunReport::RunReport(RunReport&&) noexcept = default;
+RunReport& RunReport::operator=(RunReport&&) noexcept = default;
+RunReport::~RunReport() = default;
+
+bool RunReport::passed() const {
+  for (const SetRun& s : runs)
+    if (!s.passed()) return false;
+  return true;
+}
+
+std::vector<std::string> RunReport::commit_outputs() {
+  if (!outputs_) return {};
+  std::vector<std::string> paths = outputs_->commit();
+  outputs_.reset();
+  for (const std::string& p : paths) spdlog::info("wrote {}", p);
+  return paths;
+}
+
+RunReport run_model(const RunRequest& r) {
+  check_request(r);
+  RunReport report;
+  report.model = r.model;
+  report.source = r.source;
+  const auto t0 = Clock::now();
+  LoadOptions load_options;
+  load_options.expand_schema_functions = r.expand_functions;
+  Model model = load_model(r.model, load_options);
+  ThreadPool pool(r.threads);
+  report.threads = pool.size();
+  Executor exec(std::move(model.graph), ExecOptions{&pool});
+  report.load_ms = ms_since(t0);
+  const Graph& g = exec.graph();
+
+  // Output files are written under temporary names and appear only on commit.
+  if (!r.output_dir.empty()) report.outputs_ = std::make_unique<OutputTransaction>();
+
+  if (r.source == FeedSource::kTestSets) {
+    for (const TestSetSpec& set : r.test_sets) {
+      report.runs.emplace_back();
+      run_test_set(r, exec, set, report.runs.back(), report);
+    }
+    return report;
+  }
+
+  report.runs.emplace_back();
+  SetRun& run = report.runs.back();
+  if (run_in_blocks_if_it_pays(r, exec, run)) {
+    report.streamed = true;
+    return report;
+  }
+  const auto t1 = Clock::now();
+  GatheredInputs in = r.source == FeedSource::kRandom ? made_up_inputs(g, r) : given_inputs(g, r);
+  run.input_ms = ms_since(t1);
+  if (r.source == FeedSource::kRandom && !g.required_inputs().empty())
+    report.notice = fmt::format("no inputs given: made up random inputs (--seed {}, --range {},{})", r.seed, r.low, r.high);
+  run.inputs = std::move(in.values);
+  if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
+  execute(r, exec, std::move(in.bound), run, report);
+  return report;
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,112 @@
+#include "suite/run_json.h"
+
+#include <cmath>
+
+#include "core/tensor_stats.h"
+#include "io/tensor_json.h"
+#include "suite/run.h"
+
+namespace onnxrun {
+namespace {
+
+using nlohmann::ordered_json;
+
+// JSON has no NaN or infinities: they are the strings "nan", "inf" and "-inf".
+ordered_json json_real(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+// Up to the microsecond: the digits below it are the clock's noise.
+double to_microseconds(double ms) { return std::round(ms * 1000) / 1000; }
+
+constexpr int64_t kSummariseAbove = 1000;  // as the printed arrays (io/tensor_text.h)
+
+ordered_json json_tensor(const RunValue& v, bool full, const OutputVerdict* check) {
+  ordered_json j;
+  j["name"] = v.name;
+  const Tensor& t = v.tensor;
+  if (t.valid()) {
+    j["type"] = dtype_name(t.dtype());
+    j["shape"] = t.shape();
+  }
+  j["source"] = v.source;
+  const TensorStats s = t.valid() ? tensor_stats(t) : TensorStats{};
+  if (s.numeric) j["stats"] = tensor_stats_json(s);
+  const bool shown = t.valid() && s.numeric && (full || t.numel() <= kSummariseAbove);
+  j["values"] = shown ? tensor_values_json(t) : ordered_json(nullptr);
+  j["truncated"] = t.valid() && s.numeric && !shown;
+  if (check) j["comparison"] = comparison_json(check->comparison);
+  return j;
+}
+
+ordered_json json_values(const std::vector<RunValue>& values, bool full, const std::vector<OutputVerdict>* checks) {
+  ordered_json list = ordered_json::array();
+  for (size_t k = 0; k < values.size(); ++k)
+    list.push_back(json_tensor(values[k], full, checks && k < checks->size() ? &(*checks)[k] : nullptr));
+  return list;
+}
+
+std::string dump(const ordered_json& j) {
+  // Value names come from the model file and need not be valid UTF-8: `replace` writes
+  // U+FFFD for a bad byte where the default would throw.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace
+
+ordered_json comparison_json(const Comparison& c) {
+  ordered_json j;
+  j["ok"] = c.ok;
+  j["elements"] = c.numel;
+  j["mismatches"] = c.mismatches;
+  if (!c.problem.empty()) {
+    j["problem"] = c.problem;
+    return j;
+  }
+  if (c.worst_index >= 0) {
+    j["worst"] = {{"index", c.worst_index},           {"position", c.worst_position},
+                  {"expected", json_real(c.expected)}, {"actual", json_real(c.actual)},
+                  {"expected_bits", c.expected_bits},  {"actual_bits", c.actual_bits},
+                  {"abs_err", json_real(c.abs_err)},   {"rel_err", json_real(c.rel_err)}};
+  }
+  j["needed_atol"] = json_real(c.needed_atol);
+  j["needed_rtol"] = json_real(c.needed_rtol);
+  return j;
+}
+
+std::string run_report_json(const RunReport& report, bool full) {
+  ordered_json j;
+  j["model"] = report.model;
+  if (report.source != FeedSource::kTestSets) {
+    const SetRun& run = report.runs.at(0);
+    j["inputs"] = json_values(run.inputs, full, nullptr);
+    j["outputs"] = json_values(run.outputs, full, nullptr);
+    j["timings_ms"] = {{"load", to_microseconds(report.load_ms)},
+                       {"inputs", to_microseconds(run.input_ms)},
+                       {"run", to_microseconds(run.run_ms)}};
+    return dump(j);
+  }
+  ordered_json sets = ordered_json::array();
+  size_t passed = 0;
+  for (const SetRun& run : report.runs) {
+    ordered_json s;
+    s["name"] = run.label;
+    s["dir"] = run.dir;
+    s["passed"] = run.passed();
+    passed += run.passed();
+    if (run.error) s["error"] = run.error->what();
+    s["inputs"] = json_values(run.inputs, full, nullptr);
+    s["outputs"] = json_values(run.outputs, full, &run.checks);
+    s["timings_ms"] = {{"inputs", to_microseconds(run.input_ms)}, {"run", to_microseconds(run.run_ms)}};
+    sets.push_back(std::move(s));
+  }
+  j["test_sets"] = std::move(sets);
+  j["passed"] = passed;
+  j["total"] = report.runs.size();
+  j["timings_ms"] = {{"load", to_microseconds(report.load_ms)}};
+  return dump(j);
+}
+
+}  // namespace onnxrun

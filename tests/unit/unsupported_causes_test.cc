@@ -1,0 +1,85 @@
+// Unsupported models are described by the model layer as data (core/error.h Cause):
+// the loader names every unsupported node, and the test runner's table, `info` and the
+// reports read those causes, never the message text.
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+#include "model/load.h"
+#include "support/model_builder.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+
+namespace {
+
+std::vector<std::string> keys_of(const Error& e) {
+  std::vector<std::string> keys;
+  for (const Cause& c : e.causes()) keys.push_back(c.key());
+  return keys;
+}
+
+Error load_error(const onnx::ModelProto& m) {
+  const std::string bytes = serialize(m);
+  try {
+    load_model_from_bytes(bytes.data(), bytes.size(), ".");
+  } catch (const Error& e) {
+    return e;
+  }
+  FAIL("the model loaded");
+  return Error(ErrorKind::kInternal, "unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("cause keys", "[unit][causes]") {
+  CHECK(Cause{Cause::Kind::kOp, "Conv", "", 9, "", ""}.key() == "Conv");
+  CHECK(Cause{Cause::Kind::kOp, "Gelu", "com.microsoft", 1, "", ""}.key() == "com.microsoft.Gelu");
+  CHECK(Cause{Cause::Kind::kVersion, "LeakyRelu", "", 0, "", ""}.key() == "LeakyRelu (opset 0)");
+  CHECK(Cause{Cause::Kind::kDomain, "Foo", "com.x", 1, "", ""}.key() == "domain com.x");
+  CHECK(Cause{Cause::Kind::kType, "LeakyRelu", "", 0, "bfloat16", ""}.key() == "LeakyRelu(bfloat16)");
+  CHECK(Cause{Cause::Kind::kType, "", "", 0, "string", ""}.key() == "type string");
+  CHECK(Cause{Cause::Kind::kFeature, "", "", 0, "", "external data"}.key() == "external data");
+}
+
+TEST_CASE("the loader names every unsupported node, not just the first", "[unit][causes]") {
+  onnx::ModelProto m = make_model(13, {"com.x"});
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_node(m, "Conv", {"x", "x"}, {"a"});
+  add_node(m, "LeakyRelu", {"a"}, {"b"});
+  add_node(m, "Sqrt", {"b"}, {"c"});
+  add_node(m, "Conv", {"c", "c"}, {"d"});  // the same cause twice
+  add_node(m, "Foo", {"d"}, {"y"})->set_domain("com.x");
+  add_output(m, "y", onnx::TensorProto::FLOAT, {2});
+  const Error e = load_error(m);
+  CHECK(e.kind() == ErrorKind::kUnsupported);
+  CHECK_THAT(e.what(), Catch::Contains("Conv"));  // the message is the first node's
+  CHECK(keys_of(e) == std::vector<std::string>{"Conv", "Sqrt", "Conv", "domain com.x"});
+}
+
+TEST_CASE("a type a version does not allow is a type cause of that op", "[unit][causes]") {
+  const Error e = load_error(leaky_relu_model(6, onnx::TensorProto::BFLOAT16));
+  CHECK(keys_of(e) == std::vector<std::string>{"LeakyRelu(bfloat16)"});
+}
+
+TEST_CASE("an invalid node is not unsupported, even beside an unsupported one", "[unit][causes]") {
+  onnx::ModelProto m = make_model(13);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_node(m, "LeakyRelu", {"x", "x"}, {"a"});  // LeakyRelu takes one input
+  add_node(m, "Conv", {"a", "a"}, {"y"});
+  add_output(m, "y", onnx::TensorProto::FLOAT, {2});
+  CHECK(load_error(m).kind() == ErrorKind::kInvalid);
+}
+
+TEST_CASE("a model-local function is inlined before anything is called unsupported", "[unit][causes]") {
+  onnx::ModelProto m = make_model(16, {"local"});
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_node(m, "MyLeakyRelu", {"x"}, {"y"})->set_domain("local");
+  add_output(m, "y", onnx::TensorProto::FLOAT, {2});
+  onnx::FunctionProto f = make_function("local", "MyLeakyRelu", {"X"}, {"Y"}, 16);
+  *f.add_node() = make_node("LeakyRelu", {"X"}, {"Y"});
+  *m.add_functions() = f;
+  const std::string bytes = serialize(m);
+  const Model loaded = load_model_from_bytes(bytes.data(), bytes.size(), ".");
+  REQUIRE(loaded.graph.nodes.size() == 1);
+  CHECK(loaded.graph.nodes[0].op_type == "LeakyRelu");
+}
