@@ -94,6 +94,7 @@ ordered_json json_node(const Node& n) {
     j["version_range"] = n.op->version_range();
   } else {
     j["reason"] = short_reason(n);
+    j["invalid"] = n.invalid;
   }
   j["inputs"] = n.inputs;
   j["outputs"] = n.outputs;
@@ -120,6 +121,12 @@ size_t initializer_bytes(const Graph& g) {
 size_t unsupported_count(const Graph& g) {
   size_t n = 0;
   for (const Node& node : g.nodes) n += node.op == nullptr;
+  return n;
+}
+
+size_t invalid_count(const Graph& g) {
+  size_t n = 0;
+  for (const Node& node : g.nodes) n += node.op == nullptr && node.invalid;
   return n;
 }
 
@@ -157,7 +164,8 @@ std::string describe_model_text(const Model& m) {
     if (n.op)
       line(fmt::format("{}  {} -> {}  {}", head, where, n.op->version_range(), io));
     else
-      line(fmt::format("{}  {} -> NOT SUPPORTED ({})  {}", head, n.opset ? where : domain_label(n.domain), short_reason(n), io));
+      line(fmt::format("{}  {} -> {} ({})  {}", head, n.opset ? where : domain_label(n.domain),
+                       n.invalid ? "INVALID" : "NOT SUPPORTED", short_reason(n), io));
   }
   // Which operators the model uses, and how many times: the quickest answer to "can it run?".
   std::map<std::string, std::pair<size_t, bool>> ops;
@@ -177,7 +185,9 @@ std::string describe_model_text(const Model& m) {
                      joined(f.outputs), attribute_names(f).empty() ? "" : "  attributes: " + joined(attribute_names(f)),
                      joined(body_ops(f), " ")));
   line(std::string("runnable:       ") +
-       (bad == 0 ? "yes" : "no (onnx-run does not implement everything this model uses)"));
+       (bad == 0 ? "yes"
+        : invalid_count(g) ? "no (the model is invalid: see the nodes marked INVALID)"
+                           : "no (onnx-run does not implement everything this model uses)"));
   return out;
 }
 

@@ -48,6 +48,7 @@ struct Node {
   // Only when loaded with LoadOptions::keep_unsupported: why no version serves the node
   // (then `op` is null and the graph cannot run).
   std::string unsupported;
+  bool invalid = false;  // and that reason is a fault of the model (Error kInvalid), not a gap in onnx-run
 
   // "node 'y' (LeakyRelu)", the context every node error starts with.
   std::string label() const;

@@ -51,6 +51,10 @@ void resolve_one(Node& n, const Graph& g, const OpRegistry& registry,
   }
   n.op = resolve_node(n, n.opset, registry);
   const OpDef& def = *n.op;
+  // An empty name is ONNX's absent optional input; in a required position it leaves the
+  // kernel without an operand.
+  for (size_t k = 0; k < n.inputs.size() && k < def.min_inputs; ++k)
+    if (n.inputs[k].empty()) fail(ErrorKind::kInvalid, "{}: input {} is required but its name is empty", n.label(), k);
   const std::string ctx = fmt::format("{} {} {}", n.label(), def.op_type, def.version_range());
   try {
     check_attributes(def, n.attrs);
@@ -88,6 +92,7 @@ void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) 
       if (!keep_unsupported) throw;
       n.op = nullptr;
       n.unsupported = e.what();
+      n.invalid = e.kind() == ErrorKind::kInvalid;
       for (const std::string& out : n.outputs) types[out] = std::nullopt;
     }
   }
