@@ -18,8 +18,17 @@
 
 namespace onnxrun {
 
+void check_model_size(size_t bytes) {
+  if (bytes > static_cast<size_t>(INT_MAX))
+    fail(ErrorKind::kUnsupported,
+         "model file is {} bytes; protobuf cannot parse a ModelProto over 2 GiB ({} bytes): keep large tensors in "
+         "external data",
+         bytes, INT_MAX);
+}
+
 Model load_model_from_bytes(const void* data, size_t size, const std::string& base_dir,
                             const LoadOptions& options) {
+  check_model_size(size);
   onnx::ModelProto proto;
   google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
   in.SetTotalBytesLimit(INT_MAX);

@@ -48,6 +48,7 @@ std::vector<std::string> missing_ops(const onnx::ModelProto& proto, const OpRegi
 }
 
 onnx::ModelProto parse_model(const FileBytes& bytes) {
+  check_model_size(bytes.size());
   onnx::ModelProto proto;
   google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
                                             static_cast<int>(bytes.size()));
