@@ -59,7 +59,7 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& ba
 }
 
 Model load_model(const std::string& path, const LoadOptions& options) {
-  const FileBytes bytes = FileBytes::read(path);
+  const FileBytes bytes = FileBytes::read(path, /*regular_only=*/true);
   try {
     const std::string dir = std::filesystem::path(path).parent_path().string();
     return load_model_from_bytes(bytes.data(), bytes.size(), dir.empty() ? "." : dir, options);

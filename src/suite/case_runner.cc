@@ -191,7 +191,7 @@ TestResult run_case(const TestCase& t, const CaseOptions& o) {
       r.message = missing_model_message(t);
     } else {
       const Tolerance tol = tolerance_for(t.dir, o.tol);
-      const FileBytes bytes = FileBytes::read(t.model);
+      const FileBytes bytes = FileBytes::read(t.model, /*regular_only=*/true);
       std::vector<std::string> missing;
       try {
         missing = missing_ops(parse_model(bytes), OpRegistry::builtin());
