@@ -59,6 +59,13 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& ba
 }
 
 Model load_model(const std::string& path, const LoadOptions& options) {
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  try {
+    if (!ec) check_model_size(static_cast<size_t>(size));  // before reading 2 GiB for nothing
+  } catch (const Error& e) {
+    throw e.with_context(path);
+  }
   const FileBytes bytes = FileBytes::read(path, /*regular_only=*/true);
   try {
     const std::string dir = std::filesystem::path(path).parent_path().string();
