@@ -1,5 +1,6 @@
 #include "cli/shape_args.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "core/error.h"
@@ -15,6 +16,11 @@ std::map<std::string, Shape> parse_shape_args(const std::vector<std::string>& ar
     const std::string name = arg.substr(0, eq);
     Shape shape;
     const std::string dims = arg.substr(eq + 1);
+    try {
+      if (!dims.empty()) check_rank(static_cast<size_t>(std::count(dims.begin(), dims.end(), ',')) + 1);
+    } catch (const Error& e) {
+      throw e.with_context(fmt::format("--shape {}", name));
+    }
     size_t pos = 0;
     while (pos < dims.size()) {
       size_t comma = dims.find(',', pos);

@@ -19,7 +19,13 @@ namespace onnxrun {
 
 std::string shape_to_string(const Shape& shape) { return fmt::format("[{}]", fmt::join(shape, ",")); }
 
+void check_rank(size_t rank) {
+  if (rank > kMaxRank)
+    fail(ErrorKind::kInvalid, "a shape of rank {} is above the limit of {} dimensions", rank, kMaxRank);
+}
+
 int64_t checked_numel(const Shape& shape) {
+  check_rank(shape.size());
   int64_t n = 1;
   for (int64_t d : shape) {
     if (d < 0) fail(ErrorKind::kInvalid, "negative dimension {} in shape {}", d, shape_to_string(shape));

@@ -22,8 +22,19 @@ using Shape = std::vector<int64_t>;
 // "[3,4,5]" ("[]" for a 0-d scalar).
 std::string shape_to_string(const Shape& shape);
 
-// Number of elements; 1 for a 0-d shape. Throws Error(kInvalid) on a negative dim and
-// Error(kSecurity) when the count or its byte size for `t` would overflow 64 bits.
+// The most dimensions a shape may have. ONNX sets none; this is far above any real model
+// (a few dozen at most). It keeps a tiny file (a 60 KB .pb declaring rank 30,000) from
+// making every later step (binding, broadcasting, printing) pay per dimension.
+inline constexpr size_t kMaxRank = 1024;
+
+// Throws Error(kInvalid) when `rank` > kMaxRank. Every shape that enters onnx-run (tensor
+// files, model value infos and tensors, command-line shapes) passes through here, most of
+// them by way of checked_numel.
+void check_rank(size_t rank);
+
+// Number of elements; 1 for a 0-d shape. Throws Error(kInvalid) on a rank above kMaxRank
+// or a negative dim, and Error(kSecurity) when the count or its byte size for `t` would
+// overflow 64 bits.
 int64_t checked_numel(const Shape& shape);
 size_t checked_nbytes(DType t, const Shape& shape);
 

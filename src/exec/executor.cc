@@ -28,7 +28,13 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
     } catch (const Error& e) {
       throw e.with_context(n.label());
     }
+    if (n.inputs.size() < n.op->min_inputs)
+      fail(ErrorKind::kInvalid, "{}: takes at least {} inputs, got {}", n.label(), n.op->min_inputs, n.inputs.size());
     for (size_t k = 0; k < n.inputs.size(); ++k) {
+      // The loader refuses this (resolve.cc); a graph built another way must not hand a
+      // kernel an empty Tensor where it needs an operand.
+      if (n.inputs[k].empty() && k < n.op->min_inputs)
+        fail(ErrorKind::kInvalid, "{}: input {} is required but its name is empty", n.label(), k);
       const int id = n.inputs[k].empty() ? -1 : id_of(n.inputs[k]);
       s.inputs.push_back(id);
       if (id >= 0) last_use[id] = {steps_.size(), k};
@@ -65,7 +71,7 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
     types.clear();
     for (size_t k = 0; k < s.inputs.size(); ++k) {
       const int id = s.inputs[k];
-      if (id < 0) {
+      if (id < 0) {  // absent optional input (the constructor refused required ones)
         ctx.inputs.emplace_back();
         types.emplace_back();
         continue;

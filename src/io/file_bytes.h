@@ -12,7 +12,9 @@ class FileBytes {
  public:
   // Throws Error(kIo) naming the path when the file cannot be opened or read, and
   // Error(kSecurity) when it does not fit the memory limit (memory_limit.h).
-  static FileBytes read(const std::string& path);
+  // `regular_only` (models): a FIFO, socket or device, or a link to one, is refused with
+  // Error(kIo) without being opened for reading, so that the refusal never blocks.
+  static FileBytes read(const std::string& path, bool regular_only = false);
 
   const char* data() const { return bytes_.data(); }
   size_t size() const { return bytes_.size(); }

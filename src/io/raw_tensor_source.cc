@@ -4,9 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <string_view>
 
 #include "core/error.h"
 #include "io/mapped_file.h"
@@ -14,16 +16,38 @@
 #include "io/tensor_wire.h"
 
 namespace onnxrun {
+namespace {
+
+bool has_extension(const std::string& path, std::string_view ext) {
+  if (path.size() < ext.size()) return false;
+  for (size_t k = 0; k < ext.size(); ++k)
+    if (std::tolower(static_cast<unsigned char>(path[path.size() - ext.size() + k])) != ext[k]) return false;
+  return true;
+}
+
+bool starts_with(const MappedFile& file, std::string_view magic) {
+  return file.size() >= magic.size() && std::memcmp(file.data(), magic.data(), magic.size()) == 0;
+}
+
+}  // namespace
 
 std::optional<RawTensorSource> open_raw_tensor(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;  // pipes cannot be reread
+  // Only raw_data TensorProto files are streamed; any other format (.npy, .npz, text) is
+  // left to the ordinary reader, which knows it, rather than judged as a malformed .pb.
+  if (has_extension(path, ".npy") || has_extension(path, ".npz")) return std::nullopt;
   const std::shared_ptr<const MappedFile> file = MappedFile::open(path, /*prefault=*/false);
+  if (starts_with(*file, "\x93NUMPY") || starts_with(*file, "PK")) return std::nullopt;
   std::optional<RawTensorLayout> raw;
-  Tensor tensor;
   try {
     raw = find_raw_tensor(file->data(), file->size());
-    if (!raw) return std::nullopt;
+  } catch (const Error&) {
+    return std::nullopt;  // not a TensorProto this scan reads: the full reader reports what it is
+  }
+  if (!raw) return std::nullopt;
+  Tensor tensor;
+  try {
     tensor = raw_layout_tensor(file, *raw);
   } catch (const Error& e) {
     throw e.with_context(path);

@@ -20,8 +20,11 @@ struct RawTensorSource {
   std::function<void(size_t offset, void* dst, size_t n)> read;
 };
 
-// nullopt when the file is not a regular file, or keeps its data other than in raw_data,
-// or misaligned; errors as read_tensor_file.
+// nullopt when the file is not a regular file, is not a TensorProto (a .npy or .npz by
+// extension or magic, or anything the raw_data scan cannot read), keeps its data other
+// than in raw_data, or is misaligned: the caller then reads it the ordinary way, which
+// reports what is wrong with it. Throws only for a raw_data TensorProto whose type or
+// size is wrong, as read_tensor_file does.
 std::optional<RawTensorSource> open_raw_tensor(const std::string& path);
 
 }  // namespace onnxrun

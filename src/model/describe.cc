@@ -12,6 +12,9 @@ namespace {
 
 std::string domain_label(const std::string& d) { return d.empty() ? "ai.onnx" : d; }
 
+// A fault of the model (a required input named '', say), not a gap in onnx-run.
+bool is_invalid(const Node& n) { return n.problem && n.problem->kind() != ErrorKind::kUnsupported; }
+
 // The reason without the "node 'x' (Op): " context that starts every node error.
 std::string short_reason(const Node& n) {
   const std::string prefix = n.label() + ": ";
@@ -95,6 +98,7 @@ ordered_json json_node(const Node& n) {
     j["version_range"] = n.op->version_range();
   } else {
     j["reason"] = short_reason(n);
+    j["invalid"] = is_invalid(n);
   }
   j["inputs"] = n.inputs;
   j["outputs"] = n.outputs;
@@ -121,6 +125,12 @@ size_t initializer_bytes(const Graph& g) {
 size_t unsupported_count(const Graph& g) {
   size_t n = 0;
   for (const Node& node : g.nodes) n += node.op == nullptr;
+  return n;
+}
+
+size_t invalid_count(const Graph& g) {
+  size_t n = 0;
+  for (const Node& node : g.nodes) n += node.op == nullptr && is_invalid(node);
   return n;
 }
 
@@ -158,7 +168,8 @@ std::string describe_model_text(const Model& m) {
     if (n.op)
       line(fmt::format("{}  {} -> {}  {}", head, where, n.op->version_range(), io));
     else
-      line(fmt::format("{}  {} -> NOT SUPPORTED ({})  {}", head, n.opset ? where : domain_label(n.domain), short_reason(n), io));
+      line(fmt::format("{}  {} -> {} ({})  {}", head, n.opset ? where : domain_label(n.domain),
+                       is_invalid(n) ? "INVALID" : "NOT SUPPORTED", short_reason(n), io));
   }
   // Which operators the model uses, and how many times: the quickest answer to "can it run?".
   std::map<std::string, std::pair<size_t, bool>> ops;
@@ -178,7 +189,9 @@ std::string describe_model_text(const Model& m) {
                      joined(f.outputs), attribute_names(f).empty() ? "" : "  attributes: " + joined(attribute_names(f)),
                      joined(body_ops(f), " ")));
   line(std::string("runnable:       ") +
-       (bad == 0 ? "yes" : "no (onnx-run does not implement everything this model uses)"));
+       (bad == 0 ? "yes"
+        : invalid_count(g) ? "no (the model is invalid: see the nodes marked INVALID)"
+                           : "no (onnx-run does not implement everything this model uses)"));
   return out;
 }
 

@@ -18,8 +18,17 @@
 
 namespace onnxrun {
 
+void check_model_size(size_t bytes) {
+  if (bytes > static_cast<size_t>(INT_MAX))
+    fail(ErrorKind::kUnsupported,
+         "model file is {} bytes; protobuf cannot parse a ModelProto over 2 GiB ({} bytes): keep large tensors in "
+         "external data",
+         bytes, INT_MAX);
+}
+
 Model load_model_from_bytes(const void* data, size_t size, const std::string& base_dir,
                             const LoadOptions& options) {
+  check_model_size(size);
   onnx::ModelProto proto;
   google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
   in.SetTotalBytesLimit(INT_MAX);
@@ -50,7 +59,14 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& ba
 }
 
 Model load_model(const std::string& path, const LoadOptions& options) {
-  const FileBytes bytes = FileBytes::read(path);
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+  try {
+    if (!ec) check_model_size(static_cast<size_t>(size));  // before reading 2 GiB for nothing
+  } catch (const Error& e) {
+    throw e.with_context(path);
+  }
+  const FileBytes bytes = FileBytes::read(path, /*regular_only=*/true);
   try {
     const std::string dir = std::filesystem::path(path).parent_path().string();
     return load_model_from_bytes(bytes.data(), bytes.size(), dir.empty() ? "." : dir, options);

@@ -28,6 +28,10 @@ struct LoadOptions {
 
 Model load_model(const std::string& path, const LoadOptions& options = {});
 
+// protobuf reads one message of at most INT_MAX bytes (its sizes are int). Throws
+// Error(kUnsupported) for a model of more `bytes` than that, before any cast to int.
+void check_model_size(size_t bytes);
+
 // `base_dir` is where external data would be looked for.
 Model load_model_from_bytes(const void* data, size_t size, const std::string& base_dir,
                             const LoadOptions& options = {});

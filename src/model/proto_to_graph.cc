@@ -29,6 +29,11 @@ ValueInfo value_info_from_proto(const onnx::ValueInfoProto& p) {
     v.dtype = *t;
   }
   if (tt.has_shape()) {
+    try {
+      check_rank(static_cast<size_t>(tt.shape().dim_size()));
+    } catch (const Error& e) {
+      throw e.with_context(fmt::format("'{}'", v.name));
+    }
     std::vector<Dim> dims;
     for (const auto& d : tt.shape().dim()) {
       Dim dim;

@@ -22,7 +22,7 @@ class ThreadPool;
 // passes the last reference to a value, inputs[i].can_overwrite() is true and the kernel
 // may reuse that buffer for its output.
 struct OpContext {
-  std::vector<Tensor> inputs;   // absent optional inputs are !valid()
+  std::vector<Tensor> inputs;   // absent optional inputs are !valid(); the first min_inputs always valid()
   std::vector<Tensor> outputs;  // filled by the kernel, one per node output
   ThreadPool* pool = nullptr;   // may be null: run on the calling thread
 };

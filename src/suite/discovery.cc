@@ -15,6 +15,10 @@ namespace {
 
 struct Listing {
   std::vector<fs::path> files, dirs;
+  // Entries that exist but are neither (FIFOs, sockets, devices, links to them): a model
+  // among them is still a test, which fails when run (never opened here: opening a FIFO
+  // for reading blocks).
+  std::vector<fs::path> others;
 };
 
 // One folder's entries, naturally sorted; unreadable entries are skipped.
@@ -23,14 +27,18 @@ Listing list_dir(const fs::path& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code ec2;
-    if (it->is_directory(ec2)) l.dirs.push_back(it->path());
-    else if (it->is_regular_file(ec2)) l.files.push_back(it->path());
+    const fs::file_status st = it->status(ec2);  // follows links
+    if (ec2) continue;
+    if (fs::is_directory(st)) l.dirs.push_back(it->path());
+    else if (fs::is_regular_file(st)) l.files.push_back(it->path());
+    else if (fs::exists(st)) l.others.push_back(it->path());
   }
   auto by_name = [](const fs::path& a, const fs::path& b) {
     return natural_less(a.filename().string(), b.filename().string());
   };
   std::sort(l.files.begin(), l.files.end(), by_name);
   std::sort(l.dirs.begin(), l.dirs.end(), by_name);
+  std::sort(l.others.begin(), l.others.end(), by_name);
   return l;
 }
 
@@ -113,16 +121,22 @@ class Walker {
     if (!visited_.insert(fs::canonical(dir, ec).string()).second) return;  // symlink loop
     const Listing l = list_dir(dir);
     auto join = [&](const std::string& leaf) { return prefix.empty() ? leaf : prefix + "/" + leaf; };
-    for (const fs::path& f : l.files)
-      if (f.filename() == "model.onnx") {
-        add_folder_test(dir, f, prefix.empty() ? root_name : prefix);
-        return;
-      }
+    for (const auto* list : {&l.files, &l.others})
+      for (const fs::path& f : *list)
+        if (f.filename() == "model.onnx") {
+          add_folder_test(dir, f, prefix.empty() ? root_name : prefix);
+          return;
+        }
     bool any_model = false, data_json = false;
     for (const fs::path& f : l.files) {
       const std::string fname = f.filename().string();
       if (fname == "data.json") data_json = true;
       if (!has_suffix(fname, ".onnx")) continue;
+      any_model = true;
+      add_file_test(f, join(f.stem().string()));
+    }
+    for (const fs::path& f : l.others) {
+      if (!has_suffix(f.filename().string(), ".onnx")) continue;
       any_model = true;
       add_file_test(f, join(f.stem().string()));
     }
@@ -158,15 +172,15 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
     std::error_code ec;
     const fs::path p(path);
     const size_t before = w.candidates;
-    if (fs::is_regular_file(p, ec)) {
+    if (fs::is_directory(p, ec)) {
+      w.walk_root(p);
+    } else if (fs::exists(p, ec)) {  // a regular file, or a FIFO or device that fails when run
       if (p.filename() == "model.onnx") {
         const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
         w.add_folder_test(dir, p, folder_name(dir));
       } else {
         w.add_file_test(p, p.stem().string());
       }
-    } else if (fs::is_directory(p, ec)) {
-      w.walk_root(p);
     } else {
       fail(ErrorKind::kUsage, "{}: no such file or folder", path);
     }
