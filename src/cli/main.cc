@@ -9,10 +9,12 @@
 
 #include <fmt/core.h>
 
+#include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/test_command.h"
 #include "cli/suggest.h"
+#include "io/cleanup_signals.h"
 
 namespace onnxrun::cli {
 namespace {
@@ -45,12 +47,17 @@ int dispatch(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace onnxrun::cli;
+  // SIGINT/SIGTERM remove the run's temporaries and half-committed outputs (io/cleanup_signals.h).
+  onnxrun::install_cleanup_signal_handlers();
   try {
-    return dispatch(argc, argv);
+    const int code = dispatch(argc, argv);
+    // Succeeded (1 is an honest mismatch): the warnings held back print now.
+    if (code == kExitOk || code == kExitMismatch) print_held_messages();
+    return code;
   } catch (const onnxrun::Error& e) {
     return report_error(e);
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "onnx-run: out of memory\n");
+    fmt::print(stderr, "onnx-run: out of memory{}\n", held_messages_note());
     return kExitRejected;
   } catch (const std::exception& e) {
     return report_error(onnxrun::Error(onnxrun::ErrorKind::kInternal, e.what()));

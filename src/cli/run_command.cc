@@ -1,6 +1,8 @@
 #include "cli/run_command.h"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 
 #include <fmt/core.h>
@@ -19,6 +21,7 @@
 #include "io/input_file.h"
 #include "io/tensor_format.h"
 #include "io/output_files.h"
+#include "io/output_transaction.h"
 #include "io/raw_tensor_source.h"
 #include "io/test_data.h"
 #include "model/load.h"
@@ -140,6 +143,8 @@ int run_command(const RunOptions& o) {
   ThreadPool pool(static_cast<unsigned>(o.threads));
   Executor exec(std::move(model.graph), ExecOptions{&pool});
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (!o.output_dir.empty())
+    check_output_targets(parse_tensor_format(o.extra.format), o.output_dir, exec.graph().outputs.size());
 
   if (given && !o.extra.random)
     if (auto code = run_in_blocks_if_it_pays(o, exec)) return *code;
@@ -194,7 +199,14 @@ Exit codes: 0 ok, 1 an output did not match, 2 usage error, 3 model or input rej
   if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return *code;
   run.quiet = common.verbosity.quiet;
   apply_common_options(common);
-  return run_command(run);
+  // -o files wait here until the run has succeeded, printing included (DESIGN.md, "Files:").
+  OutputTransaction outputs;
+  const int code = run_command(run);
+  if (code == kExitOk || code == kExitMismatch) {
+    if (std::fflush(stdout) != 0 && errno != EPIPE) fail(ErrorKind::kIo, "stdout: {}", std::strerror(errno));
+    outputs.commit();
+  }
+  return code;
 }
 
 }  // namespace onnxrun::cli

@@ -285,8 +285,7 @@ int run_direct(const RunOptions& o, const Executor& exec, bool random, double lo
   std::vector<Value> inputs = gather_inputs(o, g, random, bound);
   const double input_ms = ms_since(t0);
   if (random && !o.quiet && !o.extra.json)
-    fmt::print(stderr, "onnx-run: no inputs given: made up random inputs (--seed {}, --range {})\n", o.extra.seed,
-               o.extra.range);
+    spdlog::warn("no inputs given: made up random inputs (--seed {}, --range {})", o.extra.seed, o.extra.range);
 
   std::optional<ValueDump> dump;
   if (!o.extra.dump_dir.empty()) dump.emplace(o.extra.dump_dir, format);
