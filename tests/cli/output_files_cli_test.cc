@@ -141,7 +141,7 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
   CHECK(killed > 0);
 }
 
-TEST_CASE("-o files appear only when the run succeeded", "[cli]") {
+TEST_CASE("run -o: a folder in an output's place is refused first; a symlink is written through", "[cli]") {
   TempDir d;
   const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
   // An output's name taken by a folder: refused before the run, nothing written.
