@@ -17,7 +17,13 @@ struct Verbosity {
   bool quiet = false;
 };
 void add_verbosity_flags(CLI::App& app, Verbosity& v);
+// Logging to stderr as "onnx-run: <level>: ...". Without -v, messages are held (DESIGN.md:
+// a failure is exactly one line): print_held_messages() prints them when the command
+// succeeded (exit 0 or 1); held_messages_note() takes them for the error line instead.
 void setup_logging(const Verbosity& v);
+void print_held_messages();
+// " (after warning: W)" / " (after warnings: W1; W2)", or "" when nothing is held.
+std::string held_messages_note();
 
 // What every command that loads models takes: -v/-q and --max-memory.
 struct CommonOptions {

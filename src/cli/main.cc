@@ -12,11 +12,13 @@
 
 #include <fmt/core.h>
 
+#include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/stdout_check.h"
 #include "cli/test_command.h"
 #include "cli/suggest.h"
+#include "io/cleanup_signals.h"
 
 namespace onnxrun::cli {
 namespace {
@@ -50,9 +52,13 @@ int dispatch(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace onnxrun::cli;
   guard_stdout();
+  // SIGINT/SIGTERM remove the run's temporaries and half-committed outputs (io/cleanup_signals.h).
+  onnxrun::install_cleanup_signal_handlers();
   try {
     const int code = dispatch(argc, argv);
     check_stdout();  // what is still buffered must reach stdout too
+    // Succeeded (1 is an honest mismatch): the warnings held back print now.
+    if (code == kExitOk || code == kExitMismatch) print_held_messages();
     return code;
   } catch (const StdoutClosed&) {
     return kExitBrokenPipe;  // the reader went away: nothing to say, as `yes | head` does
@@ -64,7 +70,7 @@ int main(int argc, char** argv) {
   } catch (const onnxrun::Error& e) {
     return report_error(e);
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "onnx-run: out of memory\n");
+    fmt::print(stderr, "onnx-run: out of memory{}\n", held_messages_note());
     return kExitRejected;
   } catch (const std::exception& e) {
     return report_error(onnxrun::Error(onnxrun::ErrorKind::kInternal, e.what()));

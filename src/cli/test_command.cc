@@ -14,6 +14,7 @@
 #include "cli/exit_codes.h"
 #include "cli/progress.h"
 #include "core/error.h"
+#include "io/atomic_file.h"
 #include "suite/baseline.h"
 #include "suite/discovery.h"
 #include "suite/report.h"
@@ -80,13 +81,8 @@ int run(TestOptions& o) {
   std::map<std::string, Outcome> baseline;
   if (!o.baseline.empty()) baseline = read_baseline(o.baseline);  // a bad baseline stops the run before it starts
   // So does a report that could not be written: better now than after a long run.
-  for (const std::string* report : {&o.json, &o.junit}) {
-    if (report->empty()) continue;
-    const fs::path dir = fs::path(*report).parent_path();
-    std::error_code ec;
-    if (!dir.empty() && !fs::is_directory(dir, ec))
-      fail(ErrorKind::kIo, "cannot write {}: folder {} does not exist", *report, dir.string());
-  }
+  for (const std::string* report : {&o.json, &o.junit})
+    if (!report->empty()) check_writable_target(*report);
 
   const auto start = std::chrono::steady_clock::now();
   TestProgress progress(stdout, tests.size(), ::isatty(STDOUT_FILENO) != 0, o.quiet, o.strict);

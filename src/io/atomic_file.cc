@@ -1,15 +1,94 @@
 #include "io/atomic_file.h"
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
+#include "io/cleanup_signals.h"
+#include "io/output_transaction.h"
 
 namespace onnxrun {
+
+namespace {
+
+thread_local int t_immediate_depth = 0;
+
+struct Target {
+  bool in_place = false;
+  std::string path;  // the file to replace (symlinks resolved), or to open in place
+};
+
+// Paths the kernel makes up: they stand for open descriptors (a pipe, a terminal, the
+// file a shell redirected stdout to) and are written where they are, never replaced.
+bool is_descriptor_path(const std::string& p) {
+  return p.rfind("/proc/", 0) == 0 || p.rfind("/dev/fd/", 0) == 0 || p == "/dev/stdout" || p == "/dev/stderr" ||
+         p == "/dev/stdin";
+}
+
+Target resolve_target(const std::string& path) {
+  std::string p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    if (is_descriptor_path(p)) return {true, path};
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0) {
+      if (errno == ENOENT || errno == ENOTDIR) return {false, p};  // created; a bad folder fails there
+      fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
+    }
+    if (S_ISLNK(st.st_mode)) {
+      std::error_code ec;
+      const std::filesystem::path link = std::filesystem::read_symlink(p, ec);
+      if (ec) fail(ErrorKind::kIo, "cannot write {}: {}", path, ec.message());
+      p = link.is_absolute() ? link.string() : (std::filesystem::path(p).parent_path() / link).string();
+      continue;
+    }
+    if (S_ISREG(st.st_mode)) return {false, p};
+    if (S_ISDIR(st.st_mode)) fail(ErrorKind::kIo, "cannot write {}: it is a folder", path);
+    return {true, p};  // FIFO, device, socket
+  }
+  fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(ELOOP));
+}
+
+std::string temp_name(const std::string& target) {
+  static std::atomic<uint64_t> counter{0};
+  uint64_t x = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+               (static_cast<uint64_t>(::getpid()) << 32) ^ (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull);
+  // splitmix64, for six letters like mkstemp's
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  static const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::string suffix;
+  for (int k = 0; k < 6; ++k, x /= 62) suffix += kLetters[x % 62];
+  const std::filesystem::path t(target);
+  const std::string name = "." + t.filename().string() + ".tmp." + suffix;
+  return t.parent_path().empty() ? name : (t.parent_path() / name).string();
+}
+
+void write_in_place(const std::string& path, const std::string& target, const std::function<void(std::FILE*)>& write) {
+  std::FILE* f = std::fopen(target.c_str(), "wb");
+  if (!f) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
+  try {
+    write(f);
+    if (std::fflush(f) != 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
+  } catch (...) {
+    std::fclose(f);
+    throw;
+  }
+  if (std::fclose(f) != 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
+}
+
+}  // namespace
+
+ImmediateWrites::ImmediateWrites() { ++t_immediate_depth; }
+ImmediateWrites::~ImmediateWrites() { --t_immediate_depth; }
 
 void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path) {
   if (n && std::fwrite(data, 1, n, f) != n)
@@ -17,40 +96,79 @@ void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& pa
 }
 
 void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write) {
-  std::filesystem::path target(path);
-  std::string tmpl = (target.parent_path() / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
-  if (target.parent_path().empty()) tmpl = "." + target.filename().string() + ".tmp.XXXXXX";
-  int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
+  write_file_atomically(path, write, WriteMode::kJoinTransaction);
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write, WriteMode mode) {
+  const Target target = resolve_target(path);
+  if (target.in_place) return write_in_place(path, target.path, write);
+
+  // The temporary's name is in a signal-safe slot before the file exists (cleanup_signals.h).
+  cleanup::Slot* slot = cleanup::claim("", target.path);
+  std::string tmp;
+  int fd = -1;
+  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
+    tmp = temp_name(target.path);
+    cleanup::set_temp(slot, tmp);
+    cleanup::set_state(slot, cleanup::SlotState::kTemp);
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      const int err = errno;
+      cleanup::set_state(slot, cleanup::SlotState::kClaimed);  // the name is someone else's, or nothing
+      if (err != EEXIST) {
+        cleanup::release(slot);
+        fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(err));
+      }
+    }
+  }
+  if (fd < 0) {
+    cleanup::release(slot);
+    fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(EEXIST));
+  }
+  auto give_up = [&](int err) {
+    ::unlink(tmp.c_str());
+    cleanup::release(slot);
+    fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(err));
+  };
   std::FILE* f = ::fdopen(fd, "wb");
   if (!f) {
-    int err = errno;
+    const int err = errno;
     ::close(fd);
-    ::unlink(tmpl.c_str());
-    fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(err));
+    give_up(err);
   }
   try {
     write(f);
     if (std::fflush(f) != 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
   } catch (...) {
     std::fclose(f);
-    ::unlink(tmpl.c_str());
+    ::unlink(tmp.c_str());
+    cleanup::release(slot);
     throw;
   }
-  if (std::fclose(f) != 0) {
-    int err = errno;
-    ::unlink(tmpl.c_str());
-    fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(err));
-  }
-  // mkstemp creates 0600; give the result the usual permissions of a new file.
+  // The temporary is 0600; give the result the usual permissions of a new file.
   mode_t mask = ::umask(0);
   ::umask(mask);
-  ::chmod(tmpl.c_str(), 0666 & ~mask);
-  if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmpl.c_str());
-    fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(err));
-  }
+  ::fchmod(fd, 0666 & ~mask);
+  if (std::fclose(f) != 0) give_up(errno);
+
+  OutputTransaction* tx = mode == WriteMode::kJoinTransaction && t_immediate_depth == 0 ? OutputTransaction::current()
+                                                                                        : nullptr;
+  if (tx) return tx->add(tmp, target.path, slot);
+  if (std::rename(tmp.c_str(), target.path.c_str()) != 0) give_up(errno);
+  cleanup::release(slot);  // complete and in place: the user's file now
+}
+
+void check_writable_target(const std::string& path) {
+  const Target target = resolve_target(path);  // throws for a folder
+  if (target.in_place) return;
+  std::filesystem::path dir = std::filesystem::path(target.path).parent_path();
+  if (dir.empty()) dir = ".";
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0)
+    fail(ErrorKind::kIo, "cannot write {}: folder {} does not exist", path, dir.string());
+  if (!S_ISDIR(st.st_mode)) fail(ErrorKind::kIo, "cannot write {}: {} is not a folder", path, dir.string());
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    fail(ErrorKind::kIo, "cannot write {}: folder {} is not writable: {}", path, dir.string(), std::strerror(errno));
 }
 
 }  // namespace onnxrun

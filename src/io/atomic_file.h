@@ -1,6 +1,17 @@
-// Writing a file so that it either appears whole or not at all: the bytes go to a
-// temporary file in the same folder, which is renamed over the target only when
-// complete. A failure (including an exception from the writer) removes the temporary.
+// Writing a result file so that it either appears whole or not at all (DESIGN.md,
+// "Files:"). Every result file of onnx-run is written through here.
+//
+// What happens depends on what the path names (symlinks followed):
+// - nothing, or a regular file: the bytes go to a temporary `.NAME.tmp.XXXXXX` in the
+//   target's folder, renamed over the target when complete. A symlink's target is what
+//   gets replaced (the temporary sits beside it); the link stays a link.
+// - a FIFO, a character or block device, a socket, or /dev/stdout, /dev/fd/N,
+//   /proc/.../fd/N: opened and written in place, no temporary, no rename.
+// - a folder: Error(kIo), nothing written.
+// While an OutputTransaction (io/output_transaction.h) is alive, a replacing write stops
+// before the rename and hands (temporary, target) to it, unless it asked for kImmediate
+// or runs inside an ImmediateWrites scope. A failure (including an exception from the
+// writer) removes the temporary; SIGINT/SIGTERM does too (io/cleanup_signals.h).
 #pragma once
 
 #include <cstdio>
@@ -9,9 +20,30 @@
 
 namespace onnxrun {
 
-// Calls `write` with a FILE* open on the temporary file. Throws Error(kIo) naming
-// `path` when the folder cannot be written or a write fails.
+enum class WriteMode {
+  kJoinTransaction,  // the default: wait for the live OutputTransaction's commit, if there is one
+  kImmediate,        // in place now, whatever transaction is alive (reports, --dump-intermediates)
+};
+
+// Calls `write` with a FILE* open on the temporary file (or the target itself, in place).
+// Throws Error(kIo) naming `path` when the folder cannot be written or a write fails.
 void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write);
+void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write, WriteMode mode);
+
+// While alive, this thread's writes are kImmediate: for writers that go through helpers
+// (write_tensor_file, write_npy_file) but must not wait for a commit.
+class ImmediateWrites {
+ public:
+  ImmediateWrites();
+  ~ImmediateWrites();
+  ImmediateWrites(const ImmediateWrites&) = delete;
+  ImmediateWrites& operator=(const ImmediateWrites&) = delete;
+};
+
+// Throws Error(kIo) when write_file_atomically(path) is sure to fail for where the file
+// goes: `path` is a folder, its folder does not exist or is not a folder, or that folder
+// cannot be written. For checking report and output paths before a long run.
+void check_writable_target(const std::string& path);
 
 // fwrite that throws Error(kIo) on a short write.
 void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path);

@@ -1,6 +1,7 @@
 #include "io/input_file.h"
 
 #include <filesystem>
+#include <string_view>
 
 #include "core/error.h"
 #include "io/npy.h"
@@ -9,7 +10,16 @@ namespace onnxrun {
 
 NamedTensor read_input_file(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".npy") return {"", read_npy_file(path)};
+  if (ext == ".npy") {
+    try {
+      return {"", read_npy_file(path)};
+    } catch (const Error& e) {
+      // Most of the reader's messages name the file; those from shared checks (a shape's
+      // rank or size) do not.
+      if (std::string_view(e.what()).rfind(path, 0) == 0) throw;
+      throw e.with_context(path);
+    }
+  }
   if (ext == ".npz")
     fail(ErrorKind::kUsage, "{}: an .npz holds named arrays; give it with --npz {} (not -i)", path, path);
   return read_tensor_file(path);

@@ -1,8 +1,10 @@
 #include "io/output_files.h"
 
 #include <filesystem>
+#include <optional>
 
 #include "core/error.h"
+#include "io/output_transaction.h"
 #include "io/tensor_file.h"
 
 namespace fs = std::filesystem;
@@ -29,19 +31,17 @@ std::string write_streamed_output_file(const std::string& dir, const std::string
 
 std::vector<std::string> write_output_files(const std::string& dir, const std::vector<std::string>& names,
                                             const std::vector<Tensor>& tensors) {
-  std::error_code ec;
   make_output_dir(dir);
+  // All or none: the caller's transaction holds the files, or this call's own does.
+  std::optional<OutputTransaction> own;
+  if (!OutputTransaction::current()) own.emplace();
   std::vector<std::string> written;
-  try {
-    for (size_t k = 0; k < tensors.size(); ++k) {
-      const std::string path = (fs::path(dir) / ("output_" + std::to_string(k) + ".pb")).string();
-      write_tensor_file(path, tensors[k], names[k]);
-      written.push_back(path);
-    }
-  } catch (...) {
-    for (const std::string& p : written) fs::remove(p, ec);
-    throw;
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    const std::string path = (fs::path(dir) / ("output_" + std::to_string(k) + ".pb")).string();
+    write_tensor_file(path, tensors[k], names[k]);
+    written.push_back(path);
   }
+  if (own) own->commit();
   return written;
 }
 

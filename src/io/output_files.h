@@ -1,7 +1,7 @@
 // Writing a run's outputs as DIR/output_<k>.pb, each a TensorProto named after its
-// graph output. The folder is created if missing. Each file is written atomically, and
-// if any write fails the files already written by this call are removed, so a failed
-// run leaves no outputs behind.
+// graph output. The folder is created if missing. Each file is written atomically, into
+// the live OutputTransaction (io/output_transaction.h) when there is one; otherwise this
+// call makes its own, so that the files appear together or, on any failure, not at all.
 #pragma once
 
 #include <string>

@@ -1,7 +1,67 @@
-// TEMPORARY SHIM (not committed)
+// A run's output files appear together, and only once the run has succeeded
+// (DESIGN.md, "Files:"). While an OutputTransaction is alive it is the process's
+// current one, and write_file_atomically (io/atomic_file.h) leaves each finished
+// temporary where it is and records (temporary, final path) here instead of renaming.
+//
+//   OutputTransaction outputs;         // before the run writes anything
+//   ... run, compare, print, flush stdout ...
+//   for (auto& p : outputs.commit()) spdlog::info("wrote {}", p);
+//
+// - commit() renames every temporary over its final path, in the order written, and
+//   returns the final paths. If a rename fails it removes the files it has already
+//   renamed into place and every temporary left, then throws Error(kIo): the run leaves
+//   nothing of itself. A regular file that a rename had replaced cannot be brought back
+//   (its old contents are gone once the rename is done).
+// - The destructor without a (successful) commit removes every temporary.
+// - SIGINT/SIGTERM (io/cleanup_signals.h) removes the temporaries, and during commit the
+//   files already renamed into place.
+// - Writes in place (FIFOs, devices, /dev/stdout) cannot wait: they happen at once.
+// - Writers that must not wait (--dump-intermediates, `onnx-run test` reports) bypass the
+//   transaction: WriteMode::kImmediate or an ImmediateWrites scope (io/atomic_file.h).
+// One transaction at a time: constructing a second while one is alive throws Error(kInternal).
 #pragma once
+
+#include <mutex>
 #include <string>
 #include <vector>
+
 namespace onnxrun {
-class OutputTransaction { public: std::vector<std::string> commit() { return {}; } };
+
+namespace cleanup {
+struct Slot;
 }
+
+class OutputTransaction {
+ public:
+  OutputTransaction();
+  ~OutputTransaction();
+  OutputTransaction(const OutputTransaction&) = delete;
+  OutputTransaction& operator=(const OutputTransaction&) = delete;
+
+  // The live transaction, or nullptr.
+  static OutputTransaction* current();
+
+  // Renames all into place; see above. A transaction commits once: afterwards it is
+  // no longer current, and writes go straight to their files again.
+  std::vector<std::string> commit();
+
+  // Final paths recorded so far, in order.
+  std::vector<std::string> pending() const;
+
+  // For io/atomic_file.cc: a finished temporary, registered in `slot` (state kTemp),
+  // that is to be renamed over `final`. The transaction owns both from here on. A second
+  // file for the same final path replaces the first (whose temporary is removed).
+  void add(std::string temp, std::string final, cleanup::Slot* slot);
+
+ private:
+  struct Entry {
+    std::string temp, final;
+    cleanup::Slot* slot;
+  };
+  void discard() noexcept;
+  mutable std::mutex mu_;
+  std::vector<Entry> entries_;
+  bool done_ = false;
+};
+
+}  // namespace onnxrun

@@ -1,11 +1,14 @@
 #include "io/tensor_format.h"
 
 #include <filesystem>
+#include <optional>
 
 #include "core/error.h"
+#include "io/atomic_file.h"
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/output_files.h"
+#include "io/output_transaction.h"
 
 namespace fs = std::filesystem;
 
@@ -32,18 +35,27 @@ std::vector<std::string> write_outputs_as(TensorFormat format, const std::string
     write_npz_file(path, arrays);
     return {path};
   }
+  // All or none, as write_output_files.
+  std::optional<OutputTransaction> own;
+  if (!OutputTransaction::current()) own.emplace();
   std::vector<std::string> written;
-  try {
-    for (size_t k = 0; k < tensors.size(); ++k) {
-      const std::string path = (fs::path(dir) / ("output_" + std::to_string(k) + ".npy")).string();
-      write_npy_file(path, tensors[k]);
-      written.push_back(path);
-    }
-  } catch (...) {
-    for (const std::string& p : written) fs::remove(p, ec);
-    throw;
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    const std::string path = (fs::path(dir) / ("output_" + std::to_string(k) + ".npy")).string();
+    write_npy_file(path, tensors[k]);
+    written.push_back(path);
   }
+  if (own) own->commit();
   return written;
+}
+
+void check_output_targets(TensorFormat format, const std::string& dir, size_t count) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return;  // made by the write; a bad parent fails there
+  if (!fs::is_directory(dir, ec)) fail(ErrorKind::kIo, "cannot create output folder {}: not a folder", dir);
+  if (format == TensorFormat::kNpz) return check_writable_target((fs::path(dir) / "outputs.npz").string());
+  const char* ext = format == TensorFormat::kPb ? ".pb" : ".npy";
+  for (size_t k = 0; k < count; ++k)
+    check_writable_target((fs::path(dir) / ("output_" + std::to_string(k) + ext)).string());
 }
 
 std::string file_name_for_value(const std::string& value_name) {

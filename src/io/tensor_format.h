@@ -21,6 +21,10 @@ TensorFormat parse_tensor_format(const std::string& name);
 std::vector<std::string> write_outputs_as(TensorFormat format, const std::string& dir,
                                           const std::vector<std::string>& names, const std::vector<Tensor>& tensors);
 
+// Before a run: Error(kIo) when write_outputs_as(format, dir, <count outputs>) is sure to
+// fail (dir is not a folder; an output's name is a folder; dir is not writable).
+void check_output_targets(TensorFormat format, const std::string& dir, size_t count);
+
 // A file name for a value name: characters other than letters, digits, '.', '_' and '-'
 // become '_', a leading '.' gets a '_' before it, and an empty name becomes "_".
 std::string file_name_for_value(const std::string& value_name);

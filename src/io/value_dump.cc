@@ -25,6 +25,8 @@ void ValueDump::write(const std::string& value_name, const Tensor& t) {
   for (int n = 2; used_.count(file); ++n) file = base + "~" + std::to_string(n) + ext;
   used_.insert(file);
   const std::string path = (fs::path(dir_) / file).string();
+  // A failed run keeps the values dumped so far, on purpose: they show where it went wrong.
+  ImmediateWrites now;
   if (format_ == TensorFormat::kPb) write_tensor_file(path, t, value_name);
   else write_npy_file(path, t);
   index_.emplace_back(file, value_name);
@@ -34,7 +36,8 @@ size_t ValueDump::finish() {
   std::string text;
   for (const auto& [file, name] : index_) text += file + "\t" + name + "\n";
   const std::string path = (fs::path(dir_) / "values.tsv").string();
-  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); });
+  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); },
+                        WriteMode::kImmediate);
   return index_.size();
 }
 

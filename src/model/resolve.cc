@@ -54,6 +54,10 @@ void resolve_one(Node& n, const Graph& g, const OpRegistry& registry,
   }
   n.op = resolve_node(n, n.opset, registry);
   const OpDef& def = *n.op;
+  // An empty name is ONNX's absent optional input; in a required position it leaves the
+  // kernel without an operand.
+  for (size_t k = 0; k < n.inputs.size() && k < def.min_inputs; ++k)
+    if (n.inputs[k].empty()) fail(ErrorKind::kInvalid, "{}: input {} is required but its name is empty", n.label(), k);
   const std::string ctx = fmt::format("{} {} {}", n.label(), def.op_type, def.version_range());
   try {
     check_attributes(def, n.attrs);

@@ -14,7 +14,9 @@ namespace onnxrun {
 namespace {
 
 void write_text(const std::string& path, const std::string& text) {
-  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); });
+  // A report is written when asked for, whatever output transaction a caller holds.
+  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); },
+                        WriteMode::kImmediate);
 }
 
 // Text safe inside an XML attribute or element: markup escaped, and the control

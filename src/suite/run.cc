@@ -14,6 +14,7 @@
 #include "io/output_files.h"
 #include "io/output_transaction.h"
 #include "io/raw_tensor_source.h"
+#include "io/tensor_format.h"
 #include "io/value_dump.h"
 #include "model/load.h"
 #include "suite/feeds.h"
@@ -158,8 +159,12 @@ RunReport run_model(const RunRequest& r) {
   report.load_ms = ms_since(t0);
   const Graph& g = exec.graph();
 
-  // Output files are written under temporary names and appear only on commit.
-  if (!r.output_dir.empty()) report.outputs_ = std::make_unique<OutputTransaction>();
+  // Output files are written under temporary names and appear only on commit; a folder
+  // they cannot go to is refused before anything runs.
+  if (!r.output_dir.empty()) {
+    check_output_targets(r.format, r.output_dir, g.outputs.size());
+    report.outputs_ = std::make_unique<OutputTransaction>();
+  }
 
   if (r.source == FeedSource::kTestSets) {
     for (const TestSetSpec& set : r.test_sets) {

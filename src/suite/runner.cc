@@ -97,6 +97,8 @@ bool read_all(int fd, void* p, size_t size) {
   // The parent may handle fatal signals (a test framework does); the child must die of
   // them so that the parent sees the signal.
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE}) std::signal(sig, SIG_DFL);
+  // Ctrl-C reaches the whole process group: the parent alone cleans up and says so.
+  for (int sig : {SIGINT, SIGTERM}) std::signal(sig, SIG_DFL);
   uint64_t index;
   while (read_all(cmd, &index, sizeof index) && index < tests.size()) {
     const std::string json = result_to_json(run_case(tests[index], o.case_options))

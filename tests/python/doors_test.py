@@ -129,7 +129,8 @@ def printed_array(stdout, verdict):
 def numpy_text(y, type_name, full=False):
     if type_name == "bfloat16":
         return None
-    return np.array2string(y, threshold=sys.maxsize) if full else str(y)
+    # A 0-d array prints as its scalar (str); array2string would cut it to 8 digits.
+    return np.array2string(y, threshold=sys.maxsize) if full and y.ndim else str(y)
 
 
 def same_bits(a, b):

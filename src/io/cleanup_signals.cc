@@ -1,0 +1,118 @@
+#include "io/cleanup_signals.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstring>
+
+#include <unistd.h>
+
+namespace onnxrun {
+namespace cleanup {
+
+// A path longer than this (PATH_MAX) is not kept; open() refuses most of those anyway.
+constexpr size_t kPathBytes = 4096;
+
+struct Slot {
+  std::atomic<int> state{static_cast<int>(SlotState::kClaimed)};
+  Slot* next = nullptr;  // set once, before the slot is published
+  char temp[kPathBytes] = {};
+  char final[kPathBytes] = {};
+};
+
+namespace {
+
+std::atomic<Slot*> g_head{nullptr};
+
+void copy_path(char (&dst)[kPathBytes], const std::string& src) {
+  if (src.size() >= kPathBytes) {
+    dst[0] = 0;
+    return;
+  }
+  std::memcpy(dst, src.c_str(), src.size() + 1);
+}
+
+}  // namespace
+
+Slot* claim(const std::string& temp, const std::string& final) {
+  Slot* s = nullptr;
+  for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next) {
+    int expected = static_cast<int>(SlotState::kFree);
+    if (p->state.compare_exchange_strong(expected, static_cast<int>(SlotState::kClaimed))) {
+      s = p;
+      break;
+    }
+  }
+  if (!s) {
+    s = new Slot;  // claimed from birth; published below, never deleted
+    Slot* head = g_head.load(std::memory_order_relaxed);
+    do s->next = head;
+    while (!g_head.compare_exchange_weak(head, s, std::memory_order_release, std::memory_order_relaxed));
+  }
+  copy_path(s->temp, temp);
+  copy_path(s->final, final);
+  return s;
+}
+
+void set_temp(Slot* s, const std::string& temp) { copy_path(s->temp, temp); }
+
+void set_state(Slot* s, SlotState state) { s->state.store(static_cast<int>(state), std::memory_order_seq_cst); }
+
+void release(Slot* s) { set_state(s, SlotState::kFree); }
+
+namespace {
+
+// Async-signal-safe: atomics (lock-free on every target we build for), unlink.
+void remove_registered_files() {
+  for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next) {
+    switch (static_cast<SlotState>(p->state.load())) {
+      case SlotState::kTemp:
+        if (p->temp[0]) ::unlink(p->temp);
+        break;
+      case SlotState::kRenaming:
+        // The temporary still there: the rename has not happened, the final name is not ours.
+        if (p->temp[0] && ::unlink(p->temp) != 0 && p->final[0]) ::unlink(p->final);
+        break;
+      case SlotState::kRenamed:
+        if (p->final[0]) ::unlink(p->final);
+        break;
+      default: break;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cleanup
+
+namespace {
+
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs lock-free atomics");
+
+extern "C" void on_cleanup_signal(int sig) {
+  cleanup::remove_registered_files();
+  static const char kInt[] = "onnx-run: interrupted (SIGINT)\n";
+  static const char kTerm[] = "onnx-run: interrupted (SIGTERM)\n";
+  const char* msg = sig == SIGINT ? kInt : kTerm;
+  const size_t n = sig == SIGINT ? sizeof kInt - 1 : sizeof kTerm - 1;
+  ssize_t ignored = ::write(STDERR_FILENO, msg, n);
+  (void)ignored;
+  ::_exit(128 + sig);
+}
+
+}  // namespace
+
+void install_cleanup_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_cleanup_signal;
+  sigemptyset(&sa.sa_mask);
+  // One clean-up at a time: the other signal waits while the handler runs.
+  sigaddset(&sa.sa_mask, SIGINT);
+  sigaddset(&sa.sa_mask, SIGTERM);
+  sa.sa_flags = 0;
+  for (int sig : {SIGINT, SIGTERM}) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN && sig == SIGINT) continue;
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+}  // namespace onnxrun

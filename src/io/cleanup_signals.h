@@ -1,0 +1,42 @@
+// Removing a run's files when SIGINT or SIGTERM ends it (DESIGN.md, "Files:").
+//
+// Every temporary that write_file_atomically creates, and every file an OutputTransaction
+// renames into place, is registered here in a preallocated slot *before* the file exists.
+// The signal handler walks the slots with async-signal-safe calls only (unlink, write,
+// _exit): it unlinks each live temporary, and each file a commit in progress has already
+// renamed into place, then prints `onnx-run: interrupted (SIGINT)` (or SIGTERM) and exits
+// 130 (143).
+#pragma once
+
+#include <string>
+
+namespace onnxrun {
+
+// Installs the handler for SIGINT and SIGTERM (a SIGINT the parent set to be ignored
+// stays ignored, as for any background job). Called once, from main().
+void install_cleanup_signal_handlers();
+
+namespace cleanup {
+
+// What the handler does with a slot.
+enum class SlotState : int {
+  kFree = 0,      // unused; ready to be claimed
+  kClaimed = 1,   // owned, nothing to remove (yet)
+  kTemp = 2,      // unlink the temporary
+  kRenaming = 3,  // a rename is under way: unlink the temporary; if it is gone, the final file
+  kRenamed = 4,   // unlink the final file (a commit in progress put it there)
+};
+
+struct Slot;
+
+// A slot holding copies of `temp` and `final` (either may be empty), in state kClaimed.
+// Never null; slots are never freed, only reused, so the handler can always walk them.
+// Paths longer than the slot's buffers are kept out of it (the handler then cannot remove
+// that file; normal clean-up still can).
+Slot* claim(const std::string& temp, const std::string& final);
+void set_temp(Slot* s, const std::string& temp);  // while kClaimed only
+void set_state(Slot* s, SlotState state);
+void release(Slot* s);  // back to kFree
+
+}  // namespace cleanup
+}  // namespace onnxrun

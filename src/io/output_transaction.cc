@@ -1,0 +1,100 @@
+#include "io/output_transaction.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include <unistd.h>
+
+#include "core/error.h"
+#include "io/cleanup_signals.h"
+
+namespace onnxrun {
+namespace {
+std::atomic<OutputTransaction*> g_current{nullptr};
+}  // namespace
+
+OutputTransaction::OutputTransaction() {
+  OutputTransaction* expected = nullptr;
+  if (!g_current.compare_exchange_strong(expected, this))
+    fail(ErrorKind::kInternal, "an output transaction is already open");
+}
+
+OutputTransaction::~OutputTransaction() {
+  discard();
+  OutputTransaction* self = this;
+  g_current.compare_exchange_strong(self, nullptr);
+}
+
+OutputTransaction* OutputTransaction::current() { return g_current.load(); }
+
+void OutputTransaction::add(std::string temp, std::string final, cleanup::Slot* slot) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Entry& e : entries_)
+    if (e.final == final) {
+      ::unlink(e.temp.c_str());
+      cleanup::release(e.slot);
+      e.temp = std::move(temp);
+      e.slot = slot;
+      return;
+    }
+  entries_.push_back({std::move(temp), std::move(final), slot});
+}
+
+std::vector<std::string> OutputTransaction::pending() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> out;
+  for (const Entry& e : entries_) out.push_back(e.final);
+  return out;
+}
+
+void OutputTransaction::discard() noexcept {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (Entry& e : entries_) {
+    ::unlink(e.temp.c_str());
+    cleanup::release(e.slot);
+  }
+  entries_.clear();
+}
+
+std::vector<std::string> OutputTransaction::commit() {
+  std::vector<std::string> finals;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (done_) fail(ErrorKind::kInternal, "an output transaction was committed twice");
+    done_ = true;
+    // Writes from here on go straight to their files.
+    OutputTransaction* self = this;
+    g_current.compare_exchange_strong(self, nullptr);
+    for (size_t k = 0; k < entries_.size(); ++k) {
+      Entry& e = entries_[k];
+      cleanup::set_state(e.slot, cleanup::SlotState::kRenaming);
+      if (std::rename(e.temp.c_str(), e.final.c_str()) != 0) {
+        const int err = errno;
+        // Undo: what this commit renamed into place goes, and so do the temporaries left.
+        for (size_t j = 0; j < k; ++j) {
+          ::unlink(entries_[j].final.c_str());
+          cleanup::release(entries_[j].slot);
+        }
+        for (size_t j = k; j < entries_.size(); ++j) {
+          ::unlink(entries_[j].temp.c_str());
+          cleanup::release(entries_[j].slot);
+        }
+        const std::string final = e.final;
+        entries_.clear();
+        fail(ErrorKind::kIo, "cannot write {}: {}", final, std::strerror(err));
+      }
+      cleanup::set_state(e.slot, cleanup::SlotState::kRenamed);
+    }
+    // All in place: the run's files are the user's now.
+    for (Entry& e : entries_) {
+      cleanup::release(e.slot);
+      finals.push_back(e.final);
+    }
+    entries_.clear();
+  }
+  return finals;
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,217 @@
+// The files rules of DESIGN.md through the real binary: -o files appear only after the
+// run succeeded, SIGINT/SIGTERM leave all of a run's outputs or nothing (and no
+// temporaries), `onnx-run test` reports go to symlinks and devices properly, and a
+// failure is exactly one stderr line even after a warning.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support/model_builder.h"
+#include "support/paths.h"
+#include "support/process.h"
+
+extern char** environ;
+
+using namespace onnxrun::test;
+namespace fs = std::filesystem;
+using TP = onnx::TensorProto;
+
+namespace {
+
+std::vector<std::string> names_in(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+size_t count_lines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+// x[n] -> LeakyRelu -> y1, x -> LeakyRelu -> y2: two outputs as large as --shape says.
+std::string two_output_model(const std::string& dir) {
+  onnx::ModelProto m = make_model(16);
+  add_symbolic_input(m, "x", TP::FLOAT, {"n"});
+  add_output(m, "y1", TP::FLOAT, {-1});
+  add_output(m, "y2", TP::FLOAT, {-1});
+  add_node(m, "LeakyRelu", {"x"}, {"y1"}, "a");
+  add_node(m, "LeakyRelu", {"x"}, {"y2"}, "b");
+  return save_model(m, dir + "/two.onnx");
+}
+
+// Starts argv with stdout to /dev/null and stderr to `err`, SIGINT/SIGTERM at their defaults.
+pid_t spawn(const std::vector<std::string>& argv, const std::string& err) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t def;
+  sigemptyset(&def);
+  sigaddset(&def, SIGINT);
+  sigaddset(&def, SIGTERM);
+  posix_spawnattr_setsigdefault(&attr, &def);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, args[0], &fa, &attr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  REQUIRE(rc == 0);
+  return pid;
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never a temporary", "[cli][signals]") {
+  TempDir d;
+  const std::string model = two_output_model(d.path());
+  const std::string out = d.file("out");
+  const std::vector<std::string> argv = {onnx_run_binary(), model, "--shape", "x=20000000", "--random", "-o", out, "-q"};
+  // A whole run first: how long it takes, and what its files are.
+  const auto t0 = std::chrono::steady_clock::now();
+  auto full = run_process(argv);
+  const auto full_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  REQUIRE(full.exit_code == 0);
+  REQUIRE(full.err.empty());
+  const std::vector<std::string> all = {"output_0.pb", "output_1.pb"};
+  REQUIRE(names_in(out) == all);
+  const auto size0 = fs::file_size(out + "/output_0.pb"), size1 = fs::file_size(out + "/output_1.pb");
+
+  std::mt19937 rng(12345);
+  std::uniform_int_distribution<int> delay_ms(0, static_cast<int>(std::min<long long>(full_ms, 1500)));
+  int killed = 0, with_outputs = 0, finished = 0;
+  for (int round = 0; round < 12; ++round) {
+    fs::remove_all(out);
+    const int sig = round % 2 ? SIGINT : SIGTERM;
+    const std::string err = d.file("stderr");
+    const pid_t pid = spawn(argv, err);
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(rng)));
+    ::kill(pid, sig);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    REQUIRE(WIFEXITED(status));  // the handler exits; no death by signal
+    const int code = WEXITSTATUS(status);
+    std::ifstream ef(err);
+    std::stringstream es;
+    es << ef.rdbuf();
+    const std::string text = es.str();
+    const auto names = names_in(out);
+    INFO("round " << round << " signal " << sig << " exit " << code << " stderr: " << text);
+    if (code == 0) {
+      ++finished;  // the run ended before the signal came
+      CHECK(names == all);
+    } else {
+      ++killed;
+      CHECK(code == 128 + sig);
+      CHECK(text == (sig == SIGINT ? "onnx-run: interrupted (SIGINT)\n" : "onnx-run: interrupted (SIGTERM)\n"));
+      CHECK((names.empty() || names == all));
+      if (names == all) ++with_outputs;
+    }
+    if (names == all) {
+      CHECK(fs::file_size(out + "/output_0.pb") == size0);
+      CHECK(fs::file_size(out + "/output_1.pb") == size1);
+    }
+  }
+  WARN("kill test: a whole run " << full_ms << " ms; 12 signals: " << killed << " killed the run (" << with_outputs
+                                 << " of those after the outputs were in place), " << finished
+                                 << " came after it ended");
+  CHECK(killed > 0);
+}
+
+TEST_CASE("run -o: a folder in an output's place is refused first; a symlink is written through", "[cli]") {
+  TempDir d;
+  const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
+  // An output's name taken by a folder: refused before the run, nothing written.
+  fs::create_directories(d.file("out/output_0.pb"));
+  auto r = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out")});
+  CHECK(r.exit_code == 3);
+  CHECK(count_lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains("is a folder"));
+  CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb"});
+  fs::remove_all(d.file("out"));
+  // Through a symlink: the link's target gets the file.
+  fs::create_directories(d.file("real"));
+  fs::create_directories(d.file("out"));
+  write_file(d.file("real/y.pb"), "old");
+  fs::create_symlink(d.file("real/y.pb"), d.file("out/output_0.pb"));
+  r = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out")});
+  REQUIRE(r.exit_code == 0);
+  CHECK(fs::is_symlink(d.file("out/output_0.pb")));
+  CHECK(read_file(d.file("real/y.pb")) != "old");
+  CHECK(names_in(d.file("real")) == std::vector<std::string>{"y.pb"});
+}
+
+TEST_CASE("onnx-run test reports: a folder is refused at once; a symlink and a device are written through", "[cli]") {
+  TempDir d;
+  const std::string tree = testdata_dir() + "/leakyrelu_opset16_float_alpha0.1";
+  fs::create_directories(d.file("dir"));
+  auto r = run_cli({"test", tree, "--junit", d.file("dir"), "-q"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.out.empty());  // before the first test ran
+  CHECK(count_lines(r.err) == 1);
+  CHECK_THAT(r.err, Catch::Contains("is a folder"));
+  r = run_cli({"test", tree, "--json", d.file("missing/r.json"), "-q"});
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("does not exist"));
+
+  write_file(d.file("old.xml"), "old");
+  fs::create_symlink("old.xml", d.file("link.xml"));
+  r = run_cli({"test", tree, "--junit", d.file("link.xml"), "-q"});
+  CHECK(r.exit_code == 0);
+  CHECK(fs::is_symlink(d.file("link.xml")));
+  CHECK_THAT(read_file(d.file("old.xml")), Catch::Contains("<testsuite"));
+
+  if (::geteuid() == 0) {
+    const std::string dev = d.file("null");
+    if (::mknod(dev.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) == 0) {
+      r = run_cli({"test", tree, "--junit", dev, "--json", dev, "-q"});
+      CHECK(r.exit_code == 0);
+      struct stat st {};
+      REQUIRE(::lstat(dev.c_str(), &st) == 0);
+      CHECK(S_ISCHR(st.st_mode));
+      CHECK(st.st_rdev == ::makedev(1, 3));
+    }
+  }
+}
+
+TEST_CASE("a failure is one stderr line even after a warning; a success prints the warning", "[cli]") {
+  TempDir d;
+  onnx::ModelProto m = leaky_relu_model(16);
+  m.set_ir_version(99);  // newer than onnx-run knows: a warning
+  const std::string model = save_model(m, d.file("m.onnx"));
+  auto bad = run_cli({model, "-i", "x=[1,2,3]"});
+  CHECK(bad.exit_code == 3);
+  CHECK(count_lines(bad.err) == 1);
+  CHECK_THAT(bad.err, Catch::StartsWith("onnx-run: "));
+  CHECK_THAT(bad.err, Catch::Contains("IR version 99"));
+  auto good = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]"});
+  CHECK(good.exit_code == 0);
+  CHECK_THAT(good.err, Catch::Contains("warning: IR version 99 is newer"));
+  // The made-up inputs notice goes the same way.
+  auto made_up = run_cli({save_model(leaky_relu_model(16), d.file("ok.onnx")), "--random"});
+  CHECK(made_up.exit_code == 0);
+  CHECK_THAT(made_up.err, Catch::Contains("made up random inputs"));
+}

@@ -1,0 +1,224 @@
+// Result files (io/atomic_file.h, io/output_transaction.h): what each kind of target gets
+// (regular file or nothing: replaced whole; symlink: its target replaced; FIFO, device:
+// written in place; folder: refused), and the transaction that holds a run's outputs
+// back until commit.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "io/atomic_file.h"
+#include "io/output_files.h"
+#include "io/output_transaction.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_text(const std::string& path, const std::string& text, WriteMode mode = WriteMode::kJoinTransaction) {
+  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); }, mode);
+}
+
+std::vector<std::string> names_in(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool has_temporaries(const std::string& dir) {
+  for (const std::string& n : names_in(dir))
+    if (n.find(".tmp.") != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("atomic write: a new file, and a regular file replaced", "[output-files]") {
+  TempDir d;
+  write_text(d.file("a.txt"), "one");
+  CHECK(read_file(d.file("a.txt")) == "one");
+  write_text(d.file("a.txt"), "two");
+  CHECK(read_file(d.file("a.txt")) == "two");
+  CHECK(names_in(d.path()) == std::vector<std::string>{"a.txt"});
+}
+
+TEST_CASE("atomic write through a symlink replaces its target and keeps the link", "[output-files]") {
+  TempDir d;
+  fs::create_directories(d.file("real"));
+  write_file(d.file("real/target.txt"), "old");
+  fs::create_symlink("real/target.txt", d.file("link.txt"));
+  write_text(d.file("link.txt"), "new");
+  CHECK(fs::is_symlink(d.file("link.txt")));
+  CHECK(read_file(d.file("real/target.txt")) == "new");
+  CHECK(names_in(d.file("real")) == std::vector<std::string>{"target.txt"});
+  // A dangling link: its target is created.
+  fs::create_symlink("real/fresh.txt", d.file("dangling.txt"));
+  write_text(d.file("dangling.txt"), "made");
+  CHECK(fs::is_symlink(d.file("dangling.txt")));
+  CHECK(read_file(d.file("real/fresh.txt")) == "made");
+}
+
+TEST_CASE("atomic write to a FIFO writes in place: a reader gets the bytes, nothing is renamed", "[output-files]") {
+  TempDir d;
+  const std::string fifo = d.file("pipe");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string got;
+  std::thread reader([&] {
+    const int fd = ::open(fifo.c_str(), O_RDONLY);
+    char buf[4096];
+    for (ssize_t n; fd >= 0 && (n = ::read(fd, buf, sizeof buf)) > 0;) got.append(buf, static_cast<size_t>(n));
+    if (fd >= 0) ::close(fd);
+  });
+  {
+    OutputTransaction tx;  // in place cannot wait: written at once, even inside a transaction
+    write_text(fifo, std::string(100000, 'x'));
+    CHECK(tx.pending().empty());
+  }
+  reader.join();
+  CHECK(got == std::string(100000, 'x'));
+  struct stat st {};
+  REQUIRE(::lstat(fifo.c_str(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));
+  CHECK(names_in(d.path()) == std::vector<std::string>{"pipe"});
+}
+
+TEST_CASE("atomic write to a character device writes in place (a scratch copy of /dev/null)", "[output-files]") {
+  if (::geteuid() != 0) {
+    WARN("not root: mknod needs root, skipped");
+    return;
+  }
+  TempDir d;
+  const std::string dev = d.file("null");
+  if (::mknod(dev.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) != 0) {
+    WARN("mknod refused here (a container without CAP_MKNOD?): skipped");
+    return;
+  }
+  write_text(dev, "discarded");
+  struct stat st {};
+  REQUIRE(::lstat(dev.c_str(), &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  CHECK(st.st_rdev == ::makedev(1, 3));
+  CHECK(names_in(d.path()) == std::vector<std::string>{"null"});
+  check_writable_target(dev);  // fine
+}
+
+TEST_CASE("atomic write to a folder is an error and writes nothing", "[output-files]") {
+  TempDir d;
+  fs::create_directories(d.file("dir"));
+  CHECK_THROWS_WITH(write_text(d.file("dir"), "x"), Catch::Contains("is a folder"));
+  CHECK(names_in(d.path()) == std::vector<std::string>{"dir"});
+  CHECK(names_in(d.file("dir")).empty());
+}
+
+TEST_CASE("check_writable_target", "[output-files]") {
+  TempDir d;
+  fs::create_directories(d.file("dir"));
+  CHECK_NOTHROW(check_writable_target(d.file("new.json")));
+  CHECK_THROWS_WITH(check_writable_target(d.file("dir")), Catch::Contains("is a folder"));
+  CHECK_THROWS_WITH(check_writable_target(d.file("missing/r.json")), Catch::Contains("does not exist"));
+  write_file(d.file("plain"), "");
+  CHECK_THROWS_WITH(check_writable_target(d.file("plain/r.json")), Catch::Contains("not a folder"));
+  try {
+    check_writable_target(d.file("dir"));
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kIo);
+  }
+  if (::geteuid() != 0) {  // root writes anywhere
+    fs::create_directories(d.file("ro"));
+    fs::permissions(d.file("ro"), fs::perms::owner_read | fs::perms::owner_exec);
+    CHECK_THROWS_WITH(check_writable_target(d.file("ro/r.json")), Catch::Contains("not writable"));
+    fs::permissions(d.file("ro"), fs::perms::owner_all);
+  }
+}
+
+TEST_CASE("output transaction: nothing appears before commit; commit renames in order", "[output-files]") {
+  TempDir d;
+  write_file(d.file("b.txt"), "old b");
+  std::vector<std::string> done;
+  {
+    OutputTransaction tx;
+    CHECK(OutputTransaction::current() == &tx);
+    CHECK_THROWS(OutputTransaction());  // one at a time
+    write_text(d.file("a.txt"), "A");
+    write_text(d.file("b.txt"), "B");
+    write_text(d.file("immediate.txt"), "now", WriteMode::kImmediate);
+    {
+      ImmediateWrites now;
+      write_text(d.file("scoped.txt"), "now too");
+    }
+    CHECK(!fs::exists(d.file("a.txt")));
+    CHECK(read_file(d.file("b.txt")) == "old b");
+    CHECK(read_file(d.file("immediate.txt")) == "now");
+    CHECK(read_file(d.file("scoped.txt")) == "now too");
+    CHECK(has_temporaries(d.path()));
+    CHECK(tx.pending() == std::vector<std::string>{d.file("a.txt"), d.file("b.txt")});
+    done = tx.commit();
+    CHECK(OutputTransaction::current() == nullptr);
+  }
+  CHECK(done == std::vector<std::string>{d.file("a.txt"), d.file("b.txt")});
+  CHECK(read_file(d.file("a.txt")) == "A");
+  CHECK(read_file(d.file("b.txt")) == "B");
+  CHECK(!has_temporaries(d.path()));
+  const auto perms = fs::status(d.file("a.txt")).permissions();
+  CHECK((perms & fs::perms::owner_read) != fs::perms::none);
+}
+
+TEST_CASE("output transaction: destroyed without commit, it removes every temporary", "[output-files]") {
+  TempDir d;
+  write_file(d.file("kept.txt"), "old");
+  {
+    OutputTransaction tx;
+    write_text(d.file("a.txt"), "A");
+    write_text(d.file("kept.txt"), "new");
+    std::vector<std::string> names = {"y"};
+    std::vector<Tensor> tensors = {Tensor(DType::kFloat, Shape{2})};
+    write_output_files(d.file("out"), names, tensors);
+    CHECK(has_temporaries(d.path()));
+    CHECK(has_temporaries(d.file("out")));
+  }
+  CHECK(names_in(d.path()) == std::vector<std::string>{"kept.txt", "out"});
+  CHECK(read_file(d.file("kept.txt")) == "old");
+  CHECK(names_in(d.file("out")).empty());
+  CHECK(OutputTransaction::current() == nullptr);
+}
+
+TEST_CASE("output transaction: a failed commit leaves nothing of the run", "[output-files]") {
+  TempDir d;
+  OutputTransaction tx;
+  write_text(d.file("a.txt"), "A");
+  write_text(d.file("b.txt"), "B");
+  write_text(d.file("c.txt"), "C");
+  // b.txt becomes a non-empty folder before the commit: its rename fails.
+  fs::create_directories(d.file("b.txt/inside"));
+  try {
+    tx.commit();
+    FAIL("commit should have failed");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kIo);
+    CHECK_THAT(e.what(), Catch::Contains("b.txt"));
+  }
+  CHECK(names_in(d.path()) == std::vector<std::string>{"b.txt"});  // the folder, not ours
+  CHECK(OutputTransaction::current() == nullptr);
+}
+
+TEST_CASE("write_output_files with no transaction: files in place at once, as before", "[output-files]") {
+  TempDir d;
+  std::vector<std::string> names = {"y", "z"};
+  std::vector<Tensor> tensors = {Tensor(DType::kFloat, Shape{2}), Tensor(DType::kFloat, Shape{3})};
+  const auto written = write_output_files(d.file("out"), names, tensors);
+  CHECK(written == std::vector<std::string>{d.file("out/output_0.pb"), d.file("out/output_1.pb")});
+  CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb", "output_1.pb"});
+}
