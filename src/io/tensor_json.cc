@@ -12,12 +12,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-ordered_json json_real(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
 ordered_json json_element(const Tensor& t, int64_t k) {
   switch (t.dtype()) {
     case DType::kBool: return element_as_double(t, k) != 0;
@@ -35,6 +29,12 @@ ordered_json json_element(const Tensor& t, int64_t k) {
 }
 
 }  // namespace
+
+ordered_json json_real(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
 
 ordered_json tensor_values_json(const Tensor& t) {
   if (t.dtype() == DType::kComplex64 || t.dtype() == DType::kComplex128 || !dtype_is_storable(t.dtype()))

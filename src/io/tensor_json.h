@@ -23,4 +23,7 @@ nlohmann::ordered_json tensor_values_json(const Tensor& t);
 // without arithmetic.
 nlohmann::ordered_json tensor_stats_json(const TensorStats& s);
 
+// A double as JSON: the number, or "nan", "inf", "-inf" (JSON has no such numbers).
+nlohmann::ordered_json json_real(double v);
+
 }  // namespace onnxrun

@@ -11,13 +11,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// JSON has no NaN or infinities: they are the strings "nan", "inf" and "-inf".
-ordered_json json_real(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
 // Up to the microsecond: the digits below it are the clock's noise.
 double to_microseconds(double ms) { return std::round(ms * 1000) / 1000; }
 

@@ -18,19 +18,13 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from checks import Checks
+
 onnx_run, scratch, roots = sys.argv[1], sys.argv[2], sys.argv[3:]
+check = Checks('DISAGREE')
 os.makedirs(scratch, exist_ok=True)
-passed = failed = 0
 EXPECTED_EXIT = {"passed": 0, "failed": 1, "unsupported": 3, "error": 3}
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"DISAGREE: {name}: {detail}"[:2000])
 
 
 def verdicts(test):
@@ -72,5 +66,4 @@ for k, root in enumerate(roots):
                 check(f"{name}: onnx-run MODEL exit {code} vs test {outcome}", code == EXPECTED_EXIT.get(outcome),
                       test.get("message", "")[:300])
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()

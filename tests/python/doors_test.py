@@ -22,19 +22,13 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from checks import Checks
+
 onnx_run, scratch = sys.argv[1], sys.argv[2]
+check = Checks('FAILED')
 os.makedirs(scratch, exist_ok=True)
-passed = failed = 0
 ALPHA = 0.1
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAILED: {name}\n  {detail}"[:3000])
 
 
 def run(*args):
@@ -230,5 +224,4 @@ for type_name in TYPES:
         p = run("test", folder, "-j", "1")
         check(f"{case}: onnx-run test passes", p.returncode == 0 and "1 passed" in p.stdout, p.stdout[-300:])
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()

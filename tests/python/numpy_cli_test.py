@@ -16,17 +16,11 @@ import tempfile
 
 import numpy as np
 
+from checks import Checks
+
 onnx_run, models = sys.argv[1], sys.argv[2]
-passed = failed = 0
+check = Checks('FAILED')
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAILED: {name} {detail}")
 
 
 def run(*args):
@@ -104,5 +98,4 @@ with tempfile.TemporaryDirectory() as tmp:
     p = subprocess.run([onnx_run, f"{models}/leaky_nxm.onnx", "-i", f"x={tmp}/fx.npy"], capture_output=True, text=True)
     check("Fortran order refused", p.returncode == 3 and "Fortran order" in p.stderr, p.stderr)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.finish()
