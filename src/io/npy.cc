@@ -53,7 +53,14 @@ struct PyValue {
   bool b = false;
   int64_t i = 0;
   std::vector<PyValue> items;
-  std::vector<std::pair<std::string, PyValue>> dict;
+  // Not std::pair<std::string, PyValue>: pair's constructors ask whether the still
+  // incomplete PyValue is default constructible, which clang 14 with libstdc++ 12 rejects.
+  struct Entry;
+  std::vector<Entry> dict;
+};
+struct PyValue::Entry {
+  std::string key;
+  PyValue value;
 };
 
 class LiteralParser {
@@ -141,7 +148,7 @@ class LiteralParser {
         PyValue key = value(depth + 1);
         if (key.kind != PyValue::kStr) bad("a key is not a string");
         if (!eat(':')) bad("expected ':'");
-        v.dict.emplace_back(key.s, value(depth + 1));
+        v.dict.push_back({key.s, value(depth + 1)});
         if (!eat(',')) {
           if (!eat('}')) bad("expected ',' or '}'");
           break;

@@ -46,7 +46,9 @@ void broadcast_binary(const Tensor& a, const Tensor& b, Tensor& out, F f) {
   }
   const BroadcastWalk<2> walk(out.shape(), {&a.shape(), &b.shape()});
   const int64_t len = walk.row_length();
-  const auto [sa, sb] = walk.inner_strides();
+  // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+  const auto strides = walk.inner_strides();
+  const int64_t sa = strides[0], sb = strides[1];
   walk.for_each_row([&](int64_t oo, const std::array<int64_t, 2>& io) {
     const TA* ra = pa + io[0];
     const TB* rb = pb + io[1];
@@ -82,7 +84,8 @@ void broadcast_select(const Tensor& c, const Tensor& x, const Tensor& y, Tensor&
   }
   const BroadcastWalk<3> walk(out.shape(), {&c.shape(), &x.shape(), &y.shape()});
   const int64_t len = walk.row_length();
-  const auto [sc, sx, sy] = walk.inner_strides();
+  const auto strides = walk.inner_strides();
+  const int64_t sc = strides[0], sx = strides[1], sy = strides[2];
   walk.for_each_row([&](int64_t oo, const std::array<int64_t, 3>& io) {
     const uint8_t* rc = pc + io[0];
     const T* rx = px + io[1];

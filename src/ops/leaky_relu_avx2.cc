@@ -15,6 +15,9 @@
 
 #pragma GCC push_options
 #pragma GCC target("avx2,f16c,fma")
+#if defined(__clang__)  // clang ignores GCC's target pragma (the fuzz build is clang's)
+#pragma clang attribute push(__attribute__((target("avx2,f16c,fma"))), apply_to = function)
+#endif
 
 namespace onnxrun::leaky_relu_avx2 {
 namespace {
@@ -156,10 +159,13 @@ void bf16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) { bf16_
 }  // namespace onnxrun::leaky_relu_avx2
 
 #pragma GCC pop_options
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif
 
 namespace onnxrun::leaky_relu_avx2 {
 
 // __builtin_cpu_supports checks XCR0 too, so the OS saves the AVX state.
-bool supported() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"); }
+bool supported() { return __builtin_cpu_supports("avx2") && leaky_relu_simd::cpu_has_f16c(); }
 
 }  // namespace onnxrun::leaky_relu_avx2

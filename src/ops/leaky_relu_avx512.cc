@@ -27,6 +27,9 @@
 // Everything below is compiled for AVX-512; nothing from a header is instantiated here.
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,f16c,fma,avx2,avx512bf16")
+#if defined(__clang__)  // clang ignores GCC's target pragma (the fuzz build is clang's)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,f16c,fma,avx2,avx512bf16"))), apply_to = function)
+#endif
 
 namespace onnxrun::leaky_relu_avx512 {
 namespace {
@@ -320,13 +323,16 @@ void bf16_native(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) 
 }  // namespace onnxrun::leaky_relu_avx512
 
 #pragma GCC pop_options
+#if defined(__clang__)
+#pragma clang attribute pop
+#endif
 
 namespace onnxrun::leaky_relu_avx512 {
 
 // __builtin_cpu_supports checks XCR0 too, so the OS saves the AVX-512 state.
 bool supported() {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("f16c");
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") && leaky_relu_simd::cpu_has_f16c();
 }
 bool supported_bf16() { return supported() && __builtin_cpu_supports("avx512bf16"); }
 

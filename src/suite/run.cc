@@ -62,7 +62,9 @@ bool run_in_blocks_if_it_pays(const RunRequest& r, const Executor& exec, SetRun&
   std::vector<Feed> feeds;
   feeds.push_back(std::move(f));
   const auto bound = bind_inputs(g, std::move(feeds));  // checks type and shape; reads no data
-  const auto& [input_name, x] = *bound.begin();
+  // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+  const std::string& input_name = bound.begin()->first;
+  const Tensor& x = bound.begin()->second;
   const auto t0 = Clock::now();
   write_streamed_output_file(r.output_dir, g.outputs[0].name, x.dtype(), x.shape(), [&](const ByteSink& sink) {
     run_in_blocks(exec, input_name, x.dtype(), x.shape(), src->read, kRunBlockBytes,

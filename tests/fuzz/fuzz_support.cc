@@ -1,25 +1,24 @@
 #include "fuzz_support.h"
 
 #include <cstdlib>
-#include <fstream>
 
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
 
 #include "core/memory_limit.h"
+#include "fuzz_cases.h"
 
 namespace onnxrun::fuzz {
 
-const std::string& setup() {
-  static const std::string dir = [] {
+const std::string& setup(size_t memory_limit) {
+  static const std::string dir = [memory_limit] {
     spdlog::set_level(spdlog::level::off);
-    // Well below libFuzzer's default -rss_limit_mb (2048): a refusal, not an OOM.
-    set_memory_limit(size_t{256} << 20);
+    // Well below libFuzzer's -rss_limit_mb: a refusal, not an OOM.
+    set_memory_limit(memory_limit);
     std::string tmpl = "/tmp/onnxrun-fuzz-" + std::to_string(::getpid()) + "-XXXXXX";
     if (!::mkdtemp(tmpl.data())) std::abort();
-    std::ofstream f(tmpl + "/data.bin", std::ios::binary);
-    for (int i = 0; i < 4096; ++i) f.put(static_cast<char>(i * 37));
+    prepare_scratch_dir(tmpl);
     return tmpl;
   }();
   return dir;

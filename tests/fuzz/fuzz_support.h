@@ -2,12 +2,13 @@
 // folder (with a small data file for external-data references to find).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace onnxrun::fuzz {
 
-// Silences logging, sets a 256 MiB memory limit and creates the scratch folder,
-// once. Returns the folder, which holds "data.bin" (4096 bytes).
-const std::string& setup();
+// Silences logging, sets the memory limit to `memory_limit` bytes and creates the
+// scratch folder (fuzz_cases.h, prepare_scratch_dir), once. Returns the folder.
+const std::string& setup(size_t memory_limit);
 
 }  // namespace onnxrun::fuzz

@@ -1,6 +1,7 @@
 // fuzz_seeds OUT_DIR: writes OUT_DIR/model/*.onnx and OUT_DIR/tensor/*.pb, small valid
 // inputs that cover what the loaders read (every LeakyRelu version and type, attributes,
-// initializers in raw_data, typed fields and external data), for the fuzzers to mutate.
+// initializers in raw_data, typed fields and external data; the other operators and
+// nested model-local functions), for the fuzzers to mutate.
 // External references name "data.bin", which the fuzz targets provide beside the input.
 #include <cstdio>
 #include <filesystem>
@@ -65,6 +66,57 @@ int main(int argc, char** argv) {
     init->clear_float_data();
     make_external(init, {{"location", "data.bin"}, {"offset", "16"}, {"length", "12"}});
     model("leaky_init_external", m);
+  }
+
+  {
+    // The other operators onnx-run implements, in one graph: Constant, Cast, CastLike,
+    // Mul (broadcasting), Less and Where.
+    onnx::ModelProto m = make_model(19);
+    add_input(m, "A", TP::FLOAT, {2, 3});
+    add_input(m, "B", TP::FLOAT, {3});
+    add_output(m, "W", TP::FLOAT, {2, 3});
+    add_output(m, "I", TP::INT32, {2, 3});
+    onnx::NodeProto* c = add_node(m, "Constant", {}, {"C"});
+    auto* value = c->add_attribute();
+    value->set_name("value");
+    value->set_type(onnx::AttributeProto::TENSOR);
+    *value->mutable_t() = float_tensor("", {3}, {0.5f, -1.f, 2.f});
+    add_node(m, "Mul", {"A", "C"}, {"P"});
+    add_node(m, "Less", {"P", "B"}, {"L"});
+    add_node(m, "Where", {"L", "A", "P"}, {"W"});
+    onnx::NodeProto* cast = add_node(m, "Cast", {"W"}, {"I"});
+    add_int_attr(*cast, "to", TP::INT32);
+    model("ops_mixed", m);
+    add_output(m, "D", TP::DOUBLE, {2, 3});
+    add_input(m, "T", TP::DOUBLE, {});
+    add_node(m, "CastLike", {"W", "T"}, {"D"});
+    model("ops_castlike", m);
+  }
+  {
+    // A node calling a model-local function that calls another.
+    onnx::ModelProto m = make_model(16, {"local"});
+    add_input(m, "X", TP::FLOAT, {2, 2});
+    add_output(m, "Y", TP::FLOAT, {2, 2});
+    onnx::NodeProto* call = add_node(m, "Outer", {"X"}, {"Y"});
+    call->set_domain("local");
+    add_float_attr(*call, "alpha", 0.2f);
+    onnx::FunctionProto outer = make_function("local", "Outer", {"x"}, {"y"}, 16);
+    outer.add_attribute("alpha");
+    auto* local = outer.add_opset_import();
+    local->set_domain("local");
+    local->set_version(1);
+    onnx::NodeProto* inner_call = outer.add_node();
+    *inner_call = make_node("Inner", {"x"}, {"t"}, "local");
+    add_ref_attr(*inner_call, "alpha", "alpha", onnx::AttributeProto::FLOAT);
+    *outer.add_node() = make_node("Mul", {"t", "x"}, {"y"});
+    onnx::FunctionProto inner = make_function("local", "Inner", {"x"}, {"y"}, 16);
+    inner.add_attribute("alpha");
+    onnx::NodeProto* leaky = inner.add_node();
+    *leaky = make_node("LeakyRelu", {"x"}, {"y"});
+    add_ref_attr(*leaky, "alpha", "alpha", onnx::AttributeProto::FLOAT);
+    *m.add_functions() = outer;
+    *m.add_functions() = inner;
+    model("local_functions_nested", m);
   }
 
   tensor("float_raw", float_tensor("x", {2, 2}, {1.f, -2.f, 3.f, -4.f}));

@@ -1,12 +1,26 @@
 // Inputs the fuzzers reported (tools/fuzz), kept so that each stays answered by an
-// Error and nothing worse. Add a row for every crash, timeout or leak before fixing it.
+// Error and nothing worse. tools/fuzz keeps every crash, timeout or leak it finds as a
+// file under tests/fuzz/regressions/<target>/; each is replayed here through the same
+// function the fuzz target calls (tests/fuzz/fuzz_cases.h), under the same memory limit.
+// A few older model inputs are rows below.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
 
 #include "core/error.h"
+#include "core/memory_limit.h"
+#include "fuzz/fuzz_cases.h"
 #include "model/load.h"
+#include "support/paths.h"
 
+namespace fs = std::filesystem;
 using namespace onnxrun;
 
 namespace {
@@ -26,6 +40,52 @@ const FuzzCase kModelCases[] = {
                  35)},
 };
 
+// The files kept for `target`, sorted (none when the folder does not exist).
+std::vector<std::string> regression_files(const std::string& target) {
+  const fs::path dir = fs::path(ONNXRUN_SOURCE_DIR) / "tests/fuzz/regressions" / target;
+  std::vector<std::string> files;
+  if (fs::is_directory(dir))
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.is_regular_file()) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+// The process as the fuzz target has it (quiet, the target's memory limit) while alive.
+class AsTheFuzzerRuns {
+ public:
+  explicit AsTheFuzzerRuns(size_t limit) : limit_(memory_limit()), level_(spdlog::get_level()) {
+    set_memory_limit(limit);
+    spdlog::set_level(spdlog::level::off);
+    fuzz::prepare_scratch_dir(dir_.path());
+  }
+  ~AsTheFuzzerRuns() {
+    set_memory_limit(limit_);
+    spdlog::set_level(level_);
+  }
+  const std::string& dir() const { return dir_.path(); }
+
+ private:
+  test::TempDir dir_;
+  size_t limit_;
+  spdlog::level::level_enum level_;
+};
+
+template <typename Case>
+void replay(const std::string& target, size_t limit, Case run_one) {
+  for (const std::string& path : regression_files(target)) {
+    INFO(path);
+    const std::string bytes = file_bytes(path);
+    AsTheFuzzerRuns as(limit);
+    CHECK_NOTHROW(run_one(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), as.dir()));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("model bytes found by fuzzing are refused with an Error", "[fuzz-regression]") {
@@ -33,4 +93,16 @@ TEST_CASE("model bytes found by fuzzing are refused with an Error", "[fuzz-regre
     INFO(c.what);
     CHECK_THROWS_AS(load_model_from_bytes(c.bytes.data(), c.bytes.size(), ""), Error);
   }
+}
+
+TEST_CASE("inputs kept from fuzz_model run as the fuzzer runs them", "[fuzz-regression]") {
+  replay("fuzz_model", fuzz::kModelMemoryLimit, fuzz::model_case);
+}
+
+TEST_CASE("inputs kept from fuzz_tensor_file run as the fuzzer runs them", "[fuzz-regression]") {
+  replay("fuzz_tensor_file", fuzz::kModelMemoryLimit, fuzz::tensor_file_case);
+}
+
+TEST_CASE("inputs kept from fuzz_run run through run_model as the fuzzer runs them", "[fuzz-regression]") {
+  replay("fuzz_run", fuzz::kRunMemoryLimit, fuzz::run_case);
 }

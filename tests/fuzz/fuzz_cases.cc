@@ -1,0 +1,129 @@
+#include "fuzz_cases.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include "core/error.h"
+#include "core/tensor_stats.h"
+#include "exec/bind.h"
+#include "exec/executor.h"
+#include "io/tensor_file.h"
+#include "io/tensor_format.h"
+#include "io/tensor_text.h"
+#include "model/load.h"
+#include "suite/run.h"
+#include "suite/run_json.h"
+
+namespace onnxrun::fuzz {
+namespace {
+
+void write_bytes(const std::string& path, const uint8_t* data, size_t size) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) std::abort();
+  if (size && std::fwrite(data, 1, size, f) != size) std::abort();
+  std::fclose(f);
+}
+
+// Inputs for every required graph input whose type and rank are declared, filled with
+// bytes of the fuzz input; symbolic and unknown dims become 1. Gives up (false) on an
+// input it cannot make or one too big to be worth running.
+bool make_feeds(const Graph& g, const uint8_t* data, size_t size, std::vector<Feed>& feeds) {
+  for (const ValueInfo* v : g.required_inputs()) {
+    if (!v->dtype || !v->shape || !dtype_is_storable(*v->dtype)) return false;
+    Shape shape;
+    int64_t numel = 1;
+    for (const Dim& d : *v->shape) {
+      const int64_t n = d.fixed() ? d.value : 1;
+      if (n > 4096 || numel * std::max<int64_t>(n, 1) > 4096) return false;
+      numel *= n;
+      shape.push_back(n);
+    }
+    Feed f;
+    f.name = v->name;
+    f.tensor = Tensor(*v->dtype, shape);
+    auto* out = static_cast<uint8_t*>(f.tensor.mutable_raw());
+    for (size_t i = 0; i < f.tensor.nbytes(); ++i) out[i] = size ? data[i % size] : 0;
+    feeds.push_back(std::move(f));
+  }
+  return true;
+}
+
+}  // namespace
+
+void prepare_scratch_dir(const std::string& dir) {
+  std::ofstream f(dir + "/data.bin", std::ios::binary);
+  for (int i = 0; i < 4096; ++i) f.put(static_cast<char>(i * 37));
+  if (!f) std::abort();
+}
+
+void model_case(const uint8_t* data, size_t size, const std::string& dir) {
+  try {
+    Model m = load_model_from_bytes(data, size, dir);
+    std::vector<Feed> feeds;
+    if (!make_feeds(m.graph, data, size, feeds)) return;
+    Executor exec(std::move(m.graph));
+    auto bound = bind_inputs(exec.graph(), std::move(feeds));
+    std::vector<Tensor> outputs = exec.run(std::move(bound));
+    // Touch every output byte so that ASan sees any out-of-bounds buffer.
+    volatile uint8_t sink = 0;
+    for (const Tensor& t : outputs)
+      for (size_t i = 0; i < t.nbytes(); ++i) sink = sink ^ static_cast<const uint8_t*>(t.raw())[i];
+  } catch (const Error&) {
+  }
+}
+
+void tensor_file_case(const uint8_t* data, size_t size, const std::string& dir) {
+  const std::string path = dir + "/input.pb";
+  write_bytes(path, data, size);
+  NamedTensor nt;
+  try {
+    nt = read_tensor_file(path);
+  } catch (const Error&) {
+    return;
+  }
+  // A tensor that was read must survive a round trip bit for bit.
+  const std::string back = dir + "/back.pb";
+  write_tensor_file(back, nt.tensor, nt.name);
+  NamedTensor again = read_tensor_file(back);
+  if (again.name != nt.name || again.tensor.dtype() != nt.tensor.dtype() || again.tensor.shape() != nt.tensor.shape() ||
+      again.tensor.nbytes() != nt.tensor.nbytes() ||
+      (nt.tensor.nbytes() && std::memcmp(again.tensor.raw(), nt.tensor.raw(), nt.tensor.nbytes()) != 0))
+    std::abort();
+}
+
+void run_case(const uint8_t* data, size_t size, const std::string& dir) {
+  RunRequest r;
+  r.model = dir + "/model.onnx";
+  write_bytes(r.model, data, size);
+  r.source = FeedSource::kRandom;
+  r.seed = size;
+  r.threads = 1;  // the fuzzer runs one input at a time; no pool per input
+  r.output_dir = dir + "/out";
+  const uint8_t pick = size ? data[size / 2] : 0;
+  static constexpr TensorFormat kFormats[] = {TensorFormat::kPb, TensorFormat::kNpy, TensorFormat::kNpz};
+  r.format = kFormats[pick % 3];
+  try {
+    RunReport report = run_model(r);
+    // --full JSON only while it stays cheap: every element of a 16M-element output as
+    // text would be a timeout, not a finding.
+    bool full = pick & 4;
+    for (const SetRun& s : report.runs)
+      for (const auto* values : {&s.inputs, &s.outputs})
+        for (const RunValue& v : *values)
+          if (v.tensor.valid() && v.tensor.numel() > 65536) full = false;
+    const std::string json = run_report_json(report, full);
+    size_t text = json.size();
+    for (const SetRun& s : report.runs)
+      for (const RunValue& v : s.outputs)
+        if (v.tensor.valid()) text += format_array(v.tensor).size() + format_stats(tensor_stats(v.tensor)).size();
+    (void)text;
+    report.commit_outputs();
+  } catch (const Error&) {
+  }
+}
+
+}  // namespace onnxrun::fuzz

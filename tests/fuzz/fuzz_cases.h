@@ -1,0 +1,38 @@
+// What each fuzz target does with one input, as functions, so that the normal test run
+// (tests/unit/fuzz_regression_test.cc) replays the inputs kept under regressions/<target>/
+// exactly the way the fuzzer ran them. Each returns normally when the input was handled
+// or refused with an onnxrun::Error; anything else (another exception, a crash, a
+// sanitizer report, std::abort for a broken round trip) is a finding.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace onnxrun::fuzz {
+
+// The memory limit (core/memory_limit.h) each target runs under: far below libFuzzer's
+// -rss_limit_mb, so that a huge tensor is a refusal and not an out-of-memory report.
+inline constexpr size_t kModelMemoryLimit = size_t{256} << 20;
+inline constexpr size_t kRunMemoryLimit = size_t{64} << 20;
+
+// Writes what the cases expect in their scratch folder: "data.bin" (4096 bytes), which
+// the seeds' external-data references name.
+void prepare_scratch_dir(const std::string& dir);
+
+// fuzz_model: a model from bytes (external data looked for in `dir`), loaded and, when
+// it loads, run on inputs filled with bytes of the input.
+void model_case(const uint8_t* data, size_t size, const std::string& dir);
+
+// fuzz_tensor_file: a .pb tensor file, read, written back and read again (the round
+// trip must agree, or it aborts).
+void tensor_file_case(const uint8_t* data, size_t size, const std::string& dir);
+
+// fuzz_run: the whole `onnx-run MODEL -o DIR` pipeline. The bytes are written to
+// dir/model.onnx and run through run_model (suite/run.h) on made-up inputs, one thread,
+// outputs to dir/out in pb, npy or npz (chosen by the middle byte of the input); the report
+// is rendered as JSON and each output with format_array and format_stats (the strings are
+// dropped), then the outputs are committed.
+void run_case(const uint8_t* data, size_t size, const std::string& dir);
+
+}  // namespace onnxrun::fuzz
