@@ -1,14 +1,12 @@
 #include "io/tensor_format.h"
 
 #include <filesystem>
-#include <optional>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/output_files.h"
-#include "io/output_transaction.h"
 
 namespace fs = std::filesystem;
 
@@ -24,28 +22,16 @@ TensorFormat parse_tensor_format(const std::string& name) {
 std::vector<std::string> write_outputs_as(TensorFormat format, const std::string& dir,
                                           const std::vector<std::string>& names, const std::vector<Tensor>& tensors) {
   if (format == TensorFormat::kPb) return write_output_files(dir, names, tensors);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    fail(ErrorKind::kIo, "cannot create output folder {}: {}", dir, ec ? ec.message() : "not a folder");
   if (format == TensorFormat::kNpz) {
+    make_output_dir(dir);
     std::vector<NamedArray> arrays;
     for (size_t k = 0; k < tensors.size(); ++k) arrays.push_back({names[k], tensors[k]});
     const std::string path = (fs::path(dir) / "outputs.npz").string();
     write_npz_file(path, arrays);
     return {path};
   }
-  // All or none, as write_output_files.
-  std::optional<OutputTransaction> own;
-  if (!OutputTransaction::current()) own.emplace();
-  std::vector<std::string> written;
-  for (size_t k = 0; k < tensors.size(); ++k) {
-    const std::string path = (fs::path(dir) / ("output_" + std::to_string(k) + ".npy")).string();
-    write_npy_file(path, tensors[k]);
-    written.push_back(path);
-  }
-  if (own) own->commit();
-  return written;
+  return write_numbered_outputs(dir, ".npy", tensors.size(),
+                                [&](const std::string& path, size_t k) { write_npy_file(path, tensors[k]); });
 }
 
 void check_output_targets(TensorFormat format, const std::string& dir, size_t count) {
