@@ -14,7 +14,7 @@
 #include "cli/exit_codes.h"
 #include "cli/shape_args.h"
 #include "core/error.h"
-#include "exec/thread_pool.h"
+#include "core/thread_pool.h"
 #include "ops/leaky_relu_paths.h"
 #include "suite/bench.h"
 #include "suite/run.h"
