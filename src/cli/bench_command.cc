@@ -7,7 +7,6 @@
 #include <vector>
 
 #include <fmt/core.h>
-#include <nlohmann/json.hpp>
 
 #include "cli/app_common.h"
 #include "cli/commands.h"
@@ -17,6 +16,7 @@
 #include "core/thread_pool.h"
 #include "ops/leaky_relu_paths.h"
 #include "suite/bench.h"
+#include "suite/json_documents.h"
 #include "suite/run.h"
 
 namespace onnxrun::cli {
@@ -41,41 +41,20 @@ std::string human_ns(double ns) {
 }
 
 void print_result(const BenchArgs& a, const std::string& what, unsigned threads, const BenchResult& r) {
-  const BenchStats& s = r.stats;
-  // Throughput from the median run, the typical one.
-  const double secs = static_cast<double>(s.median_ns) / 1e9;
-  const double elems_per_s = secs > 0 ? static_cast<double>(r.elements_per_run) / secs : 0;
-  const double gb_per_s = secs > 0 ? static_cast<double>(r.bytes_per_run) / secs / 1e9 : 0;
-  const size_t rss = peak_rss_bytes();
-  const std::string path = leaky_relu_active_path().name;
   if (a.json) {
-    // One object on one line, for scripts (tools/bench.py reads it).
-    nlohmann::ordered_json j = {{"what", what},
-                                {"threads", threads},
-                                {"kernel_path", path},
-                                {"warmup", a.bench.warmup},
-                                {"runs", s.runs},
-                                {"min_ns", s.min_ns},
-                                {"median_ns", s.median_ns},
-                                {"p90_ns", s.p90_ns},
-                                {"p99_ns", s.p99_ns},
-                                {"max_ns", s.max_ns},
-                                {"mean_ns", s.mean_ns},
-                                {"elements_per_run", r.elements_per_run},
-                                {"bytes_per_run", r.bytes_per_run},
-                                {"elements_per_s", elems_per_s},
-                                {"gb_per_s", gb_per_s},
-                                {"peak_rss_bytes", rss}};
-    fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    fmt::print("{}", bench_json(what, threads, a.bench, r));
     return;
   }
+  const BenchStats& s = r.stats;
+  const size_t rss = peak_rss_bytes();
+  const std::string path = leaky_relu_active_path().name;
   fmt::print("{}: {} runs after {} warm-up, {} thread{}, kernel path {}\n", what, s.runs, a.bench.warmup, threads,
              threads == 1 ? "" : "s", path);
   fmt::print("  per run: min {}  median {}  p90 {}  p99 {}  max {}\n", human_ns(static_cast<double>(s.min_ns)),
              human_ns(static_cast<double>(s.median_ns)), human_ns(static_cast<double>(s.p90_ns)),
              human_ns(static_cast<double>(s.p99_ns)), human_ns(static_cast<double>(s.max_ns)));
-  fmt::print("  {:.4g} elements/s, {:.2f} GB/s ({} bytes read + written per run, at the median)\n", elems_per_s,
-             gb_per_s, r.bytes_per_run);
+  fmt::print("  {:.4g} elements/s, {:.2f} GB/s ({} bytes read + written per run, at the median)\n",
+             r.elements_per_s(), r.gb_per_s(), r.bytes_per_run);
   fmt::print("  peak RSS {:.1f} MiB\n", static_cast<double>(rss) / (1 << 20));
 }
 

@@ -10,6 +10,7 @@
 #include "cli/exit_codes.h"
 #include "model/describe.h"
 #include "model/load.h"
+#include "suite/json_documents.h"
 
 namespace onnxrun::cli {
 
@@ -51,7 +52,7 @@ int info_main(int argc, char** argv) {
   options.keep_unsupported = true;
   const Model model = load_model(a.model, options);
   if (a.json) {
-    fmt::print("{}", describe_model_json(model));
+    fmt::print("{}", info_json(model));
   } else {
     fmt::print("model:          {}\n", a.model);
     fmt::print("{}", describe_model_text(model));

@@ -19,7 +19,7 @@
 #include "model/load.h"
 #include "model/print_graph.h"
 #include "suite/run.h"
-#include "suite/run_json.h"
+#include "suite/json_documents.h"
 
 namespace fs = std::filesystem;
 
@@ -170,7 +170,7 @@ int run_command(const RunOptions& o) {
   }
   RunReport report = run_model(request_for(o));
   if (!report.notice.empty()) spdlog::warn("{}", report.notice);
-  if (o.json) fmt::print("{}", run_report_json(report, o.full));
+  if (o.json) fmt::print("{}", run_json(report, o.full));
   else print_run_text(report, RenderOptions{o.quiet, o.full});
   const int code = exit_code_of(report);
   // Outputs appear only when everything, printing included, has succeeded.

@@ -3,20 +3,16 @@
 #include <map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "ops/registry.h"
 
 namespace onnxrun {
-namespace {
 
 std::string domain_label(const std::string& d) { return d.empty() ? "ai.onnx" : d; }
 
-// A fault of the model (a required input named '', say), not a gap in onnx-run.
-bool is_invalid(const Node& n) { return n.problem && n.problem->kind() != ErrorKind::kUnsupported; }
+bool node_is_invalid(const Node& n) { return n.problem && n.problem->kind() != ErrorKind::kUnsupported; }
 
-// The reason without the "node 'x' (Op): " context that starts every node error.
-std::string short_reason(const Node& n) {
+std::string node_problem_reason(const Node& n) {
   const std::string prefix = n.label() + ": ";
   const std::string why = n.problem ? n.problem->what() : "";
   std::string r = why.compare(0, prefix.size(), prefix) == 0 ? why.substr(prefix.size()) : why;
@@ -24,19 +20,19 @@ std::string short_reason(const Node& n) {
   return r;
 }
 
-// The op types of a function's body, in order.
-std::vector<std::string> body_ops(const Function& f) {
+std::vector<std::string> function_body_ops(const Function& f) {
   std::vector<std::string> ops;
   for (const Node& n : f.nodes) ops.push_back(n.op_type);
   return ops;
 }
 
-// Every attribute a function declares, with or without a default.
-std::vector<std::string> attribute_names(const Function& f) {
+std::vector<std::string> function_attribute_names(const Function& f) {
   std::vector<std::string> names = f.attributes;
   for (const auto& [name, value] : f.attribute_defaults) names.push_back(name);
   return names;
 }
+
+namespace {
 
 std::string human_bytes(size_t b) {
   if (b < 1024) return fmt::format("{} B", b);
@@ -51,70 +47,7 @@ std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
   return out;
 }
 
-using nlohmann::ordered_json;
-
-// A JSON array of to_json(item) for each item; [] rather than null when there are none.
-template <class Items, class ToJson>
-ordered_json json_array(const Items& items, ToJson to_json) {
-  ordered_json list = ordered_json::array();
-  for (const auto& item : items) list.push_back(to_json(item));
-  return list;
-}
-
-// A fixed dim as its size, a symbolic one as its name, an unknown one as null.
-ordered_json json_dim(const Dim& d) {
-  if (d.fixed()) return d.value;
-  if (d.param.empty()) return nullptr;
-  return d.param;
-}
-
-ordered_json json_value(const ValueInfo& v) {
-  ordered_json j;
-  j["name"] = v.name;
-  j["type"] = v.dtype ? ordered_json(dtype_name(*v.dtype)) : ordered_json(nullptr);
-  j["shape"] = v.shape ? json_array(*v.shape, json_dim) : ordered_json(nullptr);  // null: rank unknown
-  return j;
-}
-
-ordered_json json_initializer(const std::pair<const std::string, Tensor>& named) {
-  const auto& [name, t] = named;
-  ordered_json j;
-  j["name"] = name;
-  j["type"] = dtype_name(t.dtype());
-  j["shape"] = t.shape();
-  j["bytes"] = t.nbytes();
-  return j;
-}
-
-ordered_json json_node(const Node& n) {
-  ordered_json j;
-  j["name"] = n.name;
-  j["op_type"] = n.op_type;
-  j["domain"] = domain_label(n.domain);
-  j["opset"] = n.opset;
-  j["supported"] = n.op != nullptr;
-  if (n.op) {
-    j["resolved_version"] = n.op->since;
-    j["version_range"] = n.op->version_range();
-  } else {
-    j["reason"] = short_reason(n);
-    j["invalid"] = is_invalid(n);
-  }
-  j["inputs"] = n.inputs;
-  j["outputs"] = n.outputs;
-  return j;
-}
-
-ordered_json json_function(const Function& f) {
-  ordered_json j;
-  j["domain"] = domain_label(f.domain);
-  j["name"] = f.name;
-  j["inputs"] = f.inputs;
-  j["outputs"] = f.outputs;
-  j["attributes"] = attribute_names(f);
-  j["body_ops"] = body_ops(f);
-  return j;
-}
+}  // namespace
 
 size_t initializer_bytes(const Graph& g) {
   size_t total = 0;
@@ -122,15 +55,17 @@ size_t initializer_bytes(const Graph& g) {
   return total;
 }
 
-size_t unsupported_count(const Graph& g) {
+size_t unsupported_node_count(const Graph& g) {
   size_t n = 0;
   for (const Node& node : g.nodes) n += node.op == nullptr;
   return n;
 }
 
+namespace {
+
 size_t invalid_count(const Graph& g) {
   size_t n = 0;
-  for (const Node& node : g.nodes) n += node.op == nullptr && is_invalid(node);
+  for (const Node& node : g.nodes) n += node.op == nullptr && node_is_invalid(node);
   return n;
 }
 
@@ -158,7 +93,7 @@ std::string describe_model_text(const Model& m) {
   line(fmt::format("initializers ({}, {}):", g.initializers.size(), human_bytes(initializer_bytes(g))));
   for (const auto& [name, t] : g.initializers) line(fmt::format("  {}  {}  {}", name, t.describe(), human_bytes(t.nbytes())));
 
-  const size_t bad = unsupported_count(g);
+  const size_t bad = unsupported_node_count(g);
   line(fmt::format("nodes ({}, {}):", g.nodes.size(),
                    bad ? fmt::format("{} not supported by onnx-run", bad) : std::string("all supported")));
   for (const Node& n : g.nodes) {
@@ -169,7 +104,7 @@ std::string describe_model_text(const Model& m) {
       line(fmt::format("{}  {} -> {}  {}", head, where, n.op->version_range(), io));
     else
       line(fmt::format("{}  {} -> {} ({})  {}", head, n.opset ? where : domain_label(n.domain),
-                       is_invalid(n) ? "INVALID" : "NOT SUPPORTED", short_reason(n), io));
+                       node_is_invalid(n) ? "INVALID" : "NOT SUPPORTED", node_problem_reason(n), io));
   }
   // Which operators the model uses, and how many times: the quickest answer to "can it run?".
   std::map<std::string, std::pair<size_t, bool>> ops;
@@ -186,37 +121,13 @@ std::string describe_model_text(const Model& m) {
   line(fmt::format("local functions ({}):", m.functions.size()));
   for (const Function& f : m.functions)
     line(fmt::format("  {}.{}({}) -> ({}){}  body: {}", domain_label(f.domain), f.name, joined(f.inputs),
-                     joined(f.outputs), attribute_names(f).empty() ? "" : "  attributes: " + joined(attribute_names(f)),
-                     joined(body_ops(f), " ")));
+                     joined(f.outputs), function_attribute_names(f).empty() ? "" : "  attributes: " + joined(function_attribute_names(f)),
+                     joined(function_body_ops(f), " ")));
   line(std::string("runnable:       ") +
        (bad == 0 ? "yes"
         : invalid_count(g) ? "no (the model is invalid: see the nodes marked INVALID)"
                            : "no (onnx-run does not implement everything this model uses)"));
   return out;
-}
-
-std::string describe_model_json(const Model& m) {
-  const Graph& g = m.graph;
-  ordered_json j;
-  j["ir_version"] = m.meta.ir_version;
-  j["producer_name"] = m.meta.producer_name;
-  j["producer_version"] = m.meta.producer_version;
-  j["domain"] = m.meta.domain;
-  j["model_version"] = m.meta.model_version;
-  j["graph_name"] = g.name;
-  ordered_json imports = ordered_json::object();
-  for (const auto& [domain, version] : g.opset_imports) imports[domain_label(domain)] = version;
-  j["opset_imports"] = imports;
-  j["inputs"] = json_array(g.inputs, json_value);
-  j["outputs"] = json_array(g.outputs, json_value);
-  j["initializers"] = json_array(g.initializers, json_initializer);
-  j["initializer_bytes"] = initializer_bytes(g);
-  j["nodes"] = json_array(g.nodes, json_node);
-  j["functions"] = json_array(m.functions, json_function);
-  j["runnable"] = unsupported_count(g) == 0;
-  // The names and strings come from the model file, which need not be valid UTF-8:
-  // `replace` writes U+FFFD for a bad byte where the default would throw.
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace onnxrun

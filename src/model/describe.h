@@ -2,10 +2,11 @@
 // imports, inputs and outputs, initializers with their sizes, each node with the
 // operator version serving it (or why none does), and model-local functions.
 // Works on models loaded with LoadOptions::keep_unsupported, so a model onnx-run cannot
-// run can still be described.
+// run can still be described. The JSON form is info_json (suite/json_documents.h).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "model/graph.h"
 
@@ -14,16 +15,15 @@ namespace onnxrun {
 // Human-readable, one fact per line.
 std::string describe_model_text(const Model& m);
 
-// One JSON object, indented by 2, keys in this order:
-// {"ir_version", "producer_name", "producer_version", "domain", "model_version",
-//  "opset_imports": {domain: version}, "inputs"/"outputs": [{"name","type","shape"}],
-//  "initializers": [{"name","type","shape","bytes"}], "initializer_bytes",
-//  "nodes": [{"name","op_type","domain","opset","supported",
-//             "resolved_version","version_range"|"reason", "inputs","outputs"}],
-//  "functions": [{"domain","name","inputs","outputs","attributes","body_ops"}],
-//  "runnable"}. A shape is a list whose items are numbers (fixed), strings (symbolic)
-//  or null (unknown); null for an unknown rank. "type" is null when not declared.
-//  Bytes of the model's strings that are not valid UTF-8 are written as U+FFFD.
-std::string describe_model_json(const Model& m);
+// The facts the text and the JSON description (suite/json_documents.h, info_json) share.
+std::string domain_label(const std::string& domain);  // "" -> "ai.onnx"
+// A fault of the model (a required input named '', say), not a gap in onnx-run.
+bool node_is_invalid(const Node& n);
+// Why no version serves `n`, without the "node 'x' (Op): " that starts every node error.
+std::string node_problem_reason(const Node& n);
+std::vector<std::string> function_body_ops(const Function& f);         // in order
+std::vector<std::string> function_attribute_names(const Function& f);  // with or without a default
+size_t initializer_bytes(const Graph& g);
+size_t unsupported_node_count(const Graph& g);
 
 }  // namespace onnxrun

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "suite/result_json.h"
+#include "suite/json_documents.h"
 
 namespace onnxrun {
 

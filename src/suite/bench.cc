@@ -48,6 +48,14 @@ BenchStats summarize_times(std::vector<int64_t> ns) {
   return s;
 }
 
+double BenchResult::elements_per_s() const {
+  return stats.median_ns > 0 ? static_cast<double>(elements_per_run) * 1e9 / static_cast<double>(stats.median_ns) : 0;
+}
+
+double BenchResult::gb_per_s() const {
+  return stats.median_ns > 0 ? static_cast<double>(bytes_per_run) / static_cast<double>(stats.median_ns) : 0;
+}
+
 BenchResult bench_executor(const Executor& exec, const std::map<std::string, Tensor>& inputs,
                            const BenchOptions& options) {
   check_options(options);

@@ -35,6 +35,10 @@ struct BenchResult {
   std::vector<int64_t> times_ns;  // in run order
   size_t elements_per_run = 0;    // elements of the graph outputs
   size_t bytes_per_run = 0;       // bytes of the inputs read plus the outputs written
+
+  // Throughput at the median run, the typical one (0 when it took no measurable time).
+  double elements_per_s() const;
+  double gb_per_s() const;
 };
 
 // Runs exec.run(inputs) warmup + repeat times and times each call. The inputs are shared

@@ -5,10 +5,9 @@
 #include <numeric>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "io/atomic_file.h"
-#include "suite/result_json.h"
+#include "suite/json_documents.h"
 
 namespace onnxrun {
 namespace {
@@ -63,30 +62,9 @@ std::vector<size_t> slowest_tests(const std::vector<TestResult>& results, size_t
   return idx;
 }
 
-std::string json_report(const RunInfo& info, const Summary& s, const std::vector<TestResult>& results) {
-  nlohmann::ordered_json j;
-  j["generator"] = info.generator;
-  j["run"] = {{"paths", info.paths},   {"filter", info.filter},   {"exclude", info.exclude},
-              {"shard", info.shard},   {"rtol", info.rtol},       {"atol", info.atol},
-              {"jobs", info.jobs},     {"isolate", info.isolate}, {"timeout", info.timeout},
-              {"strict", info.strict}};
-  nlohmann::ordered_json summary;
-  summary["total"] = s.total;
-  for (int k = 0; k < kOutcomeCount; ++k) summary[std::string(outcome_name(static_cast<Outcome>(k)))] = s.counts[k];
-  summary["seconds"] = s.seconds;
-  j["summary"] = summary;
-  nlohmann::ordered_json causes = nlohmann::ordered_json::array();
-  for (const auto& [cause, n] : unsupported_causes(results)) causes.push_back({{"cause", cause}, {"tests", n}});
-  j["unsupported_causes"] = causes;
-  nlohmann::ordered_json tests = nlohmann::ordered_json::array();
-  for (const TestResult& r : results) tests.push_back(result_to_json(r));
-  j["tests"] = tests;
-  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
 void write_json_report(const std::string& path, const RunInfo& info, const Summary& s,
                        const std::vector<TestResult>& results) {
-  write_text(path, json_report(info, s, results));
+  write_text(path, test_report_json(info, s, results));
 }
 
 std::string junit_report(const Summary& s, const std::vector<TestResult>& results, bool strict) {

@@ -28,9 +28,7 @@ struct RunInfo {
   double timeout = 0;
 };
 
-// {"generator", "run": {...}, "summary": {"total", "passed", ..., "crashed", "seconds"},
-//  "tests": [{"name", "outcome", "seconds", "message", "model", "sets", "causes"?, "signal"?}]}
-std::string json_report(const RunInfo& info, const Summary& summary, const std::vector<TestResult>& results);
+// The --json report (test_report_json, suite/json_documents.h), written atomically.
 void write_json_report(const std::string& path, const RunInfo& info, const Summary& summary,
                        const std::vector<TestResult>& results);
 

@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
-#include "suite/result_json.h"
+#include "suite/json_documents.h"
 
 namespace onnxrun {
 namespace {
@@ -101,8 +101,7 @@ bool read_all(int fd, void* p, size_t size) {
   for (int sig : {SIGINT, SIGTERM}) std::signal(sig, SIG_DFL);
   uint64_t index;
   while (read_all(cmd, &index, sizeof index) && index < tests.size()) {
-    const std::string json = result_to_json(run_case(tests[index], o.case_options))
-                                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string json = json_text(result_to_json(run_case(tests[index], o.case_options)), -1);
     const uint32_t size = static_cast<uint32_t>(json.size());
     write_all(res, &size, sizeof size);
     write_all(res, json.data(), json.size());

@@ -19,7 +19,7 @@
 #include "io/tensor_text.h"
 #include "model/load.h"
 #include "suite/run.h"
-#include "suite/run_json.h"
+#include "suite/json_documents.h"
 
 namespace onnxrun::fuzz {
 namespace {
@@ -118,7 +118,7 @@ void run_case(const uint8_t* data, size_t size, const std::string& dir) {
       for (const auto* values : {&s.inputs, &s.outputs})
         for (const RunValue& v : *values)
           if (v.tensor.valid() && v.tensor.numel() > 65536) full = false;
-    const std::string json = run_report_json(report, full);
+    const std::string json = run_json(report, full);
     size_t text = json.size();
     for (const SetRun& s : report.runs)
       for (const RunValue& v : s.outputs)

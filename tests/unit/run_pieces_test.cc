@@ -16,6 +16,7 @@
 #include "io/tensor_literal.h"
 #include "io/tensor_text.h"
 #include "model/describe.h"
+#include "suite/json_documents.h"
 #include "model/load.h"
 #include "support/paths.h"
 
@@ -153,7 +154,7 @@ TEST_CASE("a model onnx-run cannot run still loads for describing", "[describe]"
   CHECK_THAT(text, Catch::Contains("w  float[2,3]  24 B"));
   CHECK_THAT(text, Catch::Contains("local.Twice(t) -> (u)  attributes: unused_attr  body: LeakyRelu LeakyRelu"));
   CHECK_THAT(text, Catch::Contains("runnable:       no"));
-  const auto json = nlohmann::ordered_json::parse(describe_model_json(m));
+  const auto json = nlohmann::ordered_json::parse(info_json(m));
   std::vector<std::string> keys;
   for (const auto& [key, value] : json.items()) keys.push_back(key);
   CHECK(keys == std::vector<std::string>{"ir_version", "producer_name", "producer_version", "domain", "model_version",
@@ -176,7 +177,7 @@ TEST_CASE("info --json: unknown types and dims are null, symbolic dims are names
   Model m = load_model(quick("not_runnable.onnx"), keep);
   m.graph.inputs = {ValueInfo{"u", std::nullopt, std::vector<Dim>{{-1, ""}, {-1, "N"}, {3, ""}}},
                     ValueInfo{"r", DType::kFloat, std::nullopt}};
-  const auto json = nlohmann::ordered_json::parse(describe_model_json(m));
+  const auto json = nlohmann::ordered_json::parse(info_json(m));
   CHECK(json["inputs"].dump() == R"([{"name":"u","type":null,"shape":[null,"N",3]},)"
                                  R"({"name":"r","type":"float","shape":null}])");
 }
@@ -187,7 +188,7 @@ TEST_CASE("info --json stays valid JSON when the model's strings are not UTF-8",
   Model m = load_model(quick("not_runnable.onnx"), keep);
   m.meta.producer_name = "bad\xff";
   m.graph.inputs[0].name = "x\xc3(";  // a lead byte with no continuation
-  const std::string text = describe_model_json(m);
+  const std::string text = info_json(m);
   nlohmann::json json;
   REQUIRE_NOTHROW(json = nlohmann::json::parse(text));  // parse rejects invalid UTF-8
   CHECK(json["producer_name"] == "bad\uFFFD");

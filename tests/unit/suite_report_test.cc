@@ -10,7 +10,7 @@
 #include "suite/baseline.h"
 #include "suite/case_runner.h"
 #include "suite/report.h"
-#include "suite/result_json.h"
+#include "suite/json_documents.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 
@@ -72,7 +72,7 @@ TEST_CASE("the JSON report parses back with every test, outcome and count", "[su
   info.generator = "onnx-run test";
   info.paths = {"tree"};
   const auto rs = sample();
-  const auto j = nlohmann::json::parse(json_report(info, summarize(rs, 3.0), rs));
+  const auto j = nlohmann::json::parse(test_report_json(info, summarize(rs, 3.0), rs));
   REQUIRE(j["tests"].is_array());
   REQUIRE(j["tests"].size() == rs.size());
   for (size_t k = 0; k < rs.size(); ++k) {

@@ -1,6 +1,6 @@
-#include "suite/result_json.h"
-
+// RESULT, one TestResult as JSON (schema in suite/json_documents.h).
 #include "core/error.h"
+#include "suite/json_documents.h"
 
 namespace onnxrun {
 

@@ -1,9 +1,10 @@
-#include "suite/run_json.h"
+// The `onnx-run MODEL --json` document (schema in suite/json_documents.h).
 
 #include <cmath>
 
 #include "core/tensor_stats.h"
 #include "io/tensor_json.h"
+#include "suite/json_documents.h"
 #include "suite/run.h"
 
 namespace onnxrun {
@@ -41,12 +42,6 @@ ordered_json json_values(const std::vector<RunValue>& values, bool full, const s
   return list;
 }
 
-std::string dump(const ordered_json& j) {
-  // Value names come from the model file and need not be valid UTF-8: `replace` writes
-  // U+FFFD for a bad byte where the default would throw.
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
 }  // namespace
 
 ordered_json comparison_json(const Comparison& c) {
@@ -69,7 +64,7 @@ ordered_json comparison_json(const Comparison& c) {
   return j;
 }
 
-std::string run_report_json(const RunReport& report, bool full) {
+std::string run_json(const RunReport& report, bool full) {
   ordered_json j;
   j["model"] = report.model;
   if (report.source != FeedSource::kTestSets) {
@@ -79,7 +74,7 @@ std::string run_report_json(const RunReport& report, bool full) {
     j["timings_ms"] = {{"load", to_microseconds(report.load_ms)},
                        {"inputs", to_microseconds(run.input_ms)},
                        {"run", to_microseconds(run.run_ms)}};
-    return dump(j);
+    return json_text(j, 2);
   }
   ordered_json sets = ordered_json::array();
   size_t passed = 0;
@@ -99,7 +94,7 @@ std::string run_report_json(const RunReport& report, bool full) {
   j["passed"] = passed;
   j["total"] = report.runs.size();
   j["timings_ms"] = {{"load", to_microseconds(report.load_ms)}};
-  return dump(j);
+  return json_text(j, 2);
 }
 
 }  // namespace onnxrun

@@ -1,0 +1,75 @@
+// Every JSON document onnx-run prints or writes is built in the json_*.cc files of this
+// floor and serialised by json_text, the one call that turns a document into text. Keys
+// come in the order written below. Names and strings from model files need not be valid
+// UTF-8: their bad bytes are written as U+FFFD.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/graph.h"
+#include "suite/bench.h"
+#include "suite/compare.h"
+#include "suite/outcome.h"
+
+namespace onnxrun {
+
+struct RunReport;
+struct RunInfo;
+
+// The document as text: indented by `indent` spaces (-1: one line), ending in a newline.
+std::string json_text(const nlohmann::ordered_json& j, int indent);
+
+// `onnx-run info --json` (json_info.cc), indented by 2:
+// {"ir_version", "producer_name", "producer_version", "domain", "model_version",
+//  "graph_name", "opset_imports": {domain: version},
+//  "inputs"/"outputs": [{"name", "type", "shape"}],
+//  "initializers": [{"name", "type", "shape", "bytes"}], "initializer_bytes",
+//  "nodes": [{"name", "op_type", "domain", "opset", "supported",
+//             "resolved_version", "version_range" | "reason", "invalid", "inputs", "outputs"}],
+//  "functions": [{"domain", "name", "inputs", "outputs", "attributes", "body_ops"}],
+//  "runnable"}. A shape is a list whose items are numbers (fixed), strings (symbolic)
+//  or null (unknown); null for an unknown rank. "type" is null when not declared.
+std::string info_json(const Model& m);
+
+// `onnx-run MODEL --json` (json_run.cc), from a RunReport (suite/run.h), indented by 2.
+// A run on given or made-up inputs:
+//   {"model", "inputs": [TENSOR...], "outputs": [TENSOR...],
+//    "timings_ms": {"load", "inputs", "run"}}
+// A run over test sets (`onnx-run MODEL`, `-d DIR`):
+//   {"model", "test_sets": [{"name", "dir", "passed", "error"?, "inputs", "outputs",
+//    "timings_ms": {"inputs", "run"}}], "passed": N, "total": N, "timings_ms": {"load"}}
+// TENSOR: {"name", "type", "shape", "source", "stats"?, "values", "truncated",
+//          "comparison"?}: "values" are nested lists in the tensor's shape (floats as
+//   the shortest decimal that reads back in their own type; "nan", "inf", "-inf" as
+//   strings), null when the tensor has more than 1000 elements and `full` is off
+//   (then "truncated" is true) or was not kept. "stats": io/tensor_json.h.
+std::string run_json(const RunReport& report, bool full);
+// COMPARISON, an output's "comparison": {"ok", "elements", "mismatches", "problem"?,
+//   "worst"?: {"index", "position", "expected", "actual", "expected_bits", "actual_bits",
+//   "abs_err", "rel_err"}, "needed_atol", "needed_rtol"}.
+nlohmann::ordered_json comparison_json(const Comparison& c);
+
+// `onnx-run bench --json` (json_bench.cc), one line, for scripts (tools/bench.py):
+// {"what", "threads", "kernel_path", "warmup", "runs", "min_ns", "median_ns", "p90_ns",
+//  "p99_ns", "max_ns", "mean_ns", "elements_per_run", "bytes_per_run", "elements_per_s",
+//  "gb_per_s", "peak_rss_bytes"}; the rates are at the median run.
+std::string bench_json(const std::string& what, unsigned threads, const BenchOptions& options, const BenchResult& r);
+
+// `onnx-run test --json FILE` (json_report.cc), indented by 1:
+// {"generator", "run": {"paths", "filter", "exclude", "shard", "rtol", "atol", "jobs",
+//  "isolate", "timeout", "strict"},
+//  "summary": {"total", "passed", "failed", "unsupported", "error", "timeout", "crashed", "seconds"},
+//  "unsupported_causes": [{"cause", "tests"}], "tests": [RESULT...]}
+std::string test_report_json(const RunInfo& info, const Summary& summary, const std::vector<TestResult>& results);
+
+// RESULT (json_result.cc): one TestResult, as in the report's "tests", in a baseline
+// read back, and as an isolated child sends it to its parent:
+// {"name", "outcome", "seconds", "message", "model", "sets", "causes"?, "signal"?}.
+nlohmann::ordered_json result_to_json(const TestResult& r);
+// Throws Error(kInvalid) when `j` lacks a name or a known outcome.
+TestResult result_from_json(const nlohmann::json& j);
+
+}  // namespace onnxrun
