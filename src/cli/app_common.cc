@@ -13,6 +13,7 @@
 #include "cli/exit_codes.h"
 #include "cli/memory_flag.h"
 #include "cli/suggest.h"
+#include "core/memory_limit.h"
 #include "model/load.h"
 
 namespace onnxrun::cli {
@@ -96,6 +97,10 @@ void add_common_options(CLI::App& app, CommonOptions& c) {
 void apply_common_options(const CommonOptions& c) {
   setup_logging(c.verbosity);
   apply_max_memory(c.max_memory);
+}
+
+void check_common_options(const CommonOptions& c) {
+  if (!c.max_memory.empty()) parse_memory_size(c.max_memory);
 }
 
 std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {

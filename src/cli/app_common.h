@@ -34,6 +34,8 @@ void add_common_options(CLI::App& app, CommonOptions& c);
 // After parsing: sets up logging and the memory limit. Throws Error(kUsage) for a
 // malformed --max-memory.
 void apply_common_options(const CommonOptions& c);
+// What apply_common_options checks, changing nothing. Throws Error(kUsage).
+void check_common_options(const CommonOptions& c);
 
 // Parses argv; on --help/--version prints and returns 0, on a usage error prints one
 // line and returns 2; returns nullopt when the command should go on.
