@@ -2,26 +2,19 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include "core/error.h"
 #include "exec/executor.h"
+#include "ops/registry.h"
 
 namespace onnxrun {
-namespace {
-
-// Ops whose output element i is a function of input element i alone, with the input's
-// type, whatever the shape. Add an op here only if that holds for every version.
-const std::set<std::string> kElementwise = {"LeakyRelu"};
-
-}  // namespace
 
 bool can_run_in_blocks(const Graph& g) {
   const auto inputs = g.required_inputs();
   if (inputs.size() != 1 || g.outputs.size() != 1 || !g.initializers.empty() || g.nodes.empty()) return false;
   std::string value = inputs[0]->name;
   for (const Node& n : g.nodes) {  // a chain: each node consumes the previous one's output
-    if (!n.domain.empty() || !kElementwise.count(n.op_type)) return false;
+    if (!n.op || !n.op->elementwise) return false;  // the row says whether blocks are safe
     if (n.inputs.size() != 1 || n.outputs.size() != 1 || n.inputs[0] != value) return false;
     value = n.outputs[0];
   }

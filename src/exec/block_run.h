@@ -1,5 +1,5 @@
 // Running an elementwise graph block by block. When a graph is a chain of elementwise
-// one-input, one-output ops (today: LeakyRelu) on one input, each output element depends
+// one-input, one-output ops (OpDef::elementwise) on one input, each output element depends
 // only on the input element at the same place, so the graph can run on consecutive
 // blocks of the flattened input, each result handed on (to a file writer) before the
 // next block runs, through one reused buffer. For a large tensor whose result goes
@@ -26,7 +26,8 @@ inline constexpr size_t kRunBlockBytes = size_t{1} << 20;
 inline constexpr size_t kBlockRunMinBytes = size_t{64} << 20;
 
 // True when `g` has one required input, one output, no initializers, and its nodes form
-// a chain from the input to the output of ops known to be elementwise and type-keeping.
+// a chain from the input to the output of ops whose rows say they are elementwise
+// (OpDef::elementwise). REQUIRES: `g` resolved (node.op set; an unresolved node is false).
 bool can_run_in_blocks(const Graph& g);
 
 // Runs exec's graph over an input of `dtype` and `shape` bound to `input_name`, in

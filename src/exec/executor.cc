@@ -24,7 +24,7 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
     Step s;
     s.node = &n;
     try {
-      s.kernel = n.op->make_kernel(n.attrs);
+      s.kernel = n.op->make_kernel(*n.op, n.attrs);
     } catch (const Error& e) {
       throw e.with_context(n.label());
     }
@@ -41,10 +41,16 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
     }
     for (const std::string& out : n.outputs) s.outputs.push_back(out.empty() ? -1 : id_of(out));
     s.hand_over.assign(n.inputs.size(), false);
+    s.release.assign(n.inputs.size(), false);
     steps_.push_back(std::move(s));
   }
-  for (const auto& [id, where] : last_use)
-    if (!graph_outputs.count(id)) steps_[where.first].hand_over[where.second] = true;
+  // A value dies at its last use. Only an op whose row allows it (OpDef::in_place) is
+  // handed the value itself, and with it the right to write its output there.
+  for (const auto& [id, where] : last_use) {
+    if (graph_outputs.count(id)) continue;
+    Step& s = steps_[where.first];
+    (s.node->op->in_place ? s.hand_over : s.release)[where.second] = true;
+  }
   for (const ValueInfo& v : graph_.outputs) output_ids_.push_back(value_ids_.at(v.name));
 }
 
@@ -89,6 +95,8 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
     } catch (const Error& e) {
       throw e.with_context(s.node->label());
     }
+    for (size_t k = 0; k < s.inputs.size(); ++k)
+      if (s.release[k]) values[s.inputs[k]] = Tensor();
     for (size_t k = 0; k < s.outputs.size(); ++k) {
       if (s.outputs[k] < 0) continue;
       if (!ctx.outputs[k].valid())

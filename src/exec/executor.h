@@ -43,7 +43,8 @@ class Executor {
     const Node* node;
     std::unique_ptr<OpKernel> kernel;
     std::vector<int> inputs;     // value ids, -1 for an absent optional input
-    std::vector<bool> hand_over;  // input k's value dies here: move it to the kernel
+    std::vector<bool> hand_over;  // input k's value dies here and the op may run in place: move it to the kernel
+    std::vector<bool> release;    // input k's value dies here but the op may not overwrite it: drop it after
     std::vector<int> outputs;    // value ids, -1 for an output not asked for
   };
 

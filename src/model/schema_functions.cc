@@ -1,50 +1,59 @@
 #include "model/schema_functions.h"
 
+#include <map>
+
+#include "core/error.h"
 #include "model/unique_names.h"
 #include "ops/registry.h"
 
 namespace onnxrun {
 namespace {
 
-constexpr float kLeakyReluDefaultAlpha = 0.01f;
-
-Attribute scalar_float_tensor_attr(float v) {
-  Tensor t(DType::kFloat, {});
-  *t.mutable_data<float>() = v;
-  return tensor_attr(std::move(t));
+// The value a body attribute takes for caller `n`: the caller's attribute it refers
+// to, else the body's own value (a literal, or the default of the caller's attribute).
+Attribute body_attr_value(const Node& n, const BodyAttr& a) {
+  if (a.ref.empty()) return a.value;
+  auto it = n.attrs.find(a.ref);
+  if (it == n.attrs.end()) return a.value;
+  if (it->second.kind != a.value.kind)
+    fail(ErrorKind::kInvalid, "{}: attribute '{}' must be of type {}, got {}", n.label(), a.ref,
+         attr_kind_name(a.value.kind), attr_kind_name(it->second.kind));
+  return it->second;
 }
 
-// LeakyRelu-16's body, as ONNX's schema defines it (spec/README.md).
-void leaky_relu_16_body(const Node& n, NameScope& names, std::vector<Node>& out) {
-  const std::string& x = n.inputs[0];
-  const std::string& y = n.outputs[0];
-  float alpha = kLeakyReluDefaultAlpha;
-  if (auto a = attr_float(n.attrs, "alpha")) alpha = *a;
+// Whether `n` names every input and output its version's body needs.
+bool has_formals(const Node& n, const FunctionBody& body) {
+  if (n.inputs.size() < body.inputs.size() || n.outputs.size() < body.outputs.size()) return false;
+  for (size_t k = 0; k < body.inputs.size(); ++k)
+    if (n.inputs[k].empty()) return false;
+  for (size_t k = 0; k < body.outputs.size(); ++k)
+    if (n.outputs[k].empty()) return false;
+  return true;
+}
+
+// Appends `body` for caller `n` to `out`: body node b becomes node "<n.name>/<b's first
+// output>"; formals become the caller's values, every other value a fresh name.
+void expand_body(const Node& n, const FunctionBody& body, NameScope& names, std::vector<Node>& out) {
   const std::string p = n.name + "/";
-  auto node = [&](const char* name, const char* op, std::vector<std::string> ins, std::string output) -> Node& {
-    Node b;
-    b.name = p + name;
-    b.op_type = op;
-    b.domain = "";
-    b.inputs = std::move(ins);
-    b.outputs = {std::move(output)};
-    b.opset = n.opset;
-    out.push_back(std::move(b));
-    return out.back();
+  std::map<std::string, std::string> value;  // body name -> graph name
+  for (size_t k = 0; k < body.inputs.size(); ++k) value[body.inputs[k]] = n.inputs[k];
+  for (size_t k = 0; k < body.outputs.size(); ++k) value[body.outputs[k]] = n.outputs[k];
+  auto graph_name = [&](const std::string& v) -> const std::string& {
+    auto [it, fresh] = value.emplace(v, "");
+    if (fresh) it->second = names.fresh(p + v);
+    return it->second;
   };
-  const std::string alpha_v = names.fresh(p + "Alpha");
-  const std::string alpha_cast = names.fresh(p + "AlphaCast");
-  const std::string zero = names.fresh(p + "Zero");
-  const std::string zero_cast = names.fresh(p + "ZeroCast");
-  const std::string less = names.fresh(p + "XLessThanZero");
-  const std::string mul = names.fresh(p + "AlphaMulX");
-  node("Alpha", "Constant", {}, alpha_v).attrs["value_float"] = float_attr(alpha);
-  node("AlphaCast", "CastLike", {alpha_v, x}, alpha_cast);
-  node("Zero", "Constant", {}, zero).attrs["value"] = scalar_float_tensor_attr(0.0f);
-  node("ZeroCast", "CastLike", {zero, x}, zero_cast);
-  node("XLessThanZero", "Less", {x, zero_cast}, less);
-  node("AlphaMulX", "Mul", {alpha_cast, x}, mul);
-  node("Y", "Where", {less, mul, x}, y);
+  for (const BodyNode& b : body.nodes) {
+    Node g;
+    g.name = p + b.outputs.at(0);
+    g.op_type = b.op_type;
+    g.domain = "";
+    for (const std::string& v : b.inputs) g.inputs.push_back(graph_name(v));
+    for (const std::string& v : b.outputs) g.outputs.push_back(graph_name(v));
+    for (const BodyAttr& a : b.attrs) g.attrs[a.name] = body_attr_value(n, a);
+    g.opset = n.opset;
+    out.push_back(std::move(g));
+  }
 }
 
 }  // namespace
@@ -54,13 +63,11 @@ size_t expand_schema_functions(Graph& g) {
   std::vector<Node> out;
   size_t expanded = 0;
   for (Node& n : g.nodes) {
-    const bool leaky16 = n.op && n.op->domain.empty() && n.op->op_type == "LeakyRelu" && n.op->since == 16 &&
-                         !n.inputs.empty() && !n.inputs[0].empty() && !n.outputs.empty() && !n.outputs[0].empty();
-    if (!leaky16) {
+    if (!n.op || !n.op->body || !has_formals(n, *n.op->body)) {
       out.push_back(std::move(n));
       continue;
     }
-    leaky_relu_16_body(n, names, out);
+    expand_body(n, *n.op->body, names, out);
     ++expanded;
   }
   g.nodes = std::move(out);

@@ -2,8 +2,8 @@
 // resolved to such a version is replaced by its body, built as plain Graph nodes. This
 // runs a model "the long way", through the ops of the body, which is how the fused
 // kernels are checked against the definition (`onnx-run --expand-functions`).
-// Implemented bodies: LeakyRelu-16,
-//   Where(Less(X, CastLike(0.0f, X)), Mul(CastLike(alpha, X), X), X).
+// The bodies are data of the operator table (OpDef::body, written in ops/); this file
+// only turns them into Graph nodes and names nothing of its own.
 #pragma once
 
 #include "model/graph.h"

@@ -74,61 +74,56 @@ DType cast_target(const AttributeMap& attrs, const std::vector<DType>& allowed) 
   return *t;
 }
 
-OpDef cast_def(int since, int until, std::vector<AttrSpec> attrs, bool bf16) {
-  OpDef d;
-  d.op_type = "Cast";
-  d.since = since;
-  d.until = until;
-  d.attrs = std::move(attrs);
-  const std::vector<DType> types = cast_types(bf16);
-  d.constraints = {{"T1", types}, {"T2", types}};
-  d.inputs = {"T1"};
-  d.min_inputs = 1;
-  d.outputs = {"T2"};
-  d.make_kernel = [types](const AttributeMap& a) { return std::make_unique<CastKernel>(cast_target(a, types)); };
-  d.infer_types = [types](const std::vector<std::optional<DType>>&, const AttributeMap& a) {
-    return std::vector<std::optional<DType>>{cast_target(a, types)};
-  };
-  return d;
-}
-
-OpDef cast_like_def(int since, int until, std::vector<AttrSpec> attrs) {
-  OpDef d;
-  d.op_type = "CastLike";
-  d.since = since;
-  d.until = until;
-  d.attrs = std::move(attrs);
-  const std::vector<DType> types = cast_types(true);
-  d.constraints = {{"T1", types}, {"T2", types}};
-  d.inputs = {"T1", "T2"};
-  d.min_inputs = 2;
-  d.outputs = {"T2"};
-  d.make_kernel = [](const AttributeMap&) { return std::make_unique<CastLikeKernel>(); };
-  return d;
-}
+// The types a row allows as its target (constraint T2).
+const std::vector<DType>& targets(const OpDef& def) { return def.constraint("T2")->types; }
 
 }  // namespace
 
-void register_cast(OpRegistry& r) {
+std::vector<OpDef> cast_ops() {
   const AttrSpec to_int{"to", AttrKind::kInt};
   const AttrSpec saturate{"saturate", AttrKind::kInt};
   const AttrSpec round_mode{"round_mode", AttrKind::kString};
-  r.add(cast_def(1, 5, {{"to", AttrKind::kString}}, false));
-  r.add(cast_def(6, 8, {to_int}, false));
-  r.add(cast_def(9, 12, {to_int}, false));
-  r.add(cast_def(13, 18, {to_int}, true));
-  r.add(cast_def(19, 20, {to_int, saturate}, true));
-  r.add(cast_def(21, 22, {to_int, saturate}, true));
-  r.add(cast_def(23, 23, {to_int, saturate}, true));
-  r.add(cast_def(24, 24, {to_int, saturate, round_mode}, true));
-  r.add(cast_def(25, kOpenEnded, {to_int, saturate, round_mode}, true));
-
-  r.add(cast_like_def(15, 18, {}));
-  r.add(cast_like_def(19, 20, {saturate}));
-  r.add(cast_like_def(21, 22, {saturate}));
-  r.add(cast_like_def(23, 23, {saturate}));
-  r.add(cast_like_def(24, 24, {saturate, round_mode}));
-  r.add(cast_like_def(25, kOpenEnded, {saturate, round_mode}));
+  // Every version converts between all of its types (T1 to T2): bfloat16 from Cast-13.
+  const std::vector<TypeConstraint> old_types = {{"T1", cast_types(false)}, {"T2", cast_types(false)}};
+  const std::vector<TypeConstraint> types = {{"T1", cast_types(true)}, {"T2", cast_types(true)}};
+  std::vector<OpDef> rows = op_versions(
+      {.op_type = "Cast",
+       .inputs = {"T1"},
+       .min_inputs = 1,
+       .outputs = {"T2"},
+       .make_kernel = [](const OpDef& d, const AttributeMap& a) { return std::make_unique<CastKernel>(cast_target(a, targets(d))); },
+       .infer_types =
+           [](const OpDef& d, const std::vector<std::optional<DType>>&, const AttributeMap& a) {
+             return std::vector<std::optional<DType>>{cast_target(a, targets(d))};
+           }},
+      {
+          {.since = 1, .attrs = {{"to", AttrKind::kString}}, .constraints = old_types},
+          {.since = 6, .attrs = {to_int}, .constraints = old_types},
+          {.since = 9, .attrs = {to_int}, .constraints = old_types},
+          {.since = 13, .attrs = {to_int}, .constraints = types},
+          {.since = 19, .attrs = {to_int, saturate}, .constraints = types},
+          {.since = 21, .attrs = {to_int, saturate}, .constraints = types},
+          {.since = 23, .attrs = {to_int, saturate}, .constraints = types},
+          {.since = 24, .attrs = {to_int, saturate, round_mode}, .constraints = types},
+          {.since = 25, .attrs = {to_int, saturate, round_mode}, .constraints = types},
+      });
+  std::vector<OpDef> cast_like = op_versions(
+      {.op_type = "CastLike",
+       .constraints = types,
+       .inputs = {"T1", "T2"},
+       .min_inputs = 2,
+       .outputs = {"T2"},
+       .make_kernel = [](const OpDef&, const AttributeMap&) { return std::make_unique<CastLikeKernel>(); }},
+      {
+          {.since = 15},
+          {.since = 19, .attrs = {saturate}},
+          {.since = 21, .attrs = {saturate}},
+          {.since = 23, .attrs = {saturate}},
+          {.since = 24, .attrs = {saturate, round_mode}},
+          {.since = 25, .attrs = {saturate, round_mode}},
+      });
+  rows.insert(rows.end(), cast_like.begin(), cast_like.end());
+  return rows;
 }
 
 }  // namespace onnxrun

@@ -90,27 +90,9 @@ class ConstantKernel final : public OpKernel {
   Tensor value_;
 };
 
-OpDef constant_def(int since, int until, std::vector<AttrSpec> attrs, std::vector<DType> types) {
-  OpDef d;
-  d.op_type = "Constant";
-  d.since = since;
-  d.until = until;
-  d.attrs = std::move(attrs);
-  d.constraints = {{"T", types}};
-  d.outputs = {"T"};
-  d.make_kernel = [types](const AttributeMap& a) {
-    constant_type(a, types);
-    return std::make_unique<ConstantKernel>(constant_value(a));
-  };
-  d.infer_types = [types](const std::vector<std::optional<DType>>&, const AttributeMap& a) {
-    return std::vector<std::optional<DType>>{constant_type(a, types)};
-  };
-  return d;
-}
-
 }  // namespace
 
-void register_constant(OpRegistry& r) {
+std::vector<OpDef> constant_ops() {
   const std::vector<DType> v9 = join_types({kFloatTypes, kSignedIntTypes, kUnsignedIntTypes, {DType::kBool}});
   const std::vector<DType> v13 = join_types({v9, {DType::kBFloat16}});
   const AttrSpec value{"value", AttrKind::kTensor};
@@ -125,16 +107,30 @@ void register_constant(OpRegistry& r) {
                                      {"value_ints", AttrKind::kInts},
                                      {"value_string", AttrKind::kString},
                                      {"value_strings", AttrKind::kStrings}};
-  r.add(constant_def(1, 8, {value}, kFloatTypes));
-  r.add(constant_def(9, 10, {value}, v9));
-  r.add(constant_def(11, 11, {value, sparse}, v9));
-  r.add(constant_def(12, 12, v12, v9));
-  r.add(constant_def(13, 18, v12, v13));
-  r.add(constant_def(19, 20, v12, v13));
-  r.add(constant_def(21, 22, v12, v13));
-  r.add(constant_def(23, 23, v12, v13));
-  r.add(constant_def(24, 24, v12, v13));
-  r.add(constant_def(25, kOpenEnded, v12, v13));
+  return op_versions(
+      {.op_type = "Constant",
+       .outputs = {"T"},
+       .make_kernel =
+           [](const OpDef& d, const AttributeMap& a) {
+             constant_type(a, d.constraint("T")->types);
+             return std::make_unique<ConstantKernel>(constant_value(a));
+           },
+       .infer_types =
+           [](const OpDef& d, const std::vector<std::optional<DType>>&, const AttributeMap& a) {
+             return std::vector<std::optional<DType>>{constant_type(a, d.constraint("T")->types)};
+           }},
+      {
+          {.since = 1, .attrs = {value}, .constraints = {{"T", kFloatTypes}}},
+          {.since = 9, .attrs = {value}, .constraints = {{"T", v9}}},
+          {.since = 11, .attrs = {value, sparse}, .constraints = {{"T", v9}}},
+          {.since = 12, .attrs = v12, .constraints = {{"T", v9}}},
+          {.since = 13, .attrs = v12, .constraints = {{"T", v13}}},
+          {.since = 19, .attrs = v12, .constraints = {{"T", v13}}},
+          {.since = 21, .attrs = v12, .constraints = {{"T", v13}}},
+          {.since = 23, .attrs = v12, .constraints = {{"T", v13}}},
+          {.since = 24, .attrs = v12, .constraints = {{"T", v13}}},
+          {.since = 25, .attrs = v12, .constraints = {{"T", v13}}},
+      });
 }
 
 }  // namespace onnxrun

@@ -10,8 +10,22 @@
 
 #include "core/tensor.h"
 #include "ops/broadcast.h"
+#include "ops/registry.h"
 
 namespace onnxrun {
+
+// The attributes of the legacy broadcast (Less-1, Mul-1 and Mul-6).
+inline const std::vector<AttrSpec> kLegacyBroadcastAttrs = {{"broadcast", AttrKind::kInt}, {"axis", AttrKind::kInt}};
+
+// How a node of a binary op broadcasts: the legacy way when its version defines the
+// `broadcast` attribute (read and checked here), else numpy style (nullopt).
+std::optional<LegacyBroadcast> binary_broadcast_rule(const OpDef& def, const AttributeMap& attrs);
+
+// The kernel factory of a binary op (Mul, Less) whose kernel takes its broadcast rule.
+template <typename Kernel>
+std::unique_ptr<OpKernel> make_binary_kernel(const OpDef& def, const AttributeMap& attrs) {
+  return std::make_unique<Kernel>(binary_broadcast_rule(def, attrs));
+}
 
 // A tensor of `dtype` and `shape` for an op's output. Reuses the buffer of the first
 // donor that the executor handed over (can_overwrite), has `dtype` and exactly as many

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/half.h"
 #include "core/thread_pool.h"
+#include "ops/dtype_dispatch.h"
 #include "ops/leaky_relu_paths.h"
 #include "ops/op_families.h"
 #include "ops/registry.h"
@@ -11,7 +12,7 @@
 namespace onnxrun {
 namespace {
 
-constexpr float kDefaultAlpha = 0.01f;
+constexpr float kDefaultAlpha = 0.01f;  // in every version; the kernel and the v16 body read it
 
 // Pieces handed to threads have at least this many bytes of output. Measured with
 // tools/bench on a 2-core machine: up to 1e6 elements one thread already runs at the
@@ -64,34 +65,53 @@ class LeakyReluKernel final : public OpKernel {
   float alpha_;
 };
 
-std::unique_ptr<OpKernel> make_leaky_relu(const AttributeMap& attrs) {
+std::unique_ptr<OpKernel> make_leaky_relu(const OpDef&, const AttributeMap& attrs) {
   return std::make_unique<LeakyReluKernel>(attr_float(attrs, "alpha").value_or(kDefaultAlpha));
 }
 
-OpDef leaky_relu_def(int since, int until, std::vector<AttrSpec> attrs, std::vector<DType> types) {
-  OpDef d;
-  d.op_type = "LeakyRelu";
-  d.since = since;
-  d.until = until;
-  d.attrs = std::move(attrs);
-  d.constraints = {{"T", std::move(types)}};
-  d.inputs = {"T"};
-  d.min_inputs = 1;
-  d.outputs = {"T"};
-  d.make_kernel = make_leaky_relu;
-  return d;
+Attribute scalar_float_tensor_attr(float v) {
+  Tensor t(DType::kFloat, {});
+  *t.mutable_data<float>() = v;
+  return tensor_attr(std::move(t));
+}
+
+// LeakyRelu-16's body, as ONNX's schema defines it (spec/README.md).
+FunctionBody leaky_relu_16_body() {
+  return {
+      .inputs = {"X"},
+      .outputs = {"Y"},
+      .nodes = {
+          {.op_type = "Constant",
+           .outputs = {"Alpha"},
+           .attrs = {{.name = "value_float", .ref = "alpha", .value = float_attr(kDefaultAlpha)}}},
+          {.op_type = "CastLike", .inputs = {"Alpha", "X"}, .outputs = {"AlphaCast"}},
+          {.op_type = "Constant", .outputs = {"Zero"}, .attrs = {{.name = "value", .value = scalar_float_tensor_attr(0.0f)}}},
+          {.op_type = "CastLike", .inputs = {"Zero", "X"}, .outputs = {"ZeroCast"}},
+          {.op_type = "Less", .inputs = {"X", "ZeroCast"}, .outputs = {"XLessThanZero"}},
+          {.op_type = "Mul", .inputs = {"AlphaCast", "X"}, .outputs = {"AlphaMulX"}},
+          {.op_type = "Where", .inputs = {"XLessThanZero", "AlphaMulX", "X"}, .outputs = {"Y"}},
+      }};
 }
 
 }  // namespace
 
-void register_leaky_relu(OpRegistry& r) {
+std::vector<OpDef> leaky_relu_ops() {
   const std::vector<DType> floats = {DType::kFloat16, DType::kFloat, DType::kDouble};
-  std::vector<DType> floats_bf16 = floats;
-  floats_bf16.push_back(DType::kBFloat16);
-  const AttrSpec alpha{"alpha", AttrKind::kFloat};
-  r.add(leaky_relu_def(1, 5, {alpha, {"consumed_inputs", AttrKind::kInts}}, floats));
-  r.add(leaky_relu_def(6, 15, {alpha}, floats));
-  r.add(leaky_relu_def(16, kOpenEnded, {alpha}, floats_bf16));
+  return op_versions({.op_type = "LeakyRelu",
+                      .attrs = {{"alpha", AttrKind::kFloat}},
+                      .inputs = {"T"},
+                      .min_inputs = 1,
+                      .outputs = {"T"},
+                      .make_kernel = make_leaky_relu,
+                      .elementwise = true,
+                      .in_place = true},
+                     {
+                         {.since = 1, .attrs = {{"consumed_inputs", AttrKind::kInts}}, .constraints = {{"T", floats}}},
+                         {.since = 6, .constraints = {{"T", floats}}},
+                         {.since = 16,
+                          .constraints = {{"T", join_types({floats, {DType::kBFloat16}})}},
+                          .body = leaky_relu_16_body()},
+                     });
 }
 
 }  // namespace onnxrun

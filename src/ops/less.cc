@@ -47,39 +47,22 @@ class LessKernel final : public OpKernel {
   std::optional<LegacyBroadcast> legacy_;
 };
 
-std::unique_ptr<OpKernel> make_less_numpy(const AttributeMap&) { return std::make_unique<LessKernel>(std::nullopt); }
-
-std::unique_ptr<OpKernel> make_less_legacy(const AttributeMap& attrs) {
-  LegacyBroadcast l;
-  l.broadcast = attr_int(attrs, "broadcast").value_or(0);
-  l.axis = attr_int(attrs, "axis");
-  if (l.broadcast != 0 && l.broadcast != 1) fail(ErrorKind::kInvalid, "attribute broadcast must be 0 or 1, got {}", l.broadcast);
-  return std::make_unique<LessKernel>(l);
-}
-
-OpDef less_def(int since, int until, std::vector<AttrSpec> attrs, std::vector<DType> types, KernelFactory make) {
-  OpDef d;
-  d.op_type = "Less";
-  d.since = since;
-  d.until = until;
-  d.attrs = std::move(attrs);
-  d.constraints = {{"T", std::move(types)}, {"T1", {DType::kBool}}};
-  d.inputs = {"T", "T"};
-  d.min_inputs = 2;
-  d.outputs = {"T1"};
-  d.make_kernel = std::move(make);
-  return d;
-}
-
 }  // namespace
 
-void register_less(OpRegistry& r) {
+std::vector<OpDef> less_ops() {
   const std::vector<DType> v9 = join_types({kFloatTypes, kSignedIntTypes, kUnsignedIntTypes});
-  const std::vector<DType> v13 = join_types({v9, {DType::kBFloat16}});
-  r.add(less_def(1, 6, {{"broadcast", AttrKind::kInt}, {"axis", AttrKind::kInt}}, kFloatTypes, make_less_legacy));
-  r.add(less_def(7, 8, {}, kFloatTypes, make_less_numpy));
-  r.add(less_def(9, 12, {}, v9, make_less_numpy));
-  r.add(less_def(13, kOpenEnded, {}, v13, make_less_numpy));
+  return op_versions({.op_type = "Less",
+                      .constraints = {{"T1", {DType::kBool}}},
+                      .inputs = {"T", "T"},
+                      .min_inputs = 2,
+                      .outputs = {"T1"},
+                      .make_kernel = make_binary_kernel<LessKernel>},
+                     {
+                         {.since = 1, .attrs = kLegacyBroadcastAttrs, .constraints = {{"T", kFloatTypes}}},
+                         {.since = 7, .constraints = {{"T", kFloatTypes}}},
+                         {.since = 9, .constraints = {{"T", v9}}},
+                         {.since = 13, .constraints = {{"T", join_types({v9, {DType::kBFloat16}})}}},
+                     });
 }
 
 }  // namespace onnxrun

@@ -59,43 +59,28 @@ class MulKernel final : public OpKernel {
   std::optional<LegacyBroadcast> legacy_;
 };
 
-std::unique_ptr<OpKernel> make_mul_numpy(const AttributeMap&) { return std::make_unique<MulKernel>(std::nullopt); }
-
-std::unique_ptr<OpKernel> make_mul_legacy(const AttributeMap& attrs) {
-  LegacyBroadcast l;
-  l.broadcast = attr_int(attrs, "broadcast").value_or(0);
-  l.axis = attr_int(attrs, "axis");
-  if (l.broadcast != 0 && l.broadcast != 1) fail(ErrorKind::kInvalid, "attribute broadcast must be 0 or 1, got {}", l.broadcast);
-  return std::make_unique<MulKernel>(l);
-}
-
-OpDef mul_def(int since, int until, std::vector<AttrSpec> attrs, std::vector<DType> types, KernelFactory make) {
-  OpDef d;
-  d.op_type = "Mul";
-  d.since = since;
-  d.until = until;
-  d.attrs = std::move(attrs);
-  d.constraints = {{"T", std::move(types)}};
-  d.inputs = {"T", "T"};
-  d.min_inputs = 2;
-  d.outputs = {"T"};
-  d.make_kernel = std::move(make);
-  return d;
-}
-
 }  // namespace
 
-void register_mul(OpRegistry& r) {
-  const AttrSpec broadcast{"broadcast", AttrKind::kInt};
-  const AttrSpec axis{"axis", AttrKind::kInt};
+std::vector<OpDef> mul_ops() {
   const std::vector<DType> v6 = join_types({kFloatTypes, {DType::kInt32, DType::kInt64, DType::kUInt32, DType::kUInt64}});
   const std::vector<DType> v13 = join_types({v6, {DType::kBFloat16}});
   const std::vector<DType> v14 = join_types({kFloatTypes, {DType::kBFloat16}, kSignedIntTypes, kUnsignedIntTypes});
-  r.add(mul_def(1, 5, {broadcast, axis, {"consumed_inputs", AttrKind::kInts}}, kFloatTypes, make_mul_legacy));
-  r.add(mul_def(6, 6, {broadcast, axis}, v6, make_mul_legacy));
-  r.add(mul_def(7, 12, {}, v6, make_mul_numpy));
-  r.add(mul_def(13, 13, {}, v13, make_mul_numpy));
-  r.add(mul_def(14, kOpenEnded, {}, v14, make_mul_numpy));
+  return op_versions(
+      {.op_type = "Mul",
+       .inputs = {"T", "T"},
+       .min_inputs = 2,
+       .outputs = {"T"},
+       .make_kernel = make_binary_kernel<MulKernel>,
+       .in_place = true},
+      {
+          {.since = 1,
+           .attrs = join_attrs({kLegacyBroadcastAttrs, {{"consumed_inputs", AttrKind::kInts}}}),
+           .constraints = {{"T", kFloatTypes}}},
+          {.since = 6, .attrs = kLegacyBroadcastAttrs, .constraints = {{"T", v6}}},
+          {.since = 7, .constraints = {{"T", v6}}},
+          {.since = 13, .constraints = {{"T", v13}}},
+          {.since = 14, .constraints = {{"T", v14}}},
+      });
 }
 
 }  // namespace onnxrun

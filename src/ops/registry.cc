@@ -1,6 +1,7 @@
 #include "ops/registry.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -24,12 +25,22 @@ std::string OpDef::version_range() const {
 
 std::string canonical_domain(const std::string& domain) { return domain == "ai.onnx" ? "" : domain; }
 
-void OpRegistry::add(OpDef def) {
-  def.domain = canonical_domain(def.domain);
-  for (const OpDef& d : defs_)
-    if (d.domain == def.domain && d.op_type == def.op_type && d.since <= def.until && def.since <= d.until)
-      fail(ErrorKind::kInternal, "{} {} overlaps {}", def.op_type, def.version_range(), d.version_range());
-  defs_.push_back(std::move(def));
+OpRegistry::OpRegistry(std::vector<OpDef> rows) : defs_(std::move(rows)) {
+  for (OpDef& d : defs_) {
+    d.domain = canonical_domain(d.domain);
+    if (d.op_type.empty() || d.since < 1) fail(ErrorKind::kInternal, "an operator row needs op_type and since");
+    if (d.until != kOpenEnded) fail(ErrorKind::kInternal, "{} v{}: until is derived, not written", d.op_type, d.since);
+  }
+  std::sort(defs_.begin(), defs_.end(), [](const OpDef& a, const OpDef& b) {
+    return std::tie(a.domain, a.op_type, a.since) < std::tie(b.domain, b.op_type, b.since);
+  });
+  for (size_t k = 0; k + 1 < defs_.size(); ++k) {
+    OpDef& d = defs_[k];
+    const OpDef& next = defs_[k + 1];
+    if (next.domain != d.domain || next.op_type != d.op_type) continue;
+    if (next.since == d.since) fail(ErrorKind::kInternal, "{} v{} has two rows", d.op_type, d.since);
+    d.until = next.since - 1;
+  }
 }
 
 const OpDef* OpRegistry::find(const std::string& domain, const std::string& op_type, int64_t opset) const {
@@ -94,7 +105,7 @@ std::vector<std::optional<DType>> check_and_infer_types(const OpDef& def,
                                                         const std::vector<std::optional<DType>>& inputs,
                                                         const AttributeMap& attrs) {
   check_input_types(def, inputs);
-  if (def.infer_types) return def.infer_types(inputs, attrs);
+  if (def.infer_types) return def.infer_types(def, inputs, attrs);
   auto bound_type = [&](const std::string& cname) -> std::optional<DType> {
     for (size_t k = 0; k < inputs.size() && k < def.inputs.size(); ++k)
       if (inputs[k] && def.inputs[k] == cname) return inputs[k];

@@ -1,6 +1,7 @@
 // The operator registry: ONE table of (domain, op_type, since..until, attributes,
-// type constraints, kernel factory). "Which kernel serves opset N" is a lookup here and
-// nowhere else; builders never branch on the opset. Knows nothing of protobuf or files.
+// type constraints, kernel factory, and the facts others need: elementwise, in place,
+// function body). "Which kernel serves opset N" is a lookup here and nowhere else;
+// builders never branch on the opset. Knows nothing of protobuf or files.
 #pragma once
 
 #include <climits>
@@ -45,20 +46,48 @@ struct TypeConstraint {
   std::vector<DType> types;  // allowed element types
 };
 
+// A function body (what ONNX's schemas hold as a FunctionProto), as plain data: the
+// nodes that define an operator version. A value is named by one of the body's formals
+// (`inputs`, `outputs`, one per input / output of the operator) or by the output of an
+// earlier node. model/ turns a body into Graph nodes (--expand-functions); exec's fused
+// kernel computes the same bits.
+struct BodyAttr {
+  std::string name;  // the body node's attribute ("value_float")
+  std::string ref;   // the caller's attribute it takes ("alpha"); empty: always `value`
+  Attribute value;   // the literal, or what `ref` takes when the caller does not set it
+};
+
+struct BodyNode {
+  std::string op_type;  // in the default domain, at the caller's opset
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;  // the first also names the node
+  std::vector<BodyAttr> attrs = {};
+};
+
+struct FunctionBody {
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  std::vector<BodyNode> nodes;  // in topological order
+};
+
 struct OpDef;
-using KernelFactory = std::function<std::unique_ptr<OpKernel>(const AttributeMap& attrs)>;
+// Builds the kernel of one node: `def` is the row the node resolved to.
+using KernelFactory = std::function<std::unique_ptr<OpKernel>(const OpDef& def, const AttributeMap& attrs)>;
 // Element types of the outputs from those of the inputs (unknown inputs are nullopt),
 // for ops whose output type is not simply a constraint bound by an input.
 using TypeInference = std::function<std::vector<std::optional<DType>>(
-    const std::vector<std::optional<DType>>& inputs, const AttributeMap& attrs)>;
+    const OpDef& def, const std::vector<std::optional<DType>>& inputs, const AttributeMap& attrs)>;
 
 inline constexpr int kOpenEnded = INT_MAX;
 
+// One version of one operator: a row of the table, written with designated initializers
+// (ops/op_families.h fills in what every version of an operator shares). Everything
+// the rest of onnx-run needs to know about an operator is here; nothing outside ops/
+// names one.
 struct OpDef {
   std::string domain;  // "" for the default ONNX domain
   std::string op_type;
-  int since = 1;
-  int until = kOpenEnded;  // inclusive; the next version's since - 1
+  int since = 0;
   std::vector<AttrSpec> attrs;  // every attribute this version defines
   std::vector<TypeConstraint> constraints;
   // Per formal input / output: the name of its constraint, or a fixed type name via
@@ -68,6 +97,16 @@ struct OpDef {
   std::vector<std::string> outputs;
   KernelFactory make_kernel;
   TypeInference infer_types;  // optional
+  // One input, one output of its type, and output element i a function of input element
+  // i alone, whatever the shape: a chain of such nodes may run block by block.
+  bool elementwise = false;
+  // The kernel may write its output into an input the executor hands over (the input's
+  // last use). Without it the executor never hands an input over.
+  bool in_place = false;
+  std::optional<FunctionBody> body;  // the version's ONNX function body, if it has one
+  // Not written in a row: the registry sets it to the next row's since - 1 (inclusive;
+  // kOpenEnded for the newest row).
+  int until = kOpenEnded;
 
   const TypeConstraint* constraint(const std::string& name) const;
   std::string version_range() const;  // "v6 (6-15)", "v16 (16+)"
@@ -75,10 +114,13 @@ struct OpDef {
 
 class OpRegistry {
  public:
-  // The registry with every operator onnx-run implements.
+  // The registry with every operator onnx-run implements (ops/op_families.h lists them).
   static const OpRegistry& builtin();
 
-  void add(OpDef def);
+  // Every row of every operator, in any order. Derives each row's until from the next
+  // row of its operator. Throws Error(kInternal) on a row without op_type or since, two
+  // rows with one since, or a row that writes until.
+  explicit OpRegistry(std::vector<OpDef> rows);
 
   // The version serving `opset` for (domain, op_type), or null.
   const OpDef* find(const std::string& domain, const std::string& op_type, int64_t opset) const;
@@ -86,6 +128,8 @@ class OpRegistry {
   std::vector<const OpDef*> versions(const std::string& domain, const std::string& op_type) const;
   bool has_domain(const std::string& domain) const;
   std::vector<std::string> domains() const;
+  // Every row, ordered by (domain, op_type, since).
+  const std::vector<OpDef>& rows() const { return defs_; }
 
  private:
   std::vector<OpDef> defs_;

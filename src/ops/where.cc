@@ -31,25 +31,21 @@ class WhereKernel final : public OpKernel {
   }
 };
 
-OpDef where_def(int since, int until, std::vector<DType> types) {
-  OpDef d;
-  d.op_type = "Where";
-  d.since = since;
-  d.until = until;
-  d.constraints = {{"B", {DType::kBool}}, {"T", std::move(types)}};
-  d.inputs = {"B", "T", "T"};
-  d.min_inputs = 3;
-  d.outputs = {"T"};
-  d.make_kernel = [](const AttributeMap&) { return std::make_unique<WhereKernel>(); };
-  return d;
-}
-
 }  // namespace
 
-void register_where(OpRegistry& r) {
+std::vector<OpDef> where_ops() {
   const std::vector<DType> v9 = join_types({kFloatTypes, kSignedIntTypes, kUnsignedIntTypes, {DType::kBool}});
-  r.add(where_def(9, 15, v9));
-  r.add(where_def(16, kOpenEnded, join_types({v9, {DType::kBFloat16}})));
+  return op_versions({.op_type = "Where",
+                      .constraints = {{"B", {DType::kBool}}},
+                      .inputs = {"B", "T", "T"},
+                      .min_inputs = 3,
+                      .outputs = {"T"},
+                      .make_kernel = [](const OpDef&, const AttributeMap&) { return std::make_unique<WhereKernel>(); },
+                      .in_place = true},
+                     {
+                         {.since = 9, .constraints = {{"T", v9}}},
+                         {.since = 16, .constraints = {{"T", join_types({v9, {DType::kBFloat16}})}}},
+                     });
 }
 
 }  // namespace onnxrun

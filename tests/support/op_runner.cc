@@ -13,7 +13,7 @@ std::vector<Tensor> run_op(const std::string& op_type, int64_t opset, const Attr
   std::vector<std::optional<DType>> types;
   for (const Tensor& t : inputs) types.push_back(t.valid() ? std::optional<DType>(t.dtype()) : std::nullopt);
   check_and_infer_types(*def, types, attrs);
-  auto kernel = def->make_kernel(attrs);
+  auto kernel = def->make_kernel(*def, attrs);
   OpContext ctx;
   ctx.inputs = std::move(inputs);
   ctx.outputs.resize(def->outputs.size());

@@ -284,28 +284,6 @@ TEST_CASE("Cast takes its target from `to` (a name in v1, a code later); out-of-
               .first == ErrorKind::kInvalid);  // saturate from v19
 }
 
-TEST_CASE("the registry holds every version spec/README.md lists, with closed ranges", "[ops][registry]") {
-  const std::vector<std::pair<std::string, std::vector<int>>> want = {
-      {"Constant", {1, 9, 11, 12, 13, 19, 21, 23, 24, 25}},
-      {"CastLike", {15, 19, 21, 23, 24, 25}},
-      {"Cast", {1, 6, 9, 13, 19, 21, 23, 24, 25}},
-      {"Less", {1, 7, 9, 13}},
-      {"Mul", {1, 6, 7, 13, 14}},
-      {"Where", {9, 16}},
-      {"LeakyRelu", {1, 6, 16}},
-  };
-  for (const auto& [op, sinces] : want) {
-    INFO(op);
-    const auto versions = OpRegistry::builtin().versions("", op);
-    REQUIRE(versions.size() == sinces.size());
-    for (size_t k = 0; k < sinces.size(); ++k) {
-      REQUIRE(versions[k]->since == sinces[k]);
-      REQUIRE(versions[k]->until == (k + 1 < sinces.size() ? sinces[k + 1] - 1 : kOpenEnded));
-    }
-    REQUIRE(OpRegistry::builtin().find("", op, sinces[0] - 1) == nullptr);
-  }
-}
-
 namespace {
 // Inputs in a vector built by moving (a braced list would keep a copy of each alive).
 std::vector<Tensor> moved(Tensor a, Tensor b, Tensor c = Tensor()) {
