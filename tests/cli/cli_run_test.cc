@@ -76,7 +76,7 @@ TEST_CASE("-i and -o write output_<k>.pb named after the graph output", "[cli]")
   CHECK(r.out.empty());
 }
 
-TEST_CASE("-d runs one test set; a mismatch exits 1 with the worst element", "[cli]") {
+TEST_CASE("-d runs one test set, a mismatch exits 1 with the worst element", "[cli]") {
   ProcessResult r = run_cli({model("leakyrelu_opset6_float_alpha0.1"), "-d",
                              model_dir("leakyrelu_opset6_float_default") + "/test_data_set_0"});
   CHECK_EXIT(r, 1);

@@ -149,7 +149,7 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
   CHECK(killed > 0);
 }
 
-TEST_CASE("run -o: a folder in an output's place is refused first; a symlink is written through", "[cli]") {
+TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is written through", "[cli]") {
   TempDir d;
   const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
   // An output's name taken by a folder: refused before the run, nothing written.
@@ -172,7 +172,7 @@ TEST_CASE("run -o: a folder in an output's place is refused first; a symlink is 
   CHECK(names_in(d.file("real")) == std::vector<std::string>{"y.pb"});
 }
 
-TEST_CASE("onnx-run test reports: a folder is refused at once; a symlink and a device are written through", "[cli]") {
+TEST_CASE("onnx-run test reports: a folder is refused at once, a symlink and a device are written through", "[cli]") {
   TempDir d;
   const std::string tree = testdata_dir() + "/leakyrelu_opset16_float_alpha0.1";
   fs::create_directories(d.file("dir"));
@@ -205,7 +205,7 @@ TEST_CASE("onnx-run test reports: a folder is refused at once; a symlink and a d
   }
 }
 
-TEST_CASE("a failure is one stderr line even after a warning; a success prints the warning", "[cli]") {
+TEST_CASE("a failure is one stderr line even after a warning, a success prints the warning", "[cli]") {
   TempDir d;
   onnx::ModelProto m = leaky_relu_model(16);
   m.set_ir_version(99);  // newer than onnx-run knows: a warning

@@ -273,7 +273,7 @@ TEST_CASE("info on ONNX's own models", "[cli][info][onnx-tests]") {
   CHECK_THAT(r.out, Catch::Contains("data_0  float[1,3,224,224]"));
 }
 
-TEST_CASE("help teaches with examples; slips get the nearest name", "[cli][help]") {
+TEST_CASE("help teaches with examples, slips get the nearest name", "[cli][help]") {
   for (std::vector<std::string> args : {std::vector<std::string>{"--help"}, std::vector<std::string>{"info", "--help"}}) {
     auto r = run_cli(args);
     CHECK_EXIT(r, 0);

@@ -140,7 +140,7 @@ TEST_CASE("--strict counts unsupported tests as failures", "[cli]") {
   CHECK_EXIT(run_cli({"test", d.path(), "--strict"}), 1);
 }
 
-TEST_CASE("--isolate records a crashing child with its signal; the run goes on", "[cli]") {
+TEST_CASE("--isolate records a crashing child with its signal, the run goes on", "[cli]") {
   TempDir d;
   make_tree(d);
   const auto r = run_cli({"test", d.path(), "--isolate", "-j", "2", "--debug-crash-on", "test_2$", "--json",
@@ -160,7 +160,8 @@ TEST_CASE("--isolate records a crashing child with its signal; the run goes on",
   CHECK(j["summary"]["passed"] == 2);
 }
 
-TEST_CASE("--timeout kills a hanging test and records it", "[cli]") {
+// [serial]: test a must pass within the 0.5 s timeout, so it runs alone (tests/CMakeLists.txt).
+TEST_CASE("--timeout kills a hanging test and records it", "[cli][serial]") {
   TempDir d;
   write_leaky_test(d.file("a"));
   write_leaky_test(d.file("b"));
@@ -169,7 +170,7 @@ TEST_CASE("--timeout kills a hanging test and records it", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("timeout     b") && Catch::Contains("1 passed, 0 failed, 0 unsupported, 0 errors, 1 timeouts"));
 }
 
-TEST_CASE("usage errors are one line with exit code 2; nothing is written", "[cli]") {
+TEST_CASE("usage errors are one line with exit code 2, nothing is written", "[cli]") {
   TempDir d;
   make_tree(d);
   const std::vector<std::vector<std::string>> cases = {

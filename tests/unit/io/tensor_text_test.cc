@@ -226,7 +226,7 @@ TEST_CASE("format_array prints as numpy's str: every type, shape class and famil
   compare_with_numpy(ts);
 }
 
-TEST_CASE("float16 prints numpy's float16 digits; 0-d tensors print like numpy scalars", "[print]") {
+TEST_CASE("float16 prints numpy's float16 digits, 0-d tensors print like numpy scalars", "[print]") {
   if (!have_numpy()) {
     WARN("/usr/bin/python3 has no numpy: skipped");
     return;

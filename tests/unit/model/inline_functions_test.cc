@@ -168,7 +168,7 @@ TEST_CASE("a function's body resolves against the function's own opset_import", 
   REQUIRE_THAT(e.what(), Catch::Contains("does not import"));
 }
 
-TEST_CASE("outputs a call does not ask for get fresh names; missing optional inputs stay absent", "[functions]") {
+TEST_CASE("outputs a call does not ask for get fresh names, missing optional inputs stay absent", "[functions]") {
   onnx::FunctionProto f = make_function("local", "Two", {"X", "Unused"}, {"Y", "Z"}, 16);
   *f.add_node() = make_node("LeakyRelu", {"X"}, {"Y"}, "", "a");
   *f.add_node() = make_node("LeakyRelu", {"Y"}, {"Z"}, "", "b");

@@ -82,7 +82,7 @@ TEST_CASE("float16 and bfloat16 kernels: all 65536 patterns for every alpha", "[
   }
 }
 
-TEST_CASE("NaN keeps its bits; -0 stays -0; -inf times 0 is NaN", "[leaky_relu]") {
+TEST_CASE("NaN keeps its bits, -0 stays -0, -inf times 0 is NaN", "[leaky_relu]") {
   const float nan_payload = bits_of<uint32_t, float>(0xffc12345u);
   float in[] = {nan_payload, -0.0f, -INFINITY, INFINITY};
   float out[4];
