@@ -1,5 +1,5 @@
-// What every onnx-run command shares: logging set-up, the version line, and parsing
-// with CLI11 so that usage errors are one line on stderr with exit code 2.
+// What every onnx-run command shares: the version line, -v/-q and --max-memory, and
+// parsing with CLI11 so that usage errors are one line on stderr with exit code 2.
 #pragma once
 
 #include <optional>
@@ -7,23 +7,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/logging.h"
+
 namespace onnxrun::cli {
 
 std::string version_text();
 
-// Adds -v/--verbose (counted) and -q/--quiet to `app`.
-struct Verbosity {
-  int verbose = 0;
-  bool quiet = false;
-};
+// Adds -v/--verbose (counted) and -q/--quiet to `app` (Verbosity: cli/logging.h).
 void add_verbosity_flags(CLI::App& app, Verbosity& v);
-// Logging to stderr as "onnx-run: <level>: ...". Without -v, messages are held (DESIGN.md:
-// a failure is exactly one line): print_held_messages() prints them when the command
-// succeeded (exit 0 or 1); held_messages_note() takes them for the error line instead.
-void setup_logging(const Verbosity& v);
-void print_held_messages();
-// " (after warning: W)" / " (after warnings: W1; W2)", or "" when nothing is held.
-std::string held_messages_note();
 
 // What every command that loads models takes: -v/-q and --max-memory.
 struct CommonOptions {
@@ -34,6 +25,8 @@ void add_common_options(CLI::App& app, CommonOptions& c);
 // After parsing: sets up logging and the memory limit. Throws Error(kUsage) for a
 // malformed --max-memory.
 void apply_common_options(const CommonOptions& c);
+// What apply_common_options checks, changing nothing. Throws Error(kUsage).
+void check_common_options(const CommonOptions& c);
 
 // Parses argv; on --help/--version prints and returns 0, on a usage error prints one
 // line and returns 2; returns nullopt when the command should go on.

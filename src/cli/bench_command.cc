@@ -2,6 +2,7 @@
 // and `onnx-run bench --memcpy BYTES`, the memory-bandwidth baseline for the same bytes.
 // Timing and statistics live in suite/bench.h; this file parses and prints.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@
 #include "cli/exit_codes.h"
 #include "cli/shape_args.h"
 #include "core/error.h"
-#include "exec/thread_pool.h"
+#include "core/thread_pool.h"
 #include "ops/leaky_relu_paths.h"
 #include "suite/bench.h"
 #include "suite/run.h"
@@ -78,13 +79,11 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
   fmt::print("  peak RSS {:.1f} MiB\n", static_cast<double>(rss) / (1 << 20));
 }
 
-int bench_command(const BenchArgs& a) {
-  ThreadPool pool(static_cast<unsigned>(a.threads));
+// The run to time, from the options (nullopt for --memcpy). Reads no file.
+std::optional<RunRequest> bench_request(const BenchArgs& a) {
   if (a.memcpy_bytes > 0) {
     if (!a.model.empty() || !a.inputs.empty()) fail(ErrorKind::kUsage, "--memcpy takes no model or inputs");
-    const BenchResult r = bench_memcpy(a.memcpy_bytes, a.bench, &pool);
-    print_result(a, fmt::format("memcpy {} bytes", a.memcpy_bytes), pool.size(), r);
-    return kExitOk;
+    return std::nullopt;
   }
   if (a.model.empty()) fail(ErrorKind::kUsage, "give a MODEL to time, or --memcpy BYTES");
   if (!a.inputs.empty() && !a.shapes.empty())
@@ -98,19 +97,27 @@ int bench_command(const BenchArgs& a) {
   request.threads = static_cast<unsigned>(a.threads);
   request.keep_tensors = false;
   request.bench = a.bench;
-  const RunReport report = run_model(request);
+  return request;
+}
+
+int bench_command(const BenchArgs& a) {
+  std::optional<RunRequest> request = bench_request(a);
+  if (!request) {
+    ThreadPool pool(static_cast<unsigned>(a.threads));
+    const BenchResult r = bench_memcpy(a.memcpy_bytes, a.bench, &pool);
+    print_result(a, fmt::format("memcpy {} bytes", a.memcpy_bytes), pool.size(), r);
+    return kExitOk;
+  }
+  const RunReport report = run_model(*request);
   const BenchResult& r = *report.bench;
   print_result(a, a.model, report.threads, r);
   return kExitOk;
 }
 
-}  // namespace
-
-int bench_main(int argc, char** argv) {
+// Parses argv into `a` and `common`; the exit code when parsing ends the command (parse_args).
+std::optional<int> parse_bench_args(int argc, char** argv, BenchArgs& a, CommonOptions& common) {
   CLI::App app{"onnx-run bench: time repeated runs of a model (or of memcpy, the bandwidth baseline)"};
   app.name("onnx-run bench");
-  BenchArgs a;
-  CommonOptions common;
   add_common_options(app, common);
   app.add_option("model", a.model, "the .onnx model file");
   app.add_option("-i,--input", a.inputs, "an input tensor, [NAME=]FILE.pb (default: made up from declared shapes)")
@@ -132,9 +139,26 @@ Examples:
   onnx-run bench model.onnx --shape x=1000000 --threads 1
   onnx-run bench model.onnx -i x=x.pb --repeat 50 --json
   onnx-run bench --memcpy 4000000)");
-  if (auto code = parse_args(app, argc, argv)) return *code;
+  return parse_args(app, argc, argv);
+}
+
+}  // namespace
+
+int bench_main(int argc, char** argv) {
+  BenchArgs a;
+  CommonOptions common;
+  if (auto code = parse_bench_args(argc, argv, a, common)) return *code;
   apply_common_options(common);
   return bench_command(a);
+}
+
+int bench_check_args(int argc, char** argv) {
+  BenchArgs a;
+  CommonOptions common;
+  if (auto code = parse_bench_args(argc, argv, a, common)) return *code;
+  check_common_options(common);
+  bench_request(a);
+  return kExitOk;
 }
 
 }  // namespace onnxrun::cli

@@ -4,14 +4,14 @@
 
 #include <fmt/core.h>
 
-#include "cli/app_common.h"
+#include "cli/logging.h"
 
 namespace onnxrun::cli {
 
 int exit_code_for(const Error& e) { return e.kind() == ErrorKind::kUsage ? kExitUsage : kExitRejected; }
 
 int report_error(const Error& e) {
-  // Warnings held back (app_common.h) go into the one line, not before it.
+  // Warnings held back (logging.h) go into the one line, not before it.
   std::string msg = e.what() + held_messages_note();
   // One line, whatever the message holds.
   for (char& c : msg)

@@ -4,11 +4,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <iterator>
 #include <new>
 #include <string>
 #include <system_error>
-#include <vector>
 
 #include <fmt/core.h>
 
@@ -16,38 +14,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/stdout_check.h"
-#include "cli/test_command.h"
-#include "cli/suggest.h"
 #include "io/cleanup_signals.h"
-
-namespace onnxrun::cli {
-namespace {
-
-// Subcommands by name; anything else in argv[1] is a model path for `run`.
-constexpr Command kCommands[] = {
-    {"run", run_main, "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)"},
-    {"test", test_main, "run every model test under PATH... and report (JSON, JUnit, baselines)"},
-    {"info", info_main, "what a model is and how onnx-run resolves it"},
-    {"bench", bench_main, "time repeated runs of a model, or of memcpy"},
-};
-
-int dispatch(int argc, char** argv) {
-  if (argc > 1) {
-    for (const Command& c : kCommands)
-      if (std::strcmp(argv[1], c.name) == 0) return c.main(argc - 1, argv + 1);
-    std::vector<std::string> names;
-    for (const Command& c : kCommands) names.push_back(c.name);
-    if (auto near = misspelt_command(argv[1], names)) {
-      fmt::print(stderr, "onnx-run: '{}' is neither a command nor a file; did you mean `onnx-run {}`? (see onnx-run --help)\n",
-                 argv[1], *near);
-      return kExitUsage;
-    }
-  }
-  return run_main(argc, argv);
-}
-
-}  // namespace
-}  // namespace onnxrun::cli
 
 int main(int argc, char** argv) {
   using namespace onnxrun::cli;
@@ -55,7 +22,8 @@ int main(int argc, char** argv) {
   // SIGINT/SIGTERM remove the run's temporaries and half-committed outputs (io/cleanup_signals.h).
   onnxrun::install_cleanup_signal_handlers();
   try {
-    const int code = dispatch(argc, argv);
+    const CommandLine line = select_command(argc, argv);
+    const int code = line.command ? line.command->main(line.argc, line.argv) : kExitUsage;
     check_stdout();  // what is still buffered must reach stdout too
     // Succeeded (1 is an honest mismatch): the warnings held back print now.
     if (code == kExitOk || code == kExitMismatch) print_held_messages();

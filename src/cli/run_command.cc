@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
@@ -113,7 +114,9 @@ std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
   return sets;
 }
 
-RunRequest request_for(const RunOptions& o) {
+// The request the options make, all but the test sets beside the model: nothing here
+// reads the file system, so run_check_args can call it alone.
+RunRequest request_from_options(const RunOptions& o) {
   RunRequest r;
   r.model = o.model;
   r.expand_functions = o.expand_functions;
@@ -133,14 +136,16 @@ RunRequest request_for(const RunOptions& o) {
   if (given && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give inputs with -i/--npz or a test set with -d, not both");
   if (given && o.random) fail(ErrorKind::kUsage, "give inputs with -i/--npz or ask for --random ones, not both");
   if (o.random && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give a test set with -d or ask for --random inputs, not both");
-  if (given) {
-    r.source = FeedSource::kGiven;
-  } else if (o.random) {
-    r.source = FeedSource::kRandom;
-  } else {
+  r.source = given ? FeedSource::kGiven : o.random ? FeedSource::kRandom : FeedSource::kTestSets;
+  return r;
+}
+
+RunRequest request_for(const RunOptions& o) {
+  RunRequest r = request_from_options(o);
+  if (r.source == FeedSource::kTestSets) {
     r.test_sets = test_sets_for(o);
     // No data at all: made-up inputs from the declared types and shapes.
-    r.source = r.test_sets.empty() ? FeedSource::kRandom : FeedSource::kTestSets;
+    if (r.test_sets.empty()) r.source = FeedSource::kRandom;
   }
   return r;
 }
@@ -177,14 +182,20 @@ int run_command(const RunOptions& o) {
   return code;
 }
 
-int run_main(int argc, char** argv) {
+namespace {
+
+struct RunArgs {
+  RunOptions run;
+  CommonOptions common;
+};
+
+// Parses argv into `a`; the exit code when parsing ends the command (parse_args).
+std::optional<int> parse_run_args(int argc, char** argv, RunArgs& a) {
   CLI::App app{"onnx-run: run ONNX models from the command line and check them against ONNX test data"};
   app.name("onnx-run");
   app.set_version_flag("--version", version_text());
-  RunOptions run;
-  CommonOptions common;
-  add_common_options(app, common);
-  add_run_options(app, run);
+  add_common_options(app, a.common);
+  add_run_options(app, a.run);
   app.footer(R"(Commands (onnx-run COMMAND --help for each):
   run MODEL ...   the default: run a model
   info MODEL      what the model is and how onnx-run resolves it
@@ -201,11 +212,27 @@ Examples:
 Exit codes: 0 ok, 1 an output did not match, 2 usage error, 3 model or input rejected.)");
   std::vector<std::string> args = mark_list_args(argc, argv);  // keeps `-i [1,2]` whole
   std::vector<char*> arg_ptrs;
-  for (std::string& a : args) arg_ptrs.push_back(a.data());
-  if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return *code;
-  run.quiet = common.verbosity.quiet;
-  apply_common_options(common);
-  return run_command(run);
+  for (std::string& arg : args) arg_ptrs.push_back(arg.data());
+  if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return code;
+  a.run.quiet = a.common.verbosity.quiet;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  RunArgs a;
+  if (auto code = parse_run_args(argc, argv, a)) return *code;
+  apply_common_options(a.common);
+  return run_command(a.run);
+}
+
+int run_check_args(int argc, char** argv) {
+  RunArgs a;
+  if (auto code = parse_run_args(argc, argv, a)) return *code;
+  check_common_options(a.common);
+  request_from_options(a.run);
+  return kExitOk;
 }
 
 }  // namespace onnxrun::cli

@@ -1,16 +1,20 @@
-#include "cli/test_command.h"
+// `onnx-run test PATH...`: the regression runner's command line. Parses options, calls
+// suite/ (discovery, runner, reports, baseline), prints progress and the closing report,
+// and turns the outcome into the exit code. No test logic lives here.
 
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
 #include "cli/app_common.h"
+#include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/progress.h"
 #include "core/error.h"
@@ -123,13 +127,20 @@ int run(TestOptions& o) {
 
 }  // namespace
 
-int test_main(int argc, char** argv) {
+namespace {
+
+struct TestArgs {
+  TestOptions test;
+  CommonOptions common;
+};
+
+// Parses argv into `a`; the exit code when parsing ends the command (parse_args).
+std::optional<int> parse_test_args(int argc, char** argv, TestArgs& a) {
+  TestOptions& o = a.test;
   CLI::App app{"onnx-run test: run every model test found under PATH... and report, for CI"};
   app.name("onnx-run test");
   app.set_version_flag("--version", version_text());
-  TestOptions o;
-  CommonOptions common;
-  add_common_options(app, common);
+  add_common_options(app, a.common);
   app.add_option("paths", o.paths, "model files, model folders, or trees searched for model folders")
       ->required()
       ->type_name("PATH");
@@ -172,12 +183,32 @@ Examples:
 Exit codes: 0 no test failed (with --baseline: no regression), 1 a test failed, errored,
 timed out or crashed (unsupported too with --strict; with --baseline: a regression),
 2 usage error, 3 a baseline or report file could not be read or written.)");
-  if (auto code = parse_args(app, argc, argv)) return *code;
-  o.quiet = common.verbosity.quiet;
-  apply_common_options(common);
+  if (auto code = parse_args(app, argc, argv)) return code;
+  o.quiet = a.common.verbosity.quiet;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int test_main(int argc, char** argv) {
+  TestArgs a;
+  if (auto code = parse_test_args(argc, argv, a)) return *code;
+  apply_common_options(a.common);
   // One warning per model would bury the report: the loader's warnings only with -v.
-  if (common.verbosity.verbose == 0) spdlog::set_level(spdlog::level::err);
-  return run(o);
+  if (a.common.verbosity.verbose == 0) spdlog::set_level(spdlog::level::err);
+  return run(a.test);
+}
+
+int test_check_args(int argc, char** argv) {
+  TestArgs a;
+  if (auto code = parse_test_args(argc, argv, a)) return *code;
+  check_common_options(a.common);
+  Selection selection = a.test.selection;
+  if (!a.test.shard.empty()) parse_shard(a.test.shard, selection);
+  select_tests({}, selection);  // compiles --filter and --exclude
+  compile_name_pattern(a.test.runner.case_options.crash_on, "--debug-crash-on");
+  compile_name_pattern(a.test.runner.case_options.hang_on, "--debug-hang-on");
+  return kExitOk;
 }
 
 }  // namespace onnxrun::cli

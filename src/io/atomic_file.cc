@@ -1,10 +1,13 @@
 #include "io/atomic_file.h"
 
 #include <atomic>
+#include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <string>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -19,6 +22,10 @@ namespace onnxrun {
 namespace {
 
 thread_local int t_immediate_depth = 0;
+
+// When this process started, as file times count: a temporary last written before then
+// by a process that no longer exists is debris (remove_stale_temporaries).
+const std::filesystem::file_time_type kProcessStart = std::filesystem::file_time_type::clock::now();
 
 struct Target {
   bool in_place = false;
@@ -55,6 +62,9 @@ Target resolve_target(const std::string& path) {
   fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(ELOOP));
 }
 
+// Temporaries are ".NAME.tmp.PID.XXXXXX": the writer's process id, six random letters.
+std::string temp_prefix(const std::string& filename) { return "." + filename + ".tmp."; }
+
 std::string temp_name(const std::string& target) {
   static std::atomic<uint64_t> counter{0};
   uint64_t x = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
@@ -68,8 +78,39 @@ std::string temp_name(const std::string& target) {
   std::string suffix;
   for (int k = 0; k < 6; ++k, x /= 62) suffix += kLetters[x % 62];
   const std::filesystem::path t(target);
-  const std::string name = "." + t.filename().string() + ".tmp." + suffix;
+  const std::string name = temp_prefix(t.filename().string()) + std::to_string(::getpid()) + "." + suffix;
   return t.parent_path().empty() ? name : (t.parent_path() / name).string();
+}
+
+// The process id in `rest` when it is "PID.XXXXXX" (six letters or digits), else -1.
+long temp_owner(const std::string& rest) {
+  const size_t dot = rest.find('.');
+  if (dot == 0 || dot == std::string::npos || rest.size() != dot + 7 || dot > 9) return -1;
+  for (size_t k = 0; k < rest.size(); ++k)
+    if (k < dot ? !std::isdigit(static_cast<unsigned char>(rest[k])) : k > dot && !std::isalnum(static_cast<unsigned char>(rest[k])))
+      return -1;
+  return std::stol(rest.substr(0, dot));
+}
+
+// SIGKILL (or a power cut) runs no handler, so a killed run leaves its temporary. Before
+// writing `target`, this removes the temporaries for it of the exact pattern whose
+// process no longer exists and that were last written before this process started: a
+// live run's temporary, even one waiting for its commit, is never touched. Best effort:
+// what cannot be read or removed stays.
+void remove_stale_temporaries(const std::string& target) {
+  const std::filesystem::path t(target);
+  const std::filesystem::path dir = t.parent_path().empty() ? "." : t.parent_path();
+  const std::string prefix = temp_prefix(t.filename().string());
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const long pid = temp_owner(name.substr(prefix.size()));
+    if (pid <= 0 || pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code e;
+    if (!it->is_regular_file(e) || it->is_symlink(e) || it->last_write_time(e) >= kProcessStart || e) continue;
+    ::unlink(it->path().c_str());
+  }
 }
 
 void write_in_place(const std::string& path, const std::string& target, const std::function<void(std::FILE*)>& write) {
@@ -103,6 +144,7 @@ void write_file_atomically(const std::string& path, const std::function<void(std
   const Target target = resolve_target(path);
   if (target.in_place) return write_in_place(path, target.path, write);
 
+  remove_stale_temporaries(target.path);
   // The temporary's name is in a signal-safe slot before the file exists (cleanup_signals.h).
   cleanup::Slot* slot = cleanup::claim("", target.path);
   std::string tmp;

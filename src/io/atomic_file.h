@@ -2,9 +2,11 @@
 // "Files:"). Every result file of onnx-run is written through here.
 //
 // What happens depends on what the path names (symlinks followed):
-// - nothing, or a regular file: the bytes go to a temporary `.NAME.tmp.XXXXXX` in the
+// - nothing, or a regular file: the bytes go to a temporary `.NAME.tmp.PID.XXXXXX` in the
 //   target's folder, renamed over the target when complete. A symlink's target is what
-//   gets replaced (the temporary sits beside it); the link stays a link.
+//   gets replaced (the temporary sits beside it); the link stays a link. Temporaries of
+//   NAME left by a killed process (SIGKILL runs no handler) are removed first: those of
+//   a PID that no longer exists, last written before this process started.
 // - a FIFO, a character or block device, a socket, or /dev/stdout, /dev/fd/N,
 //   /proc/.../fd/N: opened and written in place, no temporary, no rename.
 // - a folder: Error(kIo), nothing written.

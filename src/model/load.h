@@ -5,15 +5,11 @@
 #include <string>
 
 #include "model/graph.h"
+#include "model/known_versions.h"
 
 namespace onnxrun {
 
 class OpRegistry;
-
-// Newest versions this build knows of; a model importing a newer default-domain opset
-// still loads (with a warning) since each node resolves to a version it knows.
-inline constexpr int64_t kNewestKnownOpset = 28;
-inline constexpr int64_t kNewestKnownIrVersion = 13;
 
 struct LoadOptions {
   const OpRegistry* registry = nullptr;  // null: OpRegistry::builtin()

@@ -7,7 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/error.h"
-#include "model/load.h"
+#include "model/known_versions.h"
 #include "ops/registry.h"
 
 namespace onnxrun {

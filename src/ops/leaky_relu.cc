@@ -3,7 +3,7 @@
 // accept (v1's legacy consumed_inputs) and in their types (bfloat16 from v16).
 #include "core/error.h"
 #include "core/half.h"
-#include "exec/thread_pool.h"
+#include "core/thread_pool.h"
 #include "ops/leaky_relu_paths.h"
 #include "ops/op_families.h"
 #include "ops/registry.h"

@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "exec/executor.h"
-#include "exec/thread_pool.h"
+#include "core/thread_pool.h"
 
 namespace onnxrun {
 namespace {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ void parse_shard(const std::string& text, Selection& sel);
 // test stays in its shard whatever other tests are added or removed, and the shards
 // partition any set of tests exactly.
 int shard_of(const std::string& name, int count);
+
+// `pattern` (of --filter, --exclude) as an ECMAScript regex. Throws Error(kUsage) for an
+// invalid pattern, or one longer or more deeply nested than the regex compiler's stack allows.
+std::regex compile_name_pattern(const std::string& pattern, const char* option);
 
 // The tests kept by filter, exclude, then shard, in their given order. Throws
 // Error(kUsage) for a malformed regex.

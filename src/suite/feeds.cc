@@ -9,7 +9,7 @@
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/tensor_literal.h"
-#include "suite/run.h"
+#include "suite/run_request.h"
 
 namespace onnxrun {
 namespace {

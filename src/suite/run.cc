@@ -10,7 +10,7 @@
 #include "exec/bind.h"
 #include "exec/block_run.h"
 #include "exec/executor.h"
-#include "exec/thread_pool.h"
+#include "core/thread_pool.h"
 #include "io/output_files.h"
 #include "io/output_transaction.h"
 #include "io/raw_tensor_source.h"

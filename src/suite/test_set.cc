@@ -6,7 +6,7 @@
 #include "exec/bind.h"
 #include "io/tensor_file.h"
 #include "io/test_data.h"
-#include "suite/run.h"
+#include "suite/run_request.h"
 
 namespace onnxrun {
 

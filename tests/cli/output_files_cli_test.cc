@@ -172,6 +172,34 @@ TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is 
   CHECK(names_in(d.file("real")) == std::vector<std::string>{"y.pb"});
 }
 
+// SIGKILL runs no handler: the killed run's temporary stays. The next run writing that
+// output removes it, and only it: not a live process's, not one written after the run
+// started, not another file's, not a name of another pattern.
+TEST_CASE("run -o removes the temporaries a killed run left, and nothing else", "[cli]") {
+  TempDir d;
+  const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
+  fs::create_directories(d.file("out"));
+  const auto hour = std::chrono::hours(1);
+  auto debris = [&](const std::string& name, fs::file_time_type::duration age) {
+    write_file(d.file("out/" + name), "half a tensor");
+    fs::last_write_time(d.file("out/" + name), fs::file_time_type::clock::now() - age);
+  };
+  // Process ids above the kernel's pid_max (at most 2^22) cannot exist; pid 1 always does.
+  debris(".output_0.pb.tmp.999999999.abcdef", hour);   // dead writer, old: removed
+  debris(".output_0.pb.tmp.999999998.Zz0123", hour);   // likewise
+  debris(".output_0.pb.tmp.1.abcdef", hour);           // a live process's
+  debris(".output_0.pb.tmp.999999997.fresh1", -hour);  // written after this run started
+  debris(".output_0.pb.tmp.999999996.abc", hour);      // not the pattern
+  debris(".output_0.pb.tmp.abcdef", hour);             // not the pattern (no process id)
+  debris(".output_1.pb.tmp.999999995.abcdef", hour);   // another output's: not written here
+  auto r = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out")});
+  REQUIRE_EXIT(r, 0);
+  CHECK(names_in(d.file("out")) ==
+        std::vector<std::string>{".output_0.pb.tmp.1.abcdef", ".output_0.pb.tmp.999999996.abc",
+                                 ".output_0.pb.tmp.999999997.fresh1", ".output_0.pb.tmp.abcdef",
+                                 ".output_1.pb.tmp.999999995.abcdef", "output_0.pb"});
+}
+
 TEST_CASE("onnx-run test reports: a folder is refused at once, a symlink and a device are written through", "[cli]") {
   TempDir d;
   const std::string tree = testdata_dir() + "/leakyrelu_opset16_float_alpha0.1";

@@ -7,12 +7,15 @@
 #include <fstream>
 #include <vector>
 
+#include "cli/commands.h"
+#include "core/dtype.h"
 #include "core/error.h"
 #include "core/tensor_stats.h"
 #include "exec/bind.h"
 #include "exec/executor.h"
 #include "io/tensor_file.h"
 #include "io/tensor_format.h"
+#include "io/tensor_literal.h"
 #include "io/tensor_text.h"
 #include "model/load.h"
 #include "suite/run.h"
@@ -123,6 +126,37 @@ void run_case(const uint8_t* data, size_t size, const std::string& dir) {
     (void)text;
     report.commit_outputs();
   } catch (const Error&) {
+  }
+}
+
+void cli_case(const uint8_t* data, size_t size) {
+  std::vector<std::string> args{"onnx-run"};
+  const char* text = reinterpret_cast<const char*>(data);
+  for (size_t start = 0; start <= size && args.size() <= 64;) {
+    const char* nul = start < size ? static_cast<const char*>(std::memchr(text + start, 0, size - start)) : nullptr;
+    const size_t end = nul ? static_cast<size_t>(nul - text) : size;
+    args.emplace_back(text + start, end - start);
+    start = end + 1;
+  }
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  try {
+    const cli::CommandLine line = cli::select_command(static_cast<int>(args.size()), argv.data());
+    if (line.command) line.command->check_args(line.argc, line.argv);
+  } catch (const Error&) {
+  }
+  for (const std::string& a : args) {
+    const size_t eq = a.find('=');
+    const std::string value = eq != std::string::npos && !is_tensor_literal(a) ? a.substr(eq + 1) : a;
+    if (!is_tensor_literal(value)) continue;
+    for (DType t : {DType::kFloat, DType::kDouble, DType::kFloat16, DType::kBFloat16, DType::kInt64, DType::kInt32,
+                    DType::kUInt8, DType::kBool}) {
+      try {
+        parse_tensor_literal(value, t, std::nullopt, "-i");
+      } catch (const Error&) {
+      }
+    }
   }
 }
 

@@ -35,4 +35,10 @@ void tensor_file_case(const uint8_t* data, size_t size, const std::string& dir);
 // dropped), then the outputs are committed.
 void run_case(const uint8_t* data, size_t size, const std::string& dir);
 
+// fuzz_cli: the command line's argument parsing. The bytes, split at NUL, are the
+// arguments after "onnx-run" (at most 64); select_command picks the command and its
+// check_args parses and checks every option value, running nothing (cli/commands.h).
+// Each argument that is a tensor literal ([NAME=][...]) is parsed as every element type.
+void cli_case(const uint8_t* data, size_t size);
+
 }  // namespace onnxrun::fuzz

@@ -5,7 +5,9 @@
 // External references name "data.bin", which the fuzz targets provide beside the input.
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "support/model_builder.h"
 
@@ -20,6 +22,7 @@ int main(int argc, char** argv) {
   const std::string out = argv[1];
   std::filesystem::create_directories(out + "/model");
   std::filesystem::create_directories(out + "/tensor");
+  std::filesystem::create_directories(out + "/cli");
   int count = 0;
   auto model = [&](const std::string& name, const onnx::ModelProto& m) {
     write_message(out + "/model/" + name + ".onnx", m);
@@ -158,6 +161,25 @@ int main(int argc, char** argv) {
     TP t = float_tensor("ext", {4}, {});
     make_external(&t, {{"location", "data.bin"}, {"offset", "8"}, {"length", "16"}});
     tensor("float_external", t);
+  }
+  // Command lines for fuzz_cli: the arguments after "onnx-run", separated by NUL.
+  const std::vector<std::vector<std::string>> command_lines = {
+      {"m.onnx", "-i", "x=[[1,-2],[nan,inf]]", "--shape", "x=2,2", "-o", "out", "--format", "npy", "-q"},
+      {"m.onnx", "-d", "test_data_set_0", "--rtol", "1e-3", "--atol", "0", "--json", "--full"},
+      {"m.onnx", "--random", "--seed", "7", "--range", "-5,5", "--threads", "2", "--max-memory", "512M", "-vv"},
+      {"m.onnx", "--npz", "in.npz", "--dump-intermediates", "dump", "--expand-functions", "--print-graph"},
+      {"test", "tree", "-j", "2", "--filter", "leaky(relu)?", "--exclude", "expanded$", "--shard", "2/4", "--list"},
+      {"test", "tree", "--json", "r.json", "--junit", "r.xml", "--baseline", "b.json", "--strict", "--timeout", "5"},
+      {"bench", "m.onnx", "-i", "x=x.pb", "--warmup", "1", "--repeat", "3", "--json"},
+      {"bench", "--memcpy", "4000000", "--threads", "1"},
+      {"info", "m.onnx", "--json"},
+      {"tset", "--help"},
+  };
+  for (size_t k = 0; k < command_lines.size(); ++k) {
+    std::string bytes;
+    for (const std::string& a : command_lines[k]) bytes += (bytes.empty() ? "" : std::string(1, '\0')) + a;
+    std::ofstream(out + "/cli/line_" + std::to_string(k) + ".args", std::ios::binary) << bytes;
+    ++count;
   }
   std::printf("wrote %d seeds to %s\n", count, out.c_str());
   return 0;

@@ -6,7 +6,7 @@
 
 #include "exec/block_run.h"
 #include "exec/executor.h"
-#include "exec/thread_pool.h"
+#include "core/thread_pool.h"
 #include "model/load.h"
 #include "onnx/onnx.pb.h"
 #include "support/load.h"

@@ -106,3 +106,8 @@ TEST_CASE("inputs kept from fuzz_tensor_file run as the fuzzer runs them", "[fuz
 TEST_CASE("inputs kept from fuzz_run run through run_model as the fuzzer runs them", "[fuzz-regression]") {
   replay("fuzz_run", fuzz::kRunMemoryLimit, fuzz::run_case);
 }
+
+TEST_CASE("inputs kept from fuzz_cli parse and check as the fuzzer runs them", "[fuzz-regression]") {
+  replay("fuzz_cli", fuzz::kRunMemoryLimit,
+         [](const uint8_t* data, size_t size, const std::string&) { fuzz::cli_case(data, size); });
+}

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "exec/thread_pool.h"
+#include "core/thread_pool.h"
 
 using namespace onnxrun;
 

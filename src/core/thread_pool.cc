@@ -1,4 +1,4 @@
-#include "exec/thread_pool.h"
+#include "core/thread_pool.h"
 
 #include <algorithm>
 
