@@ -32,7 +32,7 @@ void leaky_relu_float16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha
 // result never changes: if e >= -149 the product is such a multiple (exact); if not, it
 // is below 2^-134, half of bfloat16's least subnormal, so it rounds to zero, and so does
 // its float32 rounding (at most 2^-134, a tie that goes to the even zero). Checked for
-// every pair of factors by tests/unit/bfloat16_products_test.cc.
+// every pair of factors by tests/unit/ops/bfloat16_products_test.cc.
 uint16_t leaky_relu_bfloat16_one(uint16_t x, uint16_t alpha_bits) {
   const float v = bfloat16_to_float(x);
   return v < 0 ? float_to_bfloat16(v * bfloat16_to_float(alpha_bits)) : x;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/check_exit.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -466,7 +467,7 @@ TEST_CASE("bad inputs: exit code, one-line message with its words, nothing writt
       if (row.add_output_flag) args.insert(args.end(), {"-o", f.out});
       const ProcessResult r = run_cli(args);
       INFO("stderr: " << r.err);
-      CHECK(r.exit_code == row.code);
+      CHECK_EXIT(r, row.code);
       for (const std::string& w : row.words) CHECK_THAT(r.err, Catch::Contains(w));
       CHECK(r.err.rfind("onnx-run: ", 0) == 0);
       CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
@@ -487,7 +488,7 @@ TEST_CASE("external data that plays by the rules runs, mapped or copied, checksu
                          {"checksum", "0123456789abcdef0123456789abcdef01234567"}});
       const ProcessResult r = run_cli({f.model(with_initializer(x)), "-o", f.out});
       INFO("stderr: " << r.err);
-      REQUIRE(r.exit_code == 0);
+      REQUIRE_EXIT(r, 0);
       TP y;
       REQUIRE(y.ParseFromString(read_file(f.out + "/output_0.pb")));
       CHECK(y.name() == "Y");
@@ -504,7 +505,7 @@ TEST_CASE("an -i file with external data beside it runs", "[cli][external-data]"
   make_external(&x, {{"location", "x.bin"}});
   const ProcessResult r = run_cli({f.model(leaky_relu_xy_model()), "-i", f.pb("in/x.pb", x), "-o", f.out});
   INFO("stderr: " << r.err);
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   TP y;
   REQUIRE(y.ParseFromString(read_file(f.out + "/output_0.pb")));
   CHECK(y.raw_data() == float_bytes({-0.01f, 0.f, 2.f}));

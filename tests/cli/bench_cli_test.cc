@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "onnx/onnx.pb.h"
+#include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
 
@@ -47,7 +48,7 @@ TEST_CASE("bench --json prints one object with the statistics", "[cli][bench]") 
   TempDir tmp;
   const std::string model = write_model(tmp, 1);
   auto r = run_cli({"bench", model, "--shape", "x=1000", "--repeat", "7", "--warmup", "1", "--threads", "2", "--json"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j.at("runs") == 7);
@@ -71,7 +72,7 @@ TEST_CASE("bench reads inputs with -i and prints text", "[cli][bench]") {
   t.set_raw_data(std::string(8, '\x80'));
   std::ofstream(tmp.file("x.pb"), std::ios::binary) << t.SerializeAsString();
   auto r = run_cli({"bench", model, "-i", "x=" + tmp.file("x.pb"), "--repeat", "3"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.out, Catch::Contains("3 runs"));
   CHECK_THAT(r.out, Catch::Contains("median"));
   CHECK_THAT(r.out, Catch::Contains("GB/s"));
@@ -80,7 +81,7 @@ TEST_CASE("bench reads inputs with -i and prints text", "[cli][bench]") {
 
 TEST_CASE("bench --memcpy times the bandwidth baseline", "[cli][bench]") {
   auto r = run_cli({"bench", "--memcpy", "100000", "--repeat", "3", "--json"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK(nlohmann::json::parse(r.out).at("bytes_per_run") == 200000);
 }
 
@@ -94,7 +95,7 @@ TEST_CASE("bench usage errors exit 2 with one line", "[cli][bench]") {
            {"bench", model, "--shape", "x=1,a"}}) {
     auto r = run_cli(args);
     INFO(r.err);
-    CHECK(r.exit_code == 2);
+    CHECK_EXIT(r, 2);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK(r.out.empty());
   }
@@ -104,11 +105,11 @@ TEST_CASE("ONNXRUN_ISA forces a kernel path and refuses unknown ones", "[cli][be
   TempDir tmp;
   const std::string model = write_model(tmp, 1);
   auto bad = run_process({"/usr/bin/env", "ONNXRUN_ISA=sse9", onnx_run_binary(), "bench", model, "--shape", "x=10"});
-  CHECK(bad.exit_code == 2);
+  CHECK_EXIT(bad, 2);
   CHECK_THAT(bad.err, Catch::Contains("ONNXRUN_ISA=sse9"));
   auto ok = run_process({"/usr/bin/env", "ONNXRUN_ISA=scalar", onnx_run_binary(), "bench", model, "--shape", "x=10",
                          "--repeat", "1", "--json"});
-  REQUIRE(ok.exit_code == 0);
+  REQUIRE_EXIT(ok, 0);
   CHECK(nlohmann::json::parse(ok.out).at("kernel_path") == "scalar");
 }
 
@@ -130,9 +131,9 @@ TEST_CASE("a large input run block by block writes the same file as a whole run"
   data.clear();
   // -q with -o takes the block path; without -q the whole tensor is computed at once.
   auto blocks = run_cli({model, "-i", "x=" + tmp.file("x.pb"), "-o", tmp.file("blocks"), "-q", "--threads", "2"});
-  REQUIRE(blocks.exit_code == 0);
+  REQUIRE_EXIT(blocks, 0);
   auto whole = run_cli({model, "-i", "x=" + tmp.file("x.pb"), "-o", tmp.file("whole"), "--threads", "1"});
-  REQUIRE(whole.exit_code == 0);
+  REQUIRE_EXIT(whole, 0);
   const std::string a = slurp(tmp.file("blocks/output_0.pb")), b = slurp(tmp.file("whole/output_0.pb"));
   CHECK(a.size() > n * 2);
   CHECK(a == b);

@@ -6,6 +6,7 @@
 
 #include "io/tensor_file.h"
 #include "io/test_data.h"
+#include "support/check_exit.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -30,7 +31,7 @@ bool folder_is_empty(const std::string& dir) { return !fs::exists(dir) || fs::is
 void require_rejected(const ProcessResult& r, int code, std::initializer_list<const char*> words,
                       const std::string& out_dir = "") {
   INFO("stderr: " << r.err << "stdout: " << r.out);
-  CHECK(r.exit_code == code);
+  CHECK_EXIT(r, code);
   CHECK(count_lines(r.err) == 1);
   CHECK_THAT(r.err, Contains("onnx-run: "));
   for (const char* w : words) CHECK_THAT(r.err, Contains(w));
@@ -45,7 +46,7 @@ TEST_CASE("every generated testdata model passes its test sets bit for bit", "[c
     if (!fs::exists(entry.path() / "model.onnx")) continue;
     INFO(entry.path());
     ProcessResult r = run_cli({(entry.path() / "model.onnx").string(), "--rtol", "0", "--atol", "0"});
-    CHECK(r.exit_code == 0);
+    CHECK_EXIT(r, 0);
     CHECK_THAT(r.out, Contains("test_data_set_0: passed"));
     CHECK(r.err.empty());
     ++models;
@@ -57,7 +58,7 @@ TEST_CASE("-i and -o write output_<k>.pb named after the graph output", "[cli]")
   TempDir out;
   ProcessResult r = run_cli({model("graph_chain_fanout"), "-i",
                              "x=" + model_dir("graph_chain_fanout") + "/test_data_set_0/input_0.pb", "-o", out.path()});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.out, Contains("input 'x': float[3,4]") && Contains("output 'c'") && Contains("output 'd'"));
   for (int k = 0; k < 3; ++k) {
     NamedTensor got = read_tensor_file(out.file("output_" + std::to_string(k) + ".pb"));
@@ -71,20 +72,20 @@ TEST_CASE("-i and -o write output_<k>.pb named after the graph output", "[cli]")
   CHECK(std::distance(fs::directory_iterator(out.path()), fs::directory_iterator()) == 3);
   // Positional binding and -q: nothing on stdout.
   r = run_cli({model(kFloat16), "-i", input0(kFloat16), "-q"});
-  CHECK(r.exit_code == 0);
+  CHECK_EXIT(r, 0);
   CHECK(r.out.empty());
 }
 
-TEST_CASE("-d runs one test set; a mismatch exits 1 with the worst element", "[cli]") {
+TEST_CASE("-d runs one test set, a mismatch exits 1 with the worst element", "[cli]") {
   ProcessResult r = run_cli({model("leakyrelu_opset6_float_alpha0.1"), "-d",
                              model_dir("leakyrelu_opset6_float_default") + "/test_data_set_0"});
-  CHECK(r.exit_code == 1);
+  CHECK_EXIT(r, 1);
   CHECK_THAT(r.out, Contains("FAILED") && Contains("elements differ") && Contains("worst at [") &&
                         Contains("(0x") && Contains("would pass with atol >="));
   // Loose enough tolerances make it pass.
   r = run_cli({model("leakyrelu_opset6_float_alpha0.1"), "-d",
                model_dir("leakyrelu_opset6_float_default") + "/test_data_set_0", "--rtol", "10", "-q"});
-  CHECK(r.exit_code == 0);
+  CHECK_EXIT(r, 0);
 }
 
 TEST_CASE("the model's inputs, bound wrongly, are refused with exit 3 and nothing written", "[cli]") {
@@ -163,9 +164,9 @@ TEST_CASE("an output folder that cannot be written is refused and leaves nothing
 
 TEST_CASE("--help and --version print to stdout and exit 0", "[cli]") {
   ProcessResult r = run_cli({"--help"});
-  CHECK(r.exit_code == 0);
+  CHECK_EXIT(r, 0);
   CHECK_THAT(r.out, Contains("Examples:") && Contains("Exit codes"));
   r = run_cli({"--version"});
-  CHECK(r.exit_code == 0);
+  CHECK_EXIT(r, 0);
   CHECK_THAT(r.out, Contains("onnx-run") && Contains("opsets up to 28"));
 }

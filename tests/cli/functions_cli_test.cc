@@ -8,6 +8,7 @@
 
 #include "core/tensor.h"
 #include "io/tensor_file.h"
+#include "support/check_exit.h"
 #include "support/model_builder.h"
 #include "support/op_runner.h"
 #include "support/paths.h"
@@ -59,9 +60,9 @@ TEST_CASE("cli: a model calling a local LeakyRelu function writes the fused op's
   const ProcessResult c = run_cli({dir.file("wrap.onnx"), "-q", "--expand-functions", "-i", dir.file("x.pb"), "-o",
                                    dir.file("expanded")});
   INFO(a.err << b.err << c.err);
-  REQUIRE(a.exit_code == 0);
-  REQUIRE(b.exit_code == 0);
-  REQUIRE(c.exit_code == 0);
+  REQUIRE_EXIT(a, 0);
+  REQUIRE_EXIT(b, 0);
+  REQUIRE_EXIT(c, 0);
   const std::string want = read_file(dir.file("fused/output_0.pb"));
   REQUIRE(!want.empty());
   REQUIRE(read_file(dir.file("wrap/output_0.pb")) == want);
@@ -72,10 +73,10 @@ TEST_CASE("cli: --print-graph shows the graph as it will run", "[cli][functions]
   TempDir dir;
   write_file(dir.file("wrap.onnx"), serialize(wrapper_model()));
   const ProcessResult inlined = run_cli({dir.file("wrap.onnx"), "--print-graph"});
-  REQUIRE(inlined.exit_code == 0);
+  REQUIRE_EXIT(inlined, 0);
   REQUIRE_THAT(inlined.out, Catch::Contains("'call/leaky' LeakyRelu v16 (16+): (x) -> (y) {alpha=0.2}"));
   const ProcessResult expanded = run_cli({dir.file("wrap.onnx"), "--print-graph", "--expand-functions"});
-  REQUIRE(expanded.exit_code == 0);
+  REQUIRE_EXIT(expanded, 0);
   for (const char* op : {"Constant v13", "CastLike v15", "Less v13", "Mul v14", "Where v16"})
     REQUIRE_THAT(expanded.out, Catch::Contains(op));
   REQUIRE_THAT(expanded.out, !Catch::Contains("LeakyRelu v16"));
@@ -86,7 +87,7 @@ TEST_CASE("cli: a recursive model function is refused with exit 3 and nothing wr
   write_file(dir.file("rec.onnx"), serialize(wrapper_model(true)));
   write_tensor_file(dir.file("x.pb"), make_tensor<uint16_t>(DType::kFloat16, {4}, {0, 0, 0, 0}), "x");
   const ProcessResult r = run_cli({dir.file("rec.onnx"), "-i", dir.file("x.pb"), "-o", dir.file("out")});
-  REQUIRE(r.exit_code == 3);
+  REQUIRE_EXIT(r, 3);
   REQUIRE_THAT(r.err, Catch::Contains("calls itself"));
   REQUIRE(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   REQUIRE(r.out.empty());
@@ -101,7 +102,7 @@ TEST_CASE("cli: testdata/local_function_leakyrelu passes its test set, inlined a
     args.insert(args.end(), extra.begin(), extra.end());
     const ProcessResult r = run_cli(args);
     INFO(r.out << r.err);
-    REQUIRE(r.exit_code == 0);
+    REQUIRE_EXIT(r, 0);
     REQUIRE_THAT(r.out, Catch::Contains("1 of 1 test sets passed"));
   }
 }

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "ops/leaky_relu_paths.h"
+#include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
 
@@ -17,7 +18,7 @@ TEST_CASE("ONNX LeakyRelu node tests pass on every kernel path", "[cli][onnx-tes
         auto r = run_process({"/usr/bin/env", std::string("ONNXRUN_ISA=") + p->name, onnx_run_binary(),
                               node_test(name) + "/model.onnx", "--threads", threads});
         INFO(r.out << r.err);
-        CHECK(r.exit_code == 0);
+        CHECK_EXIT(r, 0);
         CHECK_THAT(r.out, Catch::Contains("passed"));
       }
     }

@@ -26,6 +26,7 @@
 #include "suite/case_runner.h"
 #include "suite/discovery.h"
 #include "suite/outcome.h"
+#include "support/check_exit.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -226,7 +227,7 @@ bool folder_has_files(const std::string& dir) {
 
 void check_one_line_refusal(const ProcessResult& r, const std::vector<std::string>& words) {
   INFO("stderr: " << r.err);
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   for (const std::string& w : words) CHECK_THAT(r.err, Catch::Contains(w));
   CHECK(r.err.rfind("onnx-run: ", 0) == 0);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
@@ -251,12 +252,12 @@ TEST_CASE("issue 12: info describes a node with an empty required input and says
   const std::string model = f.model(one_node("Mul", {"X", ""}));
   const ProcessResult text = run_cli({"info", model});
   INFO("stdout: " << text.out << "\nstderr: " << text.err);
-  CHECK(text.exit_code == 0);
+  CHECK_EXIT(text, 0);
   CHECK_THAT(text.out, Catch::Contains("n  Mul  ai.onnx opset 16 -> INVALID (input 1 is required but its name is empty)"));
   CHECK_THAT(text.out, Catch::Contains("runnable:       no (the model is invalid"));
   const ProcessResult json = run_cli({"info", model, "--json"});
   INFO("json: " << json.out);
-  CHECK(json.exit_code == 0);
+  CHECK_EXIT(json, 0);
   CHECK_THAT(json.out, Catch::Contains("\"reason\": \"input 1 is required but its name is empty\""));
   CHECK_THAT(json.out, Catch::Contains("\"invalid\": true"));
   CHECK_THAT(json.out, Catch::Contains("\"runnable\": false"));
@@ -334,7 +335,7 @@ TEST_CASE("issue 12: a 64 MiB .npy input runs on the block path's door", "[cli][
   const ProcessResult r = run_cli({model, "-i", "X=" + f.m + "/x.npy", "-o", f.out, "-q"});
   fs::remove(f.m + "/x.npy");
   INFO("stderr: " << r.err);
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   const NamedTensor y = read_tensor_file(f.out + "/output_0.pb", false);
   REQUIRE(y.tensor.shape() == Shape{n});
   const float* q = y.tensor.data<float>();

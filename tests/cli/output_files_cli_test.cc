@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support/check_exit.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -94,7 +95,7 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
   const auto t0 = std::chrono::steady_clock::now();
   auto full = run_process(argv);
   const auto full_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-  REQUIRE(full.exit_code == 0);
+  REQUIRE_EXIT(full, 0);
   REQUIRE(full.err.empty());
   const std::vector<std::string> all = {"output_0.pb", "output_1.pb"};
   REQUIRE(names_in(out) == all);
@@ -148,13 +149,13 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
   CHECK(killed > 0);
 }
 
-TEST_CASE("run -o: a folder in an output's place is refused first; a symlink is written through", "[cli]") {
+TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is written through", "[cli]") {
   TempDir d;
   const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
   // An output's name taken by a folder: refused before the run, nothing written.
   fs::create_directories(d.file("out/output_0.pb"));
   auto r = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out")});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK(count_lines(r.err) == 1);
   CHECK_THAT(r.err, Catch::Contains("is a folder"));
   CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb"});
@@ -165,7 +166,7 @@ TEST_CASE("run -o: a folder in an output's place is refused first; a symlink is 
   write_file(d.file("real/y.pb"), "old");
   fs::create_symlink(d.file("real/y.pb"), d.file("out/output_0.pb"));
   r = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out")});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK(fs::is_symlink(d.file("out/output_0.pb")));
   CHECK(read_file(d.file("real/y.pb")) != "old");
   CHECK(names_in(d.file("real")) == std::vector<std::string>{"y.pb"});
@@ -192,30 +193,30 @@ TEST_CASE("run -o removes the temporaries a killed run left, and nothing else", 
   debris(".output_0.pb.tmp.abcdef", hour);             // not the pattern (no process id)
   debris(".output_1.pb.tmp.999999995.abcdef", hour);   // another output's: not written here
   auto r = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out")});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK(names_in(d.file("out")) ==
         std::vector<std::string>{".output_0.pb.tmp.1.abcdef", ".output_0.pb.tmp.999999996.abc",
                                  ".output_0.pb.tmp.999999997.fresh1", ".output_0.pb.tmp.abcdef",
                                  ".output_1.pb.tmp.999999995.abcdef", "output_0.pb"});
 }
 
-TEST_CASE("onnx-run test reports: a folder is refused at once; a symlink and a device are written through", "[cli]") {
+TEST_CASE("onnx-run test reports: a folder is refused at once, a symlink and a device are written through", "[cli]") {
   TempDir d;
   const std::string tree = testdata_dir() + "/leakyrelu_opset16_float_alpha0.1";
   fs::create_directories(d.file("dir"));
   auto r = run_cli({"test", tree, "--junit", d.file("dir"), "-q"});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK(r.out.empty());  // before the first test ran
   CHECK(count_lines(r.err) == 1);
   CHECK_THAT(r.err, Catch::Contains("is a folder"));
   r = run_cli({"test", tree, "--json", d.file("missing/r.json"), "-q"});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK_THAT(r.err, Catch::Contains("does not exist"));
 
   write_file(d.file("old.xml"), "old");
   fs::create_symlink("old.xml", d.file("link.xml"));
   r = run_cli({"test", tree, "--junit", d.file("link.xml"), "-q"});
-  CHECK(r.exit_code == 0);
+  CHECK_EXIT(r, 0);
   CHECK(fs::is_symlink(d.file("link.xml")));
   CHECK_THAT(read_file(d.file("old.xml")), Catch::Contains("<testsuite"));
 
@@ -223,7 +224,7 @@ TEST_CASE("onnx-run test reports: a folder is refused at once; a symlink and a d
     const std::string dev = d.file("null");
     if (::mknod(dev.c_str(), S_IFCHR | 0666, ::makedev(1, 3)) == 0) {
       r = run_cli({"test", tree, "--junit", dev, "--json", dev, "-q"});
-      CHECK(r.exit_code == 0);
+      CHECK_EXIT(r, 0);
       struct stat st {};
       REQUIRE(::lstat(dev.c_str(), &st) == 0);
       CHECK(S_ISCHR(st.st_mode));
@@ -232,21 +233,21 @@ TEST_CASE("onnx-run test reports: a folder is refused at once; a symlink and a d
   }
 }
 
-TEST_CASE("a failure is one stderr line even after a warning; a success prints the warning", "[cli]") {
+TEST_CASE("a failure is one stderr line even after a warning, a success prints the warning", "[cli]") {
   TempDir d;
   onnx::ModelProto m = leaky_relu_model(16);
   m.set_ir_version(99);  // newer than onnx-run knows: a warning
   const std::string model = save_model(m, d.file("m.onnx"));
   auto bad = run_cli({model, "-i", "x=[1,2,3]"});
-  CHECK(bad.exit_code == 3);
+  CHECK_EXIT(bad, 3);
   CHECK(count_lines(bad.err) == 1);
   CHECK_THAT(bad.err, Catch::StartsWith("onnx-run: "));
   CHECK_THAT(bad.err, Catch::Contains("IR version 99"));
   auto good = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]"});
-  CHECK(good.exit_code == 0);
+  CHECK_EXIT(good, 0);
   CHECK_THAT(good.err, Catch::Contains("warning: IR version 99 is newer"));
   // The made-up inputs notice goes the same way.
   auto made_up = run_cli({save_model(leaky_relu_model(16), d.file("ok.onnx")), "--random"});
-  CHECK(made_up.exit_code == 0);
+  CHECK_EXIT(made_up, 0);
   CHECK_THAT(made_up.err, Catch::Contains("made up random inputs"));
 }

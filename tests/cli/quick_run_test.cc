@@ -13,11 +13,14 @@
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/tensor_file.h"
+#include "support/check_exit.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/tensors.h"
 
 using namespace onnxrun;
+using onnxrun::test::float_tensor;
 using onnxrun::test::run_cli;
 using onnxrun::test::TempDir;
 using nlohmann::json;
@@ -37,18 +40,12 @@ std::vector<float> floats_of(const Tensor& t) {
   for (int64_t k = 0; k < t.numel(); ++k) v.push_back(static_cast<float>(element_as_double(t, k)));
   return v;
 }
-
-Tensor float_tensor(const Shape& s, const std::vector<float>& v) {
-  Tensor t(DType::kFloat, s);
-  for (size_t k = 0; k < v.size(); ++k) t.mutable_data<float>()[k] = v[k];
-  return t;
-}
 }  // namespace
 
 TEST_CASE("run on a literal list, shaped by nesting or by --shape", "[cli][quick]") {
   TempDir out;
   auto r = run_cli({quick("leaky_nxm.onnx"), "-i", "x=[[-2,0,4],[1,-8,3]]", "-o", out.path(), "--format", "npy"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK(r.err.empty());
   CHECK_THAT(r.out, Catch::Contains("input 'x': float[2,3] from literal"));
   CHECK_THAT(r.out, Catch::Contains("output 'y': float[2,3]\n  min -4 max 4 mean 0.5 std 2.62996 nan 0 inf 0"));
@@ -58,12 +55,12 @@ TEST_CASE("run on a literal list, shaped by nesting or by --shape", "[cli][quick
   CHECK(floats_of(y) == std::vector<float>{-1, 0, 4, 1, -4, 3});
 
   r = run_cli({quick("leaky_nxm.onnx"), "-i", "x=[1,-2,3,-4]", "--shape", "x=2,2", "--json"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK(json::parse(r.out)["outputs"][0]["values"] == json::parse("[[1, -1], [3, -2]]"));
 
   // Positional literal, typed by the declared input (float16 rounds once).
   r = run_cli({quick("leaky_float16.onnx"), "-i", "[0.1,-1]"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.out, Catch::Contains("input 'x': float16[2]"));
   CHECK_THAT(r.out, Catch::Contains("[ 0.1 -0.1]"));
 }
@@ -83,23 +80,23 @@ TEST_CASE("bad literals and shapes: one line, exit 2, nothing written", "[cli][q
     args.insert(args.end(), {"-o", dir});
     INFO(args[1] + " " + args[2]);
     auto r = run_cli(args);
-    CHECK(r.exit_code == 2);
+    CHECK_EXIT(r, 2);
     CHECK(lines(r.err) == 1);
     CHECK(r.out.empty());
     CHECK_FALSE(fs::exists(dir));
   }
   // A literal for an input the model lacks, and a shape against a fixed dim: rejected (3).
   auto r = run_cli({quick("two_chains.onnx"), "-i", "nope=[1]", "-i", "b=[1,2,3,4]"});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK_THAT(r.err, Catch::Contains("'nope'"));
   r = run_cli({quick("two_chains.onnx"), "--random", "--shape", "a=3,3"});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK_THAT(r.err, Catch::Contains("fixed at 2"));
 }
 
 TEST_CASE("random inputs: from declared shapes, --shape for symbols, seeded, in range", "[cli][quick]") {
   auto a = run_cli({quick("two_chains.onnx"), "--seed", "5", "--json"});
-  REQUIRE(a.exit_code == 0);
+  REQUIRE_EXIT(a, 0);
   auto b = run_cli({quick("two_chains.onnx"), "--seed", "5", "--json"});
   auto c = run_cli({quick("two_chains.onnx"), "--seed", "6", "--json"});
   auto without_timings = [](const std::string& out) {
@@ -112,12 +109,12 @@ TEST_CASE("random inputs: from declared shapes, --shape for symbols, seeded, in 
   CHECK(json::parse(a.out)["inputs"][0]["source"] == "random");
 
   auto r = run_cli({quick("leaky_nxm.onnx")});
-  CHECK(r.exit_code == 2);
+  CHECK_EXIT(r, 2);
   CHECK_THAT(r.err, Catch::Contains("--shape x=d0,d1,..."));
 
   TempDir out;
   r = run_cli({quick("leaky_nxm.onnx"), "--shape", "x=30,40", "--range=100,200", "-o", out.path(), "--format", "npz"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.err, Catch::Contains("made up random inputs"));
   const auto arrays = read_npz_file(out.file("outputs.npz"));
   REQUIRE(arrays.size() == 1);
@@ -138,7 +135,7 @@ TEST_CASE("numpy files in and out: .npy, .npz, bfloat16 as <u2 bits", "[cli][qui
   write_npz_file(dir.file("in.npz"), {{"b", float_tensor({4}, {-4, 4, -8, 8})}});
   auto r = run_cli({quick("two_chains.onnx"), "-i", "a=" + dir.file("a.npy"), "--npz", dir.file("in.npz"), "-o",
                     dir.file("out"), "--format", "npz"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   const auto outs = read_npz_file(dir.file("out/outputs.npz"));
   REQUIRE(outs.size() == 2);
   CHECK(outs[0].name == "y");
@@ -153,7 +150,7 @@ TEST_CASE("numpy files in and out: .npy, .npz, bfloat16 as <u2 bits", "[cli][qui
   bits.mutable_data<uint16_t>()[2] = 0xff80;  // -inf
   write_npy_file(dir.file("bits.npy"), bits);
   r = run_cli({quick("leaky_bfloat16.onnx"), "-i", "x=" + dir.file("bits.npy"), "-o", dir.file("bf"), "--format", "npy"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.out, Catch::Contains("input 'x': bfloat16[3]"));
   const Tensor y = read_npy_file(dir.file("bf/output_0.npy"));
   REQUIRE(y.dtype() == DType::kUInt16);
@@ -166,22 +163,22 @@ TEST_CASE("numpy files in and out: .npy, .npz, bfloat16 as <u2 bits", "[cli][qui
   fortran.replace(fortran.find("False"), 5, "True ");
   std::ofstream(dir.file("f.npy"), std::ios::binary) << fortran;
   r = run_cli({quick("two_chains.onnx"), "-i", "a=" + dir.file("f.npy"), "-i", "b=[1,2,3,4]", "-o", dir.file("x")});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK(lines(r.err) == 1);
   CHECK_THAT(r.err, Catch::Contains("Fortran order"));
   CHECK_FALSE(fs::exists(dir.file("x")));
   write_npy_file(dir.file("d.npy"), Tensor(DType::kDouble, {2, 3}));
   r = run_cli({quick("two_chains.onnx"), "-i", "a=" + dir.file("d.npy"), "-i", "b=[1,2,3,4]"});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK_THAT(r.err, Catch::Contains("double"));
   r = run_cli({quick("two_chains.onnx"), "-i", dir.file("in.npz")});
-  CHECK(r.exit_code == 2);
+  CHECK_EXIT(r, 2);
   CHECK_THAT(r.err, Catch::Contains("--npz"));
 }
 
 TEST_CASE("--json carries inputs, outputs, statistics and timings", "[cli][quick]") {
   auto r = run_cli({quick("leaky_nxm.onnx"), "-i", "x=[[nan, inf, -inf, -2]]", "--json"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK(r.err.empty());
   const json j = json::parse(r.out);
   CHECK(j["model"] == quick("leaky_nxm.onnx"));
@@ -197,7 +194,7 @@ TEST_CASE("--json carries inputs, outputs, statistics and timings", "[cli][quick
   for (const char* phase : {"load", "inputs", "run"}) CHECK(j["timings_ms"][phase].is_number());
   // Floats as the shortest decimal of their own type; integers exact.
   r = run_cli({quick("leaky_nxm.onnx"), "-i", "x=[[0.1, -1e-45, 16777216]]", "--json"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK(json::parse(r.out)["inputs"][0]["values"].dump() == "[[0.1,-1e-45,16777216.0]]");
 }
 
@@ -207,7 +204,7 @@ TEST_CASE("--json stays valid JSON when the model's names are not UTF-8", "[cli]
   m.mutable_graph()->mutable_input(0)->set_name("x\xff");
   m.mutable_graph()->mutable_node(0)->set_input(0, "x\xff");
   const auto r = run_cli({onnxrun::test::save_model(m, d.file("m.onnx")), "-i", "[1, -2, 3]", "--json"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   json j;
   REQUIRE_NOTHROW(j = json::parse(r.out));  // parse rejects invalid UTF-8
   CHECK(j["inputs"][0]["name"] == "x\uFFFD");
@@ -217,7 +214,7 @@ TEST_CASE("--dump-intermediates writes every value, named after it", "[cli][quic
   TempDir dir;
   auto r = run_cli({quick("two_chains.onnx"), "-i", "a=[[-4,1,2],[3,4,5]]", "-i", "b=[-8,0,1,2]",
                     "--dump-intermediates", dir.file("pb")});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   for (const char* f : {"mid_0_a.pb", "y.pb", "z.pb", "values.tsv"}) CHECK(fs::exists(dir.file(std::string("pb/") + f)));
   const NamedTensor mid = read_tensor_file(dir.file("pb/mid_0_a.pb"));
   CHECK(mid.name == "mid/0:a");
@@ -228,77 +225,77 @@ TEST_CASE("--dump-intermediates writes every value, named after it", "[cli][quic
   CHECK(ss.str() == "mid_0_a.pb\tmid/0:a\ny.pb\ty\nz.pb\tz\n");
 
   r = run_cli({quick("two_chains.onnx"), "--random", "--dump-intermediates", dir.file("npy"), "--format", "npy"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK(read_npy_file(dir.file("npy/mid_0_a.npy")).shape() == Shape{2, 3});
 
   // -d is one run, so --json works for it; a folder without input files is a set that
   // cannot run: one line on stderr, exit 3.
   r = run_cli({quick("two_chains.onnx"), "--json", "-d", dir.path()});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK_THAT(r.err, Catch::Contains("missing input 'a'"));
 }
 
 TEST_CASE("info describes runnable and unrunnable models, as text and JSON", "[cli][info]") {
   auto r = run_cli({"info", quick("not_runnable.onnx")});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.out, Catch::Contains("relu  Relu  ai.onnx opset 14 -> NOT SUPPORTED"));
   CHECK_THAT(r.out, Catch::Contains("local functions (1):"));
   r = run_cli({"info", quick("two_chains.onnx"), "--json"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   auto v = onnxrun::test::run_process(
       {"/usr/bin/python3", "-c",
        "import json,sys; d=json.loads(sys.argv[1]); print(d['runnable'], [n['resolved_version'] for n in d['nodes']])",
        r.out});
   CHECK(v.out == "True [16, 16, 16]\n");
   r = run_cli({"info", "/nonexistent.onnx"});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK(lines(r.err) == 1);
   r = run_cli({"info"});
-  CHECK(r.exit_code == 2);
+  CHECK_EXIT(r, 2);
   CHECK_THAT(r.err, Catch::Contains("onnx-run info --help"));
 }
 
 TEST_CASE("info on ONNX's own models", "[cli][info][onnx-tests]") {
   auto r = run_cli({"info", onnxrun::test::node_test("test_leakyrelu") + "/model.onnx"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.out, Catch::Contains("#0  LeakyRelu  ai.onnx opset 16 -> v16 (16+)  (x) -> (y)"));
   CHECK_THAT(r.out, Catch::Contains("runnable:       yes"));
   // A test set's outputs can be written as numpy files too.
   TempDir out;
   r = run_cli({onnxrun::test::node_test("test_leakyrelu") + "/model.onnx", "-d",
                onnxrun::test::node_test("test_leakyrelu") + "/test_data_set_0", "-o", out.path(), "--format", "npy"});
-  CHECK(r.exit_code == 0);
+  CHECK_EXIT(r, 0);
   CHECK(read_npy_file(out.file("output_0.npy")).shape() == Shape{3, 4, 5});
   r = run_cli({"info", onnxrun::test::shared_tests_dir() + "/light/light_bvlc_alexnet.onnx"});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.out, Catch::Contains("producer:       onnx-caffe2"));
   CHECK_THAT(r.out, Catch::Contains("Conv x5 (not supported)"));
   CHECK_THAT(r.out, Catch::Contains("data_0  float[1,3,224,224]"));
 }
 
-TEST_CASE("help teaches with examples; slips get the nearest name", "[cli][help]") {
+TEST_CASE("help teaches with examples, slips get the nearest name", "[cli][help]") {
   for (std::vector<std::string> args : {std::vector<std::string>{"--help"}, std::vector<std::string>{"info", "--help"}}) {
     auto r = run_cli(args);
-    CHECK(r.exit_code == 0);
+    CHECK_EXIT(r, 0);
     CHECK_THAT(r.out, Catch::Contains("Examples:\n  onnx-run "));
   }
   auto r = run_cli({"inof", "model.onnx"});
-  CHECK(r.exit_code == 2);
+  CHECK_EXIT(r, 2);
   CHECK(r.err == "onnx-run: 'inof' is neither a command nor a file; did you mean `onnx-run info`? (see onnx-run --help)\n");
   r = run_cli({quick("leaky_nxm.onnx"), "--ful"});
-  CHECK(r.exit_code == 2);
+  CHECK_EXIT(r, 2);
   CHECK_THAT(r.err, Catch::Contains("did you mean --full?"));
   r = run_cli({"info", quick("leaky_nxm.onnx"), "--jsno"});
-  CHECK(r.exit_code == 2);
+  CHECK_EXIT(r, 2);
   CHECK_THAT(r.err, Catch::Contains("did you mean --json?"));
   r = run_cli({});
-  CHECK(r.exit_code == 2);
+  CHECK_EXIT(r, 2);
   CHECK_THAT(r.err, Catch::Contains("usage: onnx-run MODEL [options]"));
   r = run_cli({"info"});
   CHECK_THAT(r.err, Catch::Contains("usage: onnx-run info MODEL [options]"));
   // The bash completion at least parses.
   auto b = onnxrun::test::run_process({"/bin/bash", "-n", std::string(ONNXRUN_SOURCE_DIR) + "/tools/completion/onnx-run.bash"});
-  CHECK(b.exit_code == 0);
+  CHECK_EXIT(b, 0);
   r = run_cli({"--version"});
   CHECK_THAT(r.out, Catch::Contains("ONNX opsets up to 28, IR version up to 13"));
 }

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/check_exit.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -50,7 +51,7 @@ TEST_CASE("onnx-run test runs a tree, exits 1 on failures and writes JSON and JU
   make_tree(d);
   const auto r = run_cli({"test", d.file("good"), d.file("bad"), d.file("other"), "-j", "2", "--json", d.file("r.json"),
                           "--junit", d.file("r.xml")});
-  CHECK(r.exit_code == 1);
+  CHECK_EXIT(r, 1);
   CHECK_THAT(r.out, Catch::Contains("3 passed, 1 failed, 1 unsupported, 1 errors, 0 timeouts, 0 crashed (6 tests in"));
   CHECK_THAT(r.out, Catch::Contains("Unsupported, by cause (tests):") && Catch::Contains("1  Conv"));
   CHECK_THAT(r.out, Catch::Contains("Slowest tests:"));
@@ -75,7 +76,7 @@ TEST_CASE("in a pipe the lines come in the tests' order whatever -j", "[cli]") {
   make_tree(d);
   const auto one = run_cli({"test", d.path(), "-j", "1"});
   const auto four = run_cli({"test", d.path(), "-j", "4"});
-  CHECK(one.exit_code == 1);
+  CHECK_EXIT(one, 1);
   CHECK(test_lines(one.out) == test_lines(four.out));
   CHECK(std::count(one.out.begin(), one.out.end(), '[') >= 6);
   CHECK_THAT(one.out, Catch::Contains("[3/6] passed      good/test_1 ("));
@@ -93,7 +94,7 @@ TEST_CASE("--list, --filter, --exclude and --shard choose the tests", "[cli]") {
     std::vector<std::string> args{"test", d.path(), "--list"};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto r = run_cli(args);
-    REQUIRE(r.exit_code == 0);
+    REQUIRE_EXIT(r, 0);
     return r.out;
   };
   CHECK(list({}) == "bad/test_broken\nbad/test_fail\ngood/test_1\ngood/test_2\ngood/test_10\nother/test_unsup\n");
@@ -112,22 +113,22 @@ TEST_CASE("baseline workflow: a regression exits 1, a fix is listed as newly pas
   TempDir d;
   make_tree(d);
   const auto first = run_cli({"test", d.path(), "--json", d.file("base.json")});
-  CHECK(first.exit_code == 1);  // test_fail and test_broken, without a baseline
+  CHECK_EXIT(first, 1);  // test_fail and test_broken, without a baseline
   // Same state against its own baseline: nothing regressed.
   const auto same = run_cli({"test", d.path(), "--baseline", d.file("base.json")});
-  CHECK(same.exit_code == 0);
+  CHECK_EXIT(same, 0);
   CHECK_THAT(same.out, Catch::Contains("Baseline: 0 regressions, 0 newly passing"));
   // Break a passing test and fix the failing one.
   write_leaky_test(d.file("good/test_2"), 3.0f);
   write_leaky_test(d.file("bad/test_fail"));
   const auto after = run_cli({"test", d.path(), "--baseline", d.file("base.json"), "--json", d.file("now.json")});
-  CHECK(after.exit_code == 1);
+  CHECK_EXIT(after, 1);
   CHECK_THAT(after.out, Catch::Contains("Regressions against") && Catch::Contains("good/test_2: passed -> failed"));
   CHECK_THAT(after.out, Catch::Contains("Newly passing against") && Catch::Contains("bad/test_fail (was failed)"));
   // Only the fix: exit 0 although test_broken still errors.
   write_leaky_test(d.file("good/test_2"));
   const auto fixed = run_cli({"test", d.path(), "--baseline", d.file("base.json")});
-  CHECK(fixed.exit_code == 0);
+  CHECK_EXIT(fixed, 0);
   CHECK_THAT(fixed.out, Catch::Contains("1 newly passing"));
 }
 
@@ -135,16 +136,16 @@ TEST_CASE("--strict counts unsupported tests as failures", "[cli]") {
   TempDir d;
   write_leaky_test(d.file("ok"));
   write_unknown_op_model(d.file("unsup/model.onnx"), "Conv");
-  CHECK(run_cli({"test", d.path()}).exit_code == 0);
-  CHECK(run_cli({"test", d.path(), "--strict"}).exit_code == 1);
+  CHECK_EXIT(run_cli({"test", d.path()}), 0);
+  CHECK_EXIT(run_cli({"test", d.path(), "--strict"}), 1);
 }
 
-TEST_CASE("--isolate records a crashing child with its signal; the run goes on", "[cli]") {
+TEST_CASE("--isolate records a crashing child with its signal, the run goes on", "[cli]") {
   TempDir d;
   make_tree(d);
   const auto r = run_cli({"test", d.path(), "--isolate", "-j", "2", "--debug-crash-on", "test_2$", "--json",
                           d.file("r.json")});
-  CHECK(r.exit_code == 1);
+  CHECK_EXIT(r, 1);
   CHECK_THAT(r.out, Catch::Contains("crashed     good/test_2") && Catch::Contains("SIGSEGV"));
   CHECK_THAT(r.out, Catch::Contains("1 crashed (6 tests"));
   const auto j = read_json(d.file("r.json"));
@@ -159,16 +160,17 @@ TEST_CASE("--isolate records a crashing child with its signal; the run goes on",
   CHECK(j["summary"]["passed"] == 2);
 }
 
-TEST_CASE("--timeout kills a hanging test and records it", "[cli]") {
+// [serial]: test a must pass within the 0.5 s timeout, so it runs alone (tests/CMakeLists.txt).
+TEST_CASE("--timeout kills a hanging test and records it", "[cli][serial]") {
   TempDir d;
   write_leaky_test(d.file("a"));
   write_leaky_test(d.file("b"));
   const auto r = run_cli({"test", d.path(), "--timeout", "0.5", "--debug-hang-on", "^b$"});
-  CHECK(r.exit_code == 1);
+  CHECK_EXIT(r, 1);
   CHECK_THAT(r.out, Catch::Contains("timeout     b") && Catch::Contains("1 passed, 0 failed, 0 unsupported, 0 errors, 1 timeouts"));
 }
 
-TEST_CASE("usage errors are one line with exit code 2; nothing is written", "[cli]") {
+TEST_CASE("usage errors are one line with exit code 2, nothing is written", "[cli]") {
   TempDir d;
   make_tree(d);
   const std::vector<std::vector<std::string>> cases = {
@@ -181,7 +183,7 @@ TEST_CASE("usage errors are one line with exit code 2; nothing is written", "[cl
     args.push_back(d.file("r.json"));
     const auto r = run_cli(args);
     INFO(args[1]);
-    CHECK(r.exit_code == 2);
+    CHECK_EXIT(r, 2);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_THAT(r.err, Catch::StartsWith("onnx-run: "));
     CHECK(!fs::exists(d.file("r.json")));
@@ -192,7 +194,7 @@ TEST_CASE("a report that cannot be written stops the run before it starts (exit 
   TempDir d;
   make_tree(d);
   const auto r = run_cli({"test", d.path(), "--junit", d.file("no/such/dir/r.xml")});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK(r.out.empty());
   CHECK_THAT(r.err, Catch::StartsWith("onnx-run: cannot write") && Catch::Contains("does not exist"));
 }
@@ -202,7 +204,7 @@ TEST_CASE("an unreadable baseline stops the run before it starts (exit 3)", "[cl
   make_tree(d);
   write_text_file(d.file("base.json"), "{\"tests\": 3}");
   const auto r = run_cli({"test", d.path(), "--baseline", d.file("base.json"), "--json", d.file("r.json")});
-  CHECK(r.exit_code == 3);
+  CHECK_EXIT(r, 3);
   CHECK_THAT(r.err, Catch::Contains("not an onnx-run report"));
   CHECK(!fs::exists(d.file("r.json")));
 }

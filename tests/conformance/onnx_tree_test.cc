@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
 
@@ -22,13 +23,12 @@ nlohmann::json run_tree(const TempDir& d, const std::string& report, const std::
   args.insert(args.end(), extra.begin(), extra.end());
   const auto r = run_cli(args);
   INFO(r.out.substr(0, 4000) << r.err);
-  REQUIRE(r.exit_code < 128);  // not killed by a signal
+  REQUIRE_NO_SIGNAL(r);
   std::ifstream f(d.file(report));
   const auto j = nlohmann::json::parse(f);
-  CHECK(r.exit_code == (j["summary"]["failed"] == 0 && j["summary"]["error"] == 0 && j["summary"]["crashed"] == 0 &&
-                                j["summary"]["timeout"] == 0
-                            ? 0
-                            : 1));
+  const bool all_passed = j["summary"]["failed"] == 0 && j["summary"]["error"] == 0 && j["summary"]["crashed"] == 0 &&
+                          j["summary"]["timeout"] == 0;
+  CHECK_EXIT(r, all_passed ? 0 : 1);
   return j;
 }
 

@@ -1,5 +1,5 @@
 // What each fuzz target does with one input, as functions, so that the normal test run
-// (tests/unit/fuzz_regression_test.cc) replays the inputs kept under regressions/<target>/
+// (tests/unit/model/fuzz_regression_test.cc) replays the inputs kept under regressions/<target>/
 // exactly the way the fuzzer ran them. Each returns normally when the input was handled
 // or refused with an onnxrun::Error; anything else (another exception, a crash, a
 // sanitizer report, std::abort for a broken round trip) is a finding.

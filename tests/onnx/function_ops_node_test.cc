@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
 
@@ -43,7 +44,7 @@ void require_passes(const std::string& name, const std::vector<std::string>& ext
   args.insert(args.end(), extra.begin(), extra.end());
   const ProcessResult r = run_cli(args);
   INFO(name << ": " << r.out << r.err);
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
 }
 
 }  // namespace
@@ -81,7 +82,7 @@ TEST_CASE("node tests: test_less_equal* need LessOrEqual/Equal/Or, which are ref
   for (const std::string& t : tests) {
     const ProcessResult r = run_cli({node_test(t) + "/model.onnx", "-q"});
     INFO(t << ": " << r.err);
-    REQUIRE(r.exit_code == 3);
+    REQUIRE_EXIT(r, 3);
     REQUIRE_THAT(r.err, Catch::Contains("is not implemented") &&
                             (Catch::Contains("LessOrEqual") || Catch::Contains("Equal")));
   }
@@ -93,7 +94,7 @@ TEST_CASE("node tests: CastLike to or from float8, 4-bit and 2-bit types is refu
     if (castlike_in_scope(t)) continue;
     const ProcessResult r = run_cli({node_test(t) + "/model.onnx", "-q"});
     INFO(t << ": " << r.err);
-    REQUIRE(r.exit_code == 3);
+    REQUIRE_EXIT(r, 3);
     REQUIRE_THAT(r.err, Catch::Contains("not implemented"));
     ++refused;
   }

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""numpy's side of onnx-run's .npy/.npz round-trip test (tests/unit/npy_numpy_test.cc).
+"""numpy's side of onnx-run's .npy/.npz round-trip test (tests/unit/io/npy_test.cc).
 
   npy_roundtrip.py make DIR        numpy writes every type (and variants) into DIR
   npy_roundtrip.py resave IN OUT   numpy loads every .npy/.npz in IN and saves it again in OUT

@@ -9,19 +9,13 @@
 #include "io/tensor_proto.h"
 #include "onnx/onnx.pb.h"
 #include "support/model_builder.h"
+#include "support/tensors.h"
 
 namespace onnxrun::test {
 namespace {
 
 void set_float_value_info(onnx::ValueInfoProto* v, const std::string& name, int64_t n) {
   declare(v, name, onnx::TensorProto::FLOAT, {n});
-}
-
-Tensor float_tensor(const std::vector<float>& values) {
-  Tensor t(DType::kFloat, {static_cast<int64_t>(values.size())});
-  float* p = t.mutable_data<float>();
-  for (size_t k = 0; k < values.size(); ++k) p[k] = values[k];
-  return t;
 }
 
 void save(const onnx::ModelProto& m, const std::string& path) {

@@ -7,7 +7,9 @@ namespace onnxrun::test {
 
 std::string onnx_run_binary();
 std::string testdata_dir();        // <source>/testdata
-std::string shared_tests_dir();    // <source>/../shared/onnx-tests (may not exist)
+// <source>/../shared/onnx-tests (may not exist), or $ONNXRUN_SHARED_TESTS when set: a
+// run with ONNXRUN_SHARED_TESTS=/nowhere shows how the cases needing it are skipped.
+std::string shared_tests_dir();
 std::string node_test(const std::string& name);  // shared_tests_dir()/node/<name>
 
 // A fresh empty folder under the system temp dir, removed when the object dies.

@@ -45,7 +45,34 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = slurp(out);
   r.err = slurp(err);
+  r.argv = argv;
   return r;
+}
+
+namespace {
+std::string shell_quote(const std::string& a) {
+  if (!a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") ==
+                        std::string::npos)
+    return a;
+  std::string q = "'";
+  for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// At most `limit` bytes of `s`, saying how much was left out.
+std::string head(const std::string& s, size_t limit) {
+  if (s.size() <= limit) return s;
+  return s.substr(0, limit) + "\n... (" + std::to_string(s.size() - limit) + " more bytes)";
+}
+}  // namespace
+
+std::string describe(const ProcessResult& r) {
+  std::string cmd;
+  for (const std::string& a : r.argv) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
+  std::string s = "command: " + cmd + "\nexit code: " + std::to_string(r.exit_code);
+  s += r.err.empty() ? "\nstderr: (empty)" : "\nstderr:\n" + head(r.err, 4000);
+  if (!r.out.empty()) s += "\nstdout:\n" + head(r.out, 1000);
+  return s;
 }
 
 ProcessResult run_cli(const std::vector<std::string>& args) {

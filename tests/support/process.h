@@ -1,4 +1,6 @@
 // Running the onnx-run binary (or any program) from a test and capturing what it says.
+// Check exit codes with CHECK_EXIT / REQUIRE_EXIT (support/check_exit.h): a failure then
+// prints the command, its exit code and its stderr, not `3 == 0`.
 #pragma once
 
 #include <string>
@@ -10,10 +12,15 @@ struct ProcessResult {
   int exit_code = -1;  // 128 + signal when killed by a signal
   std::string out;
   std::string err;
+  std::vector<std::string> argv;  // what ran, for failure messages
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv);
 // run_process({onnx_run_binary(), args...})
 ProcessResult run_cli(const std::vector<std::string>& args);
+
+// The command line (shell-quoted where needed), the exit code, stderr and the head of
+// stdout, on several lines: what a failed exit-code check shows.
+std::string describe(const ProcessResult& r);
 
 }  // namespace onnxrun::test

@@ -13,6 +13,7 @@
 #include "io/input_file.h"
 #include "io/npy.h"
 #include "io/npz.h"
+#include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
 
@@ -167,7 +168,7 @@ TEST_CASE("every type round-trips through numpy, byte for byte", "[npy][python]"
   TempDir dir;
   const std::string from_numpy = dir.file("numpy"), ours = dir.file("ours"), resaved = dir.file("resaved");
   auto made = onnxrun::test::run_process({kPython, script(), "make", from_numpy});
-  REQUIRE(made.exit_code == 0);
+  REQUIRE_EXIT(made, 0);
 
   // numpy -> onnx-run: every type, little and big endian, header versions 1.0 and 2.0.
   std::filesystem::create_directories(ours);
@@ -205,7 +206,7 @@ TEST_CASE("every type round-trips through numpy, byte for byte", "[npy][python]"
   write_npy_file(ours + "/bfloat16.npy", pattern(DType::kBFloat16, {2, 3, 4}));
   write_npz_file(ours + "/all.npz", all);
   auto re = onnxrun::test::run_process({kPython, script(), "resave", ours, resaved});
-  REQUIRE(re.exit_code == 0);
+  REQUIRE_EXIT(re, 0);
   CHECK(re.out.find("all.npz float16:<f2:[2, 3, 4] float32:<f4:[2, 3, 4]") == 0);
   for (const auto& entry : std::filesystem::directory_iterator(ours)) {
     if (entry.path().extension() != ".npy") continue;

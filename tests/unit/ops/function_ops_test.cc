@@ -82,7 +82,7 @@ TEST_CASE("Mul on 16-bit floats rounds the exact product once", "[ops][mul]") {
   }
 }
 
-TEST_CASE("Mul-1 and Mul-6 broadcast the legacy way; Mul-7 numpy style", "[ops][mul][broadcast]") {
+TEST_CASE("Mul-1 and Mul-6 broadcast the legacy way, Mul-7 numpy style", "[ops][mul][broadcast]") {
   const Tensor a = make_tensor<float>(DType::kFloat, {2, 3, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
   const Tensor b = vec<float>(DType::kFloat, {10, 100, 1000});
   AttributeMap legacy{{"broadcast", int_attr(1)}, {"axis", int_attr(1)}};
@@ -199,7 +199,7 @@ TEST_CASE("Constant gives its attribute's value in every form", "[ops][constant]
   REQUIRE(error_of([&] { run_op("Constant", 25, {{"value", tensor_attr(f8)}}, {}); }).first == ErrorKind::kUnsupported);
 }
 
-TEST_CASE("CastLike float to integer truncates and saturates; NaN gives 0", "[ops][cast]") {
+TEST_CASE("CastLike float to integer truncates and saturates, NaN gives 0", "[ops][cast]") {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const Tensor x = vec<float>(DType::kFloat, {1.9f, -1.9f, 3e9f, -3e9f, INFINITY, -INFINITY, nan, -0.5f});
   const auto i32 = values_of<int32_t>(run_op("CastLike", 15, {}, {x, vec<int32_t>(DType::kInt32, {0})})[0]);
@@ -267,7 +267,7 @@ TEST_CASE("CastLike from 64-bit integers to bfloat16 rounds once, not through do
           std::vector<uint16_t>{0x7c00, 0x7bff});
 }
 
-TEST_CASE("Cast takes its target from `to` (a name in v1, a code later); out-of-scope targets are refused", "[ops][cast]") {
+TEST_CASE("Cast takes its target from `to` (a name in v1, a code later), out-of-scope targets are refused", "[ops][cast]") {
   Attribute name{AttrKind::kString};
   name.s = "FLOAT16";
   REQUIRE(run_op("Cast", 1, {{"to", name}}, {vec<float>(DType::kFloat, {1.0f})})[0].dtype() == DType::kFloat16);

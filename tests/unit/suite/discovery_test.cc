@@ -71,7 +71,7 @@ TEST_CASE("a model folder or model file given directly is one test named after i
   CHECK(file[0].kind == CaseKind::kFile);
 }
 
-TEST_CASE("a model found from two paths runs once; equal names are made unique", "[suite]") {
+TEST_CASE("a model found from two paths runs once, equal names are made unique", "[suite]") {
   TempDir d;
   make_tree(d);
   CHECK(discover_tests({d.path(), d.file("node/test_2")}).size() == 5);

@@ -119,7 +119,8 @@ TEST_CASE("isolation records a crashing child with its signal and goes on", "[su
   CHECK(find(rs, "tol").outcome == Outcome::kPassed);
 }
 
-TEST_CASE("a test that hangs past --timeout is killed and recorded", "[suite]") {
+// [serial]: test b must finish within the 0.3 s timeout, so it runs alone (tests/CMakeLists.txt).
+TEST_CASE("a test that hangs past --timeout is killed and recorded", "[suite][serial]") {
   TempDir d;
   write_leaky_test(d.file("a"));
   write_leaky_test(d.file("b"));

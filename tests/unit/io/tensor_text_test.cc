@@ -20,6 +20,7 @@
 #include "io/tensor_json.h"
 #include "io/tensor_literal.h"
 #include "io/tensor_text.h"
+#include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
 
@@ -106,7 +107,7 @@ std::vector<std::string> numpy_str(const std::vector<Tensor>& ts) {
     for (const Tensor& t : ts) f << "out(" << numpy_expr(t) << ")\n";
   }
   const auto r = onnxrun::test::run_process({"/usr/bin/python3", script});
-  REQUIRE(r.exit_code == 0);
+  REQUIRE_EXIT(r, 0);
   std::vector<std::string> out;
   size_t start = 0;
   for (size_t p; (p = r.out.find("\n@@@\n", start)) != std::string::npos; start = p + 5)
@@ -225,7 +226,7 @@ TEST_CASE("format_array prints as numpy's str: every type, shape class and famil
   compare_with_numpy(ts);
 }
 
-TEST_CASE("float16 prints numpy's float16 digits; 0-d tensors print like numpy scalars", "[print]") {
+TEST_CASE("float16 prints numpy's float16 digits, 0-d tensors print like numpy scalars", "[print]") {
   if (!have_numpy()) {
     WARN("/usr/bin/python3 has no numpy: skipped");
     return;

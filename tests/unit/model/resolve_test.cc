@@ -7,29 +7,12 @@
 #include "core/error.h"
 #include "model/load.h"
 #include "ops/registry.h"
+#include "support/load.h"
 #include "support/model_builder.h"
 
 using namespace onnxrun;
 using namespace onnxrun::test;
 using Catch::Matchers::Contains;
-
-namespace {
-Model load(const onnx::ModelProto& m) {
-  const std::string bytes = m.SerializeAsString();
-  return load_model_from_bytes(bytes.data(), bytes.size(), ".");
-}
-
-// The error kind and message loading `m` gives.
-Error load_error(const onnx::ModelProto& m) {
-  try {
-    load(m);
-  } catch (const Error& e) {
-    return e;
-  }
-  FAIL("the model loaded");
-  return Error(ErrorKind::kInternal, "");
-}
-}  // namespace
 
 TEST_CASE("LeakyRelu resolves to v1 for opsets 1-5, v6 for 6-15, v16 from 16 on", "[resolve]") {
   for (int64_t opset = 1; opset <= 28; ++opset) {

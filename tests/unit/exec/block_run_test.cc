@@ -9,8 +9,10 @@
 #include "core/thread_pool.h"
 #include "model/load.h"
 #include "onnx/onnx.pb.h"
+#include "support/load.h"
 
 using namespace onnxrun;
+using onnxrun::test::load;
 
 namespace {
 
@@ -51,21 +53,19 @@ std::string chain_model(int t, int nodes, bool with_initializer = false) {
   return m.SerializeAsString();
 }
 
-Graph load(const std::string& bytes) { return load_model_from_bytes(bytes.data(), bytes.size(), ".").graph; }
-
 }  // namespace
 
 TEST_CASE("only chains of elementwise ops run in blocks", "[block_run]") {
-  CHECK(can_run_in_blocks(load(chain_model(1, 1))));
-  CHECK(can_run_in_blocks(load(chain_model(10, 3))));
-  CHECK_FALSE(can_run_in_blocks(load(chain_model(1, 2, true))));
+  CHECK(can_run_in_blocks(load(chain_model(1, 1)).graph));
+  CHECK(can_run_in_blocks(load(chain_model(10, 3)).graph));
+  CHECK_FALSE(can_run_in_blocks(load(chain_model(1, 2, true)).graph));
 }
 
 TEST_CASE("a graph run block by block gives the whole run's bits", "[block_run]") {
   ThreadPool pool(2);
   for (int t : {1, 10, 11, 16}) {  // float, float16, double, bfloat16
     INFO("type " << t);
-    Executor exec(load(chain_model(t, 2)), ExecOptions{&pool});
+    Executor exec(load(chain_model(t, 2)).graph, ExecOptions{&pool});
     const DType dt = static_cast<DType>(t);
     const size_t n = 100003;
     Tensor x(dt, Shape{n});

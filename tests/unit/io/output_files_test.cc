@@ -144,7 +144,7 @@ TEST_CASE("check_writable_target", "[output-files]") {
   }
 }
 
-TEST_CASE("output transaction: nothing appears before commit; commit renames in order", "[output-files]") {
+TEST_CASE("output transaction: nothing appears before commit, commit renames in order", "[output-files]") {
   TempDir d;
   write_file(d.file("b.txt"), "old b");
   std::vector<std::string> done;

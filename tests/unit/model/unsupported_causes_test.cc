@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "model/load.h"
+#include "support/load.h"
 #include "support/model_builder.h"
 
 using namespace onnxrun;
@@ -16,17 +17,6 @@ std::vector<std::string> keys_of(const Error& e) {
   std::vector<std::string> keys;
   for (const Cause& c : e.causes()) keys.push_back(c.key());
   return keys;
-}
-
-Error load_error(const onnx::ModelProto& m) {
-  const std::string bytes = serialize(m);
-  try {
-    load_model_from_bytes(bytes.data(), bytes.size(), ".");
-  } catch (const Error& e) {
-    return e;
-  }
-  FAIL("the model loaded");
-  return Error(ErrorKind::kInternal, "unreachable");
 }
 
 }  // namespace

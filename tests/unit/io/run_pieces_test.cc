@@ -19,18 +19,14 @@
 #include "suite/json_documents.h"
 #include "model/load.h"
 #include "support/paths.h"
+#include "support/tensors.h"
 
 using namespace onnxrun;
 using namespace onnxrun::cli;
+using onnxrun::test::float_tensor;
 
 namespace {
 std::string quick(const std::string& name) { return onnxrun::test::testdata_dir() + "/quick/" + name; }
-
-Tensor floats(const Shape& shape, std::vector<float> v) {
-  Tensor t(DType::kFloat, shape);
-  for (size_t k = 0; k < v.size(); ++k) t.mutable_data<float>()[k] = v[k];
-  return t;
-}
 }  // namespace
 
 TEST_CASE("literal lists give values and shape", "[literal]") {
@@ -75,7 +71,7 @@ TEST_CASE("malformed literals are usage errors naming the problem", "[literal]")
 
 TEST_CASE("statistics count NaN and inf apart and ignore them in mean and std", "[stats]") {
   const double inf = std::numeric_limits<double>::infinity();
-  TensorStats s = tensor_stats(floats({6}, {1, 2, 3, NAN, static_cast<float>(inf), static_cast<float>(-inf)}));
+  TensorStats s = tensor_stats(float_tensor({6}, {1, 2, 3, NAN, static_cast<float>(inf), static_cast<float>(-inf)}));
   CHECK(s.nan == 1);
   CHECK(s.pos_inf == 1);
   CHECK(s.neg_inf == 1);
@@ -83,18 +79,18 @@ TEST_CASE("statistics count NaN and inf apart and ignore them in mean and std", 
   CHECK(s.max == inf);
   CHECK(s.mean == 2);
   CHECK(s.std == Approx(std::sqrt(2.0 / 3.0)));
-  TensorStats all_nan = tensor_stats(floats({2}, {NAN, NAN}));
+  TensorStats all_nan = tensor_stats(float_tensor({2}, {NAN, NAN}));
   CHECK(std::isnan(all_nan.mean));
   CHECK(format_stats(all_nan) == "no finite values, nan 2 inf 0");  // no NaN statistics
   CHECK(format_stats(s) == "min -inf max inf mean 2 std 0.816497 (finite values) nan 1 inf 2");
-  CHECK(format_stats(tensor_stats(floats({2}, {-1, 3}))) == "min -1 max 3 mean 1 std 2 nan 0 inf 0");
+  CHECK(format_stats(tensor_stats(float_tensor({2}, {-1, 3}))) == "min -1 max 3 mean 1 std 2 nan 0 inf 0");
 }
 
 TEST_CASE("arrays print as numpy prints them", "[print]") {
-  CHECK(format_array(floats({2, 2}, {1, 2.5, -3, 4})) == "[[ 1.   2.5]\n [-3.   4. ]]");
-  CHECK(format_array(floats({}, {0.1f})) == "0.1");
-  CHECK(format_array(floats({3}, {1e-5f, 1, 100})) == "[1.e-05 1.e+00 1.e+02]");
-  CHECK(format_array(floats({3}, {NAN, INFINITY, -1.5})) == "[ nan  inf -1.5]");
+  CHECK(format_array(float_tensor({2, 2}, {1, 2.5, -3, 4})) == "[[ 1.   2.5]\n [-3.   4. ]]");
+  CHECK(format_array(float_tensor({}, {0.1f})) == "0.1");
+  CHECK(format_array(float_tensor({3}, {1e-5f, 1, 100})) == "[1.e-05 1.e+00 1.e+02]");
+  CHECK(format_array(float_tensor({3}, {NAN, INFINITY, -1.5})) == "[ nan  inf -1.5]");
   Tensor b(DType::kBool, {3});
   b.mutable_data<uint8_t>()[0] = 1, b.mutable_data<uint8_t>()[1] = 0, b.mutable_data<uint8_t>()[2] = 1;
   CHECK(format_array(b) == "[ True False  True]");

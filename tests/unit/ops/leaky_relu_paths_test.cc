@@ -17,6 +17,7 @@
 #include "core/half.h"
 #include "ops/leaky_relu_kernels.h"
 #include "ops/leaky_relu_paths.h"
+#include "support/edge_values.h"
 #include "support/reference_float.h"
 
 using namespace onnxrun;
@@ -78,30 +79,6 @@ void check_against(KernelFn<T, A> ref, KernelFn<T, A> fn, const std::vector<T>& 
     fn(xs.data() + off, g.data(), n, alpha);
     require_same_bits(w, g, "offset");
   }
-}
-
-template <typename T>
-std::vector<T> edge_values() {
-  using L = std::numeric_limits<T>;
-  std::vector<T> v = {T(0),          -T(0),          L::infinity(),   -L::infinity(), L::quiet_NaN(),
-                      -L::quiet_NaN(), L::signaling_NaN(), L::denorm_min(), -L::denorm_min(), L::min(),
-                      -L::min(),     L::max(),       -L::max(),       L::lowest(),    T(1),
-                      T(-1),         T(-0.5),        T(1e-3),         T(-1e-3),       L::epsilon(),
-                      -L::epsilon(), L::min() / 2,   -L::min() / 2,   -L::min() * 3,  L::min() * T(0.75)};
-  // A NaN with a payload and a negative one, both signs of every kind above.
-  uint64_t bits = 0;
-  T nan_payload;
-  std::memcpy(&bits, &v[4], sizeof(T));
-  bits |= 0x5;
-  std::memcpy(&nan_payload, &bits, sizeof(T));
-  v.push_back(nan_payload);
-  v.push_back(-nan_payload);
-  std::mt19937_64 rng(42);
-  std::uniform_real_distribution<double> uni(-4.0, 4.0);
-  std::uniform_int_distribution<int> ex(L::min_exponent - L::digits - 2, L::max_exponent);
-  for (int i = 0; i < 300; ++i) v.push_back(static_cast<T>(uni(rng)));
-  for (int i = 0; i < 300; ++i) v.push_back(static_cast<T>(std::ldexp(uni(rng), ex(rng))));
-  return v;
 }
 
 }  // namespace

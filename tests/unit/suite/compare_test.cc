@@ -6,23 +6,17 @@
 
 #include "core/half.h"
 #include "suite/compare.h"
+#include "support/tensors.h"
 
 using namespace onnxrun;
 using Catch::Matchers::Contains;
-
-namespace {
-Tensor floats(std::vector<float> v) {
-  Tensor t(DType::kFloat, {static_cast<int64_t>(v.size())});
-  std::copy(v.begin(), v.end(), t.mutable_data<float>());
-  return t;
-}
-}  // namespace
+using onnxrun::test::float_tensor;
 
 TEST_CASE("values within atol + rtol*|expected| pass", "[compare]") {
-  Comparison c = compare_tensors(floats({1, 100, 0}), floats({1.0009f, 100.09f, 5e-8f}), {});
+  Comparison c = compare_tensors(float_tensor({1, 100, 0}), float_tensor({1.0009f, 100.09f, 5e-8f}), {});
   CHECK(c.ok);
   CHECK(c.mismatches == 0);
-  c = compare_tensors(floats({1, 100, 0}), floats({1.002f, 100, 0}), {});
+  c = compare_tensors(float_tensor({1, 100, 0}), float_tensor({1.002f, 100, 0}), {});
   CHECK_FALSE(c.ok);
   CHECK(c.mismatches == 1);
   CHECK(c.worst_index == 0);
@@ -30,26 +24,26 @@ TEST_CASE("values within atol + rtol*|expected| pass", "[compare]") {
   CHECK(c.needed_rtol == Approx(0.002 - 1e-7).epsilon(1e-3));
   CHECK(c.needed_atol == Approx(0.001).epsilon(1e-2));
   // The needed tolerances would indeed pass.
-  CHECK(compare_tensors(floats({1, 100, 0}), floats({1.002f, 100, 0}), {c.needed_rtol * 1.0001, 1e-7}).ok);
-  CHECK(compare_tensors(floats({1, 100, 0}), floats({1.002f, 100, 0}), {1e-3, c.needed_atol * 1.0001}).ok);
+  CHECK(compare_tensors(float_tensor({1, 100, 0}), float_tensor({1.002f, 100, 0}), {c.needed_rtol * 1.0001, 1e-7}).ok);
+  CHECK(compare_tensors(float_tensor({1, 100, 0}), float_tensor({1.002f, 100, 0}), {1e-3, c.needed_atol * 1.0001}).ok);
 }
 
 TEST_CASE("NaN matches only NaN and infinities must match in sign", "[compare]") {
-  CHECK(compare_tensors(floats({NAN, INFINITY, -INFINITY}), floats({NAN, INFINITY, -INFINITY}), {}).ok);
-  Comparison c = compare_tensors(floats({NAN, 1}), floats({1, 1}), {});
+  CHECK(compare_tensors(float_tensor({NAN, INFINITY, -INFINITY}), float_tensor({NAN, INFINITY, -INFINITY}), {}).ok);
+  Comparison c = compare_tensors(float_tensor({NAN, 1}), float_tensor({1, 1}), {});
   CHECK_FALSE(c.ok);
   CHECK(std::isinf(c.needed_atol));
-  CHECK_FALSE(compare_tensors(floats({1}), floats({NAN}), {}).ok);
-  CHECK_FALSE(compare_tensors(floats({INFINITY}), floats({-INFINITY}), {1e9, 1e9}).ok);
-  CHECK_FALSE(compare_tensors(floats({INFINITY}), floats({3e38f}), {1e9, 1e9}).ok);
+  CHECK_FALSE(compare_tensors(float_tensor({1}), float_tensor({NAN}), {}).ok);
+  CHECK_FALSE(compare_tensors(float_tensor({INFINITY}), float_tensor({-INFINITY}), {1e9, 1e9}).ok);
+  CHECK_FALSE(compare_tensors(float_tensor({INFINITY}), float_tensor({3e38f}), {1e9, 1e9}).ok);
 }
 
 TEST_CASE("dtype and shape must match exactly", "[compare]") {
-  Comparison c = compare_tensors(floats({1, 2}), Tensor(DType::kDouble, {2}), {});
+  Comparison c = compare_tensors(float_tensor({1, 2}), Tensor(DType::kDouble, {2}), {});
   CHECK_FALSE(c.ok);
   CHECK_THAT(c.summary("y"), Contains("expected float[2], got double[2]"));
   Tensor reshaped(DType::kFloat, {1, 2});
-  CHECK_FALSE(compare_tensors(floats({1, 2}), reshaped, {}).ok);
+  CHECK_FALSE(compare_tensors(float_tensor({1, 2}), reshaped, {}).ok);
 }
 
 TEST_CASE("the report names the worst element with its bits and the tolerances that would pass", "[compare]") {

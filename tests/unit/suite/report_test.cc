@@ -58,7 +58,7 @@ TEST_CASE("summary line and counts", "[suite]") {
   CHECK(!is_problem(Outcome::kPassed, true));
 }
 
-TEST_CASE("unsupported causes are counted per test, most common first; slowest tests", "[suite]") {
+TEST_CASE("unsupported causes are counted per test, most common first, slowest tests", "[suite]") {
   const auto table = unsupported_causes(sample());
   REQUIRE(table.size() == 2);
   CHECK(table[0] == std::pair<std::string, size_t>{"Conv", 2});

@@ -6,7 +6,9 @@
 #include "exec/bind.h"
 #include "exec/executor.h"
 #include "model/load.h"
+#include "support/load.h"
 #include "support/model_builder.h"
+#include "support/tensors.h"
 
 using namespace onnxrun;
 using namespace onnxrun::test;
@@ -14,26 +16,6 @@ using Catch::Matchers::Contains;
 
 namespace {
 constexpr int kF = onnx::TensorProto::FLOAT;
-
-Model load(const onnx::ModelProto& m) {
-  const std::string bytes = m.SerializeAsString();
-  return load_model_from_bytes(bytes.data(), bytes.size(), ".");
-}
-
-std::string load_error(const onnx::ModelProto& m) {
-  try {
-    load(m);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(loaded)";
-}
-
-Tensor floats(const Shape& shape, std::vector<float> v) {
-  Tensor t(DType::kFloat, shape);
-  std::copy(v.begin(), v.end(), t.mutable_data<float>());
-  return t;
-}
 
 // x -> a (alpha .5) -> b (default) ; a -> d (alpha -1); outputs b, a, d; nodes reversed.
 onnx::ModelProto fanout_model() {
@@ -55,7 +37,7 @@ TEST_CASE("nodes out of order are sorted, and fan-out and intermediate outputs r
   CHECK(m.graph.nodes[0].name == "n1");
   CHECK(m.graph.nodes[1].name == "n3");  // ready nodes keep the file's order
   Executor exec(m.graph);
-  auto out = exec.run({{"x", floats({3}, {-2, 4, -0.0f})}});
+  auto out = exec.run({{"x", float_tensor({3}, {-2, 4, -0.0f})}});
   REQUIRE(out.size() == 3);
   CHECK(out[1].data<float>()[0] == -1.0f);      // a = .5 * -2
   CHECK(out[0].data<float>()[0] == -0.01f);     // b = .01 * a
@@ -71,12 +53,12 @@ TEST_CASE("a chain reuses the buffer of a value that dies, never one the caller 
   add_node(mp, "LeakyRelu", {"x"}, {"y"});
   add_node(mp, "LeakyRelu", {"y"}, {"z"});
   Executor exec(load(mp).graph);
-  Tensor x = floats({4}, {-1, -2, 3, 4});
+  Tensor x = float_tensor({4}, {-1, -2, 3, 4});
   const void* x_buf = x.raw();
   auto out = exec.run({{"x", x}});
   CHECK(out[0].raw() != x_buf);          // x is still held here
   CHECK(x.data<float>()[0] == -1.0f);
-  Tensor handed = floats({4}, {-1, -2, 3, 4});
+  Tensor handed = float_tensor({4}, {-1, -2, 3, 4});
   const void* handed_buf = handed.raw();
   std::map<std::string, Tensor> in;
   in["x"] = std::move(handed);
@@ -90,41 +72,41 @@ TEST_CASE("structural errors are refused at load with the node named", "[graph]"
   add_input(m, "x", kF, {3});
   add_output(m, "y", kF, {3});
   add_node(m, "LeakyRelu", {"nowhere"}, {"y"}, "n");
-  CHECK_THAT(load_error(m), Contains("node 'n'") && Contains("'nowhere' is not produced"));
+  CHECK_THAT(load_error(m).what(), Contains("node 'n'") && Contains("'nowhere' is not produced"));
 
   m = make_model(13);
   add_input(m, "x", kF, {3});
   add_output(m, "y", kF, {3});
   add_node(m, "LeakyRelu", {"x"}, {"y"}, "p");
   add_node(m, "LeakyRelu", {"x"}, {"y"}, "q");
-  CHECK_THAT(load_error(m), Contains("'y' is produced twice"));
+  CHECK_THAT(load_error(m).what(), Contains("'y' is produced twice"));
 
   m = make_model(13);
   add_input(m, "x", kF, {3});
   add_output(m, "y", kF, {3});
   add_node(m, "LeakyRelu", {"z"}, {"y"}, "p");
   add_node(m, "LeakyRelu", {"y"}, {"z"}, "q");
-  CHECK_THAT(load_error(m), Contains("cycle"));
+  CHECK_THAT(load_error(m).what(), Contains("cycle"));
 
   m = make_model(13);
   add_input(m, "x", kF, {3});
   add_output(m, "y", kF, {3});
   add_node(m, "LeakyRelu", {"x"}, {"x"}, "p");
-  CHECK_THAT(load_error(m), Contains("'x' is produced twice"));
+  CHECK_THAT(load_error(m).what(), Contains("'x' is produced twice"));
 
   m = make_model(13);
   add_input(m, "x", kF, {3});
   add_output(m, "nothing", kF, {3});
   add_node(m, "LeakyRelu", {"x"}, {"y"});
-  CHECK_THAT(load_error(m), Contains("graph output 'nothing' is not produced"));
+  CHECK_THAT(load_error(m).what(), Contains("graph output 'nothing' is not produced"));
 
   m = make_model(13);
   add_input(m, "x", kF, {3});
-  CHECK_THAT(load_error(m), Contains("no outputs"));
+  CHECK_THAT(load_error(m).what(), Contains("no outputs"));
 
   m = make_model(13);
   m.clear_graph();
-  CHECK_THAT(load_error(m), Contains("no graph"));
+  CHECK_THAT(load_error(m).what(), Contains("no graph"));
 }
 
 TEST_CASE("garbage and truncated model bytes are refused", "[graph]") {
@@ -152,7 +134,7 @@ TEST_CASE("an initializer that is also an input can be overridden", "[graph]") {
   CHECK(m.graph.required_inputs().empty());
   Executor exec(m.graph);
   CHECK(exec.run({})[0].data<float>()[0] == -1.0f);
-  auto fed = bind_inputs(m.graph, {Feed{"w", 0, floats({2}, {-200, 1}), ""}});
+  auto fed = bind_inputs(m.graph, {Feed{"w", 0, float_tensor({2}, {-200, 1}), ""}});
   CHECK(exec.run(fed)[0].data<float>()[0] == -2.0f);
   // The initializer itself was not overwritten by in-place reuse.
   CHECK(exec.run({})[0].data<float>()[0] == -1.0f);

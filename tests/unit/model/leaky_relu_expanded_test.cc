@@ -11,6 +11,7 @@
 
 #include "exec/executor.h"
 #include "model/load.h"
+#include "support/edge_values.h"
 #include "support/model_builder.h"
 #include "support/op_runner.h"
 
@@ -89,17 +90,6 @@ Tensor random_plus_edges(DType dtype, std::mt19937_64& rng, const std::vector<T>
   }
   for (size_t i = 0; i < edges.size(); ++i) p[n_random + i] = edges[i];
   return t;
-}
-
-template <typename T>
-std::vector<T> edge_values() {
-  using L = std::numeric_limits<T>;
-  std::vector<T> e = {T(0), -T(0), L::infinity(), -L::infinity(), L::quiet_NaN(), -L::quiet_NaN(),
-                      L::signaling_NaN(), L::min(), -L::min(), L::denorm_min(), -L::denorm_min(), L::max(),
-                      -L::max(), L::lowest(), T(1), T(-1), T(-0.5), T(1e-30), T(-1e-30), L::epsilon(), -L::epsilon()};
-  // Values whose product with alpha lands on a rounding tie or underflows.
-  for (int k = -20; k <= 20; ++k) e.push_back(-std::ldexp(T(1) + L::epsilon(), L::min_exponent - k));
-  return e;
 }
 
 }  // namespace

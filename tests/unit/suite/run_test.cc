@@ -81,7 +81,7 @@ TEST_CASE("output files appear on commit, and never from a report that is droppe
   CHECK(floats(read_tensor_file(written[0]).tensor) == std::vector<float>{-0.02f, 0.5f, 4});
 }
 
-TEST_CASE("a test set that cannot run is its own result; the others still run", "[unit][run]") {
+TEST_CASE("a test set that cannot run is its own result, the others still run", "[unit][run]") {
   Fixture f;
   const std::string bad = f.dir.file("test_data_set_1");
   fs::create_directories(bad);

@@ -14,6 +14,7 @@
 #include "exec/executor.h"
 #include "model/load.h"
 #include "ops/leaky_relu_kernels.h"
+#include "support/edge_values.h"
 #include "support/model_builder.h"
 #include "support/reference_float.h"
 
@@ -55,24 +56,6 @@ double reference_double(double x, double alpha) {
   return x < 0 ? static_cast<double>(static_cast<__float128>(x) * static_cast<__float128>(alpha)) : x;
 }
 
-template <typename T>
-std::vector<T> edge_values() {
-  using L = std::numeric_limits<T>;
-  std::vector<T> v = {T(0), -T(0), T(1), T(-1), L::infinity(), -L::infinity(), L::quiet_NaN(), -L::quiet_NaN(),
-                      L::max(), L::lowest(), L::min(), -L::min(), L::denorm_min(), -L::denorm_min(),
-                      -3 * L::denorm_min(), -L::min() / 2, T(-0.1), T(1e-30), T(-1e-30), T(-12345.678)};
-  std::mt19937_64 rng(7);
-  std::normal_distribution<double> normal(0, 10);
-  for (int k = 0; k < 4000; ++k) v.push_back(static_cast<T>(normal(rng)));
-  for (int k = 0; k < 4000; ++k) {  // random bit patterns: every exponent, NaN payloads too
-    uint64_t r = rng();
-    T x;
-    std::memcpy(&x, &r, sizeof x);
-    v.push_back(x);
-  }
-  return v;
-}
-
 }  // namespace
 
 TEST_CASE("float16 and bfloat16 kernels: all 65536 patterns for every alpha", "[leaky_relu][exhaustive]") {
@@ -99,7 +82,7 @@ TEST_CASE("float16 and bfloat16 kernels: all 65536 patterns for every alpha", "[
   }
 }
 
-TEST_CASE("NaN keeps its bits; -0 stays -0; -inf times 0 is NaN", "[leaky_relu]") {
+TEST_CASE("NaN keeps its bits, -0 stays -0, -inf times 0 is NaN", "[leaky_relu]") {
   const float nan_payload = bits_of<uint32_t, float>(0xffc12345u);
   float in[] = {nan_payload, -0.0f, -INFINITY, INFINITY};
   float out[4];
