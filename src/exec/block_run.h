@@ -20,8 +20,7 @@ class Executor;
 
 // Block size, and the input size from which a caller should prefer blocks. A block of
 // 1 MiB stays in L2 from the read that fills it, through the kernel, to the write that
-// empties it: measured on a 400 MB .pb, 9 alternating runs, medians 303 ms against
-// 342 ms with 4 MiB blocks (and 299 ms for `cat`).
+// empties it (docs/perf.md, "Block size").
 inline constexpr size_t kRunBlockBytes = size_t{1} << 20;
 inline constexpr size_t kBlockRunMinBytes = size_t{64} << 20;
 

@@ -14,10 +14,9 @@ namespace {
 
 constexpr float kDefaultAlpha = 0.01f;  // in every version; the kernel and the v16 body read it
 
-// Pieces handed to threads have at least this many bytes of output. Measured with
-// tools/bench on a 2-core machine: up to 1e6 elements one thread already runs at the
-// memcpy line (the data is in cache) and a second only adds its wake-up and the risk of
-// waiting for a descheduled thread, so tensors under 8 MiB stay on one thread.
+// Pieces handed to threads have at least this many bytes of output: below that one
+// thread already runs at the memcpy line (the data is in cache) and a second only adds
+// its wake-up, so tensors under 8 MiB stay on one thread (docs/perf.md, "Threads").
 constexpr size_t kMinPieceBytes = size_t{4} << 20;
 
 // Runs kernel(x, y, n, alpha) in pieces across ctx.pool, pieces 64-byte aligned. A
