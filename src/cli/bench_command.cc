@@ -53,8 +53,8 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
   fmt::print("  per run: min {}  median {}  p90 {}  p99 {}  max {}\n", human_ns(static_cast<double>(s.min_ns)),
              human_ns(static_cast<double>(s.median_ns)), human_ns(static_cast<double>(s.p90_ns)),
              human_ns(static_cast<double>(s.p99_ns)), human_ns(static_cast<double>(s.max_ns)));
-  fmt::print("  {:.4g} elements/s, {:.2f} GB/s ({} bytes read + written per run, at the median)\n",
-             r.elements_per_s(), r.gb_per_s(), r.bytes_per_run);
+  fmt::print("  {:.4g} elements/s, {:.2f} GB/s ({} bytes read + written per run, at the median)\n", r.elements_per_s(),
+             r.gb_per_s(), r.bytes_per_run);
   fmt::print("  peak RSS {:.1f} MiB\n", static_cast<double>(rss) / (1 << 20));
 }
 
@@ -101,8 +101,11 @@ std::optional<int> parse_bench_args(int argc, char** argv, BenchArgs& a, CommonO
   app.add_option("model", a.model, "the .onnx model file");
   app.add_option("-i,--input", a.inputs, "an input tensor, [NAME=]FILE.pb (default: made up from declared shapes)")
       ->type_name("[NAME=]FILE");
-  app.add_option("--shape", a.shapes, "shape of a made-up input, binding its symbolic dims")->type_name("NAME=d0,d1,...");
-  app.add_option("--warmup", a.bench.warmup, "untimed runs first")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--shape", a.shapes, "shape of a made-up input, binding its symbolic dims")
+      ->type_name("NAME=d0,d1,...");
+  app.add_option("--warmup", a.bench.warmup, "untimed runs first")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--repeat", a.bench.repeat, "timed runs")->capture_default_str()->check(CLI::PositiveNumber);
   app.add_option("--threads", a.threads, "threads (default: one per core)")->check(CLI::NonNegativeNumber);
   app.add_option("--seed", a.seed, "seed for made-up inputs")->capture_default_str();

@@ -28,7 +28,8 @@ CommandLine select_command(int argc, char** argv) {
     std::vector<std::string> names;
     for (const Command& c : kCommands) names.push_back(c.name);
     if (auto near = misspelt_command(argv[1], names)) {
-      fmt::print(stderr, "onnx-run: '{}' is neither a command nor a file; did you mean `onnx-run {}`? (see onnx-run --help)\n",
+      fmt::print(stderr,
+                 "onnx-run: '{}' is neither a command nor a file; did you mean `onnx-run {}`? (see onnx-run --help)\n",
                  argv[1], *near);
       return {nullptr, argc, argv};
     }

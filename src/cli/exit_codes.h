@@ -6,10 +6,10 @@
 namespace onnxrun::cli {
 
 enum ExitCode : int {
-  kExitOk = 0,        // success; every comparison passed
-  kExitMismatch = 1,  // an output did not match
-  kExitUsage = 2,     // the command line was malformed
-  kExitRejected = 3,  // the model or an input was rejected (invalid, unsupported, I/O, unsafe)
+  kExitOk = 0,            // success; every comparison passed
+  kExitMismatch = 1,      // an output did not match
+  kExitUsage = 2,         // the command line was malformed
+  kExitRejected = 3,      // the model or an input was rejected (invalid, unsupported, I/O, unsafe)
   kExitBrokenPipe = 141,  // stdout's reader went away (128 + SIGPIPE, as a shell reports it)
 };
 

@@ -65,7 +65,7 @@ void setup_logging(const Verbosity& v) {
   // With -v, diagnostics stream as they come (one asks for them to watch the run).
   auto logger = std::make_shared<spdlog::logger>("onnx-run", v.verbose > 0 ? stderr_sink() : held_sink());
   spdlog::set_default_logger(logger);
-  spdlog::set_level(v.quiet ? spdlog::level::err
+  spdlog::set_level(v.quiet          ? spdlog::level::err
                     : v.verbose > 1  ? spdlog::level::trace
                     : v.verbose == 1 ? spdlog::level::debug
                                      : spdlog::level::warn);

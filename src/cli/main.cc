@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
     // fmt::print throws this when a write fails; on stdout it is the result that was lost.
     if (!std::ferror(stdout)) return report_error(onnxrun::Error(onnxrun::ErrorKind::kInternal, e.what()));
     if (e.code().value() == EPIPE) return kExitBrokenPipe;
-    return report_error(onnxrun::Error(onnxrun::ErrorKind::kIo, fmt::format("stdout: {}", std::strerror(e.code().value()))));
+    return report_error(
+        onnxrun::Error(onnxrun::ErrorKind::kIo, fmt::format("stdout: {}", std::strerror(e.code().value()))));
   } catch (const onnxrun::Error& e) {
     return report_error(e);
   } catch (const std::bad_alloc&) {

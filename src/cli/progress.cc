@@ -20,7 +20,11 @@ int terminal_width(std::FILE* f) {
 }  // namespace
 
 TestProgress::TestProgress(std::FILE* out, size_t total, bool live, bool quiet, bool strict)
-    : out_(out), total_(total), live_(live && !quiet), quiet_(quiet), strict_(strict),
+    : out_(out),
+      total_(total),
+      live_(live && !quiet),
+      quiet_(quiet),
+      strict_(strict),
       start_(std::chrono::steady_clock::now()) {}
 
 void TestProgress::print_result(size_t index, const TestResult& r) {

@@ -18,8 +18,8 @@
 #include "io/test_data.h"
 #include "model/load.h"
 #include "model/print_graph.h"
-#include "suite/run.h"
 #include "suite/json_documents.h"
+#include "suite/run.h"
 
 namespace fs = std::filesystem;
 
@@ -34,17 +34,20 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("-o,--output-dir", o.output_dir, "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
       ->type_name("DIR");
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
-  app.add_option("--rtol", o.tol.rtol, "relative tolerance for comparisons")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--rtol", o.tol.rtol, "relative tolerance for comparisons")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--threads", o.threads, "threads to split large tensors across (default: one per core)")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--atol", o.tol.atol, "absolute tolerance for comparisons")->capture_default_str()->check(CLI::NonNegativeNumber);
+  app.add_option("--atol", o.tol.atol, "absolute tolerance for comparisons")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_flag("--expand-functions", o.expand_functions,
                "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
   app.add_flag("--print-graph", o.print_graph,
                "print the graph as it will run (model functions inlined; with --expand-functions, bodies expanded) "
                "and exit without running");
-  app.add_option("--npz", o.npz, "inputs from a numpy .npz: each array binds the input of its name")
-      ->type_name("FILE");
+  app.add_option("--npz", o.npz, "inputs from a numpy .npz: each array binds the input of its name")->type_name("FILE");
   app.add_option("--shape", o.shapes,
                  "an input's shape, for made-up inputs, symbolic dims and -i literals (NAME= for a scalar)")
       ->type_name("NAME=d0,d1,...");
@@ -133,9 +136,11 @@ RunRequest request_from_options(const RunOptions& o) {
   r.keep_tensors = o.json || !o.quiet;
 
   const bool given = !r.inputs.empty() || !r.npz.empty();
-  if (given && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give inputs with -i/--npz or a test set with -d, not both");
+  if (given && !o.test_dir.empty())
+    fail(ErrorKind::kUsage, "give inputs with -i/--npz or a test set with -d, not both");
   if (given && o.random) fail(ErrorKind::kUsage, "give inputs with -i/--npz or ask for --random ones, not both");
-  if (o.random && !o.test_dir.empty()) fail(ErrorKind::kUsage, "give a test set with -d or ask for --random inputs, not both");
+  if (o.random && !o.test_dir.empty())
+    fail(ErrorKind::kUsage, "give a test set with -d or ask for --random inputs, not both");
   r.source = given ? FeedSource::kGiven : o.random ? FeedSource::kRandom : FeedSource::kTestSets;
   return r;
 }

@@ -46,13 +46,15 @@ void print_report(const TestOptions& o, const std::vector<TestResult>& results) 
   const auto causes = unsupported_causes(results);
   if (!causes.empty() && o.causes > 0) {
     fmt::print("\nUnsupported, by cause (tests):\n");
-    for (size_t k = 0; k < causes.size() && k < o.causes; ++k) fmt::print("  {:>6}  {}\n", causes[k].second, causes[k].first);
+    for (size_t k = 0; k < causes.size() && k < o.causes; ++k)
+      fmt::print("  {:>6}  {}\n", causes[k].second, causes[k].first);
     if (causes.size() > o.causes) fmt::print("  ... and {} more causes (all in --json)\n", causes.size() - o.causes);
   }
   const auto slow = slowest_tests(results, o.slowest);
   if (!slow.empty()) {
     fmt::print("\nSlowest tests:\n");
-    for (size_t i : slow) fmt::print("  {:>9.3f} s  {} ({})\n", results[i].seconds, results[i].name, outcome_name(results[i].outcome));
+    for (size_t i : slow)
+      fmt::print("  {:>9.3f} s  {} ({})\n", results[i].seconds, results[i].name, outcome_name(results[i].outcome));
   }
 }
 

@@ -51,8 +51,7 @@ struct Cause {
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, std::string message)
-      : std::runtime_error(std::move(message)), kind_(kind) {}
+  Error(ErrorKind kind, std::string message) : std::runtime_error(std::move(message)), kind_(kind) {}
 
   ErrorKind kind() const { return kind_; }
   // The causes of an unsupported error (empty when it names none).

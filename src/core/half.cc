@@ -11,8 +11,8 @@ namespace {
 template <int kExpBits, int kManBits>
 uint16_t round_double_to_small_float(double v) {
   constexpr int kBias = (1 << (kExpBits - 1)) - 1;
-  constexpr int kEmin = 1 - kBias;                              // least normal exponent
-  constexpr uint32_t kExpField = (1u << kExpBits) - 1;          // all-ones: inf / NaN
+  constexpr int kEmin = 1 - kBias;                      // least normal exponent
+  constexpr uint32_t kExpField = (1u << kExpBits) - 1;  // all-ones: inf / NaN
   constexpr uint32_t kInfBits = kExpField << kManBits;
   constexpr int kSignShift = kExpBits + kManBits;
 

@@ -133,10 +133,8 @@ void* small_alloc(int c) {
 
 void small_free(void* p, int c) {
   SmallCache& cache = small_cache;
-  if (cache.count[c] < SmallCache::kSlots)
-    cache.slots[c][cache.count[c]++] = p;
-  else
-    std::free(p);
+  if (cache.count[c] < SmallCache::kSlots) cache.slots[c][cache.count[c]++] = p;
+  else std::free(p);
 }
 
 }  // namespace
@@ -184,16 +182,13 @@ std::shared_ptr<Buffer> Buffer::adopt(std::byte* data, size_t bytes, int size_cl
 }
 
 void Buffer::free_owned(std::byte* data, int size_class, size_t mapped) {
-  if (mapped)
-    large_free(data, mapped);
-  else if (size_class >= 0)
-    small_free(data, size_class);
-  else
-    std::free(data);
+  if (mapped) large_free(data, mapped);
+  else if (size_class >= 0) small_free(data, size_class);
+  else std::free(data);
 }
 
-std::shared_ptr<Buffer> Buffer::borrow(const void* data, size_t bytes,
-                                       std::shared_ptr<const void> owner, bool writable) {
+std::shared_ptr<Buffer> Buffer::borrow(const void* data, size_t bytes, std::shared_ptr<const void> owner,
+                                       bool writable) {
   // The const_cast is safe: mutable_data() refuses to hand it out unless writable.
   auto* p = static_cast<std::byte*>(const_cast<void*>(data));
   return std::make_shared<Buffer>(Key{}, p, bytes, false, writable, std::move(owner));
@@ -210,8 +205,7 @@ std::byte* Buffer::mutable_data() {
   return data_;
 }
 
-Tensor::Tensor(DType dtype, Shape shape)
-    : dtype_(dtype), shape_(std::move(shape)), numel_(checked_numel(shape_)) {
+Tensor::Tensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)), numel_(checked_numel(shape_)) {
   const size_t bytes = checked_nbytes(dtype_, shape_);
   // The tensor is named only when the memory limit refuses it: formatting its name for
   // every allocation would cost more than a small run's arithmetic.

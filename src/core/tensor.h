@@ -53,8 +53,8 @@ class Buffer {
   static constexpr size_t kLargeBytes = size_t{4} << 20;
   static std::shared_ptr<Buffer> allocate(size_t bytes, std::string_view what = "a tensor buffer");
   // A view of `bytes` bytes at `data`, kept valid by `owner`.
-  static std::shared_ptr<Buffer> borrow(const void* data, size_t bytes,
-                                        std::shared_ptr<const void> owner, bool writable);
+  static std::shared_ptr<Buffer> borrow(const void* data, size_t bytes, std::shared_ptr<const void> owner,
+                                        bool writable);
 
   // For std::make_shared only (one allocation for the buffer and its count); the key
   // keeps everyone else to allocate() and borrow().
@@ -86,7 +86,7 @@ class Buffer {
   bool owned_;
   bool writable_;
   std::shared_ptr<const void> owner_;
-  size_t mapped_ = 0;     // owned memory from large_alloc(): its mapped length
+  size_t mapped_ = 0;    // owned memory from large_alloc(): its mapped length
   int size_class_ = -1;  // owned memory from the per-thread cache of mid-size blocks
 };
 
@@ -109,9 +109,13 @@ class Tensor {
   const void* raw() const { return buffer_->data(); }
   void* mutable_raw() { return buffer_->mutable_data(); }
   template <typename T>
-  const T* data() const { return static_cast<const T*>(raw()); }
+  const T* data() const {
+    return static_cast<const T*>(raw());
+  }
   template <typename T>
-  T* mutable_data() { return static_cast<T*>(mutable_raw()); }
+  T* mutable_data() {
+    return static_cast<T*>(mutable_raw());
+  }
 
   // True when writing into this tensor's buffer can be seen by no other holder:
   // the buffer is writable and this handle is its only owner.

@@ -3,7 +3,8 @@
 // so a process that never splits work never starts a thread.
 //
 // parallel_for splits a range only into pieces of at least `min_piece` items; below
-// two pieces it runs on the calling thread alone, so a small run never pays for threads. run() and parallel_for() may be called from one thread at a time.
+// two pieces it runs on the calling thread alone, so a small run never pays for threads.
+// run() and parallel_for() may be called from one thread at a time.
 #pragma once
 
 #include <condition_variable>

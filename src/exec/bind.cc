@@ -29,8 +29,8 @@ void check_against(const ValueInfo& decl, const Feed& f, std::map<std::string, i
   for (size_t k = 0; k < dims.size(); ++k) {
     const int64_t got = t.shape()[k];
     if (dims[k].fixed() && dims[k].value != got)
-      fail(ErrorKind::kInput, "input '{}'{} has dim {} = {} but the model declares {} ({})", decl.name, from(f), k,
-           got, dims[k].value, describe(decl));
+      fail(ErrorKind::kInput, "input '{}'{} has dim {} = {} but the model declares {} ({})", decl.name, from(f), k, got,
+           dims[k].value, describe(decl));
     if (!dims[k].fixed() && !dims[k].param.empty()) {
       auto [it, fresh] = symbols.emplace(dims[k].param, got);
       if (!fresh && it->second != got)

@@ -16,7 +16,7 @@ struct Feed {
   std::string name;     // graph input name; empty: bind by `position`
   size_t position = 0;  // index into the graph's required inputs when `name` is empty
   Tensor tensor;
-  std::string origin;   // where it came from ("input_0.pb", "-i x.pb"), for messages
+  std::string origin;  // where it came from ("input_0.pb", "-i x.pb"), for messages
 };
 
 // Throws Error(kInput) naming the input and what was wrong.

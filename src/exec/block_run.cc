@@ -13,7 +13,7 @@ bool can_run_in_blocks(const Graph& g) {
   const auto inputs = g.required_inputs();
   if (inputs.size() != 1 || g.outputs.size() != 1 || !g.initializers.empty() || g.nodes.empty()) return false;
   std::string value = inputs[0]->name;
-  for (const Node& n : g.nodes) {  // a chain: each node consumes the previous one's output
+  for (const Node& n : g.nodes) {                   // a chain: each node consumes the previous one's output
     if (!n.op || !n.op->elementwise) return false;  // the row says whether blocks are safe
     if (n.inputs.size() != 1 || n.outputs.size() != 1 || n.inputs[0] != value) return false;
     value = n.outputs[0];

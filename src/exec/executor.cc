@@ -82,7 +82,8 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
         types.emplace_back();
         continue;
       }
-      if (!values[id].valid()) fail(ErrorKind::kInternal, "{}: input '{}' has no value", s.node->label(), s.node->inputs[k]);
+      if (!values[id].valid())
+        fail(ErrorKind::kInternal, "{}: input '{}' has no value", s.node->label(), s.node->inputs[k]);
       types.push_back(values[id].dtype());
       ctx.inputs.push_back(s.hand_over[k] ? std::move(values[id]) : values[id]);
     }
@@ -99,8 +100,7 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
       if (s.release[k]) values[s.inputs[k]] = Tensor();
     for (size_t k = 0; k < s.outputs.size(); ++k) {
       if (s.outputs[k] < 0) continue;
-      if (!ctx.outputs[k].valid())
-        fail(ErrorKind::kInternal, "{}: produced no output {}", s.node->label(), k);
+      if (!ctx.outputs[k].valid()) fail(ErrorKind::kInternal, "{}: produced no output {}", s.node->label(), k);
       values[s.outputs[k]] = std::move(ctx.outputs[k]);
       if (observer) observer(s.node->outputs[k], values[s.outputs[k]]);
     }

@@ -42,10 +42,10 @@ class Executor {
   struct Step {
     const Node* node;
     std::unique_ptr<OpKernel> kernel;
-    std::vector<int> inputs;     // value ids, -1 for an absent optional input
+    std::vector<int> inputs;      // value ids, -1 for an absent optional input
     std::vector<bool> hand_over;  // input k's value dies here and the op may run in place: move it to the kernel
     std::vector<bool> release;    // input k's value dies here but the op may not overwrite it: drop it after
-    std::vector<int> outputs;    // value ids, -1 for an output not asked for
+    std::vector<int> outputs;     // value ids, -1 for an output not asked for
   };
 
   Graph graph_;

@@ -17,7 +17,7 @@ namespace onnxrun {
 struct RandomInputSpec {
   std::map<std::string, Shape> shapes;  // input name -> whole shape
   uint64_t seed = 0;
-  double low = -1.0;   // values are uniform in [low, high], rounded to the input's type
+  double low = -1.0;  // values are uniform in [low, high], rounded to the input's type
   double high = 1.0;
 };
 

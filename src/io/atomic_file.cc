@@ -3,8 +3,8 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -87,7 +87,8 @@ long temp_owner(const std::string& rest) {
   const size_t dot = rest.find('.');
   if (dot == 0 || dot == std::string::npos || rest.size() != dot + 7 || dot > 9) return -1;
   for (size_t k = 0; k < rest.size(); ++k)
-    if (k < dot ? !std::isdigit(static_cast<unsigned char>(rest[k])) : k > dot && !std::isalnum(static_cast<unsigned char>(rest[k])))
+    if (k < dot ? !std::isdigit(static_cast<unsigned char>(rest[k]))
+                : k > dot && !std::isalnum(static_cast<unsigned char>(rest[k])))
       return -1;
   return std::stol(rest.substr(0, dot));
 }
@@ -132,8 +133,7 @@ ImmediateWrites::ImmediateWrites() { ++t_immediate_depth; }
 ImmediateWrites::~ImmediateWrites() { --t_immediate_depth; }
 
 void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path) {
-  if (n && std::fwrite(data, 1, n, f) != n)
-    fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
+  if (n && std::fwrite(data, 1, n, f) != n) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
 }
 
 void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write) {
@@ -193,8 +193,8 @@ void write_file_atomically(const std::string& path, const std::function<void(std
   ::fchmod(fd, 0666 & ~mask);
   if (std::fclose(f) != 0) give_up(errno);
 
-  OutputTransaction* tx = mode == WriteMode::kJoinTransaction && t_immediate_depth == 0 ? OutputTransaction::current()
-                                                                                        : nullptr;
+  OutputTransaction* tx =
+      mode == WriteMode::kJoinTransaction && t_immediate_depth == 0 ? OutputTransaction::current() : nullptr;
   if (tx) return tx->add(tmp, target.path, slot);
   if (std::rename(tmp.c_str(), target.path.c_str()) != 0) give_up(errno);
   cleanup::release(slot);  // complete and in place: the user's file now

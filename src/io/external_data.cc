@@ -43,9 +43,7 @@ class Mapping {
 
 }  // namespace
 
-bool has_external_data(const onnx::TensorProto& proto) {
-  return proto.data_location() == onnx::TensorProto::EXTERNAL;
-}
+bool has_external_data(const onnx::TensorProto& proto) { return proto.data_location() == onnx::TensorProto::EXTERNAL; }
 
 ExternalDataRef parse_external_data(const onnx::TensorProto& proto) {
   ExternalDataRef ref;
@@ -68,8 +66,7 @@ ExternalDataRef parse_external_data(const onnx::TensorProto& proto) {
       fail(ErrorKind::kSecurity, "unknown external data key '{}' (allowed: location, offset, length, checksum)", key);
     }
   }
-  if (!have_location || ref.location.empty())
-    fail(ErrorKind::kSecurity, "external data has no location");
+  if (!have_location || ref.location.empty()) fail(ErrorKind::kSecurity, "external data has no location");
   return ref;
 }
 
@@ -112,7 +109,8 @@ Tensor load_external_tensor(const onnx::TensorProto& proto, const std::string& b
       const ssize_t n = ::pread(fd.get(), dst + done, need - done, static_cast<off_t>(ref.offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0)
-        fail(ErrorKind::kIo, "cannot read external data '{}': {}", ref.location, n < 0 ? std::strerror(errno) : "file shrank");
+        fail(ErrorKind::kIo, "cannot read external data '{}': {}", ref.location,
+             n < 0 ? std::strerror(errno) : "file shrank");
       done += static_cast<size_t>(n);
     }
     return out;
@@ -122,8 +120,7 @@ Tensor load_external_tensor(const onnx::TensorProto& proto, const std::string& b
   const uint64_t start = ref.offset / page * page;
   const size_t map_size = static_cast<size_t>(ref.offset - start + need);
   void* base = ::mmap(nullptr, map_size, PROT_READ, MAP_PRIVATE, fd.get(), static_cast<off_t>(start));
-  if (base == MAP_FAILED)
-    fail(ErrorKind::kIo, "cannot map external data '{}': {}", ref.location, std::strerror(errno));
+  if (base == MAP_FAILED) fail(ErrorKind::kIo, "cannot map external data '{}': {}", ref.location, std::strerror(errno));
   auto mapping = std::make_shared<Mapping>(base, map_size);
   const auto* data = static_cast<const std::byte*>(base) + (ref.offset - start);
   return Tensor(t, shape, Buffer::borrow(data, need, std::move(mapping), /*writable=*/false));

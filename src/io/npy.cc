@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <filesystem>
-#include <memory>
 #include <cstring>
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -21,7 +21,7 @@ namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicLen = 6;
-constexpr size_t kAlign = 64;               // numpy's ARRAY_ALIGN
+constexpr size_t kAlign = 64;                // numpy's ARRAY_ALIGN
 constexpr size_t kGrowthAxisMaxDigits = 21;  // numpy's GROWTH_AXIS_MAX_DIGITS
 
 // numpy's type string (without byte order) for each DType it can hold.
@@ -31,11 +31,10 @@ struct NpyType {
   int size;
 };
 constexpr NpyType kTypes[] = {
-    {DType::kFloat16, 'f', 2},    {DType::kFloat, 'f', 4},      {DType::kDouble, 'f', 8},
-    {DType::kInt8, 'i', 1},       {DType::kInt16, 'i', 2},      {DType::kInt32, 'i', 4},
-    {DType::kInt64, 'i', 8},      {DType::kUInt8, 'u', 1},      {DType::kUInt16, 'u', 2},
-    {DType::kUInt32, 'u', 4},     {DType::kUInt64, 'u', 8},     {DType::kBool, 'b', 1},
-    {DType::kComplex64, 'c', 8},  {DType::kComplex128, 'c', 16},
+    {DType::kFloat16, 'f', 2},   {DType::kFloat, 'f', 4},       {DType::kDouble, 'f', 8}, {DType::kInt8, 'i', 1},
+    {DType::kInt16, 'i', 2},     {DType::kInt32, 'i', 4},       {DType::kInt64, 'i', 8},  {DType::kUInt8, 'u', 1},
+    {DType::kUInt16, 'u', 2},    {DType::kUInt32, 'u', 4},      {DType::kUInt64, 'u', 8}, {DType::kBool, 'b', 1},
+    {DType::kComplex64, 'c', 8}, {DType::kComplex128, 'c', 16},
 };
 
 std::string descr_for(DType t) {
@@ -331,10 +330,11 @@ std::string npy_header(const Tensor& t) {
   for (size_t k = 0; k < t.rank(); ++k) shape += (k ? ", " : "") + std::to_string(t.shape()[k]);
   if (t.rank() == 1) shape += ",";
   shape += ")";
-  std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr_for(t.dtype()), shape);
+  std::string dict =
+      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr_for(t.dtype()), shape);
   if (t.rank() > 0) dict.append(kGrowthAxisMaxDigits - std::to_string(t.shape()[0]).size(), ' ');
   const size_t hlen = dict.size() + 1;  // with the final '\n'
-  size_t size_bytes = 2;  // version 1.0 unless the header needs 2.0, as numpy chooses
+  size_t size_bytes = 2;                // version 1.0 unless the header needs 2.0, as numpy chooses
   size_t pad = kAlign - (kMagicLen + 2 + size_bytes + hlen) % kAlign;
   if (size_bytes == 2 && hlen + pad > 65535) {
     size_bytes = 4;

@@ -23,7 +23,9 @@ constexpr uint16_t kDosDate1980 = (0 << 9) | (1 << 5) | 1;  // 1980-01-01
 class Reader {
  public:
   Reader(std::string_view b, const std::string& what) : b_(b), what_(what) {}
-  [[noreturn]] void bad(std::string_view why) const { fail(ErrorKind::kInvalid, "{}: not a valid .npz (zip) file: {}", what_, why); }
+  [[noreturn]] void bad(std::string_view why) const {
+    fail(ErrorKind::kInvalid, "{}: not a valid .npz (zip) file: {}", what_, why);
+  }
   uint64_t le(uint64_t at, int n) const {
     if (at > b_.size() || static_cast<uint64_t>(n) > b_.size() - at) bad("truncated");
     uint64_t v = 0;
@@ -210,7 +212,8 @@ std::vector<Entry> plan(const std::vector<NamedArray>& arrays) {
     e.crc = static_cast<uint32_t>(crc);
     at += 30 + e.name.size() + e.size;
     if (e.size >= 0xffffffffu || at >= 0xffffffffu || e.name.size() > 0xffff)
-      fail(ErrorKind::kUnsupported, "'{}': .npz archives of 4 GiB and more are not supported; use --format npy", a.name);
+      fail(ErrorKind::kUnsupported, "'{}': .npz archives of 4 GiB and more are not supported; use --format npy",
+           a.name);
     entries.push_back(std::move(e));
   }
   if (entries.size() > 0xffff) fail(ErrorKind::kUnsupported, ".npz with more than 65535 arrays; use --format npy");

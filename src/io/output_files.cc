@@ -14,7 +14,8 @@ namespace onnxrun {
 void make_output_dir(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) fail(ErrorKind::kIo, "cannot create output folder {}: {}", dir, ec ? ec.message() : "not a folder");
+  if (ec || !fs::is_directory(dir))
+    fail(ErrorKind::kIo, "cannot create output folder {}: {}", dir, ec ? ec.message() : "not a folder");
 }
 
 std::vector<std::string> write_numbered_outputs(const std::string& dir, const std::string& ext, size_t count,
@@ -33,8 +34,8 @@ std::vector<std::string> write_numbered_outputs(const std::string& dir, const st
   return written;
 }
 
-std::string write_streamed_output_file(const std::string& dir, const std::string& name, DType dtype,
-                                       const Shape& shape, const std::function<void(const ByteSink&)>& produce) {
+std::string write_streamed_output_file(const std::string& dir, const std::string& name, DType dtype, const Shape& shape,
+                                       const std::function<void(const ByteSink&)>& produce) {
   make_output_dir(dir);
   const std::string path = (fs::path(dir) / "output_0.pb").string();
   write_tensor_file_streamed(path, dtype, shape, name, produce);
@@ -43,8 +44,9 @@ std::string write_streamed_output_file(const std::string& dir, const std::string
 
 std::vector<std::string> write_output_files(const std::string& dir, const std::vector<std::string>& names,
                                             const std::vector<Tensor>& tensors) {
-  return write_numbered_outputs(dir, ".pb", tensors.size(),
-                                [&](const std::string& path, size_t k) { write_tensor_file(path, tensors[k], names[k]); });
+  return write_numbered_outputs(dir, ".pb", tensors.size(), [&](const std::string& path, size_t k) {
+    write_tensor_file(path, tensors[k], names[k]);
+  });
 }
 
 }  // namespace onnxrun

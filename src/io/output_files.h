@@ -28,7 +28,7 @@ std::vector<std::string> write_output_files(const std::string& dir, const std::v
 
 // DIR/output_0.pb for a graph with one output whose data is produced in order by
 // `produce` (see write_tensor_file_streamed). Returns the path written.
-std::string write_streamed_output_file(const std::string& dir, const std::string& name, DType dtype,
-                                       const Shape& shape, const std::function<void(const ByteSink&)>& produce);
+std::string write_streamed_output_file(const std::string& dir, const std::string& name, DType dtype, const Shape& shape,
+                                       const std::function<void(const ByteSink&)>& produce);
 
 }  // namespace onnxrun

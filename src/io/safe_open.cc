@@ -34,8 +34,9 @@ std::vector<std::string> checked_components(const std::string& base_dir, const s
   if (relative.find('\0') != std::string::npos)
     fail(ErrorKind::kSecurity, "external data location '{}' contains a NUL byte", relative.c_str());
   if (relative.front() == '/')
-    fail(ErrorKind::kSecurity, "external data location '{}' is an absolute path; it must be relative to the model's folder {}",
-         relative, base_dir);
+    fail(ErrorKind::kSecurity,
+         "external data location '{}' is an absolute path; it must be relative to the model's folder {}", relative,
+         base_dir);
   std::vector<std::string> parts;
   size_t start = 0;
   while (start <= relative.size()) {
@@ -55,14 +56,14 @@ std::vector<std::string> checked_components(const std::string& base_dir, const s
 [[noreturn]] void refuse_open(int err, const std::string& base_dir, const std::string& relative) {
   switch (err) {
     case ELOOP:
-      fail(ErrorKind::kSecurity, "external data location '{}' is or passes through a symbolic link (in {}); links are refused",
-           relative, base_dir);
+      fail(ErrorKind::kSecurity,
+           "external data location '{}' is or passes through a symbolic link (in {}); links are refused", relative,
+           base_dir);
     case EXDEV:
       fail(ErrorKind::kSecurity, "external data location '{}' escapes the model's folder {}", relative, base_dir);
     case ENOTDIR:
       fail(ErrorKind::kIo, "cannot open external data '{}' in {}: a component is not a folder", relative, base_dir);
-    default:
-      fail(ErrorKind::kIo, "cannot open external data '{}' in {}: {}", relative, base_dir, std::strerror(err));
+    default: fail(ErrorKind::kIo, "cannot open external data '{}' in {}: {}", relative, base_dir, std::strerror(err));
   }
 }
 
@@ -92,8 +93,7 @@ int open_by_walking(int dir, const std::vector<std::string>& parts) {
         struct stat st;
         if (::fstatat(current.get(), parts[k].c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
           errno = ELOOP;
-        else
-          errno = ENOTDIR;
+        else errno = ENOTDIR;
       }
       return -1;
     }
@@ -127,8 +127,10 @@ UniqueFd open_beneath(const std::string& base_dir, const std::string& relative, 
   if (!S_ISREG(st.st_mode))
     fail(ErrorKind::kSecurity, "external data location '{}' in {} is not a regular file", relative, base_dir);
   if (st.st_nlink > 1)
-    fail(ErrorKind::kSecurity, "external data file '{}' in {} has {} hard links; a hard-linked file may lie outside the "
-         "model's folder and is refused", relative, base_dir, static_cast<unsigned long>(st.st_nlink));
+    fail(ErrorKind::kSecurity,
+         "external data file '{}' in {} has {} hard links; a hard-linked file may lie outside the "
+         "model's folder and is refused",
+         relative, base_dir, static_cast<unsigned long>(st.st_nlink));
   // O_NONBLOCK only kept a FIFO from blocking the open; reads are plain from here on.
   ::fcntl(file.get(), F_SETFL, ::fcntl(file.get(), F_GETFL) & ~O_NONBLOCK);
   return file;

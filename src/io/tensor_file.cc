@@ -10,8 +10,8 @@
 #include "io/atomic_file.h"
 #include "io/external_data.h"
 #include "io/mapped_file.h"
-#include "io/tensor_wire.h"
 #include "io/tensor_proto.h"
+#include "io/tensor_wire.h"
 #include "onnx/onnx.pb.h"
 
 namespace onnxrun {
@@ -74,8 +74,8 @@ NamedTensor read_tensor_file(const std::string& path, bool prefault) {
   }
   // Typed data fields, segments, external data: protobuf parses it (up to 2 GiB).
   if (file->size() > static_cast<size_t>(INT32_MAX))
-    fail(ErrorKind::kUnsupported, "{}: larger than the 2 GiB a protobuf message can hold (only raw_data tensors can be)",
-         path);
+    fail(ErrorKind::kUnsupported,
+         "{}: larger than the 2 GiB a protobuf message can hold (only raw_data tensors can be)", path);
   onnx::TensorProto proto;
   google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(file->data()),
                                             static_cast<int>(file->size()));
@@ -107,11 +107,13 @@ void write_tensor_file_streamed(const std::string& path, DType dtype, const Shap
     write_bytes(f, header.data(), header.size(), path);
     size_t written = 0;
     produce([&](const void* data, size_t n) {
-      if (n > nbytes - written) fail(ErrorKind::kInternal, "{}: more data than {}{} holds", path, dtype_name(dtype), shape_to_string(shape));
+      if (n > nbytes - written)
+        fail(ErrorKind::kInternal, "{}: more data than {}{} holds", path, dtype_name(dtype), shape_to_string(shape));
       write_bytes(f, data, n, path);
       written += n;
     });
-    if (written != nbytes) fail(ErrorKind::kInternal, "{}: {} bytes of data written, {} expected", path, written, nbytes);
+    if (written != nbytes)
+      fail(ErrorKind::kInternal, "{}: {} bytes of data written, {} expected", path, written, nbytes);
   });
 }
 

@@ -47,8 +47,8 @@ void check_output_targets(TensorFormat format, const std::string& dir, size_t co
 std::string file_name_for_value(const std::string& value_name) {
   std::string out;
   for (char c : value_name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == '-';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     out += ok ? c : '_';
   }
   if (out.empty() || out[0] == '.') out = "_" + out;

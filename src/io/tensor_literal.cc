@@ -90,8 +90,9 @@ class Parser {
       return true;
     };
     const double inf = std::numeric_limits<double>::infinity();
-    if (word("nan", std::numeric_limits<double>::quiet_NaN()) || word("-nan", std::numeric_limits<double>::quiet_NaN()) ||
-        word("inf", inf) || word("+inf", inf) || word("-inf", -inf) || word("true", 1) || word("false", 0))
+    if (word("nan", std::numeric_limits<double>::quiet_NaN()) ||
+        word("-nan", std::numeric_limits<double>::quiet_NaN()) || word("inf", inf) || word("+inf", inf) ||
+        word("-inf", -inf) || word("true", 1) || word("false", 0))
       return;
     char* end = nullptr;
     const double v = std::strtod(start, &end);

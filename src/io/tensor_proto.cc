@@ -8,8 +8,7 @@
 
 namespace onnxrun {
 
-static_assert(std::endian::native == std::endian::little,
-              "raw_data is little-endian; onnx-run copies it as is");
+static_assert(std::endian::native == std::endian::little, "raw_data is little-endian; onnx-run copies it as is");
 
 DType proto_dtype(const onnx::TensorProto& proto) {
   auto t = dtype_from_onnx(proto.data_type());
@@ -136,7 +135,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto) {
       break;
     case DType::kUInt32:
       check_count("uint64_data", proto.uint64_data_size());
-      copy_field(proto.uint64_data(), out.mutable_data<uint32_t>(), [](uint64_t v) { return static_cast<uint32_t>(v); });
+      copy_field(proto.uint64_data(), out.mutable_data<uint32_t>(),
+                 [](uint64_t v) { return static_cast<uint32_t>(v); });
       break;
     case DType::kUInt64:
       check_count("uint64_data", proto.uint64_data_size());
@@ -166,8 +166,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto) {
       check_count("int32_data", proto.int32_data_size());
       copy_field(proto.int32_data(), out.mutable_data<uint8_t>(), [](int32_t v) { return static_cast<uint8_t>(v); });
       break;
-    default:
-      fail(ErrorKind::kInvalid, "a {} tensor cannot take its data from a typed field", dtype_name(t));
+    default: fail(ErrorKind::kInvalid, "a {} tensor cannot take its data from a typed field", dtype_name(t));
   }
   return out;
 }

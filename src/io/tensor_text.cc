@@ -40,7 +40,9 @@ std::string shortest_scientific(const Tensor& t, int64_t k) {
   char buf[64];
   std::to_chars_result r{};
   switch (t.dtype()) {
-    case DType::kFloat: r = std::to_chars(buf, buf + sizeof buf, t.data<float>()[k], std::chars_format::scientific); break;
+    case DType::kFloat:
+      r = std::to_chars(buf, buf + sizeof buf, t.data<float>()[k], std::chars_format::scientific);
+      break;
     case DType::kDouble:
       r = std::to_chars(buf, buf + sizeof buf, t.data<double>()[k], std::chars_format::scientific);
       break;

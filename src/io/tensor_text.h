@@ -25,9 +25,9 @@
 namespace onnxrun {
 
 struct ArrayPrintOptions {
-  bool full = false;          // never summarise
-  int64_t threshold = 1000;   // summarise above this many elements
-  int64_t edge_items = 3;     // values below 1 are taken as 1
+  bool full = false;         // never summarise
+  int64_t threshold = 1000;  // summarise above this many elements
+  int64_t edge_items = 3;    // values below 1 are taken as 1
   size_t line_width = 75;
 };
 

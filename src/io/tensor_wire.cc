@@ -105,11 +105,8 @@ std::optional<RawTensorLayout> find_raw_tensor(const char* bytes, size_t size) {
       case kDims:  // with an unexpected wire type: let protobuf judge it
       case kDataType:
       case kName:
-      case kRawData:
-        plain = false;
-        break;
-      default:
-        break;
+      case kRawData: plain = false; break;
+      default: break;
     }
     switch (wire) {  // skip the value
       case kVarint: {

@@ -91,7 +91,8 @@ std::string describe_model_text(const Model& m) {
   line(fmt::format("outputs ({}):", g.outputs.size()));
   for (const ValueInfo& v : g.outputs) line(fmt::format("  {}  {}", v.name, describe(v)));
   line(fmt::format("initializers ({}, {}):", g.initializers.size(), human_bytes(initializer_bytes(g))));
-  for (const auto& [name, t] : g.initializers) line(fmt::format("  {}  {}  {}", name, t.describe(), human_bytes(t.nbytes())));
+  for (const auto& [name, t] : g.initializers)
+    line(fmt::format("  {}  {}  {}", name, t.describe(), human_bytes(t.nbytes())));
 
   const size_t bad = unsupported_node_count(g);
   line(fmt::format("nodes ({}, {}):", g.nodes.size(),
@@ -100,8 +101,7 @@ std::string describe_model_text(const Model& m) {
     const std::string head = fmt::format("  {}  {}", n.name, n.op_type);
     const std::string where = fmt::format("{} opset {}", domain_label(n.domain), n.opset);
     const std::string io = fmt::format("({}) -> ({})", joined(n.inputs), joined(n.outputs));
-    if (n.op)
-      line(fmt::format("{}  {} -> {}  {}", head, where, n.op->version_range(), io));
+    if (n.op) line(fmt::format("{}  {} -> {}  {}", head, where, n.op->version_range(), io));
     else
       line(fmt::format("{}  {} -> {} ({})  {}", head, n.opset ? where : domain_label(n.domain),
                        node_is_invalid(n) ? "INVALID" : "NOT SUPPORTED", node_problem_reason(n), io));
@@ -121,12 +121,13 @@ std::string describe_model_text(const Model& m) {
   line(fmt::format("local functions ({}):", m.functions.size()));
   for (const Function& f : m.functions)
     line(fmt::format("  {}.{}({}) -> ({}){}  body: {}", domain_label(f.domain), f.name, joined(f.inputs),
-                     joined(f.outputs), function_attribute_names(f).empty() ? "" : "  attributes: " + joined(function_attribute_names(f)),
+                     joined(f.outputs),
+                     function_attribute_names(f).empty() ? "" : "  attributes: " + joined(function_attribute_names(f)),
                      joined(function_body_ops(f), " ")));
-  line(std::string("runnable:       ") +
-       (bad == 0 ? "yes"
-        : invalid_count(g) ? "no (the model is invalid: see the nodes marked INVALID)"
-                           : "no (onnx-run does not implement everything this model uses)"));
+  line(std::string("runnable:       ") + (bad == 0 ? "yes"
+                                          : invalid_count(g)
+                                              ? "no (the model is invalid: see the nodes marked INVALID)"
+                                              : "no (onnx-run does not implement everything this model uses)"));
   return out;
 }
 

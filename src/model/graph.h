@@ -37,7 +37,7 @@ std::string describe(const ValueInfo& v);
 struct Node {
   std::string name;  // may be empty in the file; the loader names it "#k" then
   std::string op_type;
-  std::string domain;  // canonical: "" for ai.onnx
+  std::string domain;               // canonical: "" for ai.onnx
   std::vector<std::string> inputs;  // "" = absent optional input
   std::vector<std::string> outputs;
   AttributeMap attrs;
@@ -60,7 +60,7 @@ struct Graph {
   std::vector<ValueInfo> inputs;  // as declared, including those backed by initializers
   std::vector<ValueInfo> outputs;
   std::map<std::string, Tensor> initializers;
-  std::vector<Node> nodes;  // topological order
+  std::vector<Node> nodes;                       // topological order
   std::map<std::string, int64_t> opset_imports;  // canonical domain -> version
 
   // Inputs a caller must feed: declared inputs with no initializer, in order.
@@ -83,7 +83,7 @@ struct Function {
   std::string domain;  // canonical
   std::string name;
   std::string overload;
-  std::vector<std::string> inputs;   // formal names, bound by position
+  std::vector<std::string> inputs;  // formal names, bound by position
   std::vector<std::string> outputs;
   std::vector<std::string> attributes;  // declared without a default
   AttributeMap attribute_defaults;      // IR 9+: declared with a default

@@ -101,8 +101,8 @@ class Inliner {
     std::map<std::string, std::string> rename;  // body name -> graph name
     for (size_t k = 0; k < f.inputs.size(); ++k) rename[f.inputs[k]] = k < call.inputs.size() ? call.inputs[k] : "";
     for (size_t k = 0; k < f.outputs.size(); ++k)
-      rename[f.outputs[k]] = k < call.outputs.size() && !call.outputs[k].empty() ? call.outputs[k]
-                                                                                   : names_.fresh(prefix + f.outputs[k]);
+      rename[f.outputs[k]] =
+          k < call.outputs.size() && !call.outputs[k].empty() ? call.outputs[k] : names_.fresh(prefix + f.outputs[k]);
     std::set<std::string> produced;
     for (const Node& b : f.nodes)
       for (const std::string& o : b.outputs)
@@ -170,8 +170,9 @@ void inline_functions(Model& m) {
   for (const Node& n : m.graph.nodes)
     for (const auto& [name, a] : n.attrs)
       if (!a.ref_attr_name.empty())
-        fail(ErrorKind::kInvalid, "{}: attribute '{}' refers to '{}' (ref_attr_name), which only a function body may do",
-             n.label(), name, a.ref_attr_name);
+        fail(ErrorKind::kInvalid,
+             "{}: attribute '{}' refers to '{}' (ref_attr_name), which only a function body may do", n.label(), name,
+             a.ref_attr_name);
   if (m.functions.empty()) return;
   Inliner inliner(m.functions, m.graph);
   inliner.expanded_size(m.graph.nodes);

@@ -26,8 +26,7 @@ void check_model_size(size_t bytes) {
          bytes, INT_MAX);
 }
 
-Model load_model_from_bytes(const void* data, size_t size, const std::string& base_dir,
-                            const LoadOptions& options) {
+Model load_model_from_bytes(const void* data, size_t size, const std::string& base_dir, const LoadOptions& options) {
   check_model_size(size);
   onnx::ModelProto proto;
   google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));

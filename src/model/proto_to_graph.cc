@@ -67,9 +67,18 @@ Attribute attribute_from_proto(const onnx::AttributeProto& p) {
     else if (a.ref_attr_name.empty()) fail(ErrorKind::kInvalid, "attribute '{}' has no type and no value", p.name());
   }
   switch (type) {
-    case AP::FLOAT: a.kind = AttrKind::kFloat; a.f = p.f(); break;
-    case AP::INT: a.kind = AttrKind::kInt; a.i = p.i(); break;
-    case AP::STRING: a.kind = AttrKind::kString; a.s = p.s(); break;
+    case AP::FLOAT:
+      a.kind = AttrKind::kFloat;
+      a.f = p.f();
+      break;
+    case AP::INT:
+      a.kind = AttrKind::kInt;
+      a.i = p.i();
+      break;
+    case AP::STRING:
+      a.kind = AttrKind::kString;
+      a.s = p.s();
+      break;
     case AP::TENSOR:
       a.kind = AttrKind::kTensor;
       if (p.t().data_location() == onnx::TensorProto::EXTERNAL)
@@ -77,9 +86,18 @@ Attribute attribute_from_proto(const onnx::AttributeProto& p) {
                          "attribute '{}': tensors with external data are not supported", p.name());
       a.t = tensor_from_proto(p.t());
       break;
-    case AP::FLOATS: a.kind = AttrKind::kFloats; a.floats.assign(p.floats().begin(), p.floats().end()); break;
-    case AP::INTS: a.kind = AttrKind::kInts; a.ints.assign(p.ints().begin(), p.ints().end()); break;
-    case AP::STRINGS: a.kind = AttrKind::kStrings; a.strings.assign(p.strings().begin(), p.strings().end()); break;
+    case AP::FLOATS:
+      a.kind = AttrKind::kFloats;
+      a.floats.assign(p.floats().begin(), p.floats().end());
+      break;
+    case AP::INTS:
+      a.kind = AttrKind::kInts;
+      a.ints.assign(p.ints().begin(), p.ints().end());
+      break;
+    case AP::STRINGS:
+      a.kind = AttrKind::kStrings;
+      a.strings.assign(p.strings().begin(), p.strings().end());
+      break;
     case AP::UNDEFINED: break;  // a reference without a declared type
     default:
       fail_unsupported(Cause{Cause::Kind::kFeature, "", "", 0, "", "attribute type " + AP::AttributeType_Name(type)},
@@ -140,7 +158,8 @@ Function function_from_proto(const onnx::FunctionProto& p) {
       if (v.empty() || !seen.insert(v).second) fail(ErrorKind::kInvalid, "output name '{}' is empty or repeated", v);
     std::set<std::string> attr_names;
     for (const std::string& a : p.attribute()) {
-      if (a.empty() || !attr_names.insert(a).second) fail(ErrorKind::kInvalid, "attribute '{}' is empty or repeated", a);
+      if (a.empty() || !attr_names.insert(a).second)
+        fail(ErrorKind::kInvalid, "attribute '{}' is empty or repeated", a);
       f.attributes.push_back(a);
     }
     for (const onnx::AttributeProto& ap : extras.attribute_protos) {
@@ -187,7 +206,8 @@ Model model_from_proto(const onnx::ModelProto& proto, const std::string& base_di
   for (const auto& vi : gp.input()) g.inputs.push_back(value_info_from_proto(vi));
   for (const auto& vi : gp.output()) g.outputs.push_back(value_info_from_proto(vi));
   if (gp.sparse_initializer_size() > 0)
-    fail_unsupported(Cause{Cause::Kind::kFeature, "", "", 0, "", "sparse tensors"}, "sparse initializers are not supported");
+    fail_unsupported(Cause{Cause::Kind::kFeature, "", "", 0, "", "sparse tensors"},
+                     "sparse initializers are not supported");
   for (const auto& tp : gp.initializer()) {
     if (tp.name().empty()) fail(ErrorKind::kInvalid, "an initializer has no name");
     Tensor t;

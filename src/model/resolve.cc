@@ -80,9 +80,10 @@ void resolve_one(Node& n, const Graph& g, const OpRegistry& registry,
 void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) {
   auto it = g.opset_imports.find("");
   if (it != g.opset_imports.end() && it->second > kNewestKnownOpset)
-    spdlog::warn("the model imports opset {} of ai.onnx; onnx-run knows versions up to {} and resolves each node "
-                 "to the newest version it implements",
-                 it->second, kNewestKnownOpset);
+    spdlog::warn(
+        "the model imports opset {} of ai.onnx; onnx-run knows versions up to {} and resolves each node "
+        "to the newest version it implements",
+        it->second, kNewestKnownOpset);
 
   std::map<std::string, std::optional<DType>> types;
   for (const ValueInfo& v : g.inputs) types[v.name] = v.dtype;

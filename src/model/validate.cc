@@ -22,7 +22,8 @@ void validate_and_sort(Graph& g) {
       if (out.empty()) continue;  // an optional output not asked for
       auto [it, fresh] = producer.emplace(out, static_cast<long>(i));
       if (!fresh) {
-        std::string by = it->second < 0 ? "a graph input or initializer" : g.nodes[static_cast<size_t>(it->second)].label();
+        std::string by =
+            it->second < 0 ? "a graph input or initializer" : g.nodes[static_cast<size_t>(it->second)].label();
         fail(ErrorKind::kInvalid, "{}: value '{}' is produced twice (also by {})", g.nodes[i].label(), out, by);
       }
     }

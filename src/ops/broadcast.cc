@@ -34,7 +34,8 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
 Shape legacy_b_shape(const Shape& a, const Shape& b, int64_t broadcast, std::optional<int64_t> axis) {
   if (broadcast == 0) {
     if (a != b)
-      fail(ErrorKind::kInvalid, "shapes {} and {} differ and broadcast is 0 (this version broadcasts only with broadcast=1)",
+      fail(ErrorKind::kInvalid,
+           "shapes {} and {} differ and broadcast is 0 (this version broadcasts only with broadcast=1)",
            shape_to_string(a), shape_to_string(b));
     return b;
   }

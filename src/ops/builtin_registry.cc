@@ -25,8 +25,8 @@ std::vector<OpDef> op_versions(const OpDef& common, std::vector<OpDef> rows) {
 const OpRegistry& OpRegistry::builtin() {
   static const OpRegistry registry = [] {
     std::vector<OpDef> rows;
-#define ONNXRUN_ADD_OP_FAMILY(family)   \
-  for (OpDef& d : family##_ops()) rows.push_back(std::move(d));
+#define ONNXRUN_ADD_OP_FAMILY(family) \
+  for (OpDef & d : family##_ops()) rows.push_back(std::move(d));
     ONNXRUN_OP_FAMILIES(ONNXRUN_ADD_OP_FAMILY)
 #undef ONNXRUN_ADD_OP_FAMILY
     return OpRegistry(std::move(rows));

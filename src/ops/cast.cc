@@ -65,9 +65,10 @@ DType cast_target(const AttributeMap& attrs, const std::vector<DType>& allowed) 
   if (!t) fail(ErrorKind::kInvalid, "attribute 'to' = {} names no ONNX element type", shown);
   if (std::find(allowed.begin(), allowed.end(), *t) == allowed.end()) {
     if (dtype_out_of_scope(*t))
-      fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(*t)), ""},
-                       "cast to {} is not implemented (onnx-run has no float8, 4-bit, 2-bit, string or complex tensors)",
-                       dtype_name(*t));
+      fail_unsupported(
+          Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(*t)), ""},
+          "cast to {} is not implemented (onnx-run has no float8, 4-bit, 2-bit, string or complex tensors)",
+          dtype_name(*t));
     fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(*t)), ""},
                      "cast to {} is not allowed by this version", dtype_name(*t));
   }
@@ -91,7 +92,8 @@ std::vector<OpDef> cast_ops() {
        .inputs = {"T1"},
        .min_inputs = 1,
        .outputs = {"T2"},
-       .make_kernel = [](const OpDef& d, const AttributeMap& a) { return std::make_unique<CastKernel>(cast_target(a, targets(d))); },
+       .make_kernel = [](const OpDef& d,
+                         const AttributeMap& a) { return std::make_unique<CastKernel>(cast_target(a, targets(d))); },
        .infer_types =
            [](const OpDef& d, const std::vector<std::optional<DType>>&, const AttributeMap& a) {
              return std::vector<std::optional<DType>>{cast_target(a, targets(d))};
@@ -107,21 +109,21 @@ std::vector<OpDef> cast_ops() {
           {.since = 24, .attrs = {to_int, saturate, round_mode}, .constraints = types},
           {.since = 25, .attrs = {to_int, saturate, round_mode}, .constraints = types},
       });
-  std::vector<OpDef> cast_like = op_versions(
-      {.op_type = "CastLike",
-       .constraints = types,
-       .inputs = {"T1", "T2"},
-       .min_inputs = 2,
-       .outputs = {"T2"},
-       .make_kernel = [](const OpDef&, const AttributeMap&) { return std::make_unique<CastLikeKernel>(); }},
-      {
-          {.since = 15},
-          {.since = 19, .attrs = {saturate}},
-          {.since = 21, .attrs = {saturate}},
-          {.since = 23, .attrs = {saturate}},
-          {.since = 24, .attrs = {saturate, round_mode}},
-          {.since = 25, .attrs = {saturate, round_mode}},
-      });
+  std::vector<OpDef> cast_like =
+      op_versions({.op_type = "CastLike",
+                   .constraints = types,
+                   .inputs = {"T1", "T2"},
+                   .min_inputs = 2,
+                   .outputs = {"T2"},
+                   .make_kernel = [](const OpDef&, const AttributeMap&) { return std::make_unique<CastLikeKernel>(); }},
+                  {
+                      {.since = 15},
+                      {.since = 19, .attrs = {saturate}},
+                      {.since = 21, .attrs = {saturate}},
+                      {.since = 23, .attrs = {saturate}},
+                      {.since = 24, .attrs = {saturate, round_mode}},
+                      {.since = 25, .attrs = {saturate, round_mode}},
+                  });
   rows.insert(rows.end(), cast_like.begin(), cast_like.end());
   return rows;
 }

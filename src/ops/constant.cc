@@ -14,8 +14,8 @@
 namespace onnxrun {
 namespace {
 
-const char* const kValueAttrs[] = {"value",        "value_float", "value_floats", "value_int",
-                                   "value_ints",   "value_string", "value_strings", "sparse_value"};
+const char* const kValueAttrs[] = {"value",      "value_float",  "value_floats",  "value_int",
+                                   "value_ints", "value_string", "value_strings", "sparse_value"};
 
 // The one value attribute of `attrs`, checked.
 const std::pair<const std::string, Attribute>& value_attr(const AttributeMap& attrs) {
@@ -23,7 +23,8 @@ const std::pair<const std::string, Attribute>& value_attr(const AttributeMap& at
   for (const char* name : kValueAttrs) {
     auto it = attrs.find(name);
     if (it == attrs.end()) continue;
-    if (found) fail(ErrorKind::kInvalid, "Constant takes exactly one value attribute, got '{}' and '{}'", found->first, name);
+    if (found)
+      fail(ErrorKind::kInvalid, "Constant takes exactly one value attribute, got '{}' and '{}'", found->first, name);
     found = &*it;
   }
   if (!found) fail(ErrorKind::kInvalid, "Constant needs a value attribute (value, value_float(s) or value_int(s))");
@@ -75,8 +76,9 @@ DType constant_type(const AttributeMap& attrs, const std::vector<DType>& allowed
   if (std::find(allowed.begin(), allowed.end(), t) == allowed.end())
     fail_unsupported(Cause{Cause::Kind::kType, "Constant", "", 0, std::string(dtype_name(t)), ""},
                      "Constant of type {} is not {}", dtype_name(t),
-         dtype_out_of_scope(t) ? "implemented (onnx-run has no float8, 4-bit, 2-bit, string or complex tensors)"
-                               : "allowed by this version");
+                     dtype_out_of_scope(t)
+                         ? "implemented (onnx-run has no float8, 4-bit, 2-bit, string or complex tensors)"
+                         : "allowed by this version");
   return t;
 }
 
@@ -107,30 +109,29 @@ std::vector<OpDef> constant_ops() {
                                      {"value_ints", AttrKind::kInts},
                                      {"value_string", AttrKind::kString},
                                      {"value_strings", AttrKind::kStrings}};
-  return op_versions(
-      {.op_type = "Constant",
-       .outputs = {"T"},
-       .make_kernel =
-           [](const OpDef& d, const AttributeMap& a) {
-             constant_type(a, d.constraint("T")->types);
-             return std::make_unique<ConstantKernel>(constant_value(a));
-           },
-       .infer_types =
-           [](const OpDef& d, const std::vector<std::optional<DType>>&, const AttributeMap& a) {
-             return std::vector<std::optional<DType>>{constant_type(a, d.constraint("T")->types)};
-           }},
-      {
-          {.since = 1, .attrs = {value}, .constraints = {{"T", kFloatTypes}}},
-          {.since = 9, .attrs = {value}, .constraints = {{"T", v9}}},
-          {.since = 11, .attrs = {value, sparse}, .constraints = {{"T", v9}}},
-          {.since = 12, .attrs = v12, .constraints = {{"T", v9}}},
-          {.since = 13, .attrs = v12, .constraints = {{"T", v13}}},
-          {.since = 19, .attrs = v12, .constraints = {{"T", v13}}},
-          {.since = 21, .attrs = v12, .constraints = {{"T", v13}}},
-          {.since = 23, .attrs = v12, .constraints = {{"T", v13}}},
-          {.since = 24, .attrs = v12, .constraints = {{"T", v13}}},
-          {.since = 25, .attrs = v12, .constraints = {{"T", v13}}},
-      });
+  return op_versions({.op_type = "Constant",
+                      .outputs = {"T"},
+                      .make_kernel =
+                          [](const OpDef& d, const AttributeMap& a) {
+                            constant_type(a, d.constraint("T")->types);
+                            return std::make_unique<ConstantKernel>(constant_value(a));
+                          },
+                      .infer_types =
+                          [](const OpDef& d, const std::vector<std::optional<DType>>&, const AttributeMap& a) {
+                            return std::vector<std::optional<DType>>{constant_type(a, d.constraint("T")->types)};
+                          }},
+                     {
+                         {.since = 1, .attrs = {value}, .constraints = {{"T", kFloatTypes}}},
+                         {.since = 9, .attrs = {value}, .constraints = {{"T", v9}}},
+                         {.since = 11, .attrs = {value, sparse}, .constraints = {{"T", v9}}},
+                         {.since = 12, .attrs = v12, .constraints = {{"T", v9}}},
+                         {.since = 13, .attrs = v12, .constraints = {{"T", v13}}},
+                         {.since = 19, .attrs = v12, .constraints = {{"T", v13}}},
+                         {.since = 21, .attrs = v12, .constraints = {{"T", v13}}},
+                         {.since = 23, .attrs = v12, .constraints = {{"T", v13}}},
+                         {.since = 24, .attrs = v12, .constraints = {{"T", v13}}},
+                         {.since = 25, .attrs = v12, .constraints = {{"T", v13}}},
+                     });
 }
 
 }  // namespace onnxrun

@@ -16,10 +16,8 @@ bool dtype_out_of_scope(DType t) {
     case DType::kFloat4E2M1:
     case DType::kFloat8E8M0:
     case DType::kUInt2:
-    case DType::kInt2:
-      return true;
-    default:
-      return false;
+    case DType::kInt2: return true;
+    default: return false;
   }
 }
 

@@ -19,20 +19,60 @@ struct BoolByte {
 };
 static_assert(sizeof(BoolByte) == 1);
 
-template <DType D> struct DTypeStorage;
-template <> struct DTypeStorage<DType::kFloat> { using type = float; };
-template <> struct DTypeStorage<DType::kDouble> { using type = double; };
-template <> struct DTypeStorage<DType::kFloat16> { using type = Float16; };
-template <> struct DTypeStorage<DType::kBFloat16> { using type = BFloat16; };
-template <> struct DTypeStorage<DType::kInt8> { using type = int8_t; };
-template <> struct DTypeStorage<DType::kInt16> { using type = int16_t; };
-template <> struct DTypeStorage<DType::kInt32> { using type = int32_t; };
-template <> struct DTypeStorage<DType::kInt64> { using type = int64_t; };
-template <> struct DTypeStorage<DType::kUInt8> { using type = uint8_t; };
-template <> struct DTypeStorage<DType::kUInt16> { using type = uint16_t; };
-template <> struct DTypeStorage<DType::kUInt32> { using type = uint32_t; };
-template <> struct DTypeStorage<DType::kUInt64> { using type = uint64_t; };
-template <> struct DTypeStorage<DType::kBool> { using type = BoolByte; };
+template <DType D>
+struct DTypeStorage;
+template <>
+struct DTypeStorage<DType::kFloat> {
+  using type = float;
+};
+template <>
+struct DTypeStorage<DType::kDouble> {
+  using type = double;
+};
+template <>
+struct DTypeStorage<DType::kFloat16> {
+  using type = Float16;
+};
+template <>
+struct DTypeStorage<DType::kBFloat16> {
+  using type = BFloat16;
+};
+template <>
+struct DTypeStorage<DType::kInt8> {
+  using type = int8_t;
+};
+template <>
+struct DTypeStorage<DType::kInt16> {
+  using type = int16_t;
+};
+template <>
+struct DTypeStorage<DType::kInt32> {
+  using type = int32_t;
+};
+template <>
+struct DTypeStorage<DType::kInt64> {
+  using type = int64_t;
+};
+template <>
+struct DTypeStorage<DType::kUInt8> {
+  using type = uint8_t;
+};
+template <>
+struct DTypeStorage<DType::kUInt16> {
+  using type = uint16_t;
+};
+template <>
+struct DTypeStorage<DType::kUInt32> {
+  using type = uint32_t;
+};
+template <>
+struct DTypeStorage<DType::kUInt64> {
+  using type = uint64_t;
+};
+template <>
+struct DTypeStorage<DType::kBool> {
+  using type = BoolByte;
+};
 
 template <DType D>
 struct DTypeTag {

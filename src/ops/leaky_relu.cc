@@ -40,9 +40,7 @@ class LeakyReluKernel final : public OpKernel {
     const size_t n = static_cast<size_t>(x.numel());
     const LeakyReluPath& path = leaky_relu_active_path();
     switch (x.dtype()) {
-      case DType::kFloat:
-        split(ctx, n, x.data<float>(), y.mutable_data<float>(), path.f32, alpha_);
-        break;
+      case DType::kFloat: split(ctx, n, x.data<float>(), y.mutable_data<float>(), path.f32, alpha_); break;
       case DType::kDouble:
         // Exact widening: alpha=0.1 multiplies by (double)0.1f, as CastLike does.
         split(ctx, n, x.data<double>(), y.mutable_data<double>(), path.f64, static_cast<double>(alpha_));
@@ -76,41 +74,41 @@ Attribute scalar_float_tensor_attr(float v) {
 
 // LeakyRelu-16's body, as ONNX's schema defines it (spec/README.md).
 FunctionBody leaky_relu_16_body() {
-  return {
-      .inputs = {"X"},
-      .outputs = {"Y"},
-      .nodes = {
-          {.op_type = "Constant",
-           .outputs = {"Alpha"},
-           .attrs = {{.name = "value_float", .ref = "alpha", .value = float_attr(kDefaultAlpha)}}},
-          {.op_type = "CastLike", .inputs = {"Alpha", "X"}, .outputs = {"AlphaCast"}},
-          {.op_type = "Constant", .outputs = {"Zero"}, .attrs = {{.name = "value", .value = scalar_float_tensor_attr(0.0f)}}},
-          {.op_type = "CastLike", .inputs = {"Zero", "X"}, .outputs = {"ZeroCast"}},
-          {.op_type = "Less", .inputs = {"X", "ZeroCast"}, .outputs = {"XLessThanZero"}},
-          {.op_type = "Mul", .inputs = {"AlphaCast", "X"}, .outputs = {"AlphaMulX"}},
-          {.op_type = "Where", .inputs = {"XLessThanZero", "AlphaMulX", "X"}, .outputs = {"Y"}},
-      }};
+  return {.inputs = {"X"},
+          .outputs = {"Y"},
+          .nodes = {
+              {.op_type = "Constant",
+               .outputs = {"Alpha"},
+               .attrs = {{.name = "value_float", .ref = "alpha", .value = float_attr(kDefaultAlpha)}}},
+              {.op_type = "CastLike", .inputs = {"Alpha", "X"}, .outputs = {"AlphaCast"}},
+              {.op_type = "Constant",
+               .outputs = {"Zero"},
+               .attrs = {{.name = "value", .value = scalar_float_tensor_attr(0.0f)}}},
+              {.op_type = "CastLike", .inputs = {"Zero", "X"}, .outputs = {"ZeroCast"}},
+              {.op_type = "Less", .inputs = {"X", "ZeroCast"}, .outputs = {"XLessThanZero"}},
+              {.op_type = "Mul", .inputs = {"AlphaCast", "X"}, .outputs = {"AlphaMulX"}},
+              {.op_type = "Where", .inputs = {"XLessThanZero", "AlphaMulX", "X"}, .outputs = {"Y"}},
+          }};
 }
 
 }  // namespace
 
 std::vector<OpDef> leaky_relu_ops() {
   const std::vector<DType> floats = {DType::kFloat16, DType::kFloat, DType::kDouble};
-  return op_versions({.op_type = "LeakyRelu",
-                      .attrs = {{"alpha", AttrKind::kFloat}},
-                      .inputs = {"T"},
-                      .min_inputs = 1,
-                      .outputs = {"T"},
-                      .make_kernel = make_leaky_relu,
-                      .elementwise = true,
-                      .in_place = true},
-                     {
-                         {.since = 1, .attrs = {{"consumed_inputs", AttrKind::kInts}}, .constraints = {{"T", floats}}},
-                         {.since = 6, .constraints = {{"T", floats}}},
-                         {.since = 16,
-                          .constraints = {{"T", join_types({floats, {DType::kBFloat16}})}},
-                          .body = leaky_relu_16_body()},
-                     });
+  return op_versions(
+      {.op_type = "LeakyRelu",
+       .attrs = {{"alpha", AttrKind::kFloat}},
+       .inputs = {"T"},
+       .min_inputs = 1,
+       .outputs = {"T"},
+       .make_kernel = make_leaky_relu,
+       .elementwise = true,
+       .in_place = true},
+      {
+          {.since = 1, .attrs = {{"consumed_inputs", AttrKind::kInts}}, .constraints = {{"T", floats}}},
+          {.since = 6, .constraints = {{"T", floats}}},
+          {.since = 16, .constraints = {{"T", join_types({floats, {DType::kBFloat16}})}}, .body = leaky_relu_16_body()},
+      });
 }
 
 }  // namespace onnxrun

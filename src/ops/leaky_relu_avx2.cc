@@ -104,10 +104,8 @@ void f16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
     const __m128i r0 = f16_block(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i)), a);
     const __m128i r1 = f16_block(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i + 8)), a);
     const __m256i r = _mm256_inserti128_si256(_mm256_castsi128_si256(r0), r1, 1);
-    if (kStream)
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(y + i), r);
-    else
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), r);
+    if (kStream) _mm256_stream_si256(reinterpret_cast<__m256i*>(y + i), r);
+    else _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), r);
   }
   if (kStream) _mm_sfence();
   leaky_relu_float16(x + i, y + i, n - i, alpha_bits);

@@ -28,7 +28,8 @@
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,f16c,fma,avx2,avx512bf16")
 #if defined(__clang__)  // clang ignores GCC's target pragma (the fuzz build is clang's)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,f16c,fma,avx2,avx512bf16"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,f16c,fma,avx2,avx512bf16"))), \
+                             apply_to = function)
 #endif
 
 namespace onnxrun::leaky_relu_avx512 {
@@ -55,7 +56,9 @@ struct F32 {
   static void store(T* p, V v) { _mm512_storeu_ps(p, v); }
   static void store(M m, T* p, V v) { _mm512_mask_storeu_ps(p, m, v); }
   static void stream(T* p, V v) { _mm512_stream_ps(p, v); }
-  static V block(V v, V a) { return _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), v, a); }
+  static V block(V v, V a) {
+    return _mm512_mask_mul_ps(v, _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), v, a);
+  }
 };
 
 struct F64 {
@@ -69,7 +72,9 @@ struct F64 {
   static void store(T* p, V v) { _mm512_storeu_pd(p, v); }
   static void store(M m, T* p, V v) { _mm512_mask_storeu_pd(p, m, v); }
   static void stream(T* p, V v) { _mm512_stream_pd(p, v); }
-  static V block(V v, V a) { return _mm512_mask_mul_pd(v, _mm512_cmp_pd_mask(v, _mm512_setzero_pd(), _CMP_LT_OQ), v, a); }
+  static V block(V v, V a) {
+    return _mm512_mask_mul_pd(v, _mm512_cmp_pd_mask(v, _mm512_setzero_pd(), _CMP_LT_OQ), v, a);
+  }
 };
 
 // Two vectors a step; the head (to align streamed stores) and the tail masked.
@@ -125,10 +130,8 @@ void f16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
     const __m256i r0 = f16_block(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i)), a);
     const __m256i r1 = f16_block(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i + 16)), a);
     const __m512i r = _mm512_inserti64x4(_mm512_castsi256_si512(r0), r1, 1);
-    if (kStream)
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(y + i), r);
-    else
-      _mm512_storeu_si512(y + i, r);
+    if (kStream) _mm512_stream_si512(reinterpret_cast<__m512i*>(y + i), r);
+    else _mm512_storeu_si512(y + i, r);
   }
   for (; i < n; i += 16) {
     const __mmask16 m = first_lanes<__mmask16>(n - i);
@@ -222,10 +225,10 @@ inline __m512i bf16_pairs_block(__m512i u, __m512 a) {
     __m512bh b = _mm512_cvtne2ps_pbh(_mm512_mul_ps(odd, a), _mm512_mul_ps(even, a));
     __m512i r;
     std::memcpy(&r, &b, sizeof r);
-    const __m512i order = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7,
-                                           22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
-    const __mmask32 neg = _mm512_cmplt_epu16_mask(_mm512_sub_epi16(u, _mm512_set1_epi16(int16_t(0x8001))),
-                                                  _mm512_set1_epi16(0x7f80));
+    const __m512i order = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22, 6,
+                                           21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+    const __mmask32 neg =
+        _mm512_cmplt_epu16_mask(_mm512_sub_epi16(u, _mm512_set1_epi16(int16_t(0x8001))), _mm512_set1_epi16(0x7f80));
     return _mm512_mask_blend_epi16(neg, u, _mm512_permutexvar_epi16(order, r));
   }
   const __m512 p_odd = _mm512_mask_mul_ps(odd, _mm512_cmp_ps_mask(odd, _mm512_setzero_ps(), _CMP_LT_OQ), odd, a);
@@ -250,10 +253,8 @@ uint16_t bf16_denormal_max(uint16_t alpha_bits) {
   uint16_t lo = 0, hi = 0x7f80;  // 0 * a = 0 is below FLT_MIN; +inf * a is not
   while (hi - lo > 1) {
     const uint16_t mid = static_cast<uint16_t>((lo + hi) / 2);
-    if (bfloat16_to_float(mid) * a < FLT_MIN)
-      lo = mid;
-    else
-      hi = mid;
+    if (bfloat16_to_float(mid) * a < FLT_MIN) lo = mid;
+    else hi = mid;
   }
   return lo;
 }
@@ -267,10 +268,8 @@ template <bool kNative, bool kStream>
   for (size_t i = 0; i < n; i += 32) {
     const __m512i u = _mm512_loadu_si512(x + i);
     const __m512i r = bf16_pairs_block<kNative>(u, a);
-    if (kStream)
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(y + i), r);
-    else
-      _mm512_storeu_si512(y + i, r);
+    if (kStream) _mm512_stream_si512(reinterpret_cast<__m512i*>(y + i), r);
+    else _mm512_storeu_si512(y + i, r);
     if (kNative) {
       if (const __mmask32 redo = bf16_pairs_denormal(u, denormal_max); __builtin_expect(redo != 0, 0)) {
         // In place, x's lanes are gone: the rare block is redone from its saved input.

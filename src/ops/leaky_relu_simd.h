@@ -49,10 +49,8 @@ bool should_stream(const T* x, const T* y, size_t n) {
 // each kernel's loop is a template on that choice, and `run` picks the instance.
 template <typename T, typename Run>
 void with_stream_choice(const T* x, const T* y, size_t n, Run&& run) {
-  if (should_stream(x, y, n))
-    run(std::true_type{});
-  else
-    run(std::false_type{});
+  if (should_stream(x, y, n)) run(std::true_type{});
+  else run(std::false_type{});
 }
 
 }  // namespace onnxrun::leaky_relu_simd

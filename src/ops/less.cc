@@ -15,12 +15,9 @@ namespace {
 
 template <typename T>
 uint8_t less_scalar(T a, T b) {
-  if constexpr (std::is_same_v<T, Float16>)
-    return float16_to_float(a.bits) < float16_to_float(b.bits);
-  else if constexpr (std::is_same_v<T, BFloat16>)
-    return bfloat16_to_float(a.bits) < bfloat16_to_float(b.bits);
-  else
-    return a < b;
+  if constexpr (std::is_same_v<T, Float16>) return float16_to_float(a.bits) < float16_to_float(b.bits);
+  else if constexpr (std::is_same_v<T, BFloat16>) return bfloat16_to_float(a.bits) < bfloat16_to_float(b.bits);
+  else return a < b;
 }
 
 class LessKernel final : public OpKernel {

@@ -62,25 +62,25 @@ class MulKernel final : public OpKernel {
 }  // namespace
 
 std::vector<OpDef> mul_ops() {
-  const std::vector<DType> v6 = join_types({kFloatTypes, {DType::kInt32, DType::kInt64, DType::kUInt32, DType::kUInt64}});
+  const std::vector<DType> v6 =
+      join_types({kFloatTypes, {DType::kInt32, DType::kInt64, DType::kUInt32, DType::kUInt64}});
   const std::vector<DType> v13 = join_types({v6, {DType::kBFloat16}});
   const std::vector<DType> v14 = join_types({kFloatTypes, {DType::kBFloat16}, kSignedIntTypes, kUnsignedIntTypes});
-  return op_versions(
-      {.op_type = "Mul",
-       .inputs = {"T", "T"},
-       .min_inputs = 2,
-       .outputs = {"T"},
-       .make_kernel = make_binary_kernel<MulKernel>,
-       .in_place = true},
-      {
-          {.since = 1,
-           .attrs = join_attrs({kLegacyBroadcastAttrs, {{"consumed_inputs", AttrKind::kInts}}}),
-           .constraints = {{"T", kFloatTypes}}},
-          {.since = 6, .attrs = kLegacyBroadcastAttrs, .constraints = {{"T", v6}}},
-          {.since = 7, .constraints = {{"T", v6}}},
-          {.since = 13, .constraints = {{"T", v13}}},
-          {.since = 14, .constraints = {{"T", v14}}},
-      });
+  return op_versions({.op_type = "Mul",
+                      .inputs = {"T", "T"},
+                      .min_inputs = 2,
+                      .outputs = {"T"},
+                      .make_kernel = make_binary_kernel<MulKernel>,
+                      .in_place = true},
+                     {
+                         {.since = 1,
+                          .attrs = join_attrs({kLegacyBroadcastAttrs, {{"consumed_inputs", AttrKind::kInts}}}),
+                          .constraints = {{"T", kFloatTypes}}},
+                         {.since = 6, .attrs = kLegacyBroadcastAttrs, .constraints = {{"T", v6}}},
+                         {.since = 7, .constraints = {{"T", v6}}},
+                         {.since = 13, .constraints = {{"T", v13}}},
+                         {.since = 14, .constraints = {{"T", v14}}},
+                     });
 }
 
 }  // namespace onnxrun

@@ -14,12 +14,12 @@
 #include "ops/registry.h"
 
 // Adding an operator: its file, one name here, and the file in src/CMakeLists.txt.
-#define ONNXRUN_OP_FAMILIES(X) \
-  X(leaky_relu)                \
-  X(constant)                  \
+#define ONNXRUN_OP_FAMILIES(X)    \
+  X(leaky_relu)                   \
+  X(constant)                     \
   X(cast) /* Cast and CastLike */ \
-  X(less)                      \
-  X(mul)                       \
+  X(less)                         \
+  X(mul)                          \
   X(where)
 
 namespace onnxrun {

@@ -114,12 +114,9 @@ std::vector<std::optional<DType>> check_and_infer_types(const OpDef& def,
   std::vector<std::optional<DType>> out;
   for (const std::string& cname : def.outputs) {
     const TypeConstraint* c = def.constraint(cname);
-    if (std::optional<DType> t = bound_type(cname); t && c)
-      out.push_back(t);
-    else if (c && c->types.size() == 1)
-      out.push_back(c->types[0]);
-    else
-      out.push_back(std::nullopt);
+    if (std::optional<DType> t = bound_type(cname); t && c) out.push_back(t);
+    else if (c && c->types.size() == 1) out.push_back(c->types[0]);
+    else out.push_back(std::nullopt);
   }
   return out;
 }

@@ -23,11 +23,12 @@ struct BaselineChange {
 };
 
 struct BaselineDiff {
-  std::vector<BaselineChange> regressions;     // passed before, not now (test order)
-  std::vector<BaselineChange> newly_passing;   // passes now, did not before or was absent
-  size_t not_run = 0;                          // baseline tests absent from this run
+  std::vector<BaselineChange> regressions;    // passed before, not now (test order)
+  std::vector<BaselineChange> newly_passing;  // passes now, did not before or was absent
+  size_t not_run = 0;                         // baseline tests absent from this run
 };
 
-BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const std::map<std::string, Outcome>& baseline);
+BaselineDiff compare_with_baseline(const std::vector<TestResult>& results,
+                                   const std::map<std::string, Outcome>& baseline);
 
 }  // namespace onnxrun

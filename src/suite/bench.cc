@@ -8,8 +8,8 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "exec/executor.h"
 #include "core/thread_pool.h"
+#include "exec/executor.h"
 
 namespace onnxrun {
 namespace {

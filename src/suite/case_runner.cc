@@ -85,16 +85,18 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
       if (t.kind == CaseKind::kFile && t.files.inputs.empty() && run.error->kind() == ErrorKind::kInput) {
         Cause c;
         c.feature = "no input data (light layout)";
-        throw Error(ErrorKind::kUnsupported,
-                    fmt::format("{}: no input data for the model's inputs (the light layout gives expected outputs only)",
-                                run.label))
+        throw Error(
+            ErrorKind::kUnsupported,
+            fmt::format("{}: no input data for the model's inputs (the light layout gives expected outputs only)",
+                        run.label))
             .with_causes({c});
       }
       throw *run.error;
     }
     std::string lines;
     for (const OutputVerdict& c : run.checks)
-      if (!c.comparison.ok) lines += fmt::format("{}{}: {}", lines.empty() ? "" : "\n", run.label, c.comparison.summary(c.name));
+      if (!c.comparison.ok)
+        lines += fmt::format("{}{}: {}", lines.empty() ? "" : "\n", run.label, c.comparison.summary(c.name));
     if (!lines.empty()) failures.push_back(lines);
   }
   r.outcome = failures.empty() ? Outcome::kPassed : Outcome::kFailed;

@@ -18,8 +18,15 @@ bool is_float_type(DType t) {
 
 bool is_integer_type(DType t) {
   switch (t) {
-    case DType::kInt8: case DType::kUInt8: case DType::kBool: case DType::kInt16: case DType::kUInt16:
-    case DType::kInt32: case DType::kUInt32: case DType::kInt64: case DType::kUInt64: return true;
+    case DType::kInt8:
+    case DType::kUInt8:
+    case DType::kBool:
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kInt32:
+    case DType::kUInt32:
+    case DType::kInt64:
+    case DType::kUInt64: return true;
     default: return false;
   }
 }
@@ -115,8 +122,8 @@ std::string Comparison::verdict() const {
   return fmt::format(
       "{} of {} elements differ; worst at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err "
       "{:.3g}; would pass with atol >= {} or rtol >= {}",
-      mismatches, numel, worst_position, worst_index, expected, bits(expected_bits), actual, bits(actual_bits),
-      abs_err, rel_err, tol(needed_atol), tol(needed_rtol));
+      mismatches, numel, worst_position, worst_index, expected, bits(expected_bits), actual, bits(actual_bits), abs_err,
+      rel_err, tol(needed_atol), tol(needed_rtol));
 }
 
 }  // namespace onnxrun

@@ -19,8 +19,8 @@ struct Tolerance {
 
 struct Comparison {
   bool ok = true;
-  std::string problem;      // set when dtype or shape differ: nothing else is compared
-  int64_t mismatches = 0;   // elements outside tolerance
+  std::string problem;     // set when dtype or shape differ: nothing else is compared
+  int64_t mismatches = 0;  // elements outside tolerance
   int64_t numel = 0;
   // The worst element: largest error relative to what the tolerance allows; NaN and
   // infinity mismatches count as worst of all.

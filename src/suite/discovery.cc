@@ -185,8 +185,8 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
       fail(ErrorKind::kUsage, "{}: no such file or folder", path);
     }
     if (w.candidates == before)
-      fail(ErrorKind::kUsage, "{}: no tests found (expected model.onnx beside test_data_set_* folders, or *.onnx files)",
-           path);
+      fail(ErrorKind::kUsage,
+           "{}: no tests found (expected model.onnx beside test_data_set_* folders, or *.onnx files)", path);
   }
   std::stable_sort(w.found.begin(), w.found.end(),
                    [](const TestCase& a, const TestCase& b) { return natural_less(a.name, b.name); });
@@ -200,8 +200,7 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
 void parse_shard(const std::string& text, Selection& sel) {
   static const std::regex kShard(R"((\d{1,6})/(\d{1,6}))");
   std::smatch m;
-  if (!std::regex_match(text, m, kShard))
-    fail(ErrorKind::kUsage, "--shard {}: expected K/N, as in --shard 2/4", text);
+  if (!std::regex_match(text, m, kShard)) fail(ErrorKind::kUsage, "--shard {}: expected K/N, as in --shard 2/4", text);
   const int k = std::stoi(m[1]), n = std::stoi(m[2]);
   if (n < 1 || k < 1 || k > n) fail(ErrorKind::kUsage, "--shard {}: K must be from 1 to N", text);
   sel.shard_index = k;
@@ -223,7 +222,8 @@ std::regex compile_name_pattern(const std::string& pattern, const char* option) 
   // far above any name filter and, under ASan's larger frames too, far below the overflow.
   constexpr size_t kMaxLength = 4096, kMaxNesting = 64;
   if (pattern.size() > kMaxLength)
-    fail(ErrorKind::kUsage, "{}: a pattern of {} characters; at most {} are allowed", option, pattern.size(), kMaxLength);
+    fail(ErrorKind::kUsage, "{}: a pattern of {} characters; at most {} are allowed", option, pattern.size(),
+         kMaxLength);
   size_t depth = 0, deepest = 0;
   for (size_t k = 0; k < pattern.size(); ++k) {
     if (pattern[k] == '\\') ++k;  // an escaped character opens nothing

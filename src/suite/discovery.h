@@ -32,8 +32,8 @@ struct TestCase {
   // folder (model.onnx) or file stem. Names are unique within one discovery.
   std::string name;
   CaseKind kind = CaseKind::kFolder;
-  std::string model;  // the .onnx file; empty for kMissingModel
-  std::string dir;    // the folder holding the model (and any data.json)
+  std::string model;              // the .onnx file; empty for kMissingModel
+  std::string dir;                // the folder holding the model (and any data.json)
   std::vector<std::string> sets;  // kFolder: test_data_set_* folders, naturally sorted
   TestSetFiles files;             // kFile: NAME_input_K.pb / NAME_output_K.pb by K
 };

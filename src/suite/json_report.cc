@@ -9,10 +9,9 @@ namespace onnxrun {
 std::string test_report_json(const RunInfo& info, const Summary& s, const std::vector<TestResult>& results) {
   nlohmann::ordered_json j;
   j["generator"] = info.generator;
-  j["run"] = {{"paths", info.paths},   {"filter", info.filter},   {"exclude", info.exclude},
-              {"shard", info.shard},   {"rtol", info.rtol},       {"atol", info.atol},
-              {"jobs", info.jobs},     {"isolate", info.isolate}, {"timeout", info.timeout},
-              {"strict", info.strict}};
+  j["run"] = {{"paths", info.paths},     {"filter", info.filter}, {"exclude", info.exclude}, {"shard", info.shard},
+              {"rtol", info.rtol},       {"atol", info.atol},     {"jobs", info.jobs},       {"isolate", info.isolate},
+              {"timeout", info.timeout}, {"strict", info.strict}};
   nlohmann::ordered_json summary;
   summary["total"] = s.total;
   for (int k = 0; k < kOutcomeCount; ++k) summary[std::string(outcome_name(static_cast<Outcome>(k)))] = s.counts[k];

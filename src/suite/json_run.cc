@@ -54,10 +54,10 @@ ordered_json comparison_json(const Comparison& c) {
     return j;
   }
   if (c.worst_index >= 0) {
-    j["worst"] = {{"index", c.worst_index},           {"position", c.worst_position},
-                  {"expected", json_real(c.expected)}, {"actual", json_real(c.actual)},
-                  {"expected_bits", c.expected_bits},  {"actual_bits", c.actual_bits},
-                  {"abs_err", json_real(c.abs_err)},   {"rel_err", json_real(c.rel_err)}};
+    j["worst"] = {
+        {"index", c.worst_index},          {"position", c.worst_position},     {"expected", json_real(c.expected)},
+        {"actual", json_real(c.actual)},   {"expected_bits", c.expected_bits}, {"actual_bits", c.actual_bits},
+        {"abs_err", json_real(c.abs_err)}, {"rel_err", json_real(c.rel_err)}};
   }
   j["needed_atol"] = json_real(c.needed_atol);
   j["needed_rtol"] = json_real(c.needed_rtol);

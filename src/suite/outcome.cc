@@ -5,7 +5,7 @@
 namespace onnxrun {
 
 namespace {
-constexpr std::array<std::string_view, kOutcomeCount> kNames = {"passed", "failed", "unsupported",
+constexpr std::array<std::string_view, kOutcomeCount> kNames = {"passed", "failed",  "unsupported",
                                                                 "error",  "timeout", "crashed"};
 }
 
@@ -17,9 +17,7 @@ std::optional<Outcome> parse_outcome(std::string_view name) {
   return std::nullopt;
 }
 
-bool is_problem(Outcome o, bool strict) {
-  return o != Outcome::kPassed && (o != Outcome::kUnsupported || strict);
-}
+bool is_problem(Outcome o, bool strict) { return o != Outcome::kPassed && (o != Outcome::kUnsupported || strict); }
 
 Summary summarize(const std::vector<TestResult>& results, double wall_seconds) {
   Summary s;

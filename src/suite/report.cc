@@ -14,8 +14,8 @@ namespace {
 
 void write_text(const std::string& path, const std::string& text) {
   // A report is written when asked for, whatever output transaction a caller holds.
-  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); },
-                        WriteMode::kImmediate);
+  write_file_atomically(
+      path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); }, WriteMode::kImmediate);
 }
 
 // Text safe inside an XML attribute or element: markup escaped, and the control
@@ -73,10 +73,12 @@ std::string junit_report(const Summary& s, const std::vector<TestResult>& result
   size_t skipped = s.count(Outcome::kUnsupported);
   if (strict) errors += std::exchange(skipped, 0);
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x += fmt::format("<testsuites name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                   s.total, failures, errors, skipped, s.seconds);
-  x += fmt::format("  <testsuite name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                   s.total, failures, errors, skipped, s.seconds);
+  x += fmt::format(
+      "<testsuites name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+      s.total, failures, errors, skipped, s.seconds);
+  x += fmt::format(
+      "  <testsuite name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+      s.total, failures, errors, skipped, s.seconds);
   for (const TestResult& r : results) {
     const size_t slash = r.name.rfind('/');
     const std::string classname = slash == std::string::npos ? "onnx-run" : r.name.substr(0, slash);

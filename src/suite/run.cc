@@ -7,10 +7,10 @@
 #include <spdlog/spdlog.h>
 
 #include "core/error.h"
+#include "core/thread_pool.h"
 #include "exec/bind.h"
 #include "exec/block_run.h"
 #include "exec/executor.h"
-#include "core/thread_pool.h"
 #include "io/output_files.h"
 #include "io/output_transaction.h"
 #include "io/raw_tensor_source.h"
@@ -25,9 +25,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 std::vector<std::string> output_names(const Graph& g) {
   std::vector<std::string> names;
@@ -95,8 +93,7 @@ void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Te
   for (size_t k = 0; k < results.size(); ++k) run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
 }
 
-void run_test_set(const RunRequest& r, const Executor& exec, const TestSetSpec& set, SetRun& run,
-                  RunReport& report) {
+void run_test_set(const RunRequest& r, const Executor& exec, const TestSetSpec& set, SetRun& run, RunReport& report) {
   const Graph& g = exec.graph();
   run.label = set.label;
   run.dir = set.dir;
@@ -186,7 +183,8 @@ RunReport run_model(const RunRequest& r) {
   GatheredInputs in = r.source == FeedSource::kRandom ? made_up_inputs(g, r) : given_inputs(g, r);
   run.input_ms = ms_since(t1);
   if (r.source == FeedSource::kRandom && !g.required_inputs().empty())
-    report.notice = fmt::format("no inputs given: made up random inputs (--seed {}, --range {},{})", r.seed, r.low, r.high);
+    report.notice =
+        fmt::format("no inputs given: made up random inputs (--seed {}, --range {},{})", r.seed, r.low, r.high);
   run.inputs = std::move(in.values);
   if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
   execute(r, exec, std::move(in.bound), run, report);

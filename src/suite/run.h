@@ -36,10 +36,10 @@ struct OutputVerdict {
 struct SetRun {
   std::string label;  // the test set's label; empty for a run on given or made-up inputs
   std::string dir;
-  std::vector<RunValue> inputs;   // in graph input order
-  std::vector<RunValue> outputs;  // in graph output order
+  std::vector<RunValue> inputs;       // in graph input order
+  std::vector<RunValue> outputs;      // in graph output order
   std::vector<OutputVerdict> checks;  // one per output when there are expected outputs
-  std::optional<Error> error;     // the set could not be run (then nothing else is set)
+  std::optional<Error> error;         // the set could not be run (then nothing else is set)
   double input_ms = 0, run_ms = 0;
   bool passed() const;  // no error, every check ok
 };
@@ -54,11 +54,11 @@ struct RunReport {
   FeedSource source = FeedSource::kGiven;
   double load_ms = 0;
   std::vector<SetRun> runs;
-  bool streamed = false;          // the run went block by block (no tensors kept)
-  std::string notice;             // for the user, e.g. that inputs were made up
-  size_t values_dumped = 0;       // --dump-intermediates
+  bool streamed = false;     // the run went block by block (no tensors kept)
+  std::string notice;        // for the user, e.g. that inputs were made up
+  size_t values_dumped = 0;  // --dump-intermediates
   std::optional<BenchResult> bench;
-  unsigned threads = 0;           // threads the executor could use
+  unsigned threads = 0;  // threads the executor could use
 
   bool passed() const;  // every run passed
   // Renames the output files into place; returns their paths. Throws Error(kIo).

@@ -35,8 +35,8 @@ struct RunRequest {
   bool expand_functions = false;  // run LeakyRelu-16 through its function body
 
   FeedSource source = FeedSource::kGiven;
-  std::vector<std::string> inputs;  // -i "[NAME=]FILE" or "[NAME=][v0,v1,...]"
-  std::vector<std::string> npz;     // --npz FILE
+  std::vector<std::string> inputs;      // -i "[NAME=]FILE" or "[NAME=][v0,v1,...]"
+  std::vector<std::string> npz;         // --npz FILE
   std::map<std::string, Shape> shapes;  // --shape: made-up inputs, symbolic dims, literals
   uint64_t seed = 0;                    // made-up inputs
   double low = -1, high = 1;

@@ -147,7 +147,8 @@ Worker start_worker(const std::vector<TestCase>& tests, const RunnerOptions& o, 
 std::string signal_text(int sig) {
   const char* abbrev = ::sigabbrev_np(sig);
   const char* d = ::strsignal(sig);
-  return fmt::format("{} ({})", abbrev ? std::string("SIG") + abbrev : fmt::format("signal {}", sig), d ? d : "unknown");
+  return fmt::format("{} ({})", abbrev ? std::string("SIG") + abbrev : fmt::format("signal {}", sig),
+                     d ? d : "unknown");
 }
 
 // Closes the worker's pipes and reaps it (after killing it when `kill_it`).
@@ -206,7 +207,8 @@ std::vector<TestResult> run_isolated(const std::vector<TestCase>& tests, const R
   std::vector<Worker> workers;
   const size_t jobs = std::min(static_cast<size_t>(std::max(o.jobs, 1)), tests.size());
   // A worker that died between tests must not take the parent with it.
-  struct sigaction ignore {}, old_pipe {};
+  struct sigaction ignore {
+  }, old_pipe{};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGPIPE, &ignore, &old_pipe);
   size_t next = 0, finished = 0;

@@ -88,11 +88,11 @@ TEST_CASE("bench --memcpy times the bandwidth baseline", "[cli][bench]") {
 TEST_CASE("bench usage errors exit 2 with one line", "[cli][bench]") {
   TempDir tmp;
   const std::string model = write_model(tmp, 1);
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"bench"},
-           {"bench", model, "--repeat", "0"},
-           {"bench", model},  // N unbound
-           {"bench", model, "--shape", "x=1,a"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"bench"},
+                                             {"bench", model, "--repeat", "0"},
+                                             {"bench", model},  // N unbound
+                                             {"bench", model, "--shape", "x=1,a"}}) {
     auto r = run_cli(args);
     INFO(r.err);
     CHECK_EXIT(r, 2);
@@ -115,7 +115,7 @@ TEST_CASE("ONNXRUN_ISA forces a kernel path and refuses unknown ones", "[cli][be
 
 TEST_CASE("a large input run block by block writes the same file as a whole run", "[cli][bench]") {
   TempDir tmp;
-  const std::string model = write_model(tmp, 10);  // float16
+  const std::string model = write_model(tmp, 10);   // float16
   const size_t n = (size_t{64} << 20) / 2 + 12345;  // past the block-run threshold
   std::string data(n * 2, '\0');
   for (size_t i = 0; i < n; ++i) {

@@ -62,8 +62,8 @@ TEST_CASE("-i and -o write output_<k>.pb named after the graph output", "[cli]")
   CHECK_THAT(r.out, Contains("input 'x': float[3,4]") && Contains("output 'c'") && Contains("output 'd'"));
   for (int k = 0; k < 3; ++k) {
     NamedTensor got = read_tensor_file(out.file("output_" + std::to_string(k) + ".pb"));
-    NamedTensor want = read_tensor_file(model_dir("graph_chain_fanout") + "/test_data_set_0/output_" +
-                                        std::to_string(k) + ".pb");
+    NamedTensor want =
+        read_tensor_file(model_dir("graph_chain_fanout") + "/test_data_set_0/output_" + std::to_string(k) + ".pb");
     CHECK(got.name == want.name);
     CHECK(got.tensor.describe() == want.tensor.describe());
     CHECK(std::memcmp(got.tensor.raw(), want.tensor.raw(), want.tensor.nbytes()) == 0);
@@ -80,8 +80,8 @@ TEST_CASE("-d runs one test set, a mismatch exits 1 with the worst element", "[c
   ProcessResult r = run_cli({model("leakyrelu_opset6_float_alpha0.1"), "-d",
                              model_dir("leakyrelu_opset6_float_default") + "/test_data_set_0"});
   CHECK_EXIT(r, 1);
-  CHECK_THAT(r.out, Contains("FAILED") && Contains("elements differ") && Contains("worst at [") &&
-                        Contains("(0x") && Contains("would pass with atol >="));
+  CHECK_THAT(r.out, Contains("FAILED") && Contains("elements differ") && Contains("worst at [") && Contains("(0x") &&
+                        Contains("would pass with atol >="));
   // Loose enough tolerances make it pass.
   r = run_cli({model("leakyrelu_opset6_float_alpha0.1"), "-d",
                model_dir("leakyrelu_opset6_float_default") + "/test_data_set_0", "--rtol", "10", "-q"});

@@ -50,15 +50,17 @@ onnx::ModelProto fused_model() {
 
 }  // namespace
 
-TEST_CASE("cli: a model calling a local LeakyRelu function writes the fused op's bits, expanded or not", "[cli][functions]") {
+TEST_CASE("cli: a model calling a local LeakyRelu function writes the fused op's bits, expanded or not",
+          "[cli][functions]") {
   TempDir dir;
   write_file(dir.file("wrap.onnx"), serialize(wrapper_model()));
   write_file(dir.file("fused.onnx"), serialize(fused_model()));
-  write_tensor_file(dir.file("x.pb"), make_tensor<uint16_t>(DType::kFloat16, {4}, {0xbc00, 0x3c00, 0x8001, 0xfbff}), "x");
+  write_tensor_file(dir.file("x.pb"), make_tensor<uint16_t>(DType::kFloat16, {4}, {0xbc00, 0x3c00, 0x8001, 0xfbff}),
+                    "x");
   const ProcessResult a = run_cli({dir.file("fused.onnx"), "-q", "-i", dir.file("x.pb"), "-o", dir.file("fused")});
   const ProcessResult b = run_cli({dir.file("wrap.onnx"), "-q", "-i", dir.file("x.pb"), "-o", dir.file("wrap")});
-  const ProcessResult c = run_cli({dir.file("wrap.onnx"), "-q", "--expand-functions", "-i", dir.file("x.pb"), "-o",
-                                   dir.file("expanded")});
+  const ProcessResult c =
+      run_cli({dir.file("wrap.onnx"), "-q", "--expand-functions", "-i", dir.file("x.pb"), "-o", dir.file("expanded")});
   INFO(a.err << b.err << c.err);
   REQUIRE_EXIT(a, 0);
   REQUIRE_EXIT(b, 0);
@@ -97,7 +99,8 @@ TEST_CASE("cli: a recursive model function is refused with exit 3 and nothing wr
 TEST_CASE("cli: testdata/local_function_leakyrelu passes its test set, inlined and expanded", "[cli][functions]") {
   const std::string model = testdata_dir() + "/local_function_leakyrelu/model.onnx";
   REQUIRE(std::filesystem::exists(model));
-  for (const std::vector<std::string>& extra : {std::vector<std::string>{}, std::vector<std::string>{"--expand-functions"}}) {
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{}, std::vector<std::string>{"--expand-functions"}}) {
     std::vector<std::string> args = {model, "-q"};
     args.insert(args.end(), extra.begin(), extra.end());
     const ProcessResult r = run_cli(args);

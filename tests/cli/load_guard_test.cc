@@ -111,19 +111,36 @@ std::vector<std::string> with_x(Folder& f, const onnx::ModelProto& m) {
 const std::vector<Row>& rows() {
   static const std::vector<Row> table = {
       // Finding 1: a required input named '' (ONNX's absent optional input).
-      {"Mul(X, '')", {"node 'n' (Mul): input 1 is required but its name is empty"},
-       [](Folder& f) { return with_x(f, one_node("Mul", {"X", ""})); }},
-      {"Mul('', X)", {"node 'n' (Mul): input 0 is required but its name is empty"},
-       [](Folder& f) { return with_x(f, one_node("Mul", {"", "X"})); }},
-      {"Less(X, '')", {"node 'n' (Less): input 1 is required but its name is empty"},
-       [](Folder& f) { return with_x(f, one_node("Less", {"X", ""}, 16, TP::BOOL)); }},
-      {"Where('', X, X)", {"node 'n' (Where): input 0 is required but its name is empty"},
-       [](Folder& f) { return with_x(f, one_node("Where", {"", "X", "X"})); }},
-      {"CastLike(X, '')", {"node 'n' (CastLike): input 1 is required but its name is empty"},
-       [](Folder& f) { return with_x(f, one_node("CastLike", {"X", ""})); }},
-      {"LeakyRelu('')", {"node 'n' (LeakyRelu): input 0 is required but its name is empty"},
+      {"Mul(X, '')",
+       {"node 'n' (Mul): input 1 is required but its name is empty"},
+       [](Folder& f) {
+         return with_x(f, one_node("Mul", {"X", ""}));
+       }},
+      {"Mul('', X)",
+       {"node 'n' (Mul): input 0 is required but its name is empty"},
+       [](Folder& f) {
+         return with_x(f, one_node("Mul", {"", "X"}));
+       }},
+      {"Less(X, '')",
+       {"node 'n' (Less): input 1 is required but its name is empty"},
+       [](Folder& f) {
+         return with_x(f, one_node("Less", {"X", ""}, 16, TP::BOOL));
+       }},
+      {"Where('', X, X)",
+       {"node 'n' (Where): input 0 is required but its name is empty"},
+       [](Folder& f) {
+         return with_x(f, one_node("Where", {"", "X", "X"}));
+       }},
+      {"CastLike(X, '')",
+       {"node 'n' (CastLike): input 1 is required but its name is empty"},
+       [](Folder& f) {
+         return with_x(f, one_node("CastLike", {"X", ""}));
+       }},
+      {"LeakyRelu('')",
+       {"node 'n' (LeakyRelu): input 0 is required but its name is empty"},
        [](Folder& f) { return with_x(f, one_node("LeakyRelu", {""})); }},
-      {"Mul(a, '') in a local function's body", {"(Mul): input 1 is required but its name is empty"},
+      {"Mul(a, '') in a local function's body",
+       {"(Mul): input 1 is required but its name is empty"},
        [](Folder& f) {
          onnx::ModelProto m = make_model(16, {"local"});
          onnx::FunctionProto fn = make_function("local", "Twice", {"a"}, {"b"}, 16);
@@ -147,12 +164,14 @@ const std::vector<Row>& rows() {
          return with_x(f, m);
        }},
       // Finding 2: shapes of a rank above kMaxRank, at every door.
-      {"-i .pb of rank 30000", {"x.pb", "rank 30000", "limit of 1024 dimensions"},
+      {"-i .pb of rank 30000",
+       {"x.pb", "rank 30000", "limit of 1024 dimensions"},
        [](Folder& f) {
          write_message(f.m + "/x.pb", float_tensor("X", ones(30000), {1.f}));
          return std::vector<std::string>{f.model(unranked_leaky_relu()), "-i", "X=" + f.m + "/x.pb"};
        }},
-      {"-i .pb of rank 30000 with packed dims", {"x.pb", "rank 30000", "limit of 1024 dimensions"},
+      {"-i .pb of rank 30000 with packed dims",
+       {"x.pb", "rank 30000", "limit of 1024 dimensions"},
        [](Folder& f) {
          // dims (field 1) as one packed field of 30000 varints, as proto3 writers emit
          // them, then data_type FLOAT, name 'X' and 4 bytes of raw_data.
@@ -161,12 +180,14 @@ const std::vector<Row>& rows() {
          write_file(f.m + "/x.pb", pb);
          return std::vector<std::string>{f.model(unranked_leaky_relu()), "-i", "X=" + f.m + "/x.pb"};
        }},
-      {"-i .npy of rank 2000", {"x.npy", "rank 2000", "limit of 1024 dimensions"},
+      {"-i .npy of rank 2000",
+       {"x.npy", "rank 2000", "limit of 1024 dimensions"},
        [](Folder& f) {
          write_file(f.m + "/x.npy", npy_of_rank(2000));
          return std::vector<std::string>{f.model(unranked_leaky_relu()), "-i", "X=" + f.m + "/x.npy"};
        }},
-      {"graph input declared with rank 2000 (made-up input)", {"'X'", "rank 2000", "limit of 1024 dimensions"},
+      {"graph input declared with rank 2000 (made-up input)",
+       {"'X'", "rank 2000", "limit of 1024 dimensions"},
        [](Folder& f) {
          onnx::ModelProto m = make_model(16);
          add_input(m, "X", kFloat, ones(2000));
@@ -174,7 +195,8 @@ const std::vector<Row>& rows() {
          add_node(m, "LeakyRelu", {"X"}, {"Y"}, "n");
          return std::vector<std::string>{f.model(m)};
        }},
-      {"graph output declared with rank 2000", {"'Y'", "rank 2000", "limit of 1024 dimensions"},
+      {"graph output declared with rank 2000",
+       {"'Y'", "rank 2000", "limit of 1024 dimensions"},
        [](Folder& f) {
          onnx::ModelProto m = make_model(16);
          add_input(m, "X", kFloat, {3});
@@ -182,13 +204,15 @@ const std::vector<Row>& rows() {
          add_node(m, "LeakyRelu", {"X"}, {"Y"}, "n");
          return with_x(f, m);
        }},
-      {"initializer of rank 2000", {"initializer 'X'", "rank 2000", "limit of 1024 dimensions"},
+      {"initializer of rank 2000",
+       {"initializer 'X'", "rank 2000", "limit of 1024 dimensions"},
        [](Folder& f) {
          onnx::ModelProto m = unranked_leaky_relu();
          *m.mutable_graph()->add_initializer() = float_tensor("X", ones(2000), {1.f});
          return std::vector<std::string>{f.model(m)};
        }},
-      {"Constant value of rank 2000", {"(Constant)", "rank 2000", "limit of 1024 dimensions"},
+      {"Constant value of rank 2000",
+       {"(Constant)", "rank 2000", "limit of 1024 dimensions"},
        [](Folder& f) {
          onnx::ModelProto m = make_model(16);
          add_unranked(m.mutable_graph()->mutable_output(), "Y");
@@ -199,7 +223,8 @@ const std::vector<Row>& rows() {
          *a->mutable_t() = float_tensor("", ones(2000), {1.f});
          return std::vector<std::string>{f.model(m)};
        }},
-      {"--shape of rank 2000", {"--shape X", "rank 2000", "limit of 1024 dimensions"},
+      {"--shape of rank 2000",
+       {"--shape X", "rank 2000", "limit of 1024 dimensions"},
        [](Folder& f) {
          onnx::ModelProto m = make_model(16);
          add_symbolic_input(m, "X", kFloat, {"N"});
@@ -208,7 +233,8 @@ const std::vector<Row>& rows() {
          add_node(m, "LeakyRelu", {"X"}, {"Y"}, "n");
          return std::vector<std::string>{f.model(m), "--shape", "X=" + ones_list(2000)};
        }},
-      {"-i literal with --shape of rank 2000", {"--shape X", "rank 2000", "limit of 1024 dimensions"},
+      {"-i literal with --shape of rank 2000",
+       {"--shape X", "rank 2000", "limit of 1024 dimensions"},
        [](Folder& f) {
          return std::vector<std::string>{f.model(unranked_leaky_relu()), "-i", "X=[1]", "--shape",
                                          "X=" + ones_list(2000)};
@@ -253,7 +279,8 @@ TEST_CASE("issue 12: info describes a node with an empty required input and says
   const ProcessResult text = run_cli({"info", model});
   INFO("stdout: " << text.out << "\nstderr: " << text.err);
   CHECK_EXIT(text, 0);
-  CHECK_THAT(text.out, Catch::Contains("n  Mul  ai.onnx opset 16 -> INVALID (input 1 is required but its name is empty)"));
+  CHECK_THAT(text.out,
+             Catch::Contains("n  Mul  ai.onnx opset 16 -> INVALID (input 1 is required but its name is empty)"));
   CHECK_THAT(text.out, Catch::Contains("runnable:       no (the model is invalid"));
   const ProcessResult json = run_cli({"info", model, "--json"});
   INFO("json: " << json.out);
@@ -299,7 +326,8 @@ TEST_CASE("issue 12: a model over 2 GiB is refused by size before protobuf sees 
     } catch (const Error& e) {
       CHECK(e.kind() == ErrorKind::kUnsupported);
       CHECK_THAT(e.what(), Catch::Contains(fmt::format("model file is {} bytes; protobuf cannot parse a ModelProto "
-                                                       "over 2 GiB", n)));
+                                                       "over 2 GiB",
+                                                       n)));
     }
   }
 }

@@ -90,11 +90,13 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
   TempDir d;
   const std::string model = two_output_model(d.path());
   const std::string out = d.file("out");
-  const std::vector<std::string> argv = {onnx_run_binary(), model, "--shape", "x=20000000", "--random", "-o", out, "-q"};
+  const std::vector<std::string> argv = {onnx_run_binary(), model, "--shape", "x=20000000",
+                                         "--random",        "-o",  out,       "-q"};
   // A whole run first: how long it takes, and what its files are.
   const auto t0 = std::chrono::steady_clock::now();
   auto full = run_process(argv);
-  const auto full_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  const auto full_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   REQUIRE_EXIT(full, 0);
   REQUIRE(full.err.empty());
   const std::vector<std::string> all = {"output_0.pb", "output_1.pb"};

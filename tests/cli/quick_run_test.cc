@@ -20,10 +20,10 @@
 #include "support/tensors.h"
 
 using namespace onnxrun;
+using nlohmann::json;
 using onnxrun::test::float_tensor;
 using onnxrun::test::run_cli;
 using onnxrun::test::TempDir;
-using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
@@ -149,7 +149,8 @@ TEST_CASE("numpy files in and out: .npy, .npz, bfloat16 as <u2 bits", "[cli][qui
   bits.mutable_data<uint16_t>()[1] = 0x3f80;  // 1
   bits.mutable_data<uint16_t>()[2] = 0xff80;  // -inf
   write_npy_file(dir.file("bits.npy"), bits);
-  r = run_cli({quick("leaky_bfloat16.onnx"), "-i", "x=" + dir.file("bits.npy"), "-o", dir.file("bf"), "--format", "npy"});
+  r = run_cli(
+      {quick("leaky_bfloat16.onnx"), "-i", "x=" + dir.file("bits.npy"), "-o", dir.file("bf"), "--format", "npy"});
   REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.out, Catch::Contains("input 'x': bfloat16[3]"));
   const Tensor y = read_npy_file(dir.file("bf/output_0.npy"));
@@ -215,7 +216,8 @@ TEST_CASE("--dump-intermediates writes every value, named after it", "[cli][quic
   auto r = run_cli({quick("two_chains.onnx"), "-i", "a=[[-4,1,2],[3,4,5]]", "-i", "b=[-8,0,1,2]",
                     "--dump-intermediates", dir.file("pb")});
   REQUIRE_EXIT(r, 0);
-  for (const char* f : {"mid_0_a.pb", "y.pb", "z.pb", "values.tsv"}) CHECK(fs::exists(dir.file(std::string("pb/") + f)));
+  for (const char* f : {"mid_0_a.pb", "y.pb", "z.pb", "values.tsv"})
+    CHECK(fs::exists(dir.file(std::string("pb/") + f)));
   const NamedTensor mid = read_tensor_file(dir.file("pb/mid_0_a.pb"));
   CHECK(mid.name == "mid/0:a");
   CHECK(floats_of(mid.tensor) == std::vector<float>{-2, 1, 2, 3, 4, 5});
@@ -274,14 +276,16 @@ TEST_CASE("info on ONNX's own models", "[cli][info][onnx-tests]") {
 }
 
 TEST_CASE("help teaches with examples, slips get the nearest name", "[cli][help]") {
-  for (std::vector<std::string> args : {std::vector<std::string>{"--help"}, std::vector<std::string>{"info", "--help"}}) {
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"--help"}, std::vector<std::string>{"info", "--help"}}) {
     auto r = run_cli(args);
     CHECK_EXIT(r, 0);
     CHECK_THAT(r.out, Catch::Contains("Examples:\n  onnx-run "));
   }
   auto r = run_cli({"inof", "model.onnx"});
   CHECK_EXIT(r, 2);
-  CHECK(r.err == "onnx-run: 'inof' is neither a command nor a file; did you mean `onnx-run info`? (see onnx-run --help)\n");
+  CHECK(r.err ==
+        "onnx-run: 'inof' is neither a command nor a file; did you mean `onnx-run info`? (see onnx-run --help)\n");
   r = run_cli({quick("leaky_nxm.onnx"), "--ful"});
   CHECK_EXIT(r, 2);
   CHECK_THAT(r.err, Catch::Contains("did you mean --full?"));
@@ -294,7 +298,8 @@ TEST_CASE("help teaches with examples, slips get the nearest name", "[cli][help]
   r = run_cli({"info"});
   CHECK_THAT(r.err, Catch::Contains("usage: onnx-run info MODEL [options]"));
   // The bash completion at least parses.
-  auto b = onnxrun::test::run_process({"/bin/bash", "-n", std::string(ONNXRUN_SOURCE_DIR) + "/tools/completion/onnx-run.bash"});
+  auto b = onnxrun::test::run_process(
+      {"/bin/bash", "-n", std::string(ONNXRUN_SOURCE_DIR) + "/tools/completion/onnx-run.bash"});
   CHECK_EXIT(b, 0);
   r = run_cli({"--version"});
   CHECK_THAT(r.out, Catch::Contains("ONNX opsets up to 28, IR version up to 13"));

@@ -143,8 +143,8 @@ TEST_CASE("--strict counts unsupported tests as failures", "[cli]") {
 TEST_CASE("--isolate records a crashing child with its signal, the run goes on", "[cli]") {
   TempDir d;
   make_tree(d);
-  const auto r = run_cli({"test", d.path(), "--isolate", "-j", "2", "--debug-crash-on", "test_2$", "--json",
-                          d.file("r.json")});
+  const auto r =
+      run_cli({"test", d.path(), "--isolate", "-j", "2", "--debug-crash-on", "test_2$", "--json", d.file("r.json")});
   CHECK_EXIT(r, 1);
   CHECK_THAT(r.out, Catch::Contains("crashed     good/test_2") && Catch::Contains("SIGSEGV"));
   CHECK_THAT(r.out, Catch::Contains("1 crashed (6 tests"));
@@ -167,15 +167,20 @@ TEST_CASE("--timeout kills a hanging test and records it", "[cli][serial]") {
   write_leaky_test(d.file("b"));
   const auto r = run_cli({"test", d.path(), "--timeout", "0.5", "--debug-hang-on", "^b$"});
   CHECK_EXIT(r, 1);
-  CHECK_THAT(r.out, Catch::Contains("timeout     b") && Catch::Contains("1 passed, 0 failed, 0 unsupported, 0 errors, 1 timeouts"));
+  CHECK_THAT(r.out, Catch::Contains("timeout     b") &&
+                        Catch::Contains("1 passed, 0 failed, 0 unsupported, 0 errors, 1 timeouts"));
 }
 
 TEST_CASE("usage errors are one line with exit code 2, nothing is written", "[cli]") {
   TempDir d;
   make_tree(d);
   const std::vector<std::vector<std::string>> cases = {
-      {"test", d.file("missing")},           {"test", d.path(), "--shard", "4/3"}, {"test", d.path(), "--shard", "x"},
-      {"test", d.path(), "--filter", "("},   {"test", d.path(), "-j", "0"},       {"test"},
+      {"test", d.file("missing")},
+      {"test", d.path(), "--shard", "4/3"},
+      {"test", d.path(), "--shard", "x"},
+      {"test", d.path(), "--filter", "("},
+      {"test", d.path(), "-j", "0"},
+      {"test"},
       {"test", d.file("good/test_1/test_data_set_0")},
   };
   for (auto args : cases) {

@@ -18,8 +18,8 @@
 #include "io/tensor_literal.h"
 #include "io/tensor_text.h"
 #include "model/load.h"
-#include "suite/run.h"
 #include "suite/json_documents.h"
+#include "suite/run.h"
 
 namespace onnxrun::fuzz {
 namespace {

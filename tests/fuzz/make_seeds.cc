@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
   {
     // Symbolic dims, and a chain of two nodes.
     onnx::ModelProto m = leaky_relu_xy_model(16);
-    auto* dim = m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
+    auto* dim =
+        m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
     dim->set_dim_param("N");
     auto* n = m.mutable_graph()->add_node();
     n->set_op_type("LeakyRelu");

@@ -19,8 +19,9 @@ using Rng = std::mt19937;
 
 const char* const kOps[] = {"LeakyRelu", "Constant", "Cast", "CastLike", "Less", "Mul", "Where", "Relu", "", "F"};
 const char* const kDomains[] = {"", "ai.onnx", "local", "com.microsoft", "ai.onnx.ml", "\xff"};
-const char* const kAttrNames[] = {"alpha", "to", "saturate", "value", "value_float", "value_floats", "value_int",
-                                  "value_ints", "value_string", "value_strings", "sparse_value", "", "beta"};
+const char* const kAttrNames[] = {"alpha",        "to",        "saturate",   "value",        "value_float",
+                                  "value_floats", "value_int", "value_ints", "value_string", "value_strings",
+                                  "sparse_value", "",          "beta"};
 
 size_t below(Rng& rng, size_t n) { return n ? std::uniform_int_distribution<size_t>(0, n - 1)(rng) : 0; }
 bool coin(Rng& rng) { return below(rng, 2); }
@@ -55,8 +56,19 @@ int64_t special_int(Rng& rng) {
 }
 
 float special_float(Rng& rng) {
-  static const float kValues[] = {0.f, -0.f, 1.f, -1.f, 0.5f, 0.01f, 1e-45f, 1e-38f, 3.4e38f, 65504.f, 1e10f,
-                                  std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+  static const float kValues[] = {0.f,
+                                  -0.f,
+                                  1.f,
+                                  -1.f,
+                                  0.5f,
+                                  0.01f,
+                                  1e-45f,
+                                  1e-38f,
+                                  3.4e38f,
+                                  65504.f,
+                                  1e10f,
+                                  std::numeric_limits<float>::quiet_NaN(),
+                                  std::numeric_limits<float>::infinity(),
                                   -std::numeric_limits<float>::infinity()};
   return one_of(rng, kValues);
 }
@@ -232,7 +244,9 @@ void set_attribute_value(onnx::AttributeProto* a, Rng& rng) {
   a->set_type(static_cast<onnx::AttributeProto::AttributeType>(type));
   switch (type) {
     case onnx::AttributeProto::FLOAT: a->set_f(special_float(rng)); break;
-    case onnx::AttributeProto::INT: a->set_i(coin(rng) ? static_cast<int64_t>(below(rng, 31)) : special_int(rng)); break;
+    case onnx::AttributeProto::INT:
+      a->set_i(coin(rng) ? static_cast<int64_t>(below(rng, 31)) : special_int(rng));
+      break;
     case onnx::AttributeProto::STRING: a->set_s(coin(rng) ? "" : "\xff"); break;
     case onnx::AttributeProto::TENSOR: {
       onnx::TensorProto* t = a->mutable_t();
@@ -397,7 +411,7 @@ bool edit_raw_data(ModelView& m, Rng& rng) {
     case 0: raw->resize(below(rng, raw->size() + 1)); return true;
     case 1: raw->append(1 + below(rng, 8), static_cast<char>(below(rng, 256))); return true;
     case 2: raw->append(raw->size(), '\0'); return true;  // doubled
-    case 3:  // external, with made-up keys
+    case 3:                                               // external, with made-up keys
       t->clear_external_data();
       t->set_data_location(onnx::TensorProto::EXTERNAL);
       for (const char* key : {"location", "offset", "length"}) {

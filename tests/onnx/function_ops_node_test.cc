@@ -61,7 +61,8 @@ TEST_CASE("node tests: all six test_leakyrelu*, fused and expanded", "[onnx-test
 TEST_CASE("node tests: Constant, CastLike among the four float types, Less, Mul, Where", "[onnx-tests][function-ops]") {
   const auto castlike = node_tests(castlike_in_scope);
   const auto less = node_tests([](const std::string& s) {
-    return s == "test_less" || s == "test_less_bcast" || s.rfind("test_less_int", 0) == 0 || s.rfind("test_less_uint", 0) == 0;
+    return s == "test_less" || s == "test_less_bcast" || s.rfind("test_less_int", 0) == 0 ||
+           s.rfind("test_less_uint", 0) == 0;
   });
   const auto mul = node_tests(starts_with("test_mul"));
   const auto where = node_tests(starts_with("test_where"));
@@ -74,7 +75,8 @@ TEST_CASE("node tests: Constant, CastLike among the four float types, Less, Mul,
     for (const std::string& t : *list) require_passes(t);
 }
 
-TEST_CASE("node tests: test_less_equal* need LessOrEqual/Equal/Or, which are refused by name", "[onnx-tests][function-ops]") {
+TEST_CASE("node tests: test_less_equal* need LessOrEqual/Equal/Or, which are refused by name",
+          "[onnx-tests][function-ops]") {
   // Matched by the test_less* pattern but testing another operator (LessOrEqual; its
   // expanded form uses Equal and Or). onnx-run does not implement those: exit 3 naming the op.
   const auto tests = node_tests(starts_with("test_less_equal"));
@@ -83,12 +85,13 @@ TEST_CASE("node tests: test_less_equal* need LessOrEqual/Equal/Or, which are ref
     const ProcessResult r = run_cli({node_test(t) + "/model.onnx", "-q"});
     INFO(t << ": " << r.err);
     REQUIRE_EXIT(r, 3);
-    REQUIRE_THAT(r.err, Catch::Contains("is not implemented") &&
-                            (Catch::Contains("LessOrEqual") || Catch::Contains("Equal")));
+    REQUIRE_THAT(r.err,
+                 Catch::Contains("is not implemented") && (Catch::Contains("LessOrEqual") || Catch::Contains("Equal")));
   }
 }
 
-TEST_CASE("node tests: CastLike to or from float8, 4-bit and 2-bit types is refused as not implemented", "[onnx-tests][function-ops]") {
+TEST_CASE("node tests: CastLike to or from float8, 4-bit and 2-bit types is refused as not implemented",
+          "[onnx-tests][function-ops]") {
   size_t refused = 0;
   for (const std::string& t : node_tests(starts_with("test_castlike_"))) {
     if (castlike_in_scope(t)) continue;

@@ -23,17 +23,13 @@ int main(int argc, char** argv) {
   bool needs_shared_tests = false;
   for (int k = 0; k < argc; ++k) {
     const std::string a = argv[k];
-    if (k > 0 && a == "--skip-without-shared-tests")
-      needs_shared_tests = true;
-    else if (k > 0 && a[0] == '-' && a.find(' ') != std::string::npos)
-      args.push_back('"' + a + '"');
-    else
-      args.push_back(a);
+    if (k > 0 && a == "--skip-without-shared-tests") needs_shared_tests = true;
+    else if (k > 0 && a[0] == '-' && a.find(' ') != std::string::npos) args.push_back('"' + a + '"');
+    else args.push_back(a);
   }
   const std::string shared = onnxrun::test::shared_tests_dir();
   if (needs_shared_tests && !std::filesystem::is_directory(shared + "/node")) {
-    std::cout << "skipped: " << shared
-              << " not found (the ONNX project's test data lives in ../shared/onnx-tests)\n";
+    std::cout << "skipped: " << shared << " not found (the ONNX project's test data lives in ../shared/onnx-tests)\n";
     return 77;
   }
   std::vector<char*> cargs;

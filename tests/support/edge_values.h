@@ -18,12 +18,36 @@ namespace onnxrun::test {
 template <typename T>
 std::vector<T> edge_values() {
   using L = std::numeric_limits<T>;
-  std::vector<T> v = {T(0),           -T(0),           L::infinity(),    -L::infinity(),     L::quiet_NaN(),
-                      -L::quiet_NaN(), L::signaling_NaN(), L::denorm_min(), -L::denorm_min(),  -3 * L::denorm_min(),
-                      L::min(),        -L::min(),       L::min() / 2,     -L::min() / 2,      -L::min() * 3,
-                      L::min() * T(0.75), L::max(),     -L::max(),        L::lowest(),        T(1),
-                      T(-1),           T(-0.5),         T(-0.1),          T(1e-3),            T(-1e-3),
-                      T(1e-30),        T(-1e-30),       T(-12345.678),    L::epsilon(),       -L::epsilon()};
+  std::vector<T> v = {T(0),
+                      -T(0),
+                      L::infinity(),
+                      -L::infinity(),
+                      L::quiet_NaN(),
+                      -L::quiet_NaN(),
+                      L::signaling_NaN(),
+                      L::denorm_min(),
+                      -L::denorm_min(),
+                      -3 * L::denorm_min(),
+                      L::min(),
+                      -L::min(),
+                      L::min() / 2,
+                      -L::min() / 2,
+                      -L::min() * 3,
+                      L::min() * T(0.75),
+                      L::max(),
+                      -L::max(),
+                      L::lowest(),
+                      T(1),
+                      T(-1),
+                      T(-0.5),
+                      T(-0.1),
+                      T(1e-3),
+                      T(-1e-3),
+                      T(1e-30),
+                      T(-1e-30),
+                      T(-12345.678),
+                      L::epsilon(),
+                      -L::epsilon()};
   // A NaN with a payload and a negative one.
   uint64_t bits = 0;
   const T quiet = L::quiet_NaN();

@@ -67,7 +67,8 @@ void add_output(onnx::ModelProto& m, const std::string& name, int elem, const st
   add_value(m.mutable_graph()->mutable_output(), name, elem, dims);
 }
 
-void add_symbolic_input(onnx::ModelProto& m, const std::string& name, int elem, const std::vector<std::string>& params) {
+void add_symbolic_input(onnx::ModelProto& m, const std::string& name, int elem,
+                        const std::vector<std::string>& params) {
   auto* v = m.mutable_graph()->add_input();
   v->set_name(name);
   auto* tt = v->mutable_type()->mutable_tensor_type();

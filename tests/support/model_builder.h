@@ -56,7 +56,7 @@ void declare(onnx::ValueInfoProto* v, const std::string& name, int32_t elem, con
 // As make_model: one default-domain import of `opset`, graph input X and output Y (both `elem`
 // with `dims`), one LeakyRelu node X -> Y (alpha unset: the default 0.01).
 onnx::ModelProto leaky_relu_xy_model(int64_t opset = 16, int32_t elem = onnx::TensorProto::FLOAT,
-                                  const std::vector<int64_t>& dims = {3});
+                                     const std::vector<int64_t>& dims = {3});
 
 // A float tensor with its values in raw_data.
 onnx::TensorProto float_tensor(const std::string& name, const std::vector<int64_t>& dims,

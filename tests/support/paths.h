@@ -6,7 +6,7 @@
 namespace onnxrun::test {
 
 std::string onnx_run_binary();
-std::string testdata_dir();        // <source>/testdata
+std::string testdata_dir();  // <source>/testdata
 // <source>/../shared/onnx-tests (may not exist), or $ONNXRUN_SHARED_TESTS when set: a
 // run with ONNXRUN_SHARED_TESTS=/nowhere shows how the cases needing it are skipped.
 std::string shared_tests_dir();

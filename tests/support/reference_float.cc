@@ -12,12 +12,9 @@ double ref_decode(SmallFloatFormat f, uint16_t bits) {
   const int e = (bits >> f.man_bits) & ((1 << f.exp_bits) - 1);
   const int m = bits & ((1 << f.man_bits) - 1);
   double v;
-  if (e == (1 << f.exp_bits) - 1)
-    v = m ? NAN : INFINITY;
-  else if (e == 0)
-    v = std::ldexp(m, 1 - bias - f.man_bits);  // subnormal: 0.m * 2^(1-bias)
-  else
-    v = std::ldexp(m + (1 << f.man_bits), e - bias - f.man_bits);  // 1.m * 2^(e-bias)
+  if (e == (1 << f.exp_bits) - 1) v = m ? NAN : INFINITY;
+  else if (e == 0) v = std::ldexp(m, 1 - bias - f.man_bits);          // subnormal: 0.m * 2^(1-bias)
+  else v = std::ldexp(m + (1 << f.man_bits), e - bias - f.man_bits);  // 1.m * 2^(e-bias)
   return sign ? -v : v;
 }
 

@@ -15,7 +15,8 @@ namespace onnxrun::test {
 template <typename T>
 Tensor make_tensor(DType dtype, Shape shape, const std::vector<T>& values) {
   Tensor t(dtype, std::move(shape));
-  if (static_cast<size_t>(t.numel()) != values.size() || sizeof(T) != dtype_size(dtype)) throw std::logic_error("make_tensor");
+  if (static_cast<size_t>(t.numel()) != values.size() || sizeof(T) != dtype_size(dtype))
+    throw std::logic_error("make_tensor");
   if (!values.empty()) std::memcpy(t.mutable_raw(), values.data(), values.size() * sizeof(T));
   return t;
 }

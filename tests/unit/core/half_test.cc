@@ -60,8 +60,8 @@ TEST_CASE("rounding into 16-bit floats matches the reference at and around every
       const double hi = ref_decode(f.ref, static_cast<uint16_t>(b + 1));
       if (std::isnan(lo) || std::isnan(hi) || std::isinf(lo)) continue;
       const double mid = lo + (hi - lo) / 2;  // exact in double
-      for (double v : {mid, std::nextafter(mid, 0.0), std::nextafter(mid, INFINITY), lo, -mid,
-                       -std::nextafter(mid, INFINITY)}) {
+      for (double v :
+           {mid, std::nextafter(mid, 0.0), std::nextafter(mid, INFINITY), lo, -mid, -std::nextafter(mid, INFINITY)}) {
         INFO("v = " << v);
         REQUIRE(f.from_double(v) == ref_round(f.ref, v));
         const float vf = static_cast<float>(v);

@@ -84,7 +84,11 @@ TEST_CASE("a large range uses every thread of the pool", "[thread_pool]") {
 
 TEST_CASE("an exception in a task reaches the caller and the pool stays usable", "[thread_pool]") {
   ThreadPool pool(2);
-  CHECK_THROWS_AS(pool.run(8, [](size_t k) { if (k == 5) throw std::runtime_error("task 5"); }), std::runtime_error);
+  CHECK_THROWS_AS(pool.run(8,
+                           [](size_t k) {
+                             if (k == 5) throw std::runtime_error("task 5");
+                           }),
+                  std::runtime_error);
   std::atomic<int> count{0};
   pool.run(8, [&](size_t) { count++; });
   CHECK(count == 8);

@@ -4,9 +4,9 @@
 
 #include <cstring>
 
+#include "core/thread_pool.h"
 #include "exec/block_run.h"
 #include "exec/executor.h"
-#include "core/thread_pool.h"
 #include "model/load.h"
 #include "onnx/onnx.pb.h"
 #include "support/load.h"

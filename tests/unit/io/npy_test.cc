@@ -37,10 +37,10 @@ struct TypeCase {
   const char* numpy_name;
 };
 const TypeCase kCases[] = {
-    {DType::kFloat16, "float16"}, {DType::kFloat, "float32"},       {DType::kDouble, "float64"},
-    {DType::kInt8, "int8"},       {DType::kInt16, "int16"},         {DType::kInt32, "int32"},
-    {DType::kInt64, "int64"},     {DType::kUInt8, "uint8"},         {DType::kUInt16, "uint16"},
-    {DType::kUInt32, "uint32"},   {DType::kUInt64, "uint64"},       {DType::kBool, "bool"},
+    {DType::kFloat16, "float16"},     {DType::kFloat, "float32"},         {DType::kDouble, "float64"},
+    {DType::kInt8, "int8"},           {DType::kInt16, "int16"},           {DType::kInt32, "int32"},
+    {DType::kInt64, "int64"},         {DType::kUInt8, "uint8"},           {DType::kUInt16, "uint16"},
+    {DType::kUInt32, "uint32"},       {DType::kUInt64, "uint64"},         {DType::kBool, "bool"},
     {DType::kComplex64, "complex64"}, {DType::kComplex128, "complex128"},
 };
 
@@ -69,8 +69,13 @@ Tensor pattern(DType type, const Shape& shape) {
       case DType::kUInt32: put<uint32_t>(t, k, static_cast<uint32_t>(u)); break;
       case DType::kUInt64: put<uint64_t>(t, k, static_cast<uint64_t>(u)); break;
       case DType::kBool: put<uint8_t>(t, k, k % 3 == 0); break;
-      case DType::kComplex64: put<float>(t, 2 * k, static_cast<float>(f)), put<float>(t, 2 * k + 1, static_cast<float>(static_cast<double>(v + 1) * 0.5)); break;
-      case DType::kComplex128: put<double>(t, 2 * k, f), put<double>(t, 2 * k + 1, static_cast<double>(v + 1) * 0.5); break;
+      case DType::kComplex64:
+        put<float>(t, 2 * k, static_cast<float>(f)),
+            put<float>(t, 2 * k + 1, static_cast<float>(static_cast<double>(v + 1) * 0.5));
+        break;
+      case DType::kComplex128:
+        put<double>(t, 2 * k, f), put<double>(t, 2 * k + 1, static_cast<double>(v + 1) * 0.5);
+        break;
       default: FAIL("no pattern for this type");
     }
   }
@@ -90,7 +95,8 @@ TEST_CASE("npy header is numpy's, byte for byte", "[npy]") {
   CHECK(h.substr(0, 8) == std::string("\x93NUMPY\x01\x00", 8));
   CHECK(h.substr(10, 62) == "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3, 4), }");
   CHECK(h.back() == '\n');
-  CHECK(npy_header(Tensor(DType::kBool, {})).find("'descr': '|b1', 'fortran_order': False, 'shape': (), }") != std::string::npos);
+  CHECK(npy_header(Tensor(DType::kBool, {})).find("'descr': '|b1', 'fortran_order': False, 'shape': (), }") !=
+        std::string::npos);
   CHECK(npy_header(Tensor(DType::kUInt8, {5})).find("'shape': (5,), }") != std::string::npos);
 }
 

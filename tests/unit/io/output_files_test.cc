@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 namespace {
 
 void write_text(const std::string& path, const std::string& text, WriteMode mode = WriteMode::kJoinTransaction) {
-  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); }, mode);
+  write_file_atomically(
+      path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); }, mode);
 }
 
 std::vector<std::string> names_in(const std::string& dir) {

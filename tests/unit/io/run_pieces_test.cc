@@ -16,8 +16,8 @@
 #include "io/tensor_literal.h"
 #include "io/tensor_text.h"
 #include "model/describe.h"
-#include "suite/json_documents.h"
 #include "model/load.h"
+#include "suite/json_documents.h"
 #include "support/paths.h"
 #include "support/tensors.h"
 
@@ -41,8 +41,10 @@ TEST_CASE("literal lists give values and shape", "[literal]") {
   CHECK(parse_tensor_literal("[7]", DType::kInt32, Shape{}, "x").shape().empty());
   CHECK(parse_tensor_literal("[1,2,3,4,5,6]", DType::kInt8, Shape{2, 3}, "x").shape() == Shape{2, 3});
   // One correct rounding for 16-bit floats.
-  CHECK(parse_tensor_literal("[0.1]", DType::kFloat16, std::nullopt, "x").data<uint16_t>()[0] == double_to_float16(0.1));
-  CHECK(parse_tensor_literal("[0.1]", DType::kBFloat16, std::nullopt, "x").data<uint16_t>()[0] == double_to_bfloat16(0.1));
+  CHECK(parse_tensor_literal("[0.1]", DType::kFloat16, std::nullopt, "x").data<uint16_t>()[0] ==
+        double_to_float16(0.1));
+  CHECK(parse_tensor_literal("[0.1]", DType::kBFloat16, std::nullopt, "x").data<uint16_t>()[0] ==
+        double_to_bfloat16(0.1));
   CHECK(parse_tensor_literal("[true, false, 1]", DType::kBool, std::nullopt, "x").data<uint8_t>()[0] == 1);
 }
 
@@ -127,7 +129,8 @@ TEST_CASE("value names become safe file names", "[dump]") {
 }
 
 TEST_CASE("a model onnx-run cannot run still loads for describing", "[describe]") {
-  CHECK_THROWS_WITH(load_model(quick("not_runnable.onnx")), Catch::Contains("Relu") && Catch::Contains("not implemented"));
+  CHECK_THROWS_WITH(load_model(quick("not_runnable.onnx")),
+                    Catch::Contains("Relu") && Catch::Contains("not implemented"));
   LoadOptions keep;
   keep.keep_unsupported = true;
   const Model m = load_model(quick("not_runnable.onnx"), keep);

@@ -6,9 +6,9 @@
 #include <sys/stat.h>
 
 #include <cstring>
-#include <thread>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "core/error.h"
 #include "io/raw_tensor_source.h"
@@ -22,17 +22,14 @@ using namespace onnxrun::test;
 
 namespace {
 
-void write_string(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary) << bytes;
-}
+void write_string(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 std::string float_proto(const std::string& name, std::vector<float> values, bool raw) {
   onnx::TensorProto p;
   p.set_name(name);
   p.set_data_type(onnx::TensorProto::FLOAT);
   p.add_dims(static_cast<int64_t>(values.size()));
-  if (raw)
-    p.set_raw_data(std::string(reinterpret_cast<const char*>(values.data()), values.size() * 4));
+  if (raw) p.set_raw_data(std::string(reinterpret_cast<const char*>(values.data()), values.size() * 4));
   else
     for (float v : values) p.add_float_data(v);
   return p.SerializeAsString();
@@ -101,7 +98,7 @@ TEST_CASE("read_tensor_file maps aligned raw_data in place and copies misaligned
     CHECK(t.name == name);
     REQUIRE(t.tensor.shape() == Shape{1000});
     REQUIRE(std::memcmp(t.tensor.raw(), values.data(), 4000) == 0);
-    const size_t offset = bytes.size() - 4000;  // raw_data is last
+    const size_t offset = bytes.size() - 4000;                  // raw_data is last
     CHECK(t.tensor.buffer()->writable() == (offset % 4 != 0));  // a view of the mapping is read-only
     if (offset % 4 == 0) CHECK_FALSE(t.tensor.can_overwrite());
     auto src = open_raw_tensor(path);

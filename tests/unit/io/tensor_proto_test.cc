@@ -16,8 +16,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const DType kTypes[] = {DType::kFloat,  DType::kUInt8,  DType::kInt8,    DType::kUInt16,   DType::kInt16,
-                        DType::kInt32,  DType::kInt64,  DType::kBool,    DType::kFloat16,  DType::kDouble,
+const DType kTypes[] = {DType::kFloat,  DType::kUInt8,  DType::kInt8,     DType::kUInt16,    DType::kInt16,
+                        DType::kInt32,  DType::kInt64,  DType::kBool,     DType::kFloat16,   DType::kDouble,
                         DType::kUInt32, DType::kUInt64, DType::kBFloat16, DType::kComplex64, DType::kComplex128};
 
 Tensor random_tensor_of(DType t, const Shape& shape, uint64_t seed) {

@@ -129,14 +129,14 @@ std::vector<std::vector<double>> float_families(DType type, size_t n) {
   std::uniform_int_distribution<int> i(-8000, 8000), e(-12, 12);
   std::vector<std::vector<double>> f(9);
   for (size_t k = 0; k < n; ++k) {
-    f[0].push_back(i(rng) / 8.0);                       // few digits, varying widths
-    f[1].push_back(u(rng) * 50);                        // all the digits the type has
-    f[2].push_back(u(rng) * 3e-5);                      // tiny: scientific
-    f[3].push_back(u(rng) * std::pow(10.0, e(rng)));    // a range over 1000: scientific
+    f[0].push_back(i(rng) / 8.0);                     // few digits, varying widths
+    f[1].push_back(u(rng) * 50);                      // all the digits the type has
+    f[2].push_back(u(rng) * 3e-5);                    // tiny: scientific
+    f[3].push_back(u(rng) * std::pow(10.0, e(rng)));  // a range over 1000: scientific
     f[4].push_back(k % 5 == 0 ? kNaN : k % 7 == 1 ? -kInf : k % 7 == 3 ? kInf : i(rng) / 4.0);
-    f[5].push_back(k % 3 == 0 ? kNaN : k % 3 == 1 ? kInf : -kInf);  // nothing finite
-    f[6].push_back(k % 2 ? -0.0 : 0.0);                 // zeros, signed
-    f[7].push_back(u(rng) * 3e9);                       // >= 1e8: scientific (inf in float16)
+    f[5].push_back(k % 3 == 0 ? kNaN : k % 3 == 1 ? kInf : -kInf);   // nothing finite
+    f[6].push_back(k % 2 ? -0.0 : 0.0);                              // zeros, signed
+    f[7].push_back(u(rng) * 3e9);                                    // >= 1e8: scientific (inf in float16)
     f[8].push_back(k % 4 == 0 ? -0.0 : 0.5 + i(rng) / 16.0 * 1e-3);  // 8-digit cut in double
   }
   if (type == DType::kBFloat16) {
@@ -196,12 +196,25 @@ TEST_CASE("format_array prints as numpy's str: every type, shape class and famil
     WARN("/usr/bin/python3 has no numpy (apt-get install python3-numpy): the comparison with numpy is skipped");
     return;
   }
-  const std::vector<Shape> shapes = {{},     {0},       {3, 0, 2},         {0, 3},           {2, 0, 0},
-                                     {5},    {1},       {3, 4, 5},         {2, 1, 1, 30},    {40},
-                                     {1001}, {20, 60},  {7, 7, 7, 7},      {2, 3, 1, 1, 25}, {3, 1001},
-                                     {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6},
-                                     {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3},
-                                     {1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2}};
+  const std::vector<Shape> shapes = {
+      {},
+      {0},
+      {3, 0, 2},
+      {0, 3},
+      {2, 0, 0},
+      {5},
+      {1},
+      {3, 4, 5},
+      {2, 1, 1, 30},
+      {40},
+      {1001},
+      {20, 60},
+      {7, 7, 7, 7},
+      {2, 3, 1, 1, 25},
+      {3, 1001},
+      {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6},
+      {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3},
+      {1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2}};
   std::vector<Tensor> ts;
   for (DType type : kTypes) {
     const auto fams = families(type, 1500);
@@ -277,7 +290,8 @@ TEST_CASE("a 1-D row wraps so that the closing bracket stays within 75 columns",
 
 TEST_CASE("an empty tensor prints [] whatever its dims, at once", "[print]") {
   for (DType type : kTypes)
-    for (const Shape& s : std::vector<Shape>{{0}, {3, 0, 2}, {0, 3}, {2, 0, 0}, {100000, 100000, 0}, {0, 100000, 100000}}) {
+    for (const Shape& s :
+         std::vector<Shape>{{0}, {3, 0, 2}, {0, 3}, {2, 0, 0}, {100000, 100000, 0}, {0, 100000, 100000}}) {
       INFO(dtype_name(type) << " " << s.size());
       CHECK(format_array(Tensor(type, s)) == "[]");
       CHECK(format_stats(tensor_stats(Tensor(type, s))) == "empty");
@@ -319,7 +333,8 @@ TEST_CASE("format_stats: empty, and mean/std over the finite values only", "[pri
   CHECK(format_stats(tensor_stats(floats({2}, {-1, 3}))) == "min -1 max 3 mean 1 std 2 nan 0 inf 0");
   CHECK(format_stats(tensor_stats(floats({4}, {0, 1, kNaN, kInf}))) ==
         "min 0 max inf mean 0.5 std 0.5 (finite values) nan 1 inf 1");
-  CHECK(format_stats(tensor_stats(floats({3}, {-kInf, kInf, kNaN}))) == "min -inf max inf, no finite values, nan 1 inf 2");
+  CHECK(format_stats(tensor_stats(floats({3}, {-kInf, kInf, kNaN}))) ==
+        "min -inf max inf, no finite values, nan 1 inf 2");
   CHECK(format_stats(tensor_stats(floats({2}, {kNaN, kNaN}))) == "no finite values, nan 2 inf 0");
   CHECK(format_stats(tensor_stats(floats({0}, {0}))) == "empty");
 }

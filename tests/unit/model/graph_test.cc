@@ -39,9 +39,9 @@ TEST_CASE("nodes out of order are sorted, and fan-out and intermediate outputs r
   Executor exec(m.graph);
   auto out = exec.run({{"x", float_tensor({3}, {-2, 4, -0.0f})}});
   REQUIRE(out.size() == 3);
-  CHECK(out[1].data<float>()[0] == -1.0f);      // a = .5 * -2
-  CHECK(out[0].data<float>()[0] == -0.01f);     // b = .01 * a
-  CHECK(out[2].data<float>()[0] == 1.0f);       // d = -1 * a
+  CHECK(out[1].data<float>()[0] == -1.0f);   // a = .5 * -2
+  CHECK(out[0].data<float>()[0] == -0.01f);  // b = .01 * a
+  CHECK(out[2].data<float>()[0] == 1.0f);    // d = -1 * a
   CHECK(out[0].data<float>()[1] == 4.0f);
   CHECK(std::signbit(out[0].data<float>()[2]));  // -0 passes through the chain
 }
@@ -56,7 +56,7 @@ TEST_CASE("a chain reuses the buffer of a value that dies, never one the caller 
   Tensor x = float_tensor({4}, {-1, -2, 3, 4});
   const void* x_buf = x.raw();
   auto out = exec.run({{"x", x}});
-  CHECK(out[0].raw() != x_buf);          // x is still held here
+  CHECK(out[0].raw() != x_buf);  // x is still held here
   CHECK(x.data<float>()[0] == -1.0f);
   Tensor handed = float_tensor({4}, {-1, -2, 3, 4});
   const void* handed_buf = handed.raw();
@@ -167,7 +167,8 @@ TEST_CASE("inputs are checked against the declarations before running", "[graph]
   CHECK(bind({f("p", 0, {3, 4}), f("q", 0, {3}), f("r", 0, {2})}) == "(bound)");
   CHECK(bind({f("", 0, {3, 4}), f("", 1, {3}), f("", 2, {2})}) == "(bound)");
   CHECK_THAT(bind({f("p", 0, {3, 4}), f("q", 0, {5}), f("r", 0, {2})}), Contains("symbol 'B' is already bound to 3"));
-  CHECK_THAT(bind({f("p", 0, {3, 4}), f("q", 0, {3}), f("r", 0, {3})}), Contains("dim 0 = 3") && Contains("declares 2"));
+  CHECK_THAT(bind({f("p", 0, {3, 4}), f("q", 0, {3}), f("r", 0, {3})}),
+             Contains("dim 0 = 3") && Contains("declares 2"));
   CHECK_THAT(bind({f("p", 0, {3}), f("q", 0, {3}), f("r", 0, {2})}), Contains("rank 1") && Contains("rank 2"));
   CHECK_THAT(bind({f("p", 0, {3, 4}, DType::kDouble), f("q", 0, {3}), f("r", 0, {2})}),
              Contains("double[3,4]") && Contains("declares float[B,C]"));

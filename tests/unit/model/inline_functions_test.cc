@@ -49,7 +49,8 @@ std::vector<float> run(Model m) {
 
 // The fused LeakyRelu-16 result.
 std::vector<float> fused(float alpha) {
-  return values_of<float>(run_op("LeakyRelu", 16, {{"alpha", float_attr(alpha)}}, {make_tensor(DType::kFloat, {6}, kX)})[0]);
+  return values_of<float>(
+      run_op("LeakyRelu", 16, {{"alpha", float_attr(alpha)}}, {make_tensor(DType::kFloat, {6}, kX)})[0]);
 }
 
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {

@@ -70,8 +70,8 @@ void require_same_bits(const Tensor& a, const Tensor& b, const Tensor& x) {
         std::memcpy(&xa, px + i * size, size);
         std::memcpy(&va, pa + i * size, size);
         std::memcpy(&vb, pb + i * size, size);
-        UNSCOPED_INFO("first difference at " << i << ": x=0x" << std::hex << xa << " fused=0x" << va
-                                             << " expanded=0x" << vb);
+        UNSCOPED_INFO("first difference at " << i << ": x=0x" << std::hex << xa << " fused=0x" << va << " expanded=0x"
+                                             << vb);
       }
     }
   }
@@ -85,7 +85,7 @@ Tensor random_plus_edges(DType dtype, std::mt19937_64& rng, const std::vector<T>
   T* p = t.mutable_data<T>();
   for (size_t i = 0; i < n_random; ++i) {
     Bits b = static_cast<Bits>(rng());
-    std::memcpy(&p[i], &b, sizeof(T));  // every bit pattern: NaNs, infinities, subnormals
+    std::memcpy(&p[i], &b, sizeof(T));                           // every bit pattern: NaNs, infinities, subnormals
     if (i % 2) p[i] = static_cast<T>(std::fmod(p[i], T(1000)));  // and plenty of ordinary values
   }
   for (size_t i = 0; i < edges.size(); ++i) p[n_random + i] = edges[i];

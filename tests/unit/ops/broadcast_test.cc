@@ -43,10 +43,10 @@ TEST_CASE("legacy broadcasting puts B's dims at axis, or at the end", "[broadcas
   REQUIRE(legacy_b_shape(a, {}, 1, std::nullopt) == Shape{1, 1, 1, 1});
   REQUIRE(legacy_b_shape(a, {1, 1}, 1, std::nullopt) == Shape{1, 1, 1, 1});
   REQUIRE(legacy_b_shape(a, a, 0, std::nullopt) == a);
-  REQUIRE(kind_of([&] { legacy_b_shape(a, {5}, 0, std::nullopt); }) == ErrorKind::kInvalid);  // needs broadcast=1
-  REQUIRE(kind_of([&] { legacy_b_shape(a, {3}, 1, 0); }) == ErrorKind::kInvalid);            // dim mismatch
+  REQUIRE(kind_of([&] { legacy_b_shape(a, {5}, 0, std::nullopt); }) == ErrorKind::kInvalid);     // needs broadcast=1
+  REQUIRE(kind_of([&] { legacy_b_shape(a, {3}, 1, 0); }) == ErrorKind::kInvalid);                // dim mismatch
   REQUIRE(kind_of([&] { legacy_b_shape(a, {1, 5}, 1, std::nullopt); }) == ErrorKind::kInvalid);  // no 1-expansion
-  REQUIRE(kind_of([&] { legacy_b_shape(a, {4, 5}, 1, 3); }) == ErrorKind::kInvalid);          // runs past the end
+  REQUIRE(kind_of([&] { legacy_b_shape(a, {4, 5}, 1, 3); }) == ErrorKind::kInvalid);             // runs past the end
   REQUIRE(kind_of([&] { legacy_b_shape({5}, {2, 5}, 1, std::nullopt); }) == ErrorKind::kInvalid);
 }
 
@@ -103,12 +103,18 @@ TEST_CASE("broadcast Mul and Where match a plain index computation on random sha
       }
     };
     const Shape mo = mul.shape();
-    check(mo, [&](const std::vector<int64_t>& c) {
-      return va[static_cast<size_t>(offset(sa, mo, c))] * vb[static_cast<size_t>(offset(sb, mo, c))];
-    }, mul);
-    check(full, [&](const std::vector<int64_t>& c) {
-      return vc[static_cast<size_t>(offset(sc, full, c))] ? va[static_cast<size_t>(offset(sa, full, c))]
-                                                          : vb[static_cast<size_t>(offset(sb, full, c))];
-    }, where);
+    check(
+        mo,
+        [&](const std::vector<int64_t>& c) {
+          return va[static_cast<size_t>(offset(sa, mo, c))] * vb[static_cast<size_t>(offset(sb, mo, c))];
+        },
+        mul);
+    check(
+        full,
+        [&](const std::vector<int64_t>& c) {
+          return vc[static_cast<size_t>(offset(sc, full, c))] ? va[static_cast<size_t>(offset(sa, full, c))]
+                                                              : vb[static_cast<size_t>(offset(sb, full, c))];
+        },
+        where);
   }
 }

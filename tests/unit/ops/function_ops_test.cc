@@ -40,23 +40,30 @@ Tensor vec(DType t, std::vector<T> v) {
 }  // namespace
 
 TEST_CASE("Mul on integers wraps as two's complement", "[ops][mul]") {
-  REQUIRE(values_of<int8_t>(run_op("Mul", 14, {}, {vec<int8_t>(DType::kInt8, {127, -128, 100}),
-                                                  vec<int8_t>(DType::kInt8, {2, -1, 3})})[0]) ==
-          std::vector<int8_t>{-2, -128, 44});
-  REQUIRE(values_of<int16_t>(run_op("Mul", 14, {}, {vec<int16_t>(DType::kInt16, {32767}), vec<int16_t>(DType::kInt16, {2})})[0]) ==
+  REQUIRE(values_of<int8_t>(run_op("Mul", 14, {},
+                                   {vec<int8_t>(DType::kInt8, {127, -128, 100}),
+                                    vec<int8_t>(DType::kInt8, {2, -1, 3})})[0]) == std::vector<int8_t>{-2, -128, 44});
+  REQUIRE(values_of<int16_t>(
+              run_op("Mul", 14, {}, {vec<int16_t>(DType::kInt16, {32767}), vec<int16_t>(DType::kInt16, {2})})[0]) ==
           std::vector<int16_t>{-2});
-  REQUIRE(values_of<uint16_t>(run_op("Mul", 14, {}, {vec<uint16_t>(DType::kUInt16, {65535}), vec<uint16_t>(DType::kUInt16, {65535})})[0]) ==
+  REQUIRE(values_of<uint16_t>(run_op(
+              "Mul", 14, {}, {vec<uint16_t>(DType::kUInt16, {65535}), vec<uint16_t>(DType::kUInt16, {65535})})[0]) ==
           std::vector<uint16_t>{1});
-  REQUIRE(values_of<uint8_t>(run_op("Mul", 14, {}, {vec<uint8_t>(DType::kUInt8, {200}), vec<uint8_t>(DType::kUInt8, {2})})[0]) ==
+  REQUIRE(values_of<uint8_t>(
+              run_op("Mul", 14, {}, {vec<uint8_t>(DType::kUInt8, {200}), vec<uint8_t>(DType::kUInt8, {2})})[0]) ==
           std::vector<uint8_t>{144});
   const int32_t i32min = std::numeric_limits<int32_t>::min();
-  REQUIRE(values_of<int32_t>(run_op("Mul", 7, {}, {vec<int32_t>(DType::kInt32, {i32min, 65536}), vec<int32_t>(DType::kInt32, {-1, 65536})})[0]) ==
-          std::vector<int32_t>{i32min, 0});
+  REQUIRE(values_of<int32_t>(run_op("Mul", 7, {},
+                                    {vec<int32_t>(DType::kInt32, {i32min, 65536}),
+                                     vec<int32_t>(DType::kInt32, {-1, 65536})})[0]) == std::vector<int32_t>{i32min, 0});
   const int64_t i64min = std::numeric_limits<int64_t>::min();
-  REQUIRE(values_of<int64_t>(run_op("Mul", 13, {}, {vec<int64_t>(DType::kInt64, {i64min, 3037000500}), vec<int64_t>(DType::kInt64, {-1, 3037000500})})[0]) ==
+  REQUIRE(values_of<int64_t>(run_op(
+              "Mul", 13, {},
+              {vec<int64_t>(DType::kInt64, {i64min, 3037000500}), vec<int64_t>(DType::kInt64, {-1, 3037000500})})[0]) ==
           std::vector<int64_t>{i64min, static_cast<int64_t>(uint64_t{3037000500} * uint64_t{3037000500})});
   const uint64_t u64max = std::numeric_limits<uint64_t>::max();
-  REQUIRE(values_of<uint64_t>(run_op("Mul", 14, {}, {vec<uint64_t>(DType::kUInt64, {u64max}), vec<uint64_t>(DType::kUInt64, {u64max})})[0]) ==
+  REQUIRE(values_of<uint64_t>(run_op(
+              "Mul", 14, {}, {vec<uint64_t>(DType::kUInt64, {u64max}), vec<uint64_t>(DType::kUInt64, {u64max})})[0]) ==
           std::vector<uint64_t>{1});
 }
 
@@ -74,10 +81,8 @@ TEST_CASE("Mul on 16-bit floats rounds the exact product once", "[ops][mul]") {
     for (size_t i = 0; i < a.size(); ++i) {
       const double p = ref_decode(format, a[i]) * ref_decode(format, b[i]);  // exact in double
       INFO(dtype_name(dtype) << " " << a[i] << " * " << b[i]);
-      if (std::isnan(p))
-        REQUIRE(ref_is_nan(format, got[i]));
-      else
-        REQUIRE(got[i] == ref_round(format, p));
+      if (std::isnan(p)) REQUIRE(ref_is_nan(format, got[i]));
+      else REQUIRE(got[i] == ref_round(format, p));
     }
   }
 }
@@ -100,7 +105,9 @@ TEST_CASE("Mul-1 and Mul-6 broadcast the legacy way, Mul-7 numpy style", "[ops][
   REQUIRE(error_of([&] { run_op("Mul", 7, {}, {a, b}); }).first == ErrorKind::kInvalid);
   // Legacy attributes are not defined from v7 on; integer types not before v6.
   REQUIRE(error_of([&] { run_op("Mul", 7, {{"broadcast", int_attr(1)}}, {a, a}); }).first == ErrorKind::kInvalid);
-  auto [kind, msg] = error_of([&] { run_op("Mul", 1, {}, {vec<int32_t>(DType::kInt32, {1}), vec<int32_t>(DType::kInt32, {1})}); });
+  auto [kind, msg] = error_of([&] {
+    run_op("Mul", 1, {}, {vec<int32_t>(DType::kInt32, {1}), vec<int32_t>(DType::kInt32, {1})});
+  });
   REQUIRE(kind == ErrorKind::kUnsupported);
   REQUIRE_THAT(msg, Catch::Contains("int32"));
 }
@@ -121,14 +128,16 @@ TEST_CASE("Less: NaN compares false, -0 is not below 0, integers compare exactly
           std::vector<uint8_t>{1, 0});
   REQUIRE(error_of([&] { run_op("Less", 9, {}, {bf, bf}); }).first == ErrorKind::kUnsupported);  // bfloat16 from v13
   const uint64_t big = (uint64_t{1} << 63) + 1;
-  REQUIRE(values_of<uint8_t>(run_op("Less", 9, {}, {vec<uint64_t>(DType::kUInt64, {big - 1, big}),
-                                                   vec<uint64_t>(DType::kUInt64, {big, big - 1})})[0]) ==
-          std::vector<uint8_t>{1, 0});
-  REQUIRE(values_of<uint8_t>(run_op("Less", 9, {}, {vec<int64_t>(DType::kInt64, {-(int64_t{1} << 62)}),
-                                                   vec<int64_t>(DType::kInt64, {1})})[0]) == std::vector<uint8_t>{1});
+  REQUIRE(values_of<uint8_t>(run_op("Less", 9, {},
+                                    {vec<uint64_t>(DType::kUInt64, {big - 1, big}),
+                                     vec<uint64_t>(DType::kUInt64, {big, big - 1})})[0]) == std::vector<uint8_t>{1, 0});
+  REQUIRE(values_of<uint8_t>(run_op("Less", 9, {},
+                                    {vec<int64_t>(DType::kInt64, {-(int64_t{1} << 62)}),
+                                     vec<int64_t>(DType::kInt64, {1})})[0]) == std::vector<uint8_t>{1});
   // Less-1: legacy broadcast of B onto A.
   const Tensor m = make_tensor<float>(DType::kFloat, {2, 2}, {1, 5, 1, 5});
-  const Tensor lc = run_op("Less", 1, {{"broadcast", int_attr(1)}, {"axis", int_attr(0)}}, {m, vec<float>(DType::kFloat, {2, 6})})[0];
+  const Tensor lc =
+      run_op("Less", 1, {{"broadcast", int_attr(1)}, {"axis", int_attr(0)}}, {m, vec<float>(DType::kFloat, {2, 6})})[0];
   REQUIRE(values_of<uint8_t>(lc) == std::vector<uint8_t>{1, 0, 1, 1});
 }
 
@@ -148,8 +157,9 @@ TEST_CASE("Where selects bits unchanged and broadcasts all three inputs", "[ops]
   REQUIRE(values_of<int64_t>(run_op("Where", 16, {}, {vec<uint8_t>(DType::kBool, {0, 1}), xi, yi})[0]) ==
           std::vector<int64_t>{-1, 2});
   const Tensor bf = vec<uint16_t>(DType::kBFloat16, {1, 2});
-  REQUIRE(error_of([&] { run_op("Where", 9, {}, {vec<uint8_t>(DType::kBool, {0, 1}), bf, bf}); }).first ==
-          ErrorKind::kUnsupported);
+  REQUIRE(error_of([&] {
+            run_op("Where", 9, {}, {vec<uint8_t>(DType::kBool, {0, 1}), bf, bf});
+          }).first == ErrorKind::kUnsupported);
   REQUIRE(run_op("Where", 16, {}, {vec<uint8_t>(DType::kBool, {0, 1}), bf, bf})[0].dtype() == DType::kBFloat16);
   auto [kind, msg] = error_of([&] {
     const Tensor f8 = vec<uint8_t>(DType::kFloat8E4M3FN, {1, 2});
@@ -177,7 +187,8 @@ TEST_CASE("Constant gives its attribute's value in every form", "[ops][constant]
   REQUIRE(t.shape() == Shape{2});
   REQUIRE(std::signbit(values_of<float>(t)[1]));
   const Tensor d = vec<double>(DType::kDouble, {0.1, 0.2});
-  REQUIRE(values_of<double>(run_op("Constant", 1, {{"value", tensor_attr(d)}}, {})[0]) == std::vector<double>{0.1, 0.2});
+  REQUIRE(values_of<double>(run_op("Constant", 1, {{"value", tensor_attr(d)}}, {})[0]) ==
+          std::vector<double>{0.1, 0.2});
 
   // Version rules and refusals.
   const Tensor i64 = vec<int64_t>(DType::kInt64, {1});
@@ -187,8 +198,9 @@ TEST_CASE("Constant gives its attribute's value in every form", "[ops][constant]
   REQUIRE(error_of([&] { run_op("Constant", 12, {{"value", tensor_attr(bf)}}, {}); }).first == ErrorKind::kUnsupported);
   REQUIRE(run_op("Constant", 13, {{"value", tensor_attr(bf)}}, {})[0].dtype() == DType::kBFloat16);
   REQUIRE(error_of([&] { run_op("Constant", 11, {{"value_float", float_attr(1)}}, {}); }).first == ErrorKind::kInvalid);
-  REQUIRE(error_of([&] { run_op("Constant", 13, {{"value_float", float_attr(1)}, {"value_int", int_attr(1)}}, {}); })
-              .first == ErrorKind::kInvalid);
+  REQUIRE(error_of([&] {
+            run_op("Constant", 13, {{"value_float", float_attr(1)}, {"value_int", int_attr(1)}}, {});
+          }).first == ErrorKind::kInvalid);
   REQUIRE(error_of([&] { run_op("Constant", 13, {}, {}); }).first == ErrorKind::kInvalid);
   Attribute str{AttrKind::kString};
   str.s = "hello";
@@ -205,32 +217,38 @@ TEST_CASE("CastLike float to integer truncates and saturates, NaN gives 0", "[op
   const auto i32 = values_of<int32_t>(run_op("CastLike", 15, {}, {x, vec<int32_t>(DType::kInt32, {0})})[0]);
   const int32_t mx = std::numeric_limits<int32_t>::max(), mn = std::numeric_limits<int32_t>::min();
   REQUIRE(i32 == std::vector<int32_t>{1, -1, mx, mn, mx, mn, 0, 0});
-  const auto u8 = values_of<uint8_t>(run_op("CastLike", 15, {}, {vec<float>(DType::kFloat, {-0.5f, -1.0f, 255.9f, 256.0f, 7.5f}),
-                                                                   vec<uint8_t>(DType::kUInt8, {0})})[0]);
+  const auto u8 = values_of<uint8_t>(
+      run_op("CastLike", 15, {},
+             {vec<float>(DType::kFloat, {-0.5f, -1.0f, 255.9f, 256.0f, 7.5f}), vec<uint8_t>(DType::kUInt8, {0})})[0]);
   REQUIRE(u8 == std::vector<uint8_t>{0, 0, 255, 255, 7});
-  const auto i64 = values_of<int64_t>(run_op("CastLike", 19, {}, {vec<double>(DType::kDouble, {9.3e18, -9.3e18, -9223372036854775808.0}),
-                                                                    vec<int64_t>(DType::kInt64, {0})})[0]);
+  const auto i64 = values_of<int64_t>(run_op(
+      "CastLike", 19, {},
+      {vec<double>(DType::kDouble, {9.3e18, -9.3e18, -9223372036854775808.0}), vec<int64_t>(DType::kInt64, {0})})[0]);
   REQUIRE(i64 == std::vector<int64_t>{std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(),
                                       std::numeric_limits<int64_t>::min()});
   // Integer to integer wraps; to and from bool.
-  REQUIRE(values_of<int8_t>(run_op("CastLike", 15, {}, {vec<int32_t>(DType::kInt32, {300, -129}), vec<int8_t>(DType::kInt8, {0})})[0]) ==
+  REQUIRE(values_of<int8_t>(run_op("CastLike", 15, {},
+                                   {vec<int32_t>(DType::kInt32, {300, -129}), vec<int8_t>(DType::kInt8, {0})})[0]) ==
           std::vector<int8_t>{44, 127});
-  REQUIRE(values_of<uint32_t>(run_op("CastLike", 15, {}, {vec<int64_t>(DType::kInt64, {-1}), vec<uint32_t>(DType::kUInt32, {0})})[0]) ==
+  REQUIRE(values_of<uint32_t>(
+              run_op("CastLike", 15, {}, {vec<int64_t>(DType::kInt64, {-1}), vec<uint32_t>(DType::kUInt32, {0})})[0]) ==
           std::vector<uint32_t>{0xffffffffu});
-  REQUIRE(values_of<uint8_t>(run_op("CastLike", 15, {}, {vec<float>(DType::kFloat, {0.0f, -0.0f, 0.5f, nan}),
-                                                         vec<uint8_t>(DType::kBool, {0})})[0]) ==
-          std::vector<uint8_t>{0, 0, 1, 1});
-  REQUIRE(values_of<float>(run_op("CastLike", 15, {}, {vec<uint8_t>(DType::kBool, {0, 2}), vec<float>(DType::kFloat, {0})})[0]) ==
+  REQUIRE(values_of<uint8_t>(run_op("CastLike", 15, {},
+                                    {vec<float>(DType::kFloat, {0.0f, -0.0f, 0.5f, nan}),
+                                     vec<uint8_t>(DType::kBool, {0})})[0]) == std::vector<uint8_t>{0, 0, 1, 1});
+  REQUIRE(values_of<float>(
+              run_op("CastLike", 15, {}, {vec<uint8_t>(DType::kBool, {0, 2}), vec<float>(DType::kFloat, {0})})[0]) ==
           std::vector<float>{0.0f, 1.0f});
 }
 
 TEST_CASE("CastLike rounds into 16-bit floats once, to nearest even", "[ops][cast]") {
   std::mt19937_64 rng(11);
   std::vector<double> d(50000);
-  for (auto& v : d) v = std::ldexp(static_cast<double>(rng() >> 11) / 9007199254740992.0, static_cast<int>(rng() % 300) - 150) *
-                        (rng() & 1 ? -1 : 1);
-  d.insert(d.end(), {65504.0, 65519.99, 65520.0, 1e300, -1e300, 0.0, -0.0, INFINITY, -INFINITY,
-                     std::ldexp(1.0, -25), std::ldexp(1.5, -25), std::ldexp(1.0, -134)});
+  for (auto& v : d)
+    v = std::ldexp(static_cast<double>(rng() >> 11) / 9007199254740992.0, static_cast<int>(rng() % 300) - 150) *
+        (rng() & 1 ? -1 : 1);
+  d.insert(d.end(), {65504.0, 65519.99, 65520.0, 1e300, -1e300, 0.0, -0.0, INFINITY, -INFINITY, std::ldexp(1.0, -25),
+                     std::ldexp(1.5, -25), std::ldexp(1.0, -134)});
   std::vector<float> f(d.begin(), d.end());
   for (auto [dtype, format] : {std::pair{DType::kFloat16, kF16}, std::pair{DType::kBFloat16, kBF16}}) {
     const Tensor like = vec<uint16_t>(dtype, {0});
@@ -243,14 +261,15 @@ TEST_CASE("CastLike rounds into 16-bit floats once, to nearest even", "[ops][cas
     }
   }
   // NaN stays NaN (the target's NaN, sign kept).
-  const auto n16 = values_of<uint16_t>(run_op("CastLike", 15, {}, {vec<float>(DType::kFloat, {-std::numeric_limits<float>::quiet_NaN()}),
-                                                                    vec<uint16_t>(DType::kFloat16, {0})})[0]);
+  const auto n16 = values_of<uint16_t>(run_op(
+      "CastLike", 15, {},
+      {vec<float>(DType::kFloat, {-std::numeric_limits<float>::quiet_NaN()}), vec<uint16_t>(DType::kFloat16, {0})})[0]);
   REQUIRE(ref_is_nan(kF16, n16[0]));
   REQUIRE((n16[0] & 0x8000) != 0);
   // An identity cast keeps the bits, even a signalling NaN's.
-  REQUIRE(values_of<uint16_t>(run_op("CastLike", 15, {}, {vec<uint16_t>(DType::kFloat16, {0x7d00}),
-                                                          vec<uint16_t>(DType::kFloat16, {0})})[0]) ==
-          std::vector<uint16_t>{0x7d00});
+  REQUIRE(values_of<uint16_t>(run_op("CastLike", 15, {},
+                                     {vec<uint16_t>(DType::kFloat16, {0x7d00}),
+                                      vec<uint16_t>(DType::kFloat16, {0})})[0]) == std::vector<uint16_t>{0x7d00});
 }
 
 TEST_CASE("CastLike from 64-bit integers to bfloat16 rounds once, not through double", "[ops][cast]") {
@@ -258,30 +277,40 @@ TEST_CASE("CastLike from 64-bit integers to bfloat16 rounds once, not through do
   // 2^60 + 2^53; through double it would become the midpoint itself and round to even.
   const int64_t v = (int64_t{1} << 60) + (int64_t{1} << 52) + 1;
   const Tensor like = vec<uint16_t>(DType::kBFloat16, {0});
-  REQUIRE(values_of<uint16_t>(run_op("CastLike", 15, {}, {vec<int64_t>(DType::kInt64, {v, -v, int64_t{1} << 60}), like})[0]) ==
+  REQUIRE(values_of<uint16_t>(
+              run_op("CastLike", 15, {}, {vec<int64_t>(DType::kInt64, {v, -v, int64_t{1} << 60}), like})[0]) ==
           std::vector<uint16_t>{0x5d81, 0xdd81, 0x5d80});
-  REQUIRE(values_of<uint16_t>(run_op("CastLike", 15, {}, {vec<uint64_t>(DType::kUInt64, {static_cast<uint64_t>(v)}), like})[0]) ==
+  REQUIRE(values_of<uint16_t>(
+              run_op("CastLike", 15, {}, {vec<uint64_t>(DType::kUInt64, {static_cast<uint64_t>(v)}), like})[0]) ==
           std::vector<uint16_t>{0x5d81});
-  REQUIRE(values_of<uint16_t>(run_op("CastLike", 15, {}, {vec<int32_t>(DType::kInt32, {65520, 65519}),
-                                                          vec<uint16_t>(DType::kFloat16, {0})})[0]) ==
-          std::vector<uint16_t>{0x7c00, 0x7bff});
+  REQUIRE(
+      values_of<uint16_t>(run_op(
+          "CastLike", 15, {}, {vec<int32_t>(DType::kInt32, {65520, 65519}), vec<uint16_t>(DType::kFloat16, {0})})[0]) ==
+      std::vector<uint16_t>{0x7c00, 0x7bff});
 }
 
-TEST_CASE("Cast takes its target from `to` (a name in v1, a code later), out-of-scope targets are refused", "[ops][cast]") {
+TEST_CASE("Cast takes its target from `to` (a name in v1, a code later), out-of-scope targets are refused",
+          "[ops][cast]") {
   Attribute name{AttrKind::kString};
   name.s = "FLOAT16";
   REQUIRE(run_op("Cast", 1, {{"to", name}}, {vec<float>(DType::kFloat, {1.0f})})[0].dtype() == DType::kFloat16);
   REQUIRE(values_of<double>(run_op("Cast", 13, {{"to", int_attr(11)}}, {vec<float>(DType::kFloat, {0.1f})})[0]) ==
           std::vector<double>{static_cast<double>(0.1f)});
-  REQUIRE(error_of([&] { run_op("Cast", 9, {{"to", int_attr(16)}}, {vec<float>(DType::kFloat, {1})}); }).first ==
-          ErrorKind::kUnsupported);  // bfloat16 from v13
-  auto [kind, msg] = error_of([&] { run_op("Cast", 25, {{"to", int_attr(17)}, {"saturate", int_attr(1)}}, {vec<float>(DType::kFloat, {1})}); });
+  REQUIRE(error_of([&] {
+            run_op("Cast", 9, {{"to", int_attr(16)}}, {vec<float>(DType::kFloat, {1})});
+          }).first == ErrorKind::kUnsupported);  // bfloat16 from v13
+  auto [kind, msg] = error_of([&] {
+    run_op("Cast", 25, {{"to", int_attr(17)}, {"saturate", int_attr(1)}}, {vec<float>(DType::kFloat, {1})});
+  });
   REQUIRE(kind == ErrorKind::kUnsupported);
   REQUIRE_THAT(msg, Catch::Contains("float8e4m3fn") && Catch::Contains("not implemented"));
-  REQUIRE(error_of([&] { run_op("Cast", 13, {{"to", int_attr(99)}}, {vec<float>(DType::kFloat, {1})}); }).first ==
-          ErrorKind::kInvalid);
-  REQUIRE(error_of([&] { run_op("CastLike", 15, {{"saturate", int_attr(1)}}, {vec<float>(DType::kFloat, {1}), vec<float>(DType::kFloat, {1})}); })
-              .first == ErrorKind::kInvalid);  // saturate from v19
+  REQUIRE(error_of([&] {
+            run_op("Cast", 13, {{"to", int_attr(99)}}, {vec<float>(DType::kFloat, {1})});
+          }).first == ErrorKind::kInvalid);
+  REQUIRE(error_of([&] {
+            run_op("CastLike", 15, {{"saturate", int_attr(1)}},
+                   {vec<float>(DType::kFloat, {1}), vec<float>(DType::kFloat, {1})});
+          }).first == ErrorKind::kInvalid);  // saturate from v19
 }
 
 namespace {

@@ -25,8 +25,21 @@ using namespace onnxrun::test;
 
 namespace {
 
-const float kAlphas[] = {0.01f,  0.0f,    -0.0f,  -0.5f, 1.0f, 1.5f, 3.0f, 0.1f, -2.0f, 1e-3f, 1e-30f,
-                         1e30f, 7.0e-39f, 65504.0f, std::numeric_limits<float>::infinity(),
+const float kAlphas[] = {0.01f,
+                         0.0f,
+                         -0.0f,
+                         -0.5f,
+                         1.0f,
+                         1.5f,
+                         3.0f,
+                         0.1f,
+                         -2.0f,
+                         1e-3f,
+                         1e-30f,
+                         1e30f,
+                         7.0e-39f,
+                         65504.0f,
+                         std::numeric_limits<float>::infinity(),
                          std::numeric_limits<float>::quiet_NaN()};
 
 template <typename T>
@@ -114,7 +127,8 @@ TEST_CASE("the portable float16/bfloat16 loops match an independent reference, a
   }
 }
 
-TEST_CASE("every kernel path gives the portable loops' bits for all float16 and bfloat16 patterns", "[leaky_relu][kernels]") {
+TEST_CASE("every kernel path gives the portable loops' bits for all float16 and bfloat16 patterns",
+          "[leaky_relu][kernels]") {
   const std::vector<uint16_t> xs = all_patterns();
   for (const LeakyReluPath* p : paths_to_test()) {
     INFO("path " << p->name);
@@ -134,7 +148,8 @@ TEST_CASE("every kernel path gives the portable loops' bits for all float16 and 
 
 // In pattern order the lanes a path must redo exactly (tiny products) sit together in
 // a few blocks; shuffled, almost every vector block mixes them with ordinary lanes.
-TEST_CASE("every kernel path gives the portable loops' bits for all 16-bit patterns shuffled", "[leaky_relu][kernels]") {
+TEST_CASE("every kernel path gives the portable loops' bits for all 16-bit patterns shuffled",
+          "[leaky_relu][kernels]") {
   std::vector<uint16_t> xs = all_patterns();
   std::shuffle(xs.begin(), xs.end(), std::mt19937_64(7));
   const float alphas[] = {0.01f, 1e-5f, 7.0e-39f, -3.0f, 1.0f};
@@ -148,7 +163,8 @@ TEST_CASE("every kernel path gives the portable loops' bits for all 16-bit patte
   }
 }
 
-TEST_CASE("every kernel path gives the portable loops' bits for float and double edge values", "[leaky_relu][kernels]") {
+TEST_CASE("every kernel path gives the portable loops' bits for float and double edge values",
+          "[leaky_relu][kernels]") {
   const std::vector<float> xf = edge_values<float>();
   const std::vector<double> xd = edge_values<double>();
   for (const LeakyReluPath* p : paths_to_test()) {

@@ -121,10 +121,8 @@ TEST_CASE("float and double kernels match the exact-product reference on edge an
     leaky_relu_double(dx.data(), dy.data(), dx.size(), a);
     for (size_t k = 0; k < dx.size(); ++k) {
       const double want = reference_double(dx[k], a);
-      if (std::isnan(want))
-        REQUIRE(std::isnan(dy[k]));
-      else
-        REQUIRE(bits_of<double, uint64_t>(dy[k]) == bits_of<double, uint64_t>(want));
+      if (std::isnan(want)) REQUIRE(std::isnan(dy[k]));
+      else REQUIRE(bits_of<double, uint64_t>(dy[k]) == bits_of<double, uint64_t>(want));
     }
   }
 }

@@ -21,7 +21,7 @@ using namespace onnxrun::test;
 namespace {
 
 struct OnnxVersions {
-  int opset = 0;                               // the newest opset the table knows
+  int opset = 0;                                // the newest opset the table knows
   std::map<std::string, std::vector<int>> ops;  // op -> since_versions, ascending
 };
 
@@ -117,9 +117,7 @@ TEST_CASE("the tiling check fails on a missing version", "[ops][registry]") {
 }
 
 TEST_CASE("the registry derives until, and refuses rows it cannot order", "[ops][registry]") {
-  auto row = [](int since) {
-    return OpDef{.op_type = "Op", .since = since};
-  };
+  auto row = [](int since) { return OpDef{.op_type = "Op", .since = since}; };
   const OpRegistry r({row(7), row(1), row(13)});
   REQUIRE(r.find("", "Op", 6)->since == 1);
   REQUIRE(r.find("", "Op", 6)->until == 6);

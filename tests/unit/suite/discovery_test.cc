@@ -135,7 +135,8 @@ TEST_CASE("a filter pattern too long or too deeply nested is refused, not compil
              Catch::Contains("--filter: a pattern of 60001 characters; at most 4096"));
   CHECK_THAT(refusal(std::string(1000, '(') + "a" + std::string(1000, ')')),
              Catch::Contains("--filter: groups nested 1000 deep; at most 64"));
-  CHECK_THAT(refusal(std::string(100000, 'a')), Catch::Contains("--filter: a pattern of 100000 characters; at most 4096"));
+  CHECK_THAT(refusal(std::string(100000, 'a')),
+             Catch::Contains("--filter: a pattern of 100000 characters; at most 4096"));
   // At the limits the pattern compiles and matches, under ASan's larger frames too.
   Selection s;
   s.filter = std::string(64, '(') + "node/test_a" + std::string(64, ')') + "|" + std::string(4096 - 140, 'x');

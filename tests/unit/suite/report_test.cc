@@ -9,8 +9,8 @@
 #include "core/error.h"
 #include "suite/baseline.h"
 #include "suite/case_runner.h"
-#include "suite/report.h"
 #include "suite/json_documents.h"
+#include "suite/report.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 
@@ -116,8 +116,8 @@ TEST_CASE("the JUnit report parses back as XML with failure, error and skipped e
   for (auto* tc = suite->FirstChildElement("testcase"); tc; tc = tc->NextSiblingElement("testcase")) {
     ++cases;
     const auto* child = tc->FirstChildElement();
-    kinds.push_back(child ? child->Name() + std::string(":") + (child->Attribute("type") ? child->Attribute("type") : "")
-                          : "pass");
+    kinds.push_back(
+        child ? child->Name() + std::string(":") + (child->Attribute("type") ? child->Attribute("type") : "") : "pass");
   }
   CHECK(cases == 7);
   CHECK(kinds == std::vector<std::string>{"pass", "failure:failed", "skipped:", "skipped:", "error:error",
@@ -143,8 +143,8 @@ TEST_CASE("baseline comparison: regressions, newly passing, tests not run", "[su
   write_json_report(d.file("base.json"), RunInfo{}, summarize(before, 1), before);
   const auto baseline = read_baseline(d.file("base.json"));
   CHECK(baseline.size() == 5);
-  const std::vector<TestResult> now = {result("a", Outcome::kPassed), result("b", Outcome::kCrashed),
-                                       result("c", Outcome::kPassed), result("d", Outcome::kUnsupported),
+  const std::vector<TestResult> now = {result("a", Outcome::kPassed),   result("b", Outcome::kCrashed),
+                                       result("c", Outcome::kPassed),   result("d", Outcome::kUnsupported),
                                        result("new", Outcome::kPassed), result("new2", Outcome::kFailed)};
   const BaselineDiff diff = compare_with_baseline(now, baseline);
   REQUIRE(diff.regressions.size() == 1);

@@ -147,8 +147,8 @@ TEST_CASE("a folder with data.json and no model is reported unsupported, with it
 TEST_CASE("unsupported causes name the op and type or version the loader refused", "[suite]") {
   TempDir d;
   write_leaky_model_typed(d.file("bf16_v6/model.onnx"), 6, 16);  // bfloat16 needs LeakyRelu-16
-  write_leaky_model_typed(d.file("int_v16/model.onnx"), 16, 6);   // int32 is never allowed
-  write_leaky_model_typed(d.file("fine/model.onnx"), 16, 1);      // loads; has no test sets
+  write_leaky_model_typed(d.file("int_v16/model.onnx"), 16, 6);  // int32 is never allowed
+  write_leaky_model_typed(d.file("fine/model.onnx"), 16, 1);     // loads; has no test sets
   const auto rs = run_tests(discover_tests({d.path()}), RunnerOptions{});
   REQUIRE(rs.size() == 3);
   CHECK(find(rs, "bf16_v6").outcome == Outcome::kUnsupported);
