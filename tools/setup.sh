@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev libtinyxml2-dev         # JSON reports; JUnit XML read back in tests
   zlib1g-dev dpkg-dev                        # .npz (inflate, CRC-32); cpack .deb dependencies
   python3-onnx python3-numpy                 # tools/gen_testdata.py and the numpy tests
+  clang-format-14                            # the layout of .clang-format (ctest format-check)
 )
 missing=()
 for p in "${packages[@]}"; do
