@@ -23,8 +23,10 @@
 #include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/tensors.h"
 
 using namespace onnxrun;
+using onnxrun::test::float_tensor;
 
 namespace {
 
@@ -367,4 +369,24 @@ TEST_CASE("tensor literals parse into the library's tensors", "[print]") {
   const Tensor t = parse_tensor_literal("[[1, -0.0], [nan, inf]]", DType::kFloat, std::nullopt, "-i x");
   CHECK(t.shape() == Shape{2, 2});
   CHECK(format_array(t) == "[[ 1. -0.]\n [nan inf]]");  // numpy 1.24
+}
+
+TEST_CASE("arrays print as numpy prints them", "[print]") {
+  CHECK(format_array(float_tensor({2, 2}, {1, 2.5, -3, 4})) == "[[ 1.   2.5]\n [-3.   4. ]]");
+  CHECK(format_array(float_tensor({}, {0.1f})) == "0.1");
+  CHECK(format_array(float_tensor({3}, {1e-5f, 1, 100})) == "[1.e-05 1.e+00 1.e+02]");
+  CHECK(format_array(float_tensor({3}, {NAN, INFINITY, -1.5})) == "[ nan  inf -1.5]");
+  Tensor b(DType::kBool, {3});
+  b.mutable_data<uint8_t>()[0] = 1, b.mutable_data<uint8_t>()[1] = 0, b.mutable_data<uint8_t>()[2] = 1;
+  CHECK(format_array(b) == "[ True False  True]");
+  Tensor big(DType::kInt32, {2000});
+  for (int k = 0; k < 2000; ++k) big.mutable_data<int32_t>()[k] = k;
+  CHECK(format_array(big) == "[   0    1    2 ... 1997 1998 1999]");
+  ArrayPrintOptions full;
+  full.full = true;
+  CHECK(format_array(big, full).find("...") == std::string::npos);
+  Tensor h(DType::kFloat16, {2});
+  h.mutable_data<uint16_t>()[0] = double_to_float16(0.1);
+  h.mutable_data<uint16_t>()[1] = double_to_float16(-2);
+  CHECK(format_array(h) == "[ 0.1 -2. ]");  // float16's own shortest digits, not float's
 }

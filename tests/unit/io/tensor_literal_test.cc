@@ -1,0 +1,55 @@
+// Tensors written on the command line (io/tensor_literal.h): values, shapes, and the
+// usage errors malformed text gets.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "core/element.h"
+#include "core/error.h"
+#include "core/half.h"
+#include "io/tensor_literal.h"
+
+using namespace onnxrun;
+
+TEST_CASE("literal lists give values and shape", "[literal]") {
+  Tensor t = parse_tensor_literal("[[1, 2.5, -3], [4e1, nan, -inf]]", DType::kFloat, std::nullopt, "-i x");
+  CHECK(t.shape() == Shape{2, 3});
+  CHECK(element_as_double(t, 1) == 2.5);
+  CHECK(element_as_double(t, 3) == 40);
+  CHECK(std::isnan(element_as_double(t, 4)));
+  CHECK(element_as_double(t, 5) == -std::numeric_limits<double>::infinity());
+  CHECK(parse_tensor_literal("[]", DType::kInt64, std::nullopt, "x").shape() == Shape{0});
+  CHECK(parse_tensor_literal("[[],[]]", DType::kInt64, std::nullopt, "x").shape() == Shape{2, 0});
+  CHECK(parse_tensor_literal("[7]", DType::kInt32, Shape{}, "x").shape().empty());
+  CHECK(parse_tensor_literal("[1,2,3,4,5,6]", DType::kInt8, Shape{2, 3}, "x").shape() == Shape{2, 3});
+  // One correct rounding for 16-bit floats.
+  CHECK(parse_tensor_literal("[0.1]", DType::kFloat16, std::nullopt, "x").data<uint16_t>()[0] ==
+        double_to_float16(0.1));
+  CHECK(parse_tensor_literal("[0.1]", DType::kBFloat16, std::nullopt, "x").data<uint16_t>()[0] ==
+        double_to_bfloat16(0.1));
+  CHECK(parse_tensor_literal("[true, false, 1]", DType::kBool, std::nullopt, "x").data<uint8_t>()[0] == 1);
+}
+
+TEST_CASE("malformed literals are usage errors naming the problem", "[literal]") {
+  auto msg = [](const std::string& text, DType t, std::optional<Shape> s = std::nullopt) {
+    try {
+      parse_tensor_literal(text, t, s, "-i x=" + text);
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::kUsage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(msg("[[1,2],[3]]", DType::kFloat), Catch::Contains("ragged"));
+  CHECK_THAT(msg("[[1,2],3]", DType::kFloat), Catch::Contains("mixed"));
+  CHECK_THAT(msg("[1,2", DType::kFloat), Catch::Contains("expected ',' or ']'"));
+  CHECK_THAT(msg("[1,x]", DType::kFloat), Catch::Contains("expected a number"));
+  CHECK_THAT(msg("[1] junk", DType::kFloat), Catch::Contains("after the closing"));
+  CHECK_THAT(msg("[1.5]", DType::kInt32), Catch::Contains("not a int32 value"));
+  CHECK_THAT(msg("[300]", DType::kUInt8), Catch::Contains("not a uint8 value"));
+  CHECK_THAT(msg("[2]", DType::kBool), Catch::Contains("not a bool"));
+  CHECK_THAT(msg("[1,2,3]", DType::kFloat, Shape{2, 2}), Catch::Contains("has 3 values but --shape [2,2] holds 4"));
+  CHECK_THAT(msg("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", DType::kFloat),
+             Catch::Contains("nested too deeply"));
+}
