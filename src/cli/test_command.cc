@@ -77,9 +77,15 @@ bool report_baseline(const std::string& path, const std::map<std::string, Outcom
   return !d.regressions.empty();
 }
 
-int run(TestOptions& o) {
-  if (!o.shard.empty()) parse_shard(o.shard, o.selection);
-  const std::vector<TestCase> tests = select_tests(discover_tests(o.paths), o.selection);
+// --filter, --exclude and --shard as one Selection. Throws Error(kUsage) for a bad --shard.
+Selection selection_of(const TestOptions& o) {
+  Selection s = o.selection;
+  if (!o.shard.empty()) parse_shard(o.shard, s);
+  return s;
+}
+
+int run(const TestOptions& o) {
+  const std::vector<TestCase> tests = select_tests(discover_tests(o.paths), selection_of(o));
   if (o.list) {
     for (const TestCase& t : tests) fmt::print("{}\n", t.name);
     return kExitOk;
@@ -205,9 +211,7 @@ int test_check_args(int argc, char** argv) {
   TestArgs a;
   if (auto code = parse_test_args(argc, argv, a)) return *code;
   check_common_options(a.common);
-  Selection selection = a.test.selection;
-  if (!a.test.shard.empty()) parse_shard(a.test.shard, selection);
-  select_tests({}, selection);  // compiles --filter and --exclude
+  select_tests({}, selection_of(a.test));  // compiles --filter and --exclude
   compile_name_pattern(a.test.runner.case_options.crash_on, "--debug-crash-on");
   compile_name_pattern(a.test.runner.case_options.hang_on, "--debug-hang-on");
   return kExitOk;

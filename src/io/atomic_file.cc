@@ -136,11 +136,12 @@ void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& pa
   if (n && std::fwrite(data, 1, n, f) != n) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
 }
 
-void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write) {
-  write_file_atomically(path, write, WriteMode::kJoinTransaction);
+void write_text_file_now(const std::string& path, const std::string& text) {
+  ImmediateWrites now;
+  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); });
 }
 
-void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write, WriteMode mode) {
+void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write) {
   const Target target = resolve_target(path);
   if (target.in_place) return write_in_place(path, target.path, write);
 
@@ -193,8 +194,7 @@ void write_file_atomically(const std::string& path, const std::function<void(std
   ::fchmod(fd, 0666 & ~mask);
   if (std::fclose(f) != 0) give_up(errno);
 
-  OutputTransaction* tx =
-      mode == WriteMode::kJoinTransaction && t_immediate_depth == 0 ? OutputTransaction::current() : nullptr;
+  OutputTransaction* tx = t_immediate_depth == 0 ? OutputTransaction::current() : nullptr;
   if (tx) return tx->add(tmp, target.path, slot);
   if (std::rename(tmp.c_str(), target.path.c_str()) != 0) give_up(errno);
   cleanup::release(slot);  // complete and in place: the user's file now

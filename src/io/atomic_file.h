@@ -11,8 +11,8 @@
 //   /proc/.../fd/N: opened and written in place, no temporary, no rename.
 // - a folder: Error(kIo), nothing written.
 // While an OutputTransaction (io/output_transaction.h) is alive, a replacing write stops
-// before the rename and hands (temporary, target) to it, unless it asked for kImmediate
-// or runs inside an ImmediateWrites scope. A failure (including an exception from the
+// before the rename and hands (temporary, target) to it, unless it runs inside an
+// ImmediateWrites scope. A failure (including an exception from the
 // writer) removes the temporary; SIGINT/SIGTERM does too (io/cleanup_signals.h).
 #pragma once
 
@@ -22,18 +22,12 @@
 
 namespace onnxrun {
 
-enum class WriteMode {
-  kJoinTransaction,  // the default: wait for the live OutputTransaction's commit, if there is one
-  kImmediate,        // in place now, whatever transaction is alive (reports, --dump-intermediates)
-};
-
 // Calls `write` with a FILE* open on the temporary file (or the target itself, in place).
 // Throws Error(kIo) naming `path` when the folder cannot be written or a write fails.
 void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write);
-void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write, WriteMode mode);
 
-// While alive, this thread's writes are kImmediate: for writers that go through helpers
-// (write_tensor_file, write_npy_file) but must not wait for a commit.
+// While alive, this thread's writes go to their files at once, whatever transaction is
+// alive: for writers that must not wait for a commit (reports, --dump-intermediates).
 class ImmediateWrites {
  public:
   ImmediateWrites();
@@ -46,6 +40,10 @@ class ImmediateWrites {
 // goes: `path` is a folder, its folder does not exist or is not a folder, or that folder
 // cannot be written. For checking report and output paths before a long run.
 void check_writable_target(const std::string& path);
+
+// `text` as the whole of `path`, written now (an ImmediateWrites scope): reports and the
+// --dump-intermediates index, which a failed run keeps.
+void write_text_file_now(const std::string& path, const std::string& text);
 
 // fwrite that throws Error(kIo) on a short write.
 void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path);

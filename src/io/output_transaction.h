@@ -17,7 +17,7 @@
 //   files already renamed into place.
 // - Writes in place (FIFOs, devices, /dev/stdout) cannot wait: they happen at once.
 // - Writers that must not wait (--dump-intermediates, `onnx-run test` reports) bypass the
-//   transaction: WriteMode::kImmediate or an ImmediateWrites scope (io/atomic_file.h).
+//   transaction: an ImmediateWrites scope, or write_text_file_now (io/atomic_file.h).
 // One transaction at a time: constructing a second while one is alive throws Error(kInternal).
 #pragma once
 

@@ -36,8 +36,7 @@ size_t ValueDump::finish() {
   std::string text;
   for (const auto& [file, name] : index_) text += file + "\t" + name + "\n";
   const std::string path = (fs::path(dir_) / "values.tsv").string();
-  write_file_atomically(
-      path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); }, WriteMode::kImmediate);
+  write_text_file_now(path, text);
   return index_.size();
 }
 

@@ -12,12 +12,6 @@
 namespace onnxrun {
 namespace {
 
-void write_text(const std::string& path, const std::string& text) {
-  // A report is written when asked for, whatever output transaction a caller holds.
-  write_file_atomically(
-      path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); }, WriteMode::kImmediate);
-}
-
 // Text safe inside an XML attribute or element: markup escaped, and the control
 // characters XML 1.0 forbids replaced (a message may quote arbitrary bytes).
 std::string xml_escape(const std::string& s) {
@@ -64,7 +58,7 @@ std::vector<size_t> slowest_tests(const std::vector<TestResult>& results, size_t
 
 void write_json_report(const std::string& path, const RunInfo& info, const Summary& s,
                        const std::vector<TestResult>& results) {
-  write_text(path, test_report_json(info, s, results));
+  write_text_file_now(path, test_report_json(info, s, results));
 }
 
 std::string junit_report(const Summary& s, const std::vector<TestResult>& results, bool strict) {
@@ -109,7 +103,7 @@ std::string junit_report(const Summary& s, const std::vector<TestResult>& result
 
 void write_junit_report(const std::string& path, const Summary& s, const std::vector<TestResult>& results,
                         bool strict) {
-  write_text(path, junit_report(s, results, strict));
+  write_text_file_now(path, junit_report(s, results, strict));
 }
 
 }  // namespace onnxrun

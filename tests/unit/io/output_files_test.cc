@@ -27,9 +27,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_text(const std::string& path, const std::string& text, WriteMode mode = WriteMode::kJoinTransaction) {
-  write_file_atomically(
-      path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); }, mode);
+void write_text(const std::string& path, const std::string& text) {
+  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); });
 }
 
 std::vector<std::string> names_in(const std::string& dir) {
@@ -155,7 +154,7 @@ TEST_CASE("output transaction: nothing appears before commit, commit renames in 
     CHECK_THROWS(OutputTransaction());  // one at a time
     write_text(d.file("a.txt"), "A");
     write_text(d.file("b.txt"), "B");
-    write_text(d.file("immediate.txt"), "now", WriteMode::kImmediate);
+    write_text_file_now(d.file("immediate.txt"), "now");
     {
       ImmediateWrites now;
       write_text(d.file("scoped.txt"), "now too");
