@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
+#include "io/crc32.h"
 #include "io/file_bytes.h"
 #include "io/npy.h"
 #include "io/zip_directory.h"
@@ -34,16 +35,7 @@ std::string inflate_raw(std::string_view in, uint64_t out_size, const ZipBytes& 
   return out;
 }
 
-uint32_t crc_of(std::string_view data) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  size_t at = 0;
-  while (at < data.size()) {
-    const size_t n = std::min<size_t>(data.size() - at, 1u << 30);
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(data.data() + at), static_cast<uInt>(n));
-    at += n;
-  }
-  return static_cast<uint32_t>(crc);
-}
+uint32_t crc_of(std::string_view data) { return crc32_update(0, data.data(), data.size()); }
 
 void put(std::string& out, uint64_t v, int n) {
   for (int k = 0; k < n; ++k) out.push_back(static_cast<char>((v >> (8 * k)) & 0xff));
@@ -151,9 +143,7 @@ std::string NpzLayout::central_directory() const {
   return central + end;
 }
 
-uint32_t npz_data_crc(uint32_t crc, const void* data, size_t n) {
-  return static_cast<uint32_t>(crc32_z(crc, static_cast<const Bytef*>(data), n));
-}
+uint32_t npz_data_crc(uint32_t crc, const void* data, size_t n) { return crc32_update(crc, data, n); }
 
 namespace {
 

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "io/crc32.h"
 #include "io/mapped_file.h"
 #include "io/npy.h"
 #include "io/read_at.h"
@@ -123,7 +124,7 @@ class MemberBytes {
  public:
   MemberBytes(std::shared_ptr<const ReadAtFile> file, ZipMember m, std::string archive)
       : file_(std::move(file)), m_(std::move(m)), archive_(std::move(archive)) {
-    crc_ = crc32_z(0L, Z_NULL, 0);
+    crc_ = 0;
     if (m_.method == 8) {
       z_ = std::make_unique<z_stream>();
       if (inflateInit2(z_.get(), -MAX_WBITS) != Z_OK) fail(ErrorKind::kInternal, "zlib inflateInit2 failed");
@@ -144,7 +145,7 @@ class MemberBytes {
     if (n == 0) return;
     if (z_) inflate_into(static_cast<Bytef*>(dst), n);
     else if (file_->read_at(m_.data_at + pos_, dst, n) != n) bad("an entry lies beyond the end of the file");
-    crc_ = crc32_z(crc_, static_cast<const Bytef*>(dst), n);
+    crc_ = crc32_update(crc_, dst, n);
     pos_ += n;
     if (pos_ == m_.usize) finish();
   }
@@ -197,15 +198,14 @@ class MemberBytes {
       while (!ended_)
         if (step(&extra, 1) != 0) bad_length();
     }
-    if (static_cast<uint32_t>(crc_) != m_.crc)
-      fail(ErrorKind::kInvalid, "{}: CRC-32 mismatch (damaged archive)", m_.label);
+    if (crc_ != m_.crc) fail(ErrorKind::kInvalid, "{}: CRC-32 mismatch (damaged archive)", m_.label);
   }
 
   std::shared_ptr<const ReadAtFile> file_;
   ZipMember m_;
   std::string archive_;
   uint64_t pos_ = 0;
-  uLong crc_ = 0;
+  uint32_t crc_ = 0;
   std::unique_ptr<z_stream> z_;  // deflated only; zlib's state points back at it, so it stays put
   std::vector<Bytef> in_;
   uint64_t in_at_ = 0;  // compressed bytes fed so far
