@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/stats_part.h"
 #include "core/tensor.h"
 
 namespace onnxrun {
@@ -29,17 +30,6 @@ struct TensorStats {
   // min and max over the non-NaN elements (so they may be infinite); mean and std
   // (population, ddof=0, as numpy's) over the finite elements. NaN when there are none.
   double min = 0, max = 0, mean = 0, std = 0;
-};
-
-inline constexpr size_t kStatsChunk = 4096;
-
-// One chunk's contribution (or several merged): counts, min/max over non-NaN values, and
-// the finite values' count, mean and sum of squared deviations from it.
-struct StatsPart {
-  int64_t count = 0, nan = 0, pos_inf = 0, neg_inf = 0, finite = 0;
-  bool any = false;  // a non-NaN value was seen: min and max are set
-  double min = 0, max = 0;
-  double mean = 0, m2 = 0;
 };
 
 // Statistics of elements given in order, in blocks of any size.
@@ -62,8 +52,5 @@ class StatsAccumulator {
 };
 
 TensorStats tensor_stats(const Tensor& t, ThreadPool* pool = nullptr);
-
-// For the chunk kernels (core/tensor_stats_chunk.*): b merged after a.
-StatsPart merge_stats(const StatsPart& a, const StatsPart& b);
 
 }  // namespace onnxrun

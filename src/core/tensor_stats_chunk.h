@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "core/dtype.h"
-#include "core/tensor_stats.h"
+#include "core/stats_part.h"
 
 namespace onnxrun {
 
