@@ -30,13 +30,16 @@ inline Tensor float_tensor(const std::vector<float>& values) {
   return float_tensor(Shape{static_cast<int64_t>(values.size())}, values);
 }
 
-// A tensor of `dtype` and `shape` whose bytes are random (every bit pattern: NaN, infinities,
-// subnormals alike), the same for the same seed.
+// A tensor of `dtype` and `shape` whose bytes are random (every byte value, so misplaced
+// bytes show; NaN, infinities and subnormals alike), the same for the same seed. bool
+// elements are 0 or 1, as readers require.
 inline Tensor patterned(DType dtype, Shape shape, uint32_t seed = 1) {
   Tensor t(dtype, std::move(shape));
   auto* p = static_cast<uint8_t*>(t.nbytes() ? t.mutable_raw() : nullptr);
   std::mt19937 rng(seed);
   for (size_t k = 0; k < t.nbytes(); ++k) p[k] = static_cast<uint8_t>(rng());
+  if (dtype == DType::kBool)
+    for (size_t k = 0; k < t.nbytes(); ++k) p[k] &= 1;
   return t;
 }
 
