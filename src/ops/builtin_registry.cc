@@ -17,7 +17,9 @@ std::vector<OpDef> op_versions(const OpDef& common, std::vector<OpDef> rows) {
     if (!row.infer_types) row.infer_types = common.infer_types;
     row.elementwise = row.elementwise || common.elementwise;
     row.in_place = row.in_place || common.in_place;
+    row.constant = row.constant || common.constant;
     if (!row.body) row.body = common.body;
+    if (row.patterns.empty()) row.patterns = common.patterns;
   }
   return rows;
 }

@@ -11,6 +11,10 @@
 
 namespace onnxrun {
 
+void OpKernel::compute_elements(DType, const void*, void*, size_t) const {
+  fail(ErrorKind::kInternal, "this kernel has no elementwise entry point");
+}
+
 const TypeConstraint* OpDef::constraint(const std::string& name) const {
   for (const TypeConstraint& c : constraints)
     if (c.name == name) return &c;
