@@ -103,11 +103,23 @@ void Executor::fuse_chains(const std::set<int>& graph_outputs) {
   for (Step& s : steps_) {
     if (s.chain.empty()) continue;
     std::vector<std::string> names = {s.node->name};
-    s.chain_kernels = {s.kernel.get()};
+    // Neighbours whose op can compose them (OpKernel::then) become one kernel, so that
+    // an element goes through both in registers rather than once per block.
+    const OpKernel* current = s.kernel.get();
+    std::unique_ptr<OpKernel> composed;
     for (const Link& l : s.chain) {
       names.push_back(l.node->name);
-      s.chain_kernels.push_back(l.kernel.get());
+      if (std::unique_ptr<OpKernel> both = current->then(*l.kernel)) {
+        composed = std::move(both);
+        current = composed.get();
+        continue;
+      }
+      s.chain_kernels.push_back(current);
+      if (composed) s.composed.push_back(std::move(composed));
+      current = l.kernel.get();
     }
+    s.chain_kernels.push_back(current);
+    if (composed) s.composed.push_back(std::move(composed));
     fusion_.chains.push_back(std::move(names));
   }
 }

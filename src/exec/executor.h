@@ -70,9 +70,10 @@ class Executor {
   struct Step {
     const Node* node;
     std::unique_ptr<OpKernel> kernel;
-    std::vector<Link> chain;                     // fused after `node`; the step's outputs are then the last link's
-    std::vector<const OpKernel*> chain_kernels;  // `kernel` and the links', in order (when chained)
-    std::vector<int> inputs;                     // value ids, -1 for an absent optional input
+    std::vector<Link> chain;                          // fused after `node`; the step's outputs are then the last link's
+    std::vector<const OpKernel*> chain_kernels;       // what runs a chain's blocks, in order
+    std::vector<std::unique_ptr<OpKernel>> composed;  // kernels of neighbours composed into one
+    std::vector<int> inputs;                          // value ids, -1 for an absent optional input
     std::vector<bool> hand_over;  // input k's value dies here and the op may run in place: move it to the kernel
     std::vector<bool> release;    // input k's value dies here but the op may not overwrite it: drop it after
     std::vector<int> outputs;     // value ids, -1 for an output not asked for

@@ -5,7 +5,9 @@
 namespace onnxrun {
 
 const ElementwisePath& elementwise_scalar_path() {
-  static constexpr ElementwisePath path = ONNXRUN_ELEMENTWISE_PATH("scalar");
+  using namespace elementwise_loops;
+  static constexpr ElementwisePath path =
+      ONNXRUN_ELEMENTWISE_PATH("scalar", less_half<F16>, less_half<BF16>, mul_half<F16>, mul_half<BF16>);
   return path;
 }
 

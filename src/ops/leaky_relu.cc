@@ -1,6 +1,8 @@
 // LeakyRelu, versions 1, 6 and 16. All three compute what v16's function body defines,
 // Where(X < 0, CastLike(alpha, X) * X, X); they differ only in the attributes they
 // accept (v1's legacy consumed_inputs) and in their types (bfloat16 from v16).
+#include <algorithm>
+
 #include "core/error.h"
 #include "core/half.h"
 #include "core/thread_pool.h"
@@ -29,9 +31,70 @@ void split(ThreadPool* pool, size_t n, const T* x, T* y, void (*kernel)(const T*
                [&](size_t b, size_t e) { kernel(x + b, y + b, e - b, alpha); });
 }
 
+// LeakyRelus one after the other (a fused chain, OpKernel::then), alphas[0] first.
+// float and double go through every alpha in registers; float16 and bfloat16 round to
+// their type after each alpha, so they run alpha by alpha over blocks that stay in L1.
+class LeakyReluChainKernel final : public OpKernel {
+ public:
+  explicit LeakyReluChainKernel(std::vector<float> alphas) : alphas_(std::move(alphas)) {
+    for (float a : alphas_) doubles_.push_back(a);  // exact widening, as each kernel does
+  }
+  const std::vector<float>& alphas() const { return alphas_; }
+
+  void compute(OpContext& ctx) const override {
+    Tensor& x = ctx.inputs[0];
+    Tensor y = x.can_overwrite() ? x : Tensor(x.dtype(), x.shape());
+    compute_elements(x.dtype(), x.raw(), y.mutable_raw(), static_cast<size_t>(x.numel()));
+    ctx.outputs[0] = std::move(y);
+  }
+
+  void compute_elements(DType dtype, const void* x, void* y, size_t n) const override {
+    switch (dtype) {
+      case DType::kFloat:
+        leaky_relu_active_path().chain_f32(static_cast<const float*>(x), static_cast<float*>(y), n, alphas_.data(),
+                                           alphas_.size());
+        return;
+      case DType::kDouble:
+        leaky_relu_active_path().chain_f64(static_cast<const double*>(x), static_cast<double*>(y), n, doubles_.data(),
+                                           doubles_.size());
+        return;
+      case DType::kFloat16:
+      case DType::kBFloat16: {
+        const LeakyReluPath& path = leaky_relu_active_path();
+        const bool f16 = dtype == DType::kFloat16;
+        const auto* src = static_cast<const uint16_t*>(x);
+        auto* dst = static_cast<uint16_t*>(y);
+        constexpr size_t kBlock = 4096;  // 8 KiB: in L1 from the first alpha to the last
+        for (size_t i = 0; i < n; i += kBlock) {
+          const size_t len = std::min(kBlock, n - i);
+          for (size_t k = 0; k < alphas_.size(); ++k) {
+            const uint16_t bits = f16 ? float_to_float16(alphas_[k]) : float_to_bfloat16(alphas_[k]);
+            (f16 ? path.f16 : path.bf16)(k == 0 ? src + i : dst + i, dst + i, len, bits);
+          }
+        }
+        return;
+      }
+      default:
+        fail_unsupported(Cause{Cause::Kind::kType, "LeakyRelu", "", 0, std::string(dtype_name(dtype)), ""},
+                         "LeakyRelu has no kernel for {}", dtype_name(dtype));
+    }
+  }
+
+  std::unique_ptr<OpKernel> then(const OpKernel& next) const override;
+
+ private:
+  std::vector<float> alphas_;
+  std::vector<double> doubles_;
+};
+
 class LeakyReluKernel final : public OpKernel {
  public:
   explicit LeakyReluKernel(float alpha) : alpha_(alpha) {}
+  float alpha() const { return alpha_; }
+
+  std::unique_ptr<OpKernel> then(const OpKernel& next) const override {
+    return LeakyReluChainKernel({alpha_}).then(next);
+  }
 
   void compute(OpContext& ctx) const override {
     Tensor& x = ctx.inputs[0];
@@ -68,6 +131,15 @@ class LeakyReluKernel final : public OpKernel {
 
   float alpha_;
 };
+
+std::unique_ptr<OpKernel> LeakyReluChainKernel::then(const OpKernel& next) const {
+  std::vector<float> alphas = alphas_;
+  if (const auto* one = dynamic_cast<const LeakyReluKernel*>(&next)) alphas.push_back(one->alpha());
+  else if (const auto* many = dynamic_cast<const LeakyReluChainKernel*>(&next))
+    alphas.insert(alphas.end(), many->alphas().begin(), many->alphas().end());
+  else return nullptr;
+  return std::make_unique<LeakyReluChainKernel>(std::move(alphas));
+}
 
 std::unique_ptr<OpKernel> make_leaky_relu(const OpDef&, const AttributeMap& attrs) {
   return std::make_unique<LeakyReluKernel>(attr_float(attrs, "alpha").value_or(kDefaultAlpha));

@@ -52,6 +52,19 @@ class LessKernel final : public OpKernel {
         } else {
           broadcast_binary<T, T, uint8_t>(a, b, out, [](T x, T y) { return less_scalar(x, y); });
         }
+      } else if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
+        if (const std::optional<Repeat> r = contiguous_repeat(a, b, out)) {
+          const ElementwisePath& path = elementwise_active_path();
+          auto loop = std::is_same_v<T, Float16> ? path.less_f16 : path.less_bf16;
+          const uint16_t* pa = a.data<uint16_t>();
+          const uint16_t* pb = b.data<uint16_t>();
+          uint8_t* po = out.mutable_data<uint8_t>();
+          split_elements(ctx.pool, static_cast<size_t>(out.numel()), sizeof(uint16_t), [&](size_t s, size_t e) {
+            loop(*r == Repeat::kA ? pa : pa + s, *r == Repeat::kB ? pb : pb + s, po + s, e - s, *r);
+          });
+        } else {
+          broadcast_binary<T, T, uint8_t>(a, b, out, [](T x, T y) { return less_scalar(x, y); });
+        }
       } else {
         broadcast_binary<T, T, uint8_t>(a, b, out, [](T x, T y) { return less_scalar(x, y); });
       }

@@ -40,6 +40,10 @@ class OpKernel {
   // time. Throws Error(kUnsupported) for a type the op has no kernel for; the default
   // throws Error(kInternal) (a row that says elementwise must override it).
   virtual void compute_elements(DType dtype, const void* x, void* y, size_t n) const;
+  // For an elementwise kernel: one elementwise kernel that computes next(this(x)) in one
+  // pass over registers, with the bits of the two run one after the other; null when the
+  // op knows no such kernel (then a fused chain runs the two block by block).
+  virtual std::unique_ptr<OpKernel> then(const OpKernel& next) const;
 };
 
 struct AttrSpec {

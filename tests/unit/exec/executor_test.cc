@@ -166,3 +166,22 @@ TEST_CASE("fused plans: a value read twice, or a graph output, ends the chain th
   REQUIRE(a.size() == 2);
   for (size_t k = 0; k < 2; ++k) REQUIRE(same_bits(a[k], b[k]));
 }
+
+TEST_CASE("fused plans: LeakyRelus composed in registers keep the bits, in chains longer than one pass takes",
+          "[exec][fusion]") {
+  std::mt19937_64 rng(16);
+  const Tensor xf = random_plus_edges<float, uint32_t>(DType::kFloat, rng);
+  const Tensor xd = random_plus_edges<double, uint64_t>(DType::kDouble, rng);
+  const Tensor xh = all_16_bit_patterns(DType::kFloat16);
+  const Tensor xb = all_16_bit_patterns(DType::kBFloat16);
+  for (size_t length : {2, 4, 5, 9}) {
+    std::vector<float> alphas;
+    for (size_t k = 0; k < length; ++k) alphas.push_back(kAlphas[k % 5] * (k % 2 ? -1.0f : 1.0f));
+    for (auto [x, elem] : {std::pair{&xf, 1}, std::pair{&xd, 11}, std::pair{&xh, 10}, std::pair{&xb, 16}}) {
+      INFO(dtype_name(x->dtype()) << " chain of " << length);
+      const Plans p = plans(leaky_chain_model(elem, x->numel(), alphas));
+      REQUIRE(p.fused.fusion().chains.at(0).size() == length);
+      require_same_both_ways(p, *x);
+    }
+  }
+}
