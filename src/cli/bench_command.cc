@@ -27,6 +27,7 @@ struct BenchArgs {
   std::vector<std::string> inputs;
   std::vector<std::string> shapes;
   size_t memcpy_bytes = 0;
+  size_t stats_bytes = 0;
   BenchOptions bench;
   int threads = 0;
   uint64_t seed = 0;
@@ -62,8 +63,9 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
 
 // The run to time, from the options (nullopt for --memcpy). Reads no file.
 std::optional<RunRequest> bench_request(const BenchArgs& a) {
-  if (a.memcpy_bytes > 0) {
-    if (!a.model.empty() || !a.inputs.empty()) fail(ErrorKind::kUsage, "--memcpy takes no model or inputs");
+  if (a.memcpy_bytes > 0 || a.stats_bytes > 0) {
+    if (!a.model.empty() || !a.inputs.empty()) fail(ErrorKind::kUsage, "--memcpy and --stats take no model or inputs");
+    if (a.memcpy_bytes > 0 && a.stats_bytes > 0) fail(ErrorKind::kUsage, "--memcpy and --stats: give one");
     return std::nullopt;
   }
   if (a.model.empty()) fail(ErrorKind::kUsage, "give a MODEL to time, or --memcpy BYTES");
@@ -87,6 +89,11 @@ int bench_command(const BenchArgs& a) {
   std::optional<RunRequest> request = bench_request(a);
   if (!request) {
     ThreadPool pool(static_cast<unsigned>(a.threads));
+    if (a.stats_bytes > 0) {
+      print_result(a, fmt::format("statistics of {} bytes of float", a.stats_bytes), pool.size(),
+                   bench_stats(a.stats_bytes, a.bench, &pool));
+      return kExitOk;
+    }
     const BenchResult r = bench_memcpy(a.memcpy_bytes, a.bench, &pool);
     print_result(a, fmt::format("memcpy {} bytes", a.memcpy_bytes), pool.size(), r);
     return kExitOk;
@@ -116,6 +123,10 @@ std::optional<int> parse_bench_args(int argc, char** argv, BenchArgs& a, CommonO
   app.add_option("--memcpy", a.memcpy_bytes, "time memcpy of BYTES bytes instead of a model")
       ->type_name("BYTES")
       ->check(CLI::PositiveNumber);
+  app.add_option("--stats", a.stats_bytes,
+                 "time the statistics printed after an output, over BYTES bytes of float32 in memory")
+      ->type_name("BYTES")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--json", a.json, "print one JSON object instead of text");
   app.add_flag("--no-fuse", a.no_fuse, "time every node run as the graph says (no plan-time rewrite)");
   app.add_flag("--expand-functions", a.expand_functions,
@@ -128,7 +139,8 @@ Examples:
   onnx-run bench model.onnx --shape x=1000000 --threads 1
   onnx-run bench model.onnx -i x=x.pb --repeat 50 --json
   onnx-run bench model_expanded.onnx --shape x=1000000 --no-fuse   the written-out body, node by node
-  onnx-run bench --memcpy 4000000)");
+  onnx-run bench --memcpy 4000000
+  onnx-run bench --stats 400000000 --threads 1)");
   return parse_args(app, argc, argv);
 }
 
