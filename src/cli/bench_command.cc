@@ -79,6 +79,7 @@ std::optional<RunRequest> bench_request(const BenchArgs& a) {
   request.seed = a.seed;
   request.threads = static_cast<unsigned>(a.threads);
   request.keep_tensors = false;
+  request.digests = false;  // nothing here prints values
   request.bench = a.bench;
   request.no_fuse = a.no_fuse;
   request.expand_functions = a.expand_functions;

@@ -20,6 +20,18 @@ Tensor probe_block(DType dtype, size_t rank, int64_t n) {
   return t;
 }
 
+// A value's shape `probe` in a probe run of n > 1 elements, as the plan records it: n
+// elements laid out [1, ..., 1, n] are of the blocks' size, with the shape [1, ...] +
+// `shape` in the real run; one element is a constant's own. Anything else: nullopt.
+std::optional<BlockPlan::Value> planned_value(const Shape& probe, int64_t n, const Shape& shape) {
+  const int64_t numel = checked_numel(probe);
+  if (numel == 1) return BlockPlan::Value{probe, false};
+  if (numel != n || probe.empty() || probe.back() != n || probe.size() < shape.size()) return std::nullopt;
+  Shape s = shape;
+  s.insert(s.begin(), probe.size() - shape.size(), 1);
+  return BlockPlan::Value{s, true};
+}
+
 // The outputs' ranks for a probe of n elements, when every output has exactly n elements
 // laid out as [1, ..., 1, n]; else nullopt.
 std::optional<std::vector<size_t>> probe_ranks(const std::vector<Tensor>& outputs, int64_t n) {
@@ -60,10 +72,18 @@ std::optional<BlockPlan> plan_block_run(const Executor& exec, const std::vector<
     std::map<std::string, Tensor> feed;
     for (const auto& [name, dtype] : inputs) feed.emplace(name, probe_block(dtype, shape.size(), n));
     std::vector<Tensor> out;
+    std::map<std::string, Shape> probes;
     try {
-      out = exec.run(std::move(feed));
+      out = exec.run(std::move(feed), [&](const std::string& name, const Tensor& v) { probes[name] = v.shape(); });
     } catch (const Error&) {
       return std::nullopt;  // a constant that does not broadcast as a scalar, say
+    }
+    for (const auto& [name, probe] : probes) {
+      const std::optional<BlockPlan::Value> v = planned_value(probe, n, shape);
+      if (!v) return std::nullopt;
+      auto [it, fresh] = plan.values.emplace(name, *v);
+      if (!fresh && (it->second.shape != v->shape || it->second.block_sized != v->block_sized))
+        return std::nullopt;  // not the same kind at n = 2 and 3
     }
     const std::optional<std::vector<size_t>> r = probe_ranks(out, n);
     if (!r || (ranks && *ranks != *r)) return std::nullopt;

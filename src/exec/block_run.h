@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,14 @@ struct BlockPlan {
   // Each is input_shape, with leading 1s where a one-element constant of higher rank broadcasts.
   std::vector<Shape> output_shapes;
   std::vector<DType> output_dtypes;
+  // Every value the nodes produce, by name, with its whole shape: one of the blocks'
+  // size (block_sized) has a shape like the outputs'; one made from constants alone keeps
+  // its own (one element), and each block produces it again.
+  struct Value {
+    Shape shape;
+    bool block_sized = false;
+  };
+  std::map<std::string, Value> values;
 };
 
 // The plan for exec's graph over inputs of these types (graph order, as bound), all of

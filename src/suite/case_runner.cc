@@ -73,6 +73,7 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   request.no_fuse = o.no_fuse;
   request.threads = 1;  // tests run side by side (-j): one thread each
   request.keep_tensors = false;
+  request.digests = false;  // nothing here prints values
   request.test_sets = sets_of(t);
   const RunReport report = run_model(request);  // loads the model even with no sets: its errors come first
   if (report.runs.empty()) fail(ErrorKind::kInvalid, "no test_data_set_* folders beside {}", t.model);

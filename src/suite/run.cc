@@ -155,8 +155,10 @@ RunReport run_model(const RunRequest& r) {
 
   report.runs.emplace_back();
   SetRun& run = report.runs.back();
-  if (run_streamed(r, exec, &pool, run)) {
+  if (run_streamed(r, exec, &pool, run, report.values_dumped)) {
     report.streamed = true;
+    spdlog::info("ran block by block ({} KiB blocks)", r.block_bytes >> 10);
+    if (!r.dump_dir.empty()) spdlog::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
     return report;
   }
   const auto t1 = Clock::now();

@@ -1,6 +1,7 @@
 #include "suite/streamed_run.h"
 
 #include <chrono>
+#include <map>
 #include <optional>
 
 #include "exec/bind.h"
@@ -9,6 +10,7 @@
 #include "io/streamed_outputs.h"
 #include "io/tensor_literal.h"
 #include "io/tensor_stream.h"
+#include "io/value_dump.h"
 #include "suite/feeds.h"
 
 namespace onnxrun {
@@ -73,10 +75,10 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 
 }  // namespace
 
-bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, SetRun& run) {
+bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, SetRun& run, size_t& values_dumped) {
   const Graph& g = exec.graph();
   if (r.source != FeedSource::kGiven || r.path == ExecPath::kWhole || r.keep_tensors || r.bench ||
-      !r.dump_dir.empty() || !can_run_in_blocks(g))
+      !can_run_in_blocks(g))
     return false;
   const auto t0 = Clock::now();
   std::optional<std::vector<StreamFeed>> feeds = open_feeds(g, r);
@@ -123,7 +125,23 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, S
     for (const ValueInfo& v : g.outputs) names.push_back(v.name);
     files.emplace(r.format, r.output_dir, names, plan->output_dtypes, plan->output_shapes);
   }
+  // --dump-intermediates: each value of the blocks' size streamed into its file, begun
+  // at the first block (so values.tsv lists them in the order a whole run produces them);
+  // a constant's value written once.
+  std::optional<ValueDump> dump;
+  std::map<std::string, size_t> dumping;  // value name -> ValueDump id
+  if (!r.dump_dir.empty()) dump.emplace(r.dump_dir, r.format);
   BlockSinks sinks;
+  if (dump)
+    sinks.value = [&](size_t begin, const std::string& name, const Tensor& t) {
+      const BlockPlan::Value& v = plan->values.at(name);
+      if (!v.block_sized) {
+        if (begin == 0) dump->write(name, t);
+        return;
+      }
+      if (begin == 0) dumping[name] = dump->begin_value(name, t.dtype(), v.shape);
+      dump->append(dumping.at(name), t.raw(), t.nbytes());
+    };
   if (r.digests)
     sinks.inputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
       for (size_t k = 0; k < blocks.size(); ++k) in_digests[k].add(begin, blocks[k], pool);
@@ -135,6 +153,10 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, S
     }
   };
   run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks);
+  if (dump) {
+    for (const auto& [name, id] : dumping) dump->end_value(id);
+    values_dumped = dump->finish();
+  }
   if (files) files->finish();  // into the report's transaction: they appear on commit
   run.run_ms = ms_since(t0);
 
