@@ -10,6 +10,11 @@ same bytes, and the end-to-end matrix: 1e8 elements of float32, float16 and doub
 in .pb or .npy, out to .pb, .npy or nowhere, printed (default), -q or --json, each
 cell beside `cat in > out` (or `cat in > /dev/null` when nothing is written) of the
 same bytes, taken in turns in the same run, with peak RSS.
+graphs: the graphs that carry LeakyRelu (its body written out, as ONNX's *_expanded tests
+and exporters write it; the exporters' Where(X < 0, X * a, X); three LeakyRelus in a
+chain), fused and with --no-fuse, beside the single LeakyRelu node and memcpy in the same
+rounds, on one thread; and Less, Mul, Where alone with --no-fuse against memcpy of the
+same bytes.
 Needs Debian's python3-onnx and python3-numpy (run with /usr/bin/python3).
 """
 import argparse
@@ -37,6 +42,126 @@ def make_model(path, elem_type):
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 16)])
     m.ir_version = 8
     onnx.save(m, path)
+
+
+def save_graph(path, nodes, inputs, outputs, inits=()):
+    g = helper.make_graph(nodes, os.path.basename(path), inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 16)])
+    m.ir_version = 8
+    onnx.save(m, path)
+
+
+def make_graph_models(workdir, t):
+    """The graphs of the `graphs` section for type t: name -> model path (input x[N])."""
+    et = TYPES[t]
+    x = helper.make_tensor_value_info("x", et, ["N"])
+    y = helper.make_tensor_value_info("y", et, ["N"])
+    paths = {}
+
+    def save(name, nodes, inits=()):
+        paths[name] = os.path.join(workdir, f"graph_{name}_{t}.onnx")
+        save_graph(paths[name], nodes, [x], [y], inits)
+
+    save("single", [helper.make_node("LeakyRelu", ["x"], ["y"], alpha=0.1)])
+    save("body", [
+        helper.make_node("Constant", [], ["Alpha"], value_float=0.1),
+        helper.make_node("CastLike", ["Alpha", "x"], ["AlphaCast"]),
+        helper.make_node("Constant", [], ["Zero"], value=helper.make_tensor("z", TensorProto.FLOAT, [], [0.0])),
+        helper.make_node("CastLike", ["Zero", "x"], ["ZeroCast"]),
+        helper.make_node("Less", ["x", "ZeroCast"], ["XLessThanZero"]),
+        helper.make_node("Mul", ["AlphaCast", "x"], ["AlphaMulX"]),
+        helper.make_node("Where", ["XLessThanZero", "AlphaMulX", "x"], ["y"])])
+    npt = {"float": np.float32, "double": np.float64, "float16": np.float16}
+    if t in npt:  # numpy has no bfloat16; the idiom's constants are of x's type
+        save("idiom", [helper.make_node("Less", ["x", "zero"], ["neg"]),
+                       helper.make_node("Mul", ["x", "a"], ["scaled"]),
+                       helper.make_node("Where", ["neg", "scaled", "x"], ["y"])],
+             [numpy_helper.from_array(np.array(0.5, dtype=npt[t]), "a"),
+              numpy_helper.from_array(np.array(0.0, dtype=npt[t]), "zero")])
+    save("chain3", [helper.make_node("LeakyRelu", ["x"], ["v0"], alpha=0.1),
+                    helper.make_node("LeakyRelu", ["v0"], ["v1"], alpha=0.2),
+                    helper.make_node("LeakyRelu", ["v1"], ["y"], alpha=0.3)])
+    return paths
+
+
+def make_body_op_models(workdir):
+    """Less, Mul and Where alone over float32 [N] operands: name -> (path, shape args)."""
+    f = TensorProto.FLOAT
+    v = lambda name, et: helper.make_tensor_value_info(name, et, ["N"])
+    out = {}
+    for name, node, ins, oet in (
+            ("Less", helper.make_node("Less", ["a", "b"], ["y"]), [v("a", f), v("b", f)], TensorProto.BOOL),
+            ("Mul", helper.make_node("Mul", ["a", "b"], ["y"]), [v("a", f), v("b", f)], f),
+            ("Where", helper.make_node("Where", ["c", "a", "b"], ["y"]), [v("c", TensorProto.BOOL), v("a", f), v("b", f)], f)):
+        path = os.path.join(workdir, f"op_{name}.onnx")
+        save_graph(path, [node], ins, [v("y", oet)])
+        out[name] = (path, [i.name for i in ins])
+    return out
+
+
+def graphs_section(exe, a):
+    """Each graph beside the single node (and memcpy), in alternating rounds, one thread."""
+    print()
+    print(f"Graphs that carry LeakyRelu, one thread, {a.rounds} alternating rounds (medians of the rounds' medians);")
+    print("x single = graph time / single LeakyRelu node time in the same rounds; memcpy of the input's bytes.")
+    hdr = f"{'type':9} {'N':>5} {'graph':18} {'time':>10} {'x single':>8} {'memcpy':>10}"
+    print(hdr)
+    print("-" * len(hdr))
+    sys.stdout.flush()
+    for t in a.types.split(","):
+        models = make_graph_models(a.workdir, t)
+        for s in a.graph_sizes.split(","):
+            n = int(float(s))
+            nbytes = n * SIZES[t]
+            reps = str(repeats_for(nbytes))
+            cells = [("single", models["single"], [])]
+            for name in ("body", "idiom", "chain3"):
+                if name in models:
+                    cells.append((name, models[name], []))
+                    cells.append((name + " --no-fuse", models[name], ["--no-fuse"]))
+            times = {c[0]: [] for c in cells}
+            ratios = {c[0]: [] for c in cells}
+            mem = []
+            for _ in range(a.rounds):
+                got = {}
+                for name, model, extra in cells:
+                    # Unfused 16-bit bodies run node by node through the generic loops: fewer runs.
+                    r = reps if not extra else str(max(5, int(reps) // 10))
+                    got[name] = bench_json([exe, "bench", model, "--shape", f"x={n}", "--threads", "1",
+                                            "--repeat", r, "--warmup", "2", "--json"] + extra)["median_ns"]
+                mem.append(bench_json([exe, "bench", "--memcpy", str(nbytes), "--threads", "1", "--repeat", reps,
+                                       "--warmup", "3", "--json"])["median_ns"])
+                for name in got:
+                    times[name].append(got[name])
+                    ratios[name].append(got[name] / got["single"])
+            m_ns = statistics.median(mem)
+            for name, _, _ in cells:
+                k_ns = statistics.median(times[name])
+                print(f"{t:9} {s:>5} {name:18} {k_ns/1e3:>8.1f}us {statistics.median(ratios[name]):>8.2f} "
+                      f"{m_ns/1e3:>8.1f}us")
+                sys.stdout.flush()
+    print()
+    print("Less, Mul, Where alone, float32, --no-fuse, one thread; ratio = memcpy time / op time, memcpy of the")
+    print("op's bytes read + written halved (the same traffic as the op's)")
+    for name, (model, ins) in make_body_op_models(a.workdir).items():
+        for s in a.op_sizes.split(","):
+            n = int(float(s))
+            shapes = []
+            for i in ins:
+                shapes += ["--shape", f"{i}={n}"]
+            ks, ms, ratios = [], [], []
+            for _ in range(a.rounds):
+                k = bench_json([exe, "bench", model, "--threads", "1", "--repeat", str(repeats_for(n * 4)),
+                                "--warmup", "3", "--json", "--no-fuse"] + shapes)
+                traffic = k["bytes_per_run"] // 2
+                m = bench_json([exe, "bench", "--memcpy", str(traffic), "--threads", "1",
+                                "--repeat", str(repeats_for(n * 4)), "--warmup", "3", "--json"])
+                ks.append(k["median_ns"])
+                ms.append(m["median_ns"])
+                ratios.append(m["median_ns"] / k["median_ns"])
+            print(f"  {name:6} N={s:>4}: op {statistics.median(ks)/1e3:8.1f}us  memcpy {statistics.median(ms)/1e3:8.1f}us"
+                  f"  ratio {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})")
+            sys.stdout.flush()
 
 
 def bench_json(args):
@@ -76,8 +201,10 @@ def main():
     ap.add_argument("--big-mb", type=int, default=400, help="size of the whole-process tensor (0: skip)")
     ap.add_argument("--process-repeat", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=5, help="alternating kernel/memcpy rounds per cell")
-    ap.add_argument("--sections", default="kernels,process,stats,matrix",
+    ap.add_argument("--sections", default="kernels,graphs,process,stats,matrix",
                     help="which parts to run, comma separated")
+    ap.add_argument("--graph-sizes", default="1e6,1e7", help="element counts of the graphs section")
+    ap.add_argument("--op-sizes", default="1e6", help="element counts of Less, Mul, Where alone")
     ap.add_argument("--matrix-types", default="float,float16,double")
     ap.add_argument("--matrix-repeat", type=int, default=5)
     a = ap.parse_args()
@@ -90,6 +217,8 @@ def main():
     print()
     if "kernels" in sections:
         kernel_tables(a, exe)
+    if "graphs" in sections:
+        graphs_section(exe, a)
     if "process" in sections:
         process_runs(a, exe)
     if "stats" in sections:

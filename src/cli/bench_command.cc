@@ -32,6 +32,8 @@ struct BenchArgs {
   int threads = 0;
   uint64_t seed = 0;
   bool json = false;
+  bool no_fuse = false;
+  bool expand_functions = false;
 };
 
 std::string human_ns(double ns) {
@@ -79,6 +81,8 @@ std::optional<RunRequest> bench_request(const BenchArgs& a) {
   request.keep_tensors = false;
   request.digests = false;  // nothing here prints values
   request.bench = a.bench;
+  request.no_fuse = a.no_fuse;
+  request.expand_functions = a.expand_functions;
   return request;
 }
 
@@ -125,6 +129,9 @@ std::optional<int> parse_bench_args(int argc, char** argv, BenchArgs& a, CommonO
       ->type_name("BYTES")
       ->check(CLI::PositiveNumber);
   app.add_flag("--json", a.json, "print one JSON object instead of text");
+  app.add_flag("--no-fuse", a.no_fuse, "time every node run as the graph says (no plan-time rewrite)");
+  app.add_flag("--expand-functions", a.expand_functions,
+               "time LeakyRelu-16 run through its function body (not recognised back)");
   app.footer(R"(Times are per run of the whole graph (Executor::run), inputs already in memory.
 GB/s counts the bytes of the inputs read plus the outputs written, at the median run.
 ONNXRUN_ISA=scalar|avx2|avx512|avx512bf16 forces a kernel path.
@@ -132,6 +139,7 @@ ONNXRUN_ISA=scalar|avx2|avx512|avx512bf16 forces a kernel path.
 Examples:
   onnx-run bench model.onnx --shape x=1000000 --threads 1
   onnx-run bench model.onnx -i x=x.pb --repeat 50 --json
+  onnx-run bench model_expanded.onnx --shape x=1000000 --no-fuse   the written-out body, node by node
   onnx-run bench --memcpy 4000000
   onnx-run bench --stats 400000000 --threads 1)");
   return parse_args(app, argc, argv);

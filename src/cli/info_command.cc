@@ -11,6 +11,7 @@
 #include "model/describe.h"
 #include "model/load.h"
 #include "suite/json_documents.h"
+#include "suite/planned_graph.h"
 
 namespace onnxrun::cli {
 
@@ -31,7 +32,8 @@ std::optional<int> parse_info_args(int argc, char** argv, InfoArgs& a) {
   app.add_flag("--json", a.json, "print one JSON object instead of text");
   app.footer(R"(Prints IR version, producer, opset imports, inputs and outputs with types and shapes,
 initializers with sizes, every node with the operator version it resolves to (or why
-onnx-run cannot run it), the operators used, and model-local functions.
+onnx-run cannot run it), the operators used, model-local functions, and what the
+executor fuses (subgraphs run as one operator, chains run as one pass).
 
 Examples:
   onnx-run info model.onnx
@@ -51,11 +53,13 @@ int info_main(int argc, char** argv) {
   LoadOptions options;
   options.keep_unsupported = true;
   const Model model = load_model(a.model, options);
+  const std::optional<Fusion> fusion = default_fusion(model.graph);
   if (a.json) {
-    fmt::print("{}", info_json(model));
+    fmt::print("{}", info_json(model, fusion));
   } else {
     fmt::print("model:          {}\n", a.model);
     fmt::print("{}", describe_model_text(model));
+    if (fusion) fmt::print("fusion (as it runs; --no-fuse runs each node alone):\n{}", describe_fusion(*fusion));
   }
   return kExitOk;
 }

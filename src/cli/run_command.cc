@@ -16,9 +16,9 @@
 #include "core/error.h"
 #include "io/tensor_format.h"
 #include "io/test_data.h"
-#include "model/load.h"
 #include "model/print_graph.h"
 #include "suite/json_documents.h"
+#include "suite/planned_graph.h"
 #include "suite/run.h"
 
 namespace fs = std::filesystem;
@@ -44,9 +44,11 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--expand-functions", o.expand_functions,
                "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
+  app.add_flag("--no-fuse", o.no_fuse,
+               "run every node as the graph says: no function bodies recognised, no chains fused (same results)");
   app.add_flag("--print-graph", o.print_graph,
-               "print the graph as it will run (model functions inlined; with --expand-functions, bodies expanded) "
-               "and exit without running");
+               "print the graph as it will run (model functions inlined; with --expand-functions, bodies expanded; "
+               "fused unless --no-fuse) and exit without running");
   app.add_option("--npz", o.npz, "inputs from a numpy .npz: each array binds the input of its name")->type_name("FILE");
   app.add_option("--shape", o.shapes,
                  "an input's shape, for made-up inputs, symbolic dims and -i literals (NAME= for a scalar)")
@@ -127,6 +129,7 @@ RunRequest request_from_options(const RunOptions& o) {
   RunRequest r;
   r.model = o.model;
   r.expand_functions = o.expand_functions;
+  r.no_fuse = o.no_fuse;
   for (const std::string& arg : o.inputs) r.inputs.push_back(unmark_list_arg(arg));
   r.npz = o.npz;
   r.shapes = parse_shape_args(o.shapes);
@@ -175,9 +178,8 @@ int exit_code_of(const RunReport& report) {
 
 int run_command(const RunOptions& o) {
   if (o.print_graph) {
-    LoadOptions load_options;
-    load_options.expand_schema_functions = o.expand_functions;
-    fmt::print("{}", format_graph(load_model(o.model, load_options).graph));
+    const PlannedGraph planned = planned_graph(request_from_options(o));
+    fmt::print("{}fusion\n{}", format_graph(planned.graph), describe_fusion(planned.fusion));
     return kExitOk;
   }
   RunReport report = run_model(request_for(o));
@@ -220,6 +222,7 @@ Examples:
   onnx-run model.onnx -i 'x=[[-1,0],[1,2]]'    run on a literal; without inputs or test sets, on random data
   onnx-run model.onnx --shape x=1,3,224,224 --seed 7 --json   random input of a given shape, JSON report
   onnx-run model.onnx --expand-functions --print-graph   show LeakyRelu-16 expanded into its function body
+  onnx-run model.onnx --print-graph            show what the plan fuses (--no-fuse: run each node alone)
 
 Exit codes: 0 ok, 1 an output did not match, 2 usage error, 3 model or input rejected.)");
   std::vector<std::string> args = mark_list_args(argc, argv);  // keeps `-i [1,2]` whole

@@ -22,6 +22,7 @@ struct RunOptions {
   Tolerance tol;
   bool quiet = false;
   bool expand_functions = false;    // run LeakyRelu-16 through its function body
+  bool no_fuse = false;             // --no-fuse: no plan-time rewrite
   bool print_graph = false;         // print the graph as it will run, then stop
   std::vector<std::string> shapes;  // --shape NAME=d0,d1,...
   bool random = false;              // --random: made-up inputs even when test sets exist

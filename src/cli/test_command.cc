@@ -164,6 +164,8 @@ std::optional<int> parse_test_args(int argc, char** argv, TestArgs& a) {
   app.add_option("--baseline", o.baseline,
                  "an earlier --json report: exit 1 only for tests that passed there and not now")
       ->type_name("FILE");
+  app.add_flag("--no-fuse", o.runner.case_options.no_fuse,
+               "run every node as the graph says: no function bodies recognised, no chains fused");
   app.add_flag("--strict", o.strict, "count unsupported tests as failures (not skipped)");
   app.add_option("--timeout", o.runner.timeout, "kill a test after S seconds and record a timeout (implies --isolate)")
       ->type_name("S")

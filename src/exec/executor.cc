@@ -2,12 +2,26 @@
 
 #include <set>
 
+#include <fmt/format.h>
+
 #include "core/error.h"
+#include "exec/fused_chain.h"
+#include "model/recognise_functions.h"
 #include "ops/registry.h"
 
 namespace onnxrun {
 
+namespace {
+
+// One input and one output, both present, of an op whose row says elementwise.
+bool elementwise_one_to_one(const Node& n, const std::vector<int>& inputs, const std::vector<int>& outputs) {
+  return n.op->elementwise && inputs.size() == 1 && inputs[0] >= 0 && outputs.size() == 1 && outputs[0] >= 0;
+}
+
+}  // namespace
+
 Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)), options_(options) {
+  if (options_.recognise_functions) fusion_.recognised = recognise_functions(graph_, OpRegistry::builtin());
   auto id_of = [&](const std::string& name) {
     auto [it, fresh] = value_ids_.emplace(name, static_cast<int>(value_ids_.size()));
     return it->second;
@@ -17,7 +31,6 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
 
   std::set<int> graph_outputs;
   for (const ValueInfo& v : graph_.outputs) graph_outputs.insert(id_of(v.name));
-  std::map<int, std::pair<size_t, size_t>> last_use;  // value -> (step, input position)
 
   for (const Node& n : graph_.nodes) {
     if (!n.op) fail(ErrorKind::kInternal, "{} was not resolved", n.label());
@@ -37,13 +50,17 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
         fail(ErrorKind::kInvalid, "{}: input {} is required but its name is empty", n.label(), k);
       const int id = n.inputs[k].empty() ? -1 : id_of(n.inputs[k]);
       s.inputs.push_back(id);
-      if (id >= 0) last_use[id] = {steps_.size(), k};
     }
     for (const std::string& out : n.outputs) s.outputs.push_back(out.empty() ? -1 : id_of(out));
     s.hand_over.assign(n.inputs.size(), false);
     s.release.assign(n.inputs.size(), false);
     steps_.push_back(std::move(s));
   }
+  if (options_.fuse_chains) fuse_chains(graph_outputs);
+  std::map<int, std::pair<size_t, size_t>> last_use;  // value -> (step, input position)
+  for (size_t i = 0; i < steps_.size(); ++i)
+    for (size_t k = 0; k < steps_[i].inputs.size(); ++k)
+      if (steps_[i].inputs[k] >= 0) last_use[steps_[i].inputs[k]] = {i, k};
   // A value dies at its last use. Only an op whose row allows it (OpDef::in_place) is
   // handed the value itself, and with it the right to write its output there.
   for (const auto& [id, where] : last_use) {
@@ -55,6 +72,57 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
 }
 
 Executor::~Executor() = default;
+
+// A node joins the step that makes its one input when both are elementwise one-to-one
+// and nothing else reads that value (nor is it a graph output): the value then lives only
+// inside the step's blocks. The node runs earlier than the graph's order says, which is
+// safe: its input is ready there, and its readers all come after it.
+void Executor::fuse_chains(const std::set<int>& graph_outputs) {
+  std::map<int, int> uses;
+  for (const Step& s : steps_)
+    for (int id : s.inputs)
+      if (id >= 0) ++uses[id];
+  std::vector<Step> merged;
+  std::map<int, size_t> chain_end;  // the output of a chainable step -> its index in `merged`
+  for (Step& s : steps_) {
+    const bool one_to_one = elementwise_one_to_one(*s.node, s.inputs, s.outputs);
+    auto head = one_to_one ? chain_end.find(s.inputs[0]) : chain_end.end();
+    if (head != chain_end.end() && uses[s.inputs[0]] == 1 && !graph_outputs.count(s.inputs[0])) {
+      Step& h = merged[head->second];
+      h.chain.push_back({s.node, std::move(s.kernel)});
+      h.outputs = s.outputs;
+      const size_t at = head->second;
+      chain_end.erase(head);
+      chain_end[h.outputs[0]] = at;
+      continue;
+    }
+    if (one_to_one) chain_end[s.outputs[0]] = merged.size();
+    merged.push_back(std::move(s));
+  }
+  steps_ = std::move(merged);
+  for (Step& s : steps_) {
+    if (s.chain.empty()) continue;
+    std::vector<std::string> names = {s.node->name};
+    // Neighbours whose op can compose them (OpKernel::then) become one kernel, so that
+    // an element goes through both in registers rather than once per block.
+    const OpKernel* current = s.kernel.get();
+    std::unique_ptr<OpKernel> composed;
+    for (const Link& l : s.chain) {
+      names.push_back(l.node->name);
+      if (std::unique_ptr<OpKernel> both = current->then(*l.kernel)) {
+        composed = std::move(both);
+        current = composed.get();
+        continue;
+      }
+      s.chain_kernels.push_back(current);
+      if (composed) s.composed.push_back(std::move(composed));
+      current = l.kernel.get();
+    }
+    s.chain_kernels.push_back(current);
+    if (composed) s.composed.push_back(std::move(composed));
+    fusion_.chains.push_back(std::move(names));
+  }
+}
 
 std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const ValueObserver& observer) const {
   std::vector<Tensor> values(value_ids_.size());
@@ -92,9 +160,15 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
       // Types were checked at load where the graph declares them; inputs fed at run
       // time are checked again here, before the kernel sees them.
       check_input_types(*s.node->op, types);
-      s.kernel->compute(ctx);
+      if (s.chain.empty()) {
+        s.kernel->compute(ctx);
+      } else {
+        for (const Link& l : s.chain) check_input_types(*l.node->op, types);  // one type: elementwise keeps it
+        ctx.outputs[0] = run_fused_chain(s.chain_kernels, std::move(ctx.inputs[0]), ctx.pool);
+      }
     } catch (const Error& e) {
-      throw e.with_context(s.node->label());
+      throw e.with_context(s.chain.empty() ? s.node->label()
+                                           : fmt::format("{} (fused with {} more)", s.node->label(), s.chain.size()));
     }
     for (size_t k = 0; k < s.inputs.size(); ++k)
       if (s.release[k]) values[s.inputs[k]] = Tensor();
@@ -102,7 +176,7 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
       if (s.outputs[k] < 0) continue;
       if (!ctx.outputs[k].valid()) fail(ErrorKind::kInternal, "{}: produced no output {}", s.node->label(), k);
       values[s.outputs[k]] = std::move(ctx.outputs[k]);
-      if (observer) observer(s.node->outputs[k], values[s.outputs[k]]);
+      if (observer) observer((s.chain.empty() ? s.node : s.chain.back().node)->outputs[k], values[s.outputs[k]]);
     }
   }
 

@@ -2,15 +2,23 @@
 // called many times (not concurrently on one Executor). Each value is kept alive only
 // until its last use, and the last use hands the tensor over so that a kernel may write
 // its output into the same buffer (see OpContext).
+//
+// The plan is made at construction and may rewrite the graph (ExecOptions): subgraphs
+// equal to one operator run as that operator (LeakyRelu-16's body as LeakyRelu), and
+// chains of elementwise nodes run as one pass (exec/fused_chain.h). Every rewrite keeps
+// each node's rounding, so the results are the same bits as the unfused plan's; only the
+// values inside a rewritten part are never produced (nor shown to an observer).
 #pragma once
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/tensor.h"
+#include "exec/fusion.h"
 #include "model/graph.h"
 
 namespace onnxrun {
@@ -20,7 +28,19 @@ class ThreadPool;
 
 struct ExecOptions {
   ThreadPool* pool = nullptr;  // null: single-threaded
+  // Run subgraphs that an operator's row recognises (OpDef::patterns: its function body,
+  // exporter idioms) by that operator's kernel.
+  bool recognise_functions = true;
+  // Run chains of elementwise nodes one cache-sized block at a time, in one pass.
+  bool fuse_chains = true;
 };
+
+// The options with every plan-time rewrite off: each node runs as the graph says.
+inline ExecOptions unfused(ExecOptions o = {}) {
+  o.recognise_functions = false;
+  o.fuse_chains = false;
+  return o;
+}
 
 // Called with each value a node produces, right after the node ran and before any later
 // node may reuse its buffer (for --dump-intermediates and debugging; exec writes no files,
@@ -32,24 +52,38 @@ class Executor {
   explicit Executor(Graph graph, ExecOptions options = {});
   ~Executor();
 
+  // The graph as it runs: after recognise_functions, when on. Its inputs and outputs
+  // are the given graph's.
   const Graph& graph() const { return graph_; }
+  // What the plan rewrote.
+  const Fusion& fusion() const { return fusion_; }
 
   // `inputs` as bind_inputs returns them. Returns the graph outputs in declared order.
   // `observer`, when given, sees every node output as it is produced.
   std::vector<Tensor> run(std::map<std::string, Tensor> inputs, const ValueObserver& observer = nullptr) const;
 
  private:
+  struct Link {  // a node run after the step's own on its output, block by block
+    const Node* node;
+    std::unique_ptr<OpKernel> kernel;
+  };
   struct Step {
     const Node* node;
     std::unique_ptr<OpKernel> kernel;
-    std::vector<int> inputs;      // value ids, -1 for an absent optional input
+    std::vector<Link> chain;                          // fused after `node`; the step's outputs are then the last link's
+    std::vector<const OpKernel*> chain_kernels;       // what runs a chain's blocks, in order
+    std::vector<std::unique_ptr<OpKernel>> composed;  // kernels of neighbours composed into one
+    std::vector<int> inputs;                          // value ids, -1 for an absent optional input
     std::vector<bool> hand_over;  // input k's value dies here and the op may run in place: move it to the kernel
     std::vector<bool> release;    // input k's value dies here but the op may not overwrite it: drop it after
     std::vector<int> outputs;     // value ids, -1 for an output not asked for
   };
 
+  void fuse_chains(const std::set<int>& graph_outputs);
+
   Graph graph_;
   ExecOptions options_;
+  Fusion fusion_;
   std::map<std::string, int> value_ids_;
   std::vector<Step> steps_;
   std::vector<int> output_ids_;

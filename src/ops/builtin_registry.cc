@@ -18,7 +18,9 @@ std::vector<OpDef> op_versions(const OpDef& common, std::vector<OpDef> rows) {
     row.elementwise = row.elementwise || common.elementwise;
     row.pointwise = row.pointwise || common.pointwise || row.elementwise;
     row.in_place = row.in_place || common.in_place;
+    row.constant = row.constant || common.constant;
     if (!row.body) row.body = common.body;
+    if (row.patterns.empty()) row.patterns = common.patterns;
   }
   return rows;
 }

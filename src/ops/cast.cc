@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "ops/cast_kernels.h"
 #include "ops/dtype_dispatch.h"
+#include "ops/elementwise.h"
 #include "ops/op_families.h"
 #include "ops/registry.h"
 
@@ -23,22 +24,37 @@ std::vector<DType> cast_types(bool with_bfloat16) {
   return t;
 }
 
-Tensor convert(const Tensor& in, DType to) {
+Tensor convert(const Tensor& in, DType to, ThreadPool* pool) {
   if (in.dtype() == to) return in;  // nothing to do; bits (NaN payloads) kept
   Tensor out(to, in.shape());
-  cast_elements(in, out);
+  const size_t n = static_cast<size_t>(in.numel());
+  const ElementwisePath& path = elementwise_active_path();
+  // float <-> double, vectorized: widening is exact, narrowing one rounding to nearest.
+  if (in.dtype() == DType::kFloat && to == DType::kDouble) {
+    const float* src = in.data<float>();
+    double* dst = out.mutable_data<double>();
+    split_elements(pool, n, sizeof(double), [&](size_t b, size_t e) { path.cast_f32_f64(src + b, dst + b, e - b); });
+  } else if (in.dtype() == DType::kDouble && to == DType::kFloat) {
+    const double* src = in.data<double>();
+    float* dst = out.mutable_data<float>();
+    split_elements(pool, n, sizeof(double), [&](size_t b, size_t e) { path.cast_f64_f32(src + b, dst + b, e - b); });
+  } else {
+    cast_elements(in, out);
+  }
   return out;
 }
 
 class CastLikeKernel final : public OpKernel {
  public:
-  void compute(OpContext& ctx) const override { ctx.outputs[0] = convert(ctx.inputs[0], ctx.inputs[1].dtype()); }
+  void compute(OpContext& ctx) const override {
+    ctx.outputs[0] = convert(ctx.inputs[0], ctx.inputs[1].dtype(), ctx.pool);
+  }
 };
 
 class CastKernel final : public OpKernel {
  public:
   explicit CastKernel(DType to) : to_(to) {}
-  void compute(OpContext& ctx) const override { ctx.outputs[0] = convert(ctx.inputs[0], to_); }
+  void compute(OpContext& ctx) const override { ctx.outputs[0] = convert(ctx.inputs[0], to_, ctx.pool); }
 
  private:
   DType to_;

@@ -119,7 +119,8 @@ std::vector<OpDef> constant_ops() {
                       .infer_types =
                           [](const OpDef& d, const std::vector<std::optional<DType>>&, const AttributeMap& a) {
                             return std::vector<std::optional<DType>>{constant_type(a, d.constraint("T")->types)};
-                          }},
+                          },
+                      .constant = true},
                      {
                          {.since = 1, .attrs = {value}, .constraints = {{"T", kFloatTypes}}},
                          {.since = 9, .attrs = {value}, .constraints = {{"T", v9}}},

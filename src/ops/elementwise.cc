@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/thread_pool.h"
 
 namespace onnxrun {
 
@@ -15,6 +16,19 @@ std::optional<LegacyBroadcast> binary_broadcast_rule(const OpDef& def, const Att
   if (l.broadcast != 0 && l.broadcast != 1)
     fail(ErrorKind::kInvalid, "attribute broadcast must be 0 or 1, got {}", l.broadcast);
   return l;
+}
+
+std::optional<Repeat> contiguous_repeat(const Tensor& a, const Tensor& b, const Tensor& out) {
+  const int64_t n = out.numel(), na = a.numel(), nb = b.numel();
+  if (na == n && nb == n) return Repeat::kNone;
+  if (nb == 1 && na == n) return Repeat::kB;
+  if (na == 1 && nb == n) return Repeat::kA;
+  return std::nullopt;
+}
+
+void split_elements(ThreadPool* pool, size_t n, size_t elem_bytes, const std::function<void(size_t, size_t)>& fn) {
+  constexpr size_t kMinPieceBytes = size_t{4} << 20;  // docs/perf.md, "Threads"
+  parallel_for(pool, n, kMinPieceBytes / elem_bytes, std::max<size_t>(64 / elem_bytes, 1), fn);
 }
 
 Tensor reuse_or_allocate(DType dtype, const Shape& shape, std::initializer_list<const Tensor*> donors) {

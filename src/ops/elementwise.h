@@ -6,10 +6,12 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <initializer_list>
 
 #include "core/tensor.h"
 #include "ops/broadcast.h"
+#include "ops/elementwise_paths.h"
 #include "ops/registry.h"
 
 namespace onnxrun {
@@ -32,6 +34,15 @@ std::unique_ptr<OpKernel> make_binary_kernel(const OpDef& def, const AttributeMa
 // elements as the output; else allocates. Only inputs whose shape broadcasts to `shape`
 // may be donors: with equal counts their elements then line up with the output's.
 Tensor reuse_or_allocate(DType dtype, const Shape& shape, std::initializer_list<const Tensor*> donors);
+
+// How the vectorized loops of elementwise_paths.h can run a binary op into `out`: a and b
+// laid out like it (kNone), or one of them a single element (kA, kB); nullopt for any
+// other broadcast. REQUIRES: out has the broadcast shape of a and b.
+std::optional<Repeat> contiguous_repeat(const Tensor& a, const Tensor& b, const Tensor& out);
+
+// Runs fn(begin, end) over [0, n) elements of `elem_bytes` each, in pieces across `pool`
+// (may be null) for large tensors, as LeakyRelu splits (pieces of at least 4 MiB).
+void split_elements(ThreadPool* pool, size_t n, size_t elem_bytes, const std::function<void(size_t, size_t)>& fn);
 
 // out[i] = f(a[i'], b[i'']) over the broadcast of a and b. REQUIRES: out has the
 // broadcast shape of a and b.

@@ -136,7 +136,37 @@ void bf16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
   leaky_relu_bfloat16(x + i, y + i, n - i, alpha_bits);
 }
 
+// Two vectors a step, each through every alpha in registers.
+template <typename L>
+void chain_run(const typename L::T* x, typename L::T* y, size_t n, const typename L::T* alphas, size_t k) {
+  size_t i = 0;
+  for (; i + 2 * L::kLanes <= n; i += 2 * L::kLanes) {
+    typename L::V v0 = L::load(x + i);
+    typename L::V v1 = L::load(x + i + L::kLanes);
+    for (size_t j = 0; j < k; ++j) {
+      const typename L::V a = L::set1(alphas[j]);
+      v0 = L::block(v0, a);
+      v1 = L::block(v1, a);
+    }
+    L::store(y + i, v0);
+    L::store(y + i + L::kLanes, v1);
+  }
+  for (; i < n; ++i) {
+    typename L::T v = x[i];
+    for (size_t j = 0; j < k; ++j) v = v < 0 ? v * alphas[j] : v;
+    y[i] = v;
+  }
+}
+
 }  // namespace
+
+void chain_f32(const float* x, float* y, size_t n, const float* alphas, size_t k) {
+  chain_run<F32>(x, y, n, alphas, k);
+}
+
+void chain_f64(const double* x, double* y, size_t n, const double* alphas, size_t k) {
+  chain_run<F64>(x, y, n, alphas, k);
+}
 
 using leaky_relu_simd::with_stream_choice;
 

@@ -15,6 +15,24 @@ void leaky_relu_double(const double* x, double* y, size_t n, double alpha) {
   for (size_t i = 0; i < n; ++i) y[i] = x[i] < 0 ? x[i] * alpha : x[i];
 }
 
+// Portable: element by element, each alpha in turn (the vector paths keep a vector in
+// registers through every alpha instead).
+void leaky_relu_chain_float(const float* x, float* y, size_t n, const float* alphas, size_t k) {
+  for (size_t i = 0; i < n; ++i) {
+    float v = x[i];
+    for (size_t j = 0; j < k; ++j) v = v < 0 ? v * alphas[j] : v;
+    y[i] = v;
+  }
+}
+
+void leaky_relu_chain_double(const double* x, double* y, size_t n, const double* alphas, size_t k) {
+  for (size_t i = 0; i < n; ++i) {
+    double v = x[i];
+    for (size_t j = 0; j < k; ++j) v = v < 0 ? v * alphas[j] : v;
+    y[i] = v;
+  }
+}
+
 // float16 in float32: both factors have 11 significant bits and exponents >= -24, so
 // their product (22 bits, exponent >= -48) is exact in float32 and the one rounding
 // back to float16 is the only rounding.

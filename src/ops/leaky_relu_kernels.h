@@ -15,6 +15,12 @@ void leaky_relu_double(const double* x, double* y, size_t n, double alpha);
 void leaky_relu_float16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
 void leaky_relu_bfloat16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
 
+// A chain of LeakyRelus in one pass, alphas[0] first: each element goes through every
+// alpha in registers, with what leaky_relu_float / _double would give alpha by alpha
+// (each step the same compare, product and select in the same type).
+void leaky_relu_chain_float(const float* x, float* y, size_t n, const float* alphas, size_t k);
+void leaky_relu_chain_double(const double* x, double* y, size_t n, const double* alphas, size_t k);
+
 // One bfloat16 element: used by the avx512bf16 path to redo the lanes its conversion
 // instruction cannot round (float32 denormal products).
 uint16_t leaky_relu_bfloat16_one(uint16_t x, uint16_t alpha_bits);

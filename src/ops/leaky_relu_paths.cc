@@ -35,13 +35,15 @@ const LeakyReluPath& choose_path() {
 
 const std::vector<LeakyReluPath>& leaky_relu_all_paths() {
   static const std::vector<LeakyReluPath> paths = {
-      {"scalar", always, leaky_relu_float, leaky_relu_double, leaky_relu_float16, leaky_relu_bfloat16},
+      {"scalar", always, leaky_relu_float, leaky_relu_double, leaky_relu_float16, leaky_relu_bfloat16,
+       leaky_relu_chain_float, leaky_relu_chain_double},
       {"avx2", leaky_relu_avx2::supported, leaky_relu_avx2::f32, leaky_relu_avx2::f64, leaky_relu_avx2::f16,
-       leaky_relu_avx2::bf16},
+       leaky_relu_avx2::bf16, leaky_relu_avx2::chain_f32, leaky_relu_avx2::chain_f64},
+      // Chains are memory-bound with AVX2 already: the wider paths share its loops.
       {"avx512", leaky_relu_avx512::supported, leaky_relu_avx512::f32, leaky_relu_avx512::f64, leaky_relu_avx512::f16,
-       leaky_relu_avx512::bf16},
+       leaky_relu_avx512::bf16, leaky_relu_avx2::chain_f32, leaky_relu_avx2::chain_f64},
       {"avx512bf16", leaky_relu_avx512::supported_bf16, leaky_relu_avx512::f32, leaky_relu_avx512::f64,
-       leaky_relu_avx512::f16, leaky_relu_avx512::bf16_native},
+       leaky_relu_avx512::f16, leaky_relu_avx512::bf16_native, leaky_relu_avx2::chain_f32, leaky_relu_avx2::chain_f64},
   };
   return paths;
 }

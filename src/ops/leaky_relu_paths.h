@@ -30,6 +30,9 @@ struct LeakyReluPath {
   void (*f64)(const double* x, double* y, size_t n, double alpha);
   void (*f16)(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
   void (*bf16)(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
+  // LeakyRelus one after the other, alphas[0] first, in one pass (a fused chain).
+  void (*chain_f32)(const float* x, float* y, size_t n, const float* alphas, size_t k);
+  void (*chain_f64)(const double* x, double* y, size_t n, const double* alphas, size_t k);
 };
 
 // Every path this build has, baseline first, whether or not the CPU supports it.
@@ -51,6 +54,8 @@ void f32(const float* x, float* y, size_t n, float alpha);
 void f64(const double* x, double* y, size_t n, double alpha);
 void f16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
 void bf16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
+void chain_f32(const float* x, float* y, size_t n, const float* alphas, size_t k);
+void chain_f64(const double* x, double* y, size_t n, const double* alphas, size_t k);
 }  // namespace leaky_relu_avx2
 namespace leaky_relu_avx512 {
 bool supported();

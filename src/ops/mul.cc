@@ -35,6 +35,19 @@ T mul_scalar(T a, T b) {
   }
 }
 
+// The vectorized loop (elementwise_paths.h), split across threads when large.
+template <typename T>
+void mul_contiguous(ThreadPool* pool, const T* a, const T* b, T* out, int64_t n, Repeat r) {
+  const ElementwisePath& path = elementwise_active_path();
+  auto loop = [&] {
+    if constexpr (std::is_same_v<T, float>) return path.mul_f32;
+    else return path.mul_f64;
+  }();
+  split_elements(pool, static_cast<size_t>(n), sizeof(T), [&](size_t begin, size_t end) {
+    loop(r == Repeat::kA ? a : a + begin, r == Repeat::kB ? b : b + begin, out + begin, end - begin, r);
+  });
+}
+
 class MulKernel final : public OpKernel {
  public:
   explicit MulKernel(std::optional<LegacyBroadcast> legacy) : legacy_(legacy) {}
@@ -48,6 +61,25 @@ class MulKernel final : public OpKernel {
       using T = typename decltype(tag)::type;
       if constexpr (std::is_same_v<T, BoolByte>) {
         fail_unsupported(Cause{Cause::Kind::kType, "Mul", "", 0, "bool", ""}, "Mul has no kernel for bool");
+      } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        if (const std::optional<Repeat> r = contiguous_repeat(a, b, out)) {
+          mul_contiguous(ctx.pool, a.data<T>(), b.data<T>(), out.mutable_data<T>(), out.numel(), *r);
+        } else {
+          broadcast_binary<T, T, T>(a, b, out, [](T x, T y) { return mul_scalar(x, y); });
+        }
+      } else if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
+        if (const std::optional<Repeat> r = contiguous_repeat(a, b, out)) {
+          const ElementwisePath& path = elementwise_active_path();
+          auto loop = std::is_same_v<T, Float16> ? path.mul_f16 : path.mul_bf16;
+          const uint16_t* pa = a.data<uint16_t>();
+          const uint16_t* pb = b.data<uint16_t>();
+          uint16_t* po = out.mutable_data<uint16_t>();
+          split_elements(ctx.pool, static_cast<size_t>(out.numel()), sizeof(uint16_t), [&](size_t s, size_t e) {
+            loop(*r == Repeat::kA ? pa : pa + s, *r == Repeat::kB ? pb : pb + s, po + s, e - s, *r);
+          });
+        } else {
+          broadcast_binary<T, T, T>(a, b, out, [](T x, T y) { return mul_scalar(x, y); });
+        }
       } else {
         broadcast_binary<T, T, T>(a, b, out, [](T x, T y) { return mul_scalar(x, y); });
       }

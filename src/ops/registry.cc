@@ -11,6 +11,12 @@
 
 namespace onnxrun {
 
+void OpKernel::compute_elements(DType, const void*, void*, size_t) const {
+  fail(ErrorKind::kInternal, "this kernel has no elementwise entry point");
+}
+
+std::unique_ptr<OpKernel> OpKernel::then(const OpKernel&) const { return nullptr; }
+
 const TypeConstraint* OpDef::constraint(const std::string& name) const {
   for (const TypeConstraint& c : constraints)
     if (c.name == name) return &c;

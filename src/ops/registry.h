@@ -34,6 +34,16 @@ class OpKernel {
  public:
   virtual ~OpKernel() = default;
   virtual void compute(OpContext& ctx) const = 0;
+  // For an op whose row says it is elementwise: y[0..n) from x[0..n), both of element
+  // type `dtype`, exactly as compute() would produce them; y may equal x, no other overlap.
+  // A fused chain (exec/plan.h) runs its nodes through this, a cache-sized block at a
+  // time. Throws Error(kUnsupported) for a type the op has no kernel for; the default
+  // throws Error(kInternal) (a row that says elementwise must override it).
+  virtual void compute_elements(DType dtype, const void* x, void* y, size_t n) const;
+  // For an elementwise kernel: one elementwise kernel that computes next(this(x)) in one
+  // pass over registers, with the bits of the two run one after the other; null when the
+  // op knows no such kernel (then a fused chain runs the two block by block).
+  virtual std::unique_ptr<OpKernel> then(const OpKernel& next) const;
 };
 
 struct AttrSpec {
@@ -68,6 +78,37 @@ struct FunctionBody {
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::vector<BodyNode> nodes;  // in topological order
+};
+
+// A subgraph that computes, bit for bit, what an operator version computes, so that the
+// executor may run it by that operator's kernel (model/recognise_functions.h): the
+// version's function body, or an idiom exporters write for it. Plain data, matched
+// against graphs by model/ and naming no operator outside ops/.
+struct PatternNode {
+  std::string op_type;              // in the default domain, written with no attributes
+  std::vector<std::string> inputs;  // pattern values
+  std::string output;
+  bool commutative = false;  // its two inputs may come in either order (one product either way)
+};
+
+// A pattern value that must be a 0-d constant: an initializer no input can replace, or
+// the output of a node whose row says its value is fixed (OpDef::constant). NaN never
+// matches.
+struct PatternConstant {
+  std::string value;
+  bool like_input = false;  // of input 0's element type; else float32
+  // The caller's float attribute this constant gives, when a float32 holds its value
+  // exactly (else the pattern does not match); empty: the constant must equal `equals`.
+  std::string attr;
+  double equals = 0;
+};
+
+struct OpPattern {
+  std::string what;                 // "function body", for info and --print-graph
+  std::vector<std::string> inputs;  // one per input of the operator
+  std::string output;               // the operator's output
+  std::vector<PatternConstant> constants;
+  std::vector<PatternNode> nodes;  // any order
 };
 
 struct OpDef;
@@ -109,6 +150,12 @@ struct OpDef {
   // last use). Without it the executor never hands an input over.
   bool in_place = false;
   std::optional<FunctionBody> body;  // the version's ONNX function body, if it has one
+  // Its outputs depend on its attributes alone (it takes no inputs): the loader may
+  // compute them to see a constant.
+  bool constant = false;
+  // Subgraphs equal to this version, bit for bit, in every type it allows (the caller
+  // checks the type of input 0 against its constraint): run by its kernel when found.
+  std::vector<OpPattern> patterns;
   // Not written in a row: the registry sets it to the next row's since - 1 (inclusive;
   // kOpenEnded for the newest row).
   int until = kOpenEnded;

@@ -70,6 +70,7 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   request.model = t.model;
   request.source = FeedSource::kTestSets;
   request.tol = tolerance_for(t.dir, o.tol);
+  request.no_fuse = o.no_fuse;
   request.threads = 1;  // tests run side by side (-j): one thread each
   request.keep_tensors = false;
   request.digests = false;  // nothing here prints values

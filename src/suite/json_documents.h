@@ -4,11 +4,13 @@
 // UTF-8: their bad bytes are written as U+FFFD.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "exec/fusion.h"
 #include "model/graph.h"
 #include "suite/bench.h"
 #include "suite/compare.h"
@@ -30,9 +32,11 @@ std::string json_text(const nlohmann::ordered_json& j, int indent);
 //  "nodes": [{"name", "op_type", "domain", "opset", "supported",
 //             "resolved_version", "version_range" | "reason", "invalid", "inputs", "outputs"}],
 //  "functions": [{"domain", "name", "inputs", "outputs", "attributes", "body_ops"}],
-//  "runnable"}. A shape is a list whose items are numbers (fixed), strings (symbolic)
-//  or null (unknown); null for an unknown rank. "type" is null when not declared.
-std::string info_json(const Model& m);
+//  "runnable", "fusion": {"recognised": [{"node", "op", "what", "replaced": [names]}],
+//  "chains": [[names]]} | null}. A shape is a list whose items are numbers (fixed), strings
+//  (symbolic) or null (unknown); null for an unknown rank. "type" is null when not declared.
+//  "fusion" is what the executor's default plan rewrites; null when the model cannot run.
+std::string info_json(const Model& m, const std::optional<Fusion>& fusion = std::nullopt);
 
 // `onnx-run MODEL --json` (json_run.cc), from a RunReport (suite/run.h), indented by 2.
 // A run on given or made-up inputs:

@@ -73,9 +73,23 @@ ordered_json json_function(const Function& f) {
   return j;
 }
 
+ordered_json json_fusion(const Fusion& f) {
+  ordered_json j;
+  j["recognised"] = json_array(f.recognised, [](const RecognisedSubgraph& r) {
+    ordered_json e;
+    e["node"] = r.node;
+    e["op"] = r.op;
+    e["what"] = r.what;
+    e["replaced"] = r.replaced;
+    return e;
+  });
+  j["chains"] = json_array(f.chains, [](const std::vector<std::string>& c) { return ordered_json(c); });
+  return j;
+}
+
 }  // namespace
 
-std::string info_json(const Model& m) {
+std::string info_json(const Model& m, const std::optional<Fusion>& fusion) {
   const Graph& g = m.graph;
   ordered_json j;
   j["ir_version"] = m.meta.ir_version;
@@ -94,6 +108,7 @@ std::string info_json(const Model& m) {
   j["nodes"] = json_array(g.nodes, json_node);
   j["functions"] = json_array(m.functions, json_function);
   j["runnable"] = unsupported_node_count(g) == 0;
+  j["fusion"] = fusion ? json_fusion(*fusion) : ordered_json(nullptr);
   return json_text(j, 2);
 }
 

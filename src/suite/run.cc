@@ -15,6 +15,7 @@
 #include "io/value_dump.h"
 #include "model/load.h"
 #include "suite/feeds.h"
+#include "suite/planned_graph.h"
 #include "suite/streamed_run.h"
 #include "suite/test_set.h"
 
@@ -133,7 +134,7 @@ RunReport run_model(const RunRequest& r) {
   Model model = load_model(r.model, load_options);
   ThreadPool pool(r.threads);
   report.threads = pool.size();
-  Executor exec(std::move(model.graph), ExecOptions{&pool});
+  Executor exec(std::move(model.graph), exec_options_for(r, &pool));
   report.load_ms = ms_since(t0);
   const Graph& g = exec.graph();
 

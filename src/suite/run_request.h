@@ -39,7 +39,8 @@ enum class ExecPath { kAuto, kWhole, kBlocks };
 
 struct RunRequest {
   std::string model;              // the .onnx file
-  bool expand_functions = false;  // run LeakyRelu-16 through its function body
+  bool expand_functions = false;  // run LeakyRelu-16 through its function body (never recognised back)
+  bool no_fuse = false;           // no plan-time rewrite (exec/executor.h): every node as the graph says
 
   FeedSource source = FeedSource::kGiven;
   std::vector<std::string> inputs;      // -i "[NAME=]FILE" or "[NAME=][v0,v1,...]"

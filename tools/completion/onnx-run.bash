@@ -4,7 +4,7 @@ _onnx_run() {
   _init_completion -n = || return
   local commands="run info test bench"
   local run_opts="-i --input -o --output-dir -d --test-dir --rtol --atol --npz --shape --random --seed --range
-                  --format --full --json --dump-intermediates -v --verbose -q --quiet --help --version"
+                  --format --full --json --dump-intermediates --no-fuse --expand-functions --print-graph -v --verbose -q --quiet --help --version"
   local cmd=""
   local w
   for w in "${words[@]:1:cword-1}"; do
@@ -20,7 +20,7 @@ _onnx_run() {
   if [[ $cur == -* ]]; then
     case $cmd in
       info) COMPREPLY=($(compgen -W "--json -v --verbose -q --quiet --help" -- "$cur")) ;;
-      test|bench) COMPREPLY=($(compgen -W "--help --json" -- "$cur")) ;;
+      test|bench) COMPREPLY=($(compgen -W "--help --json --no-fuse" -- "$cur")) ;;
       *) COMPREPLY=($(compgen -W "$run_opts" -- "$cur")) ;;
     esac
     return

@@ -46,7 +46,7 @@ TEST_CASE("a model onnx-run cannot run still loads for describing", "[describe]"
   for (const auto& [key, value] : json.items()) keys.push_back(key);
   CHECK(keys == std::vector<std::string>{"ir_version", "producer_name", "producer_version", "domain", "model_version",
                                          "graph_name", "opset_imports", "inputs", "outputs", "initializers",
-                                         "initializer_bytes", "nodes", "functions", "runnable"});
+                                         "initializer_bytes", "nodes", "functions", "runnable", "fusion"});
   CHECK(json["opset_imports"].dump() == R"({"ai.onnx":14,"local":1})");
   CHECK(json["nodes"][0]["resolved_version"] == 6);
   CHECK(json["nodes"][0]["version_range"] == "v6 (6-15)");

@@ -1,0 +1,187 @@
+// The executor's plan-time rewrites against the plan that runs each node as the graph
+// says: LeakyRelu-16's written-out body and the exporters' Where(X < 0, X * a, X) run by
+// the LeakyRelu kernel, and chains of LeakyRelus run as one pass, must give the same
+// bits, for every float16 and bfloat16 pattern and for random and edge float and double
+// tensors; on one thread and split, in place and out of place, streamed and not.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "core/thread_pool.h"
+#include "exec/executor.h"
+#include "support/edge_values.h"
+#include "support/fusion_models.h"
+#include "support/load.h"
+#include "support/model_builder.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+
+namespace {
+
+const float kAlphas[] = {0.01f, 0.1f, 0.0f, -0.3f, 2.0f};
+
+struct Plans {
+  Executor fused;
+  Executor unfused;
+};
+
+Plans plans(const onnx::ModelProto& m, ThreadPool* pool = nullptr) {
+  return {Executor(load(m).graph, ExecOptions{pool}), Executor(load(m).graph, unfused(ExecOptions{pool}))};
+}
+
+// Output of `e` on a copy of x: handed over (the executor may overwrite it) or shared.
+Tensor run_on(const Executor& e, const Tensor& x, bool hand_over) {
+  if (hand_over) return e.run({{"x", copy_of(x)}})[0];
+  const Tensor keep = copy_of(x);
+  Tensor y = e.run({{"x", keep}})[0];
+  REQUIRE(y.raw() != keep.raw());  // shared input: never written
+  return y;
+}
+
+void require_same_both_ways(const Plans& p, const Tensor& x) {
+  for (bool hand_over : {false, true}) {
+    INFO((hand_over ? "input handed over" : "input shared"));
+    const Tensor a = run_on(p.fused, x, hand_over);
+    const Tensor b = run_on(p.unfused, x, hand_over);
+    REQUIRE(same_bits(a, b));
+  }
+}
+
+template <typename T, typename Bits>
+Tensor random_plus_edges(DType dtype, std::mt19937_64& rng) {
+  const std::vector<T> edges = edge_values<T>();
+  const size_t n_random = 100000;
+  Tensor t(dtype, {static_cast<int64_t>(n_random + edges.size())});
+  T* p = t.mutable_data<T>();
+  for (size_t i = 0; i < n_random; ++i) {
+    Bits b = static_cast<Bits>(rng());
+    std::memcpy(&p[i], &b, sizeof(T));                           // every bit pattern
+    if (i % 2) p[i] = static_cast<T>(std::fmod(p[i], T(1000)));  // and ordinary values
+  }
+  std::copy(edges.begin(), edges.end(), p + n_random);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("fused plans: LeakyRelu-16's body, run as LeakyRelu, gives the body's bits for every 16-bit pattern",
+          "[exec][fusion]") {
+  for (auto [dtype, elem] : {std::pair{DType::kFloat16, 10}, std::pair{DType::kBFloat16, 16}}) {
+    const Tensor x = all_16_bit_patterns(dtype);
+    for (float alpha : kAlphas) {
+      INFO(dtype_name(dtype) << " alpha " << alpha);
+      const Plans p = plans(leaky_body_model(elem, 65536, alpha));
+      REQUIRE(p.fused.graph().nodes.size() == 1);  // recognised: else this would compare a plan with itself
+      REQUIRE(p.unfused.graph().nodes.size() == 7);
+      require_same_both_ways(p, x);
+    }
+  }
+}
+
+TEST_CASE("fused plans: Where(X < 0, X * a, X), run as LeakyRelu, gives its bits for every 16-bit pattern",
+          "[exec][fusion]") {
+  for (auto [dtype, elem] : {std::pair{DType::kFloat16, 10}, std::pair{DType::kBFloat16, 16}}) {
+    const Tensor x = all_16_bit_patterns(dtype);
+    // In the type: 0.1 rounds, -0.0 as the zero, a denormal factor, a large one.
+    for (double a : {0.1, 0.0, -0.3, 2.0, 1e-7, 300.0}) {
+      for (double zero : {0.0, -0.0}) {
+        INFO(dtype_name(dtype) << " a " << a << " zero " << zero);
+        const Plans p = plans(leaky_idiom_model(elem, 65536, a, zero));
+        REQUIRE(p.fused.graph().nodes.size() == 1);
+        require_same_both_ways(p, x);
+      }
+    }
+  }
+}
+
+TEST_CASE("fused plans: a chain of three LeakyRelus gives the unfused bits for every 16-bit pattern",
+          "[exec][fusion]") {
+  for (auto [dtype, elem] : {std::pair{DType::kFloat16, 10}, std::pair{DType::kBFloat16, 16}}) {
+    const Tensor x = all_16_bit_patterns(dtype);
+    INFO(dtype_name(dtype));
+    const Plans p = plans(leaky_chain_model(elem, 65536, {0.1f, -0.3f, 2.0f}));
+    REQUIRE(p.fused.fusion().chains.size() == 1);
+    REQUIRE(p.fused.fusion().chains[0].size() == 3);
+    REQUIRE(p.unfused.fusion().empty());
+    require_same_both_ways(p, x);
+  }
+}
+
+TEST_CASE("fused plans: body, idiom and chain give the unfused bits on random and edge float and double tensors",
+          "[exec][fusion]") {
+  std::mt19937_64 rng(15);
+  const Tensor xf = random_plus_edges<float, uint32_t>(DType::kFloat, rng);
+  const Tensor xd = random_plus_edges<double, uint64_t>(DType::kDouble, rng);
+  for (auto [x, elem] : {std::pair{&xf, 1}, std::pair{&xd, 11}}) {
+    const int64_t n = x->numel();
+    for (float alpha : kAlphas) {
+      INFO(dtype_name(x->dtype()) << " alpha " << alpha);
+      require_same_both_ways(plans(leaky_body_model(elem, n, alpha, /*scrambled=*/true)), *x);
+      require_same_both_ways(plans(leaky_chain_model(elem, n, {alpha, 0.5f, alpha})), *x);
+    }
+    for (double a : {0.5, -0.25, 3.0}) require_same_both_ways(plans(leaky_idiom_model(elem, n, a)), *x);
+  }
+}
+
+TEST_CASE("fused plans: a chain over a large tensor, split across threads and streamed out, keeps the bits",
+          "[exec][fusion]") {
+  ThreadPool pool(2);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-5, 5);
+  // 3e6 floats: 12 MB, past the size from which outputs are streamed, in several pieces
+  // and blocks, with a tail that is no whole block.
+  Tensor x(DType::kFloat, {3000001});
+  for (int64_t i = 0; i < x.numel(); ++i) x.mutable_data<float>()[i] = u(rng);
+  for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+    const Plans both = plans(leaky_chain_model(1, -1, {0.1f, 0.2f, 0.3f}), p);
+    REQUIRE(both.fused.fusion().chains.size() == 1);
+    require_same_both_ways(both, x);
+  }
+}
+
+TEST_CASE("fused plans: an empty tensor and one element go through a fused chain", "[exec][fusion]") {
+  const Plans p = plans(leaky_chain_model(1, -1, {0.1f, 0.2f}));
+  for (int64_t n : {0, 1, 17}) {
+    Tensor x(DType::kFloat, {n});
+    for (int64_t i = 0; i < n; ++i) x.mutable_data<float>()[i] = static_cast<float>(i) - 8;
+    require_same_both_ways(p, x);
+  }
+}
+
+TEST_CASE("fused plans: a value read twice, or a graph output, ends the chain there", "[exec][fusion]") {
+  onnx::ModelProto m = leaky_chain_model(1, 4, {0.1f, 0.2f, 0.3f});
+  // v0 is also a graph output: leaky0 runs alone, leaky1 -> leaky2 fuse.
+  add_output(m, "v0", 1, {4});
+  const Executor e(load(m).graph);
+  REQUIRE(e.fusion().chains == std::vector<std::vector<std::string>>{{"leaky1", "leaky2"}});
+  const Executor u(load(m).graph, unfused());
+  Tensor x(DType::kFloat, {4});
+  const float values[] = {-4, -1, 0, 2};
+  std::memcpy(x.mutable_raw(), values, sizeof values);
+  const std::vector<Tensor> a = e.run({{"x", x}});
+  const std::vector<Tensor> b = u.run({{"x", x}});
+  REQUIRE(a.size() == 2);
+  for (size_t k = 0; k < 2; ++k) REQUIRE(same_bits(a[k], b[k]));
+}
+
+TEST_CASE("fused plans: LeakyRelus composed in registers keep the bits, in chains longer than one pass takes",
+          "[exec][fusion]") {
+  std::mt19937_64 rng(16);
+  const Tensor xf = random_plus_edges<float, uint32_t>(DType::kFloat, rng);
+  const Tensor xd = random_plus_edges<double, uint64_t>(DType::kDouble, rng);
+  const Tensor xh = all_16_bit_patterns(DType::kFloat16);
+  const Tensor xb = all_16_bit_patterns(DType::kBFloat16);
+  for (size_t length : {2, 4, 5, 9}) {
+    std::vector<float> alphas;
+    for (size_t k = 0; k < length; ++k) alphas.push_back(kAlphas[k % 5] * (k % 2 ? -1.0f : 1.0f));
+    for (auto [x, elem] : {std::pair{&xf, 1}, std::pair{&xd, 11}, std::pair{&xh, 10}, std::pair{&xb, 16}}) {
+      INFO(dtype_name(x->dtype()) << " chain of " << length);
+      const Plans p = plans(leaky_chain_model(elem, x->numel(), alphas));
+      REQUIRE(p.fused.fusion().chains.at(0).size() == length);
+      require_same_both_ways(p, *x);
+    }
+  }
+}
