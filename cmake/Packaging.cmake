@@ -8,9 +8,12 @@
 include(GNUInstallDirs)
 
 install(TARGETS onnx-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/docs/onnx-run.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-install(FILES ${PROJECT_SOURCE_DIR}/tools/completion/onnx-run.bash
+# Generated at build time from the command line's definitions (src/CMakeLists.txt).
+install(FILES ${PROJECT_BINARY_DIR}/docs/onnx-run.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${PROJECT_BINARY_DIR}/docs/onnx-run.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME onnx-run)
+install(FILES ${PROJECT_BINARY_DIR}/docs/_onnx-run DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+install(FILES ${PROJECT_BINARY_DIR}/docs/onnx-run.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
 
 set(CPACK_PACKAGE_NAME onnx-run)
 set(CPACK_PACKAGE_VENDOR "onnx-run")

@@ -70,7 +70,7 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   request.model = t.model;
   request.source = FeedSource::kTestSets;
   request.tol = tolerance_for(t.dir, o.tol);
-  request.threads = 1;  // tests run side by side (-j): one thread each
+  request.threads = o.threads;  // 1 unless --threads: tests run side by side (-j)
   request.keep_tensors = false;
   request.test_sets = sets_of(t);
   const RunReport report = run_model(request);  // loads the model even with no sets: its errors come first

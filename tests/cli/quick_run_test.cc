@@ -294,12 +294,11 @@ TEST_CASE("help teaches with examples, slips get the nearest name", "[cli][help]
   CHECK_THAT(r.err, Catch::Contains("did you mean --json?"));
   r = run_cli({});
   CHECK_EXIT(r, 2);
-  CHECK_THAT(r.err, Catch::Contains("usage: onnx-run MODEL [options]"));
+  CHECK_THAT(r.err, Catch::Contains("usage: onnx-run [run] MODEL [OPTIONS]"));
   r = run_cli({"info"});
-  CHECK_THAT(r.err, Catch::Contains("usage: onnx-run info MODEL [options]"));
+  CHECK_THAT(r.err, Catch::Contains("usage: onnx-run info MODEL [OPTIONS]"));
   // The bash completion at least parses.
-  auto b = onnxrun::test::run_process(
-      {"/bin/bash", "-n", std::string(ONNXRUN_SOURCE_DIR) + "/tools/completion/onnx-run.bash"});
+  auto b = onnxrun::test::run_process({"/bin/bash", "-n", std::string(ONNXRUN_BUILD_DIR) + "/docs/onnx-run.bash"});
   CHECK_EXIT(b, 0);
   r = run_cli({"--version"});
   CHECK_THAT(r.out, Catch::Contains("ONNX opsets up to 28, IR version up to 13"));
