@@ -98,6 +98,7 @@ int run(const TestOptions& o) {
   for (const std::string* report : {&o.json, &o.junit})
     if (!report->empty()) check_writable_target(*report);
 
+  const ReportStamp stamp = report_stamp_now();  // when the run started, as JUnit records it
   const auto start = std::chrono::steady_clock::now();
   TestProgress progress(stdout, tests.size(), ::isatty(STDOUT_FILENO) != 0, o.quiet, o.strict);
   const std::vector<TestResult> results =
@@ -121,7 +122,7 @@ int run(const TestOptions& o) {
     info.strict = o.strict;
     write_json_report(o.json, info, summary, results);
   }
-  if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.strict);
+  if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.strict, stamp);
 
   if (!o.quiet) print_report(o, results);
   bool failed = false;

@@ -74,7 +74,12 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   request.keep_tensors = false;
   request.test_sets = sets_of(t);
   const RunReport report = run_model(request);  // loads the model even with no sets: its errors come first
-  if (report.runs.empty()) fail(ErrorKind::kInvalid, "no test_data_set_* folders beside {}", t.model);
+  if (report.runs.empty()) {
+    // A model alone is not a broken test: there is nothing to compare (onnx_test_runner skips it).
+    r.outcome = Outcome::kNoData;
+    r.message = fmt::format("no test data: no test_data_set_* folders beside {}", t.model);
+    return;
+  }
   std::vector<std::string> failures;
   for (const SetRun& run : report.runs) {
     ++r.sets;
