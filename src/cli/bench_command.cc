@@ -31,6 +31,7 @@ struct BenchArgs {
   std::vector<std::string> inputs;
   std::vector<std::string> shapes;
   size_t memcpy_bytes = 0;
+  size_t stats_bytes = 0;
   BenchOptions bench;
   int threads = 0;
   uint64_t seed = 0;
@@ -64,8 +65,9 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
 
 // The run to time, from the options (nullopt for --memcpy). Reads no file.
 std::optional<RunRequest> bench_request(const BenchArgs& a) {
-  if (a.memcpy_bytes > 0) {
-    if (!a.model.empty() || !a.inputs.empty()) fail(ErrorKind::kUsage, "--memcpy takes no model or inputs");
+  if (a.memcpy_bytes > 0 || a.stats_bytes > 0) {
+    if (!a.model.empty() || !a.inputs.empty()) fail(ErrorKind::kUsage, "--memcpy and --stats take no model or inputs");
+    if (a.memcpy_bytes > 0 && a.stats_bytes > 0) fail(ErrorKind::kUsage, "--memcpy and --stats: give one");
     return std::nullopt;
   }
   if (a.model.empty()) fail(ErrorKind::kUsage, "give a MODEL to time, or --memcpy BYTES");
@@ -87,6 +89,11 @@ int bench_command(const BenchArgs& a) {
   std::optional<RunRequest> request = bench_request(a);
   if (!request) {
     ThreadPool pool(static_cast<unsigned>(a.threads));
+    if (a.stats_bytes > 0) {
+      print_result(a, fmt::format("statistics of {} bytes of float", a.stats_bytes), pool.size(),
+                   bench_stats(a.stats_bytes, a.bench, &pool));
+      return kExitOk;
+    }
     const BenchResult r = bench_memcpy(a.memcpy_bytes, a.bench, &pool);
     print_result(a, fmt::format("memcpy {} bytes", a.memcpy_bytes), pool.size(), r);
     return kExitOk;
@@ -118,6 +125,10 @@ void build_bench_app(CLI::App& app, BenchArgs& a, CommonOptions& common) {
   app.add_option("--memcpy", a.memcpy_bytes, "time memcpy of BYTES bytes instead of a model")
       ->type_name("BYTES")
       ->check(whole_number(1));
+  app.add_option("--stats", a.stats_bytes,
+                 "time the statistics printed after an output, over BYTES bytes of float32 in memory")
+      ->type_name("BYTES")
+      ->check(whole_number(1));
   app.add_flag("--json", a.json, "print one JSON object instead of text");
 }
 
@@ -137,12 +148,13 @@ const CommandDoc& bench_doc() {
       "onnx-run bench MODEL [OPTIONS] | onnx-run bench --memcpy BYTES",
       "Times repeated runs of the whole graph (Executor::run), inputs already in memory, on given or "
       "made-up inputs. GB/s counts the bytes of the inputs read plus the outputs written, at the median "
-      "run. --memcpy times memcpy of the same bytes: the memory-bandwidth baseline. ONNXRUN_ISA forces "
-      "a kernel path.",
+      "run. --memcpy times memcpy of the same bytes: the memory-bandwidth baseline; --stats the "
+      "statistics printed after an output. ONNXRUN_ISA forces a kernel path.",
       {
           {"onnx-run bench model.onnx --shape x=1000000 --threads 1", "one thread, a made-up input of a million"},
           {"onnx-run bench model.onnx -i x=x.pb --repeat 50 --json", "fifty timed runs on a file, as JSON"},
           {"onnx-run bench --memcpy 4000000", "the bandwidth baseline for 4 MB"},
+          {"onnx-run bench --stats 400000000 --threads 1", "the cost of the printed statistics over 400 MB"},
       },
       {
           {0, "timed"},

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -115,19 +116,6 @@ void remove_stale_temporaries(const std::string& target) {
   }
 }
 
-void write_in_place(const std::string& path, const std::string& target, const std::function<void(std::FILE*)>& write) {
-  std::FILE* f = std::fopen(target.c_str(), "wb");
-  if (!f) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
-  try {
-    write(f);
-    if (std::fflush(f) != 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
-  } catch (...) {
-    std::fclose(f);
-    throw;
-  }
-  if (std::fclose(f) != 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
-}
-
 }  // namespace
 
 ImmediateWrites::ImmediateWrites() { ++t_immediate_depth; }
@@ -142,63 +130,113 @@ void write_text_file_now(const std::string& path, const std::string& text) {
   write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); });
 }
 
-void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write) {
+AtomicFile::AtomicFile(const std::string& path) : path_(path) {
   const Target target = resolve_target(path);
-  if (target.in_place) return write_in_place(path, target.path, write);
-
-  remove_stale_temporaries(target.path);
+  target_ = target.path;
+  in_place_ = target.in_place;
+  if (in_place_) {
+    f_ = std::fopen(target_.c_str(), "wb");
+    if (!f_) fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(errno));
+    struct stat st {};
+    can_seek_ = ::fstat(::fileno(f_), &st) == 0 && S_ISREG(st.st_mode);
+    return;
+  }
+  can_seek_ = true;
+  remove_stale_temporaries(target_);
   // The temporary's name is in a signal-safe slot before the file exists (cleanup_signals.h).
-  cleanup::Slot* slot = cleanup::claim("", target.path);
-  std::string tmp;
+  slot_ = cleanup::claim("", target_);
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    tmp = temp_name(target.path);
-    cleanup::set_temp(slot, tmp);
-    cleanup::set_state(slot, cleanup::SlotState::kTemp);
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    tmp_ = temp_name(target_);
+    cleanup::set_temp(slot_, tmp_);
+    cleanup::set_state(slot_, cleanup::SlotState::kTemp);
+    fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) {
       const int err = errno;
-      cleanup::set_state(slot, cleanup::SlotState::kClaimed);  // the name is someone else's, or nothing
+      cleanup::set_state(slot_, cleanup::SlotState::kClaimed);  // the name is someone else's, or nothing
       if (err != EEXIST) {
-        cleanup::release(slot);
-        fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(err));
+        cleanup::release(std::exchange(slot_, nullptr));
+        fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(err));
       }
     }
   }
   if (fd < 0) {
-    cleanup::release(slot);
-    fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(EEXIST));
+    cleanup::release(std::exchange(slot_, nullptr));
+    fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(EEXIST));
   }
-  auto give_up = [&](int err) {
-    ::unlink(tmp.c_str());
-    cleanup::release(slot);
-    fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(err));
-  };
-  std::FILE* f = ::fdopen(fd, "wb");
-  if (!f) {
+  f_ = ::fdopen(fd, "wb");
+  if (!f_) {
     const int err = errno;
     ::close(fd);
     give_up(err);
   }
-  try {
-    write(f);
-    if (std::fflush(f) != 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
-  } catch (...) {
-    std::fclose(f);
-    ::unlink(tmp.c_str());
-    cleanup::release(slot);
-    throw;
+}
+
+AtomicFile::~AtomicFile() {
+  if (f_) std::fclose(f_);
+  if (slot_) {
+    ::unlink(tmp_.c_str());
+    cleanup::release(slot_);
+  }
+}
+
+int AtomicFile::fd() const { return ::fileno(f_); }
+
+void AtomicFile::give_up(int err) {
+  if (f_) std::fclose(std::exchange(f_, nullptr));
+  if (slot_) {
+    ::unlink(tmp_.c_str());
+    cleanup::release(std::exchange(slot_, nullptr));
+  }
+  fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(err));
+}
+
+void AtomicFile::commit() {
+  if (!f_) fail(ErrorKind::kInternal, "{}: committed twice", path_);
+  if (std::fflush(f_) != 0) give_up(errno);
+  if (in_place_) {
+    if (std::fclose(std::exchange(f_, nullptr)) != 0)
+      fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(errno));
+    return;
   }
   // The temporary is 0600; give the result the usual permissions of a new file.
   mode_t mask = ::umask(0);
   ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  if (std::fclose(f) != 0) give_up(errno);
+  ::fchmod(::fileno(f_), 0666 & ~mask);
+  if (std::fclose(std::exchange(f_, nullptr)) != 0) give_up(errno);
 
   OutputTransaction* tx = t_immediate_depth == 0 ? OutputTransaction::current() : nullptr;
-  if (tx) return tx->add(tmp, target.path, slot);
-  if (std::rename(tmp.c_str(), target.path.c_str()) != 0) give_up(errno);
-  cleanup::release(slot);  // complete and in place: the user's file now
+  if (tx) {
+    tx->add(std::exchange(tmp_, std::string()), target_, std::exchange(slot_, nullptr));
+    return;
+  }
+  if (std::rename(tmp_.c_str(), target_.c_str()) != 0) give_up(errno);
+  cleanup::release(std::exchange(slot_, nullptr));  // complete and in place: the user's file now
+}
+
+bool AtomicFile::can_seek_at(const std::string& path) {
+  const Target target = resolve_target(path);
+  if (!target.in_place) return true;
+  struct stat st {};
+  return ::stat(target.path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write) {
+  AtomicFile file(path);
+  write(file.file());
+  file.commit();
+}
+
+void write_bytes_at(int fd, const void* data, size_t n, uint64_t offset, const std::string& path) {
+  const auto* p = static_cast<const char*>(data);
+  while (n > 0) {
+    const ssize_t put = ::pwrite(fd, p, n, static_cast<off_t>(offset));
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(put < 0 ? errno : ENOSPC));
+    p += put;
+    offset += static_cast<uint64_t>(put);
+    n -= static_cast<size_t>(put);
+  }
 }
 
 void check_writable_target(const std::string& path) {

@@ -281,6 +281,19 @@ void wrong_size(const Header& h, size_t have, const std::string& what) {
 
 }  // namespace
 
+size_t npy_header_size(std::string_view start, const std::string& what) { return header_size(start, what); }
+
+NpyHeader parse_npy_header(std::string_view bytes, const std::string& what) {
+  const Header h = parse_header(bytes, what);
+  NpyHeader out;
+  out.dtype = h.descr.dtype;
+  out.shape = h.shape;
+  out.byteswap = h.descr.big_endian && h.descr.size > 1;
+  out.data_offset = h.data_at;
+  out.nbytes = h.nbytes;
+  return out;
+}
+
 Tensor parse_npy(std::string_view bytes, const std::string& what) {
   const Header h = parse_header(bytes, what);
   if (bytes.size() - h.data_at != h.nbytes) wrong_size(h, bytes.size() - h.data_at, what);
@@ -323,16 +336,17 @@ Tensor read_npy_file(const std::string& path) {
   return t;
 }
 
-std::string npy_header(const Tensor& t) {
+std::string npy_header(const Tensor& t) { return npy_header(t.dtype(), t.shape()); }
+
+std::string npy_header(DType dtype, const Shape& dims) {
   // numpy: "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }" then spaces so
   // that the first dim can grow to 21 digits in place, then padding to 64 bytes and '\n'.
   std::string shape = "(";
-  for (size_t k = 0; k < t.rank(); ++k) shape += (k ? ", " : "") + std::to_string(t.shape()[k]);
-  if (t.rank() == 1) shape += ",";
+  for (size_t k = 0; k < dims.size(); ++k) shape += (k ? ", " : "") + std::to_string(dims[k]);
+  if (dims.size() == 1) shape += ",";
   shape += ")";
-  std::string dict =
-      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr_for(t.dtype()), shape);
-  if (t.rank() > 0) dict.append(kGrowthAxisMaxDigits - std::to_string(t.shape()[0]).size(), ' ');
+  std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr_for(dtype), shape);
+  if (!dims.empty()) dict.append(kGrowthAxisMaxDigits - std::to_string(dims[0]).size(), ' ');
   const size_t hlen = dict.size() + 1;  // with the final '\n'
   size_t size_bytes = 2;                // version 1.0 unless the header needs 2.0, as numpy chooses
   size_t pad = kAlign - (kMagicLen + 2 + size_bytes + hlen) % kAlign;

@@ -33,9 +33,25 @@ Tensor parse_npy(std::string_view bytes, const std::string& what);
 // Reads a .npy file (Error(kIo) when it cannot be read).
 Tensor read_npy_file(const std::string& path);
 
+// A .npy header, for readers that take the data a block at a time (io/tensor_stream.h).
+struct NpyHeader {
+  DType dtype = DType::kUndefined;
+  Shape shape;
+  bool byteswap = false;   // big-endian elements of more than one byte
+  size_t data_offset = 0;  // where the data starts, from the start of the file
+  size_t nbytes = 0;       // the data's size
+};
+// How many bytes the header takes (magic through the final '\n'), from the file's first
+// 12 bytes (fewer when the file is shorter). Throws as parse_npy does.
+size_t npy_header_size(std::string_view start, const std::string& what);
+// The header at the start of `bytes`, which holds at least npy_header_size() bytes (the
+// data need not follow). Throws as parse_npy does for the header.
+NpyHeader parse_npy_header(std::string_view bytes, const std::string& what);
+
 // The header numpy.save writes for `t` (magic through the final '\n').
 // Throws Error(kUnsupported) for a type numpy cannot hold (string, sub-byte types).
 std::string npy_header(const Tensor& t);
+std::string npy_header(DType dtype, const Shape& shape);
 
 // The whole .npy image: npy_header(t) followed by the data.
 std::string npy_bytes(const Tensor& t);

@@ -35,4 +35,47 @@ std::vector<NamedArray> read_npz_file(const std::string& path);
 std::string npz_bytes(const std::vector<NamedArray>& arrays);
 void write_npz_file(const std::string& path, const std::vector<NamedArray>& arrays);
 
+// The stored archive write_npz_file writes, laid out from the arrays' names, types and
+// shapes before their data exists, for writers that stream it (io/streamed_outputs.h).
+// The file is, for each member k in order, local_header(k) at local_offset(k) followed by
+// its data (data_offset(k), data_size(k)), then central_directory(). The CRC-32s go into
+// the headers as set_data_crc gives them; kLocalCrcAt is where a local header holds it.
+class NpzLayout {
+ public:
+  // Throws Error(kUnsupported) as write_npz_file does (4 GiB and more, over 65535 arrays).
+  // REQUIRES: the three lists of one size.
+  NpzLayout(const std::vector<std::string>& names, const std::vector<DType>& dtypes, const std::vector<Shape>& shapes);
+
+  static constexpr uint64_t kLocalCrcAt = 14;
+  size_t count() const { return members_.size(); }
+  uint64_t local_offset(size_t k) const { return members_[k].offset; }
+  uint64_t data_offset(size_t k) const;
+  uint64_t data_size(size_t k) const { return members_[k].data_size; }
+  uint64_t central_offset() const { return central_offset_; }
+  uint32_t crc(size_t k) const { return members_[k].crc; }
+
+  // Member k's local header, name and .npy header.
+  std::string local_header(size_t k) const;
+  // The CRC-32 of member k's data bytes (npz_data_crc over them in order, from 0).
+  void set_data_crc(size_t k, uint32_t data_crc);
+  // The central directory and end record.
+  std::string central_directory() const;
+
+  struct Member {
+    std::string name;        // "x.npy"
+    std::string npy_header;  // npy_header(dtype, shape)
+    uint64_t data_size = 0;
+    uint64_t size = 0;    // npy header + data
+    uint64_t offset = 0;  // of the local header
+    uint32_t crc = 0;     // of the member (npy header + data)
+  };
+
+ private:
+  std::vector<Member> members_;
+  uint64_t central_offset_ = 0;
+};
+
+// zlib's CRC-32 of `data` continued from `crc` (0 to start).
+uint32_t npz_data_crc(uint32_t crc, const void* data, size_t n);
+
 }  // namespace onnxrun

@@ -43,9 +43,11 @@ std::string header_bytes(const Tensor& t, const std::string& name) {
 
 }  // namespace
 
-// Straight from the mapping when the bytes are aligned for the element type (the mapping
-// is page aligned, so that is the offset in the file), else one copy.
-Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw) {
+std::string tensor_file_header(DType dtype, const Shape& shape, const std::string& name) {
+  return header_bytes(dtype, shape, checked_nbytes(dtype, shape), name);
+}
+
+std::pair<DType, Shape> raw_layout_type(const RawTensorLayout& raw) {
   const auto t = dtype_from_onnx(raw.data_type);
   if (!t) fail(ErrorKind::kInvalid, "unknown data_type {}", raw.data_type);
   if (!dtype_is_storable(*t))
@@ -56,11 +58,20 @@ Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const Ra
   if (raw.raw_size != nbytes)
     fail(ErrorKind::kInvalid, "raw_data holds {} bytes but {}{} needs {}", raw.raw_size, dtype_name(*t),
          shape_to_string(shape), nbytes);
+  return {*t, std::move(shape)};
+}
+
+// Straight from the mapping when the bytes are aligned for the element type (the mapping
+// is page aligned, so that is the offset in the file), else one copy.
+Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw) {
+  std::pair<DType, Shape> type = raw_layout_type(raw);
+  const DType t = type.first;
+  const size_t nbytes = raw.raw_size;
   const char* data = file->data() + raw.raw_offset;
-  const size_t align = std::min<size_t>(dtype_size(*t), 8);
+  const size_t align = std::min<size_t>(dtype_size(t), 8);
   if (nbytes > 0 && reinterpret_cast<uintptr_t>(data) % align == 0)
-    return Tensor(*t, std::move(shape), Buffer::borrow(data, nbytes, file, false));
-  Tensor out(*t, std::move(shape));
+    return Tensor(t, std::move(type.second), Buffer::borrow(data, nbytes, file, false));
+  Tensor out(t, std::move(type.second));
   if (nbytes) std::memcpy(out.mutable_raw(), data, nbytes);
   return out;
 }

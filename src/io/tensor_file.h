@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "core/tensor.h"
 #include "io/mapped_file.h"
@@ -26,6 +27,12 @@ NamedTensor read_tensor_file(const std::string& path, bool prefault = true);
 // the mapping when its data is aligned for the element type, else a copy. Throws
 // Error(kInvalid) / Error(kUnsupported) for a bad type, dims or data size.
 Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw);
+// raw_layout_tensor's checks alone: the element type and shape, raw_data's size checked.
+std::pair<DType, Shape> raw_layout_type(const RawTensorLayout& raw);
+
+// What a tensor file holds before its data: a TensorProto of `dtype`, `shape` and `name`
+// with raw_data's tag and length, so the file is this followed by the data bytes.
+std::string tensor_file_header(DType dtype, const Shape& shape, const std::string& name);
 
 // Writes `t` as a TensorProto named `name` (raw_data), atomically. The header is
 // serialized on its own and the data streamed straight from the tensor's buffer, so no

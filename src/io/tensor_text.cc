@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include <fmt/format.h>
@@ -254,57 +255,33 @@ class ElementFormatter {
 };
 
 // Which items of each axis are shown: all of them, or (summarised) the first and last
-// `edge` with item `edge` standing for '...'.
+// `edge` with item `edge` standing for '...'. Offsets are into the shown elements alone
+// (shown_elements below): a tensor of dims min(d, 2 * edge) on summarised axes.
 struct Layout {
   const Shape& shape;
-  std::vector<int64_t> strides;
+  std::vector<int64_t> strides;  // of the shown elements
   std::vector<uint8_t> summarised;
   int64_t edge;
 
-  Layout(const Tensor& t, bool summarise, int64_t edge_items)
-      : shape(t.shape()), strides(t.rank(), 1), summarised(t.rank(), 0), edge(std::max<int64_t>(1, edge_items)) {
-    for (size_t a = t.rank(); a-- > 1;) strides[a - 1] = strides[a] * shape[a];
-    for (size_t a = 0; a < t.rank(); ++a) summarised[a] = summarise && shape[a] > 2 * edge;
+  Layout(const Shape& s, bool summarise, int64_t edge_items)
+      : shape(s), strides(s.size(), 1), summarised(s.size(), 0), edge(std::max<int64_t>(1, edge_items)) {
+    for (size_t a = 0; a < s.size(); ++a) summarised[a] = summarise && shape[a] > 2 * edge;
+    for (size_t a = s.size(); a-- > 1;) strides[a - 1] = strides[a] * (summarised[a] ? 2 * edge : shape[a]);
   }
 
   int64_t count(size_t a) const { return summarised[a] ? 2 * edge + 1 : shape[a]; }
-  // The index along axis a of item j, or -1 for '...'.
+  // The shown index along axis a of item j, or -1 for '...'.
   int64_t index(size_t a, int64_t j) const {
     if (!summarised[a] || j < edge) return j;
-    return j == edge ? -1 : shape[a] - (2 * edge + 1 - j);
-  }
-
-  // Calls f(offset) for every shown element, in order. Linear in the elements shown
-  // plus, per step, the axes that roll over.
-  template <class F>
-  void for_each_shown(F f) const {
-    const size_t r = shape.size();
-    if (r == 0) return f(0);
-    std::vector<int64_t> j(r, 0), base(r, 0);  // base[a]: offset of the current item's start at axis a
-    for (;;) {
-      const size_t last = r - 1;
-      for (int64_t i = 0; i < count(last); ++i) {
-        const int64_t x = index(last, i);
-        if (x >= 0) f(base[last] + x);
-      }
-      size_t a = last;
-      for (;;) {
-        if (a == 0) return;
-        --a;
-        if (++j[a] < count(a) && index(a, j[a]) < 0) ++j[a];
-        if (j[a] < count(a)) break;
-        j[a] = 0;
-      }
-      for (size_t b = a; b < last; ++b) base[b + 1] = base[b] + index(b, j[b]) * strides[b];
-    }
+    return j == edge ? -1 : j - 1;
   }
 };
 
 // numpy's _formatArray and _extendLine (legacy=False, separator ' '), without recursion:
 // at axis a the hanging indent is a+1 columns and a row's elements must end by column
 // line_width - rank, which leaves room for the rank closing brackets.
-std::string format_nested(const Tensor& t, const Layout& L, const ElementFormatter& f, size_t line_width) {
-  const size_t r = t.rank();
+std::string format_nested(const Layout& L, const ElementFormatter& f, size_t line_width) {
+  const size_t r = L.shape.size();
   const size_t last = r - 1;
   const int64_t limit = static_cast<int64_t>(line_width) - static_cast<int64_t>(r);
   const int64_t indent = static_cast<int64_t>(r);
@@ -367,14 +344,80 @@ std::string format_element_shortest(const Tensor& t, int64_t k) {
   return std::string(buf, r.ptr);
 }
 
+bool print_summarises(const Shape& shape, const ArrayPrintOptions& o) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d == 0) return false;
+    // Past the threshold the exact count does not matter (and could overflow).
+    n = d > o.threshold || n > o.threshold / d ? o.threshold + 1 : n * d;
+  }
+  return !o.full && n > o.threshold;
+}
+
+Shape shown_shape(const Shape& shape, const ArrayPrintOptions& o) {
+  const int64_t edge = std::max<int64_t>(1, o.edge_items);
+  Shape s = shape;
+  if (print_summarises(shape, o))
+    for (int64_t& d : s) d = std::min(d, 2 * edge);
+  return s;
+}
+
+std::vector<int64_t> shown_offsets(const Shape& shape, const ArrayPrintOptions& o) {
+  const Shape compact = shown_shape(shape, o);
+  const size_t r = shape.size();
+  const int64_t edge = std::max<int64_t>(1, o.edge_items);
+  std::vector<int64_t> strides(r, 1);
+  for (size_t a = r; a-- > 1;) strides[a - 1] = strides[a] * shape[a];
+  std::vector<int64_t> out;
+  for (int64_t d : compact)
+    if (d == 0) return out;
+  // Row-major over the shown elements is ascending in the tensor: an odometer over
+  // `compact`, each digit mapped to its item of the full axis.
+  std::vector<int64_t> j(r, 0);
+  auto item = [&](size_t a) { return compact[a] == shape[a] || j[a] < edge ? j[a] : shape[a] - 2 * edge + j[a]; };
+  for (;;) {
+    int64_t off = 0;
+    for (size_t a = 0; a < r; ++a) off += item(a) * strides[a];
+    out.push_back(off);
+    size_t a = r;
+    for (;;) {
+      if (a == 0) return out;
+      --a;
+      if (++j[a] < compact[a]) break;
+      j[a] = 0;
+    }
+  }
+}
+
+Tensor shown_elements(const Tensor& t, const ArrayPrintOptions& o) {
+  if (!print_summarises(t.shape(), o)) return t;
+  const size_t esize = dtype_size(t.dtype());
+  Tensor shown(t.dtype(), shown_shape(t.shape(), o));
+  auto* dst = static_cast<unsigned char*>(shown.mutable_raw());
+  const auto* src = static_cast<const unsigned char*>(t.raw());
+  for (int64_t off : shown_offsets(t.shape(), o)) {
+    std::memcpy(dst, src + static_cast<size_t>(off) * esize, esize);
+    dst += esize;
+  }
+  return shown;
+}
+
+std::string format_shown(const Tensor& shown, const Shape& shape, const ArrayPrintOptions& o) {
+  if (shown.dtype() == DType::kComplex64 || shown.dtype() == DType::kComplex128 || !dtype_is_storable(shown.dtype()))
+    return fmt::format("({} values are not printed)", dtype_name(shown.dtype()));
+  if (shown.numel() == 0) return "[]";  // numpy prints every empty array so, whatever its shape
+  if (shape.empty()) return scalar_text(shown);
+  const Layout layout(shape, print_summarises(shape, o), o.edge_items);
+  const ElementFormatter f(shown, [&](auto fn) {
+    for (int64_t k = 0; k < shown.numel(); ++k) fn(k);
+  });
+  return format_nested(layout, f, o.line_width);
+}
+
 std::string format_array(const Tensor& t, const ArrayPrintOptions& o) {
   if (t.dtype() == DType::kComplex64 || t.dtype() == DType::kComplex128 || !dtype_is_storable(t.dtype()))
     return fmt::format("({} values are not printed)", dtype_name(t.dtype()));
-  if (t.numel() == 0) return "[]";  // numpy prints every empty array so, whatever its shape
-  if (t.rank() == 0) return scalar_text(t);
-  const Layout layout(t, !o.full && t.numel() > o.threshold, o.edge_items);
-  const ElementFormatter f(t, [&](auto fn) { layout.for_each_shown(fn); });
-  return format_nested(t, layout, f, o.line_width);
+  return format_shown(shown_elements(t, o), t.shape(), o);
 }
 
 std::string format_stats(const TensorStats& s) {

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/tensor.h"
 #include "core/tensor_stats.h"
@@ -32,6 +33,20 @@ struct ArrayPrintOptions {
 };
 
 std::string format_array(const Tensor& t, const ArrayPrintOptions& options = {});
+
+// A summarised print shows only some elements; these let a caller that sees a tensor
+// block by block keep just those and print exactly what format_array would:
+//   format_array(t, o) == format_shown(shown_elements(t, o), t.shape(), o)
+// True when a tensor of `shape` prints summarised (more than threshold elements, not full).
+bool print_summarises(const Shape& shape, const ArrayPrintOptions& options = {});
+// The dims of the shown elements: min(d, 2 * edge_items) when summarised, else `shape`.
+Shape shown_shape(const Shape& shape, const ArrayPrintOptions& options = {});
+// Their offsets in the tensor, ascending (row-major over shown_shape).
+std::vector<int64_t> shown_offsets(const Shape& shape, const ArrayPrintOptions& options = {});
+// The shown elements of `t` as a tensor of shown_shape (t itself when not summarised).
+Tensor shown_elements(const Tensor& t, const ArrayPrintOptions& options = {});
+// Prints a tensor of `shape` from its shown elements.
+std::string format_shown(const Tensor& shown, const Shape& shape, const ArrayPrintOptions& options = {});
 
 // One line of statistics (TensorStats: min/max over the non-NaN values, mean/std over the
 // finite ones):

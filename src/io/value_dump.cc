@@ -18,26 +18,65 @@ ValueDump::ValueDump(std::string dir, TensorFormat format) : dir_(std::move(dir)
     fail(ErrorKind::kIo, "cannot create folder {}: {}", dir_, ec ? ec.message() : "not a folder");
 }
 
-void ValueDump::write(const std::string& value_name, const Tensor& t) {
+ValueDump::~ValueDump() = default;  // values not ended: their temporaries go
+
+std::string ValueDump::claim_file(const std::string& value_name) {
   const std::string ext = format_ == TensorFormat::kPb ? ".pb" : ".npy";
   const std::string base = file_name_for_value(value_name);
   std::string file = base + ext;
   for (int n = 2; used_.count(file); ++n) file = base + "~" + std::to_string(n) + ext;
   used_.insert(file);
+  return file;
+}
+
+void ValueDump::write(const std::string& value_name, const Tensor& t) {
+  const std::string file = claim_file(value_name);
   const std::string path = (fs::path(dir_) / file).string();
   // A failed run keeps the values dumped so far, on purpose: they show where it went wrong.
   ImmediateWrites now;
   if (format_ == TensorFormat::kPb) write_tensor_file(path, t, value_name);
   else write_npy_file(path, t);
-  index_.emplace_back(file, value_name);
+  index_.push_back({file, value_name, true});
+}
+
+size_t ValueDump::begin_value(const std::string& value_name, DType dtype, const Shape& shape) {
+  const std::string file = claim_file(value_name);
+  const std::string path = (fs::path(dir_) / file).string();
+  const TensorFormat format = format_ == TensorFormat::kPb ? TensorFormat::kPb : TensorFormat::kNpy;
+  auto out = std::make_unique<StreamedTensorFile>(path, format, dtype, shape, value_name);
+  const size_t id = index_.size();
+  index_.push_back({file, value_name, false});  // its place in values.tsv is where it began
+  open_.emplace(id, std::move(out));
+  return id;
+}
+
+void ValueDump::append(size_t id, const void* data, size_t n) {
+  const auto it = open_.find(id);
+  if (it == open_.end()) fail(ErrorKind::kInternal, "ValueDump: append to value {}, which is not open", id);
+  it->second->append(data, n);
+}
+
+void ValueDump::end_value(size_t id) {
+  const auto it = open_.find(id);
+  if (it == open_.end()) fail(ErrorKind::kInternal, "ValueDump: end of value {}, which is not open", id);
+  const std::unique_ptr<StreamedTensorFile> out = std::move(it->second);
+  open_.erase(it);
+  ImmediateWrites now;  // as write(): the file is the run's record, kept even if the run fails
+  out->commit();
+  index_[id].written = true;
 }
 
 size_t ValueDump::finish() {
   std::string text;
-  for (const auto& [file, name] : index_) text += file + "\t" + name + "\n";
+  size_t count = 0;
+  for (const Entry& e : index_)
+    if (e.written) {
+      text += e.file + "\t" + e.value_name + "\n";
+      ++count;
+    }
   const std::string path = (fs::path(dir_) / "values.tsv").string();
   write_text_file_now(path, text);
-  return index_.size();
+  return count;
 }
 
 }  // namespace onnxrun

@@ -7,11 +7,14 @@
 // part way leaves the values written so far: they show where it went wrong.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "core/tensor.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_format.h"
 
 namespace onnxrun {
@@ -21,17 +24,39 @@ class ValueDump {
   // Creates `dir` if missing (Error(kIo) when it cannot). npz is written as npy files.
   ValueDump(std::string dir, TensorFormat format);
 
+  ~ValueDump();
+  ValueDump(const ValueDump&) = delete;
+  ValueDump& operator=(const ValueDump&) = delete;
+
   // Writes one value (atomically); Error(kIo) on failure.
   void write(const std::string& value_name, const Tensor& t);
+
+  // One value produced block by block: the same file name, bytes and place in values.tsv
+  // as write() would give it when called here. begin_value opens its file (a temporary
+  // until end_value) and returns an id for append and end_value; append gives the next
+  // n data bytes (Error(kInternal) past the value's size); end_value puts the file in
+  // place (Error(kInternal) when its data is short). A value begun and never ended
+  // leaves no file and no line in values.tsv. Several may be open at once.
+  size_t begin_value(const std::string& value_name, DType dtype, const Shape& shape);
+  void append(size_t id, const void* data, size_t n);
+  void end_value(size_t id);
 
   // Writes DIR/values.tsv. Returns the number of values written.
   size_t finish();
 
  private:
+  // A new file name for the value, claimed.
+  std::string claim_file(const std::string& value_name);
+
+  struct Entry {
+    std::string file, value_name;
+    bool written = false;
+  };
   std::string dir_;
   TensorFormat format_;
   std::set<std::string> used_;
-  std::vector<std::pair<std::string, std::string>> index_;  // file, value name
+  std::vector<Entry> index_;                                    // in the order values were produced
+  std::map<size_t, std::unique_ptr<StreamedTensorFile>> open_;  // by id: index_'s position
 };
 
 }  // namespace onnxrun

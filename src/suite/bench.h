@@ -52,6 +52,11 @@ BenchResult bench_executor(const Executor& exec, const std::map<std::string, Ten
 // comparable with a kernel that reads and writes `bytes` each.
 BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* pool);
 
+// tensor_stats over a float32 tensor of `bytes` bytes (normal values), across `pool`;
+// bytes_per_run is `bytes` (read only). Beside bench_memcpy of the same bytes, it says
+// what printing a run's statistics costs against moving its data.
+BenchResult bench_stats(size_t bytes, const BenchOptions& options, ThreadPool* pool);
+
 // The most resident memory this process has had (getrusage), in bytes.
 size_t peak_rss_bytes();
 

@@ -11,10 +11,11 @@
 #include "exec/bind.h"
 #include "exec/block_run.h"
 #include "exec/executor.h"
+#include "io/npy.h"
 #include "io/output_files.h"
 #include "io/output_transaction.h"
-#include "io/raw_tensor_source.h"
 #include "io/tensor_format.h"
+#include "io/tensor_stream.h"
 #include "io/value_dump.h"
 #include "model/load.h"
 #include "suite/feeds.h"
@@ -51,12 +52,18 @@ bool run_in_blocks_if_it_pays(const RunRequest& r, const Executor& exec, SetRun&
       !r.npz.empty() || !r.dump_dir.empty() || r.bench || r.format != TensorFormat::kPb || !can_run_in_blocks(g))
     return false;
   const auto [name, path] = split_input_arg(r.inputs[0]);
-  std::optional<RawTensorSource> src = open_raw_tensor(path);
-  if (!src || src->tensor.nbytes() < kBlockRunMinBytes) return false;
+  std::optional<TensorStream> src = open_tensor_stream(path);
+  if (!src || src->nbytes() < kBlockRunMinBytes) return false;
   Feed f;
   f.name = name;
   f.origin = "-i " + r.inputs[0];
-  f.tensor = src->tensor;
+  // Type and shape only, for binding: the data comes through src->read.
+  f.tensor = Tensor(src->dtype, src->shape, Buffer::borrow(nullptr, src->nbytes(), nullptr, false));
+  if (src->what.size() >= 4 && src->what.compare(src->what.size() - 4, 4, ".npy") == 0) {
+    const auto required = g.required_inputs();
+    const ValueInfo* decl = name.empty() ? (required.empty() ? nullptr : required[0]) : g.find_input(name);
+    f.tensor = bfloat16_from_bits(f.tensor, decl ? decl->dtype : std::nullopt);  // numpy's bfloat16 bits
+  }
   std::vector<Feed> feeds;
   feeds.push_back(std::move(f));
   const auto bound = bind_inputs(g, std::move(feeds));  // checks type and shape; reads no data

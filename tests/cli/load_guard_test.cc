@@ -20,7 +20,6 @@
 #include "core/tensor.h"
 #include "exec/executor.h"
 #include "io/npy.h"
-#include "io/raw_tensor_source.h"
 #include "io/tensor_file.h"
 #include "model/load.h"
 #include "suite/case_runner.h"
@@ -330,24 +329,6 @@ TEST_CASE("issue 12: a model over 2 GiB is refused by size before protobuf sees 
                                                        n)));
     }
   }
-}
-
-TEST_CASE("issue 12: open_raw_tensor leaves formats it does not stream to the ordinary reader", "[issue12]") {
-  TempDir d;
-  Tensor t(DType::kFloat, {4});
-  std::fill_n(t.mutable_data<float>(), 4, 1.5f);
-  write_npy_file(d.file("x.npy"), t);
-  CHECK_FALSE(open_raw_tensor(d.file("x.npy")).has_value());
-  // The same .npy bytes under another name: told by its magic.
-  fs::copy_file(d.file("x.npy"), d.file("x.bin"));
-  CHECK_FALSE(open_raw_tensor(d.file("x.bin")).has_value());
-  // Bytes that are no TensorProto (wire type 7) are not judged here.
-  write_file(d.file("junk.pb"), "\x0f\x0f\x0f\x0f");
-  CHECK_FALSE(open_raw_tensor(d.file("junk.pb")).has_value());
-  // A raw_data TensorProto still streams.
-  write_message(d.file("x.pb"), float_tensor("x", {4}, {1.f, 2.f, 3.f, 4.f}));
-  const auto src = open_raw_tensor(d.file("x.pb"));
-  if (src) CHECK(src->tensor.shape() == Shape{4});  // nullopt only when mapped misaligned
 }
 
 TEST_CASE("issue 12: a 64 MiB .npy input runs on the block path's door", "[cli][issue12]") {

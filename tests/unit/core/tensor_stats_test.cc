@@ -2,10 +2,16 @@
 // mean and std.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <random>
 
+#include "core/half.h"
 #include "core/tensor_stats.h"
+#include "core/tensor_stats_chunk.h"
+#include "core/thread_pool.h"
 #include "io/tensor_text.h"  // format_stats, the printed form
 #include "support/tensors.h"
 
@@ -27,4 +33,172 @@ TEST_CASE("statistics count NaN and inf apart and ignore them in mean and std", 
   CHECK(format_stats(all_nan) == "no finite values, nan 2 inf 0");  // no NaN statistics
   CHECK(format_stats(s) == "min -inf max inf mean 2 std 0.816497 (finite values) nan 1 inf 2");
   CHECK(format_stats(tensor_stats(float_tensor({2}, {-1, 3}))) == "min -1 max 3 mean 1 std 2 nan 0 inf 0");
+}
+
+// ---- The chunked, lane-parallel computation against a plain reference ----
+
+namespace {
+
+// The textbook two-pass computation in long double, one element at a time.
+TensorStats reference_stats(const std::vector<double>& v) {
+  TensorStats s;
+  s.numeric = true;
+  s.count = static_cast<int64_t>(v.size());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  s.min = s.max = s.mean = s.std = nan;
+  long double sum = 0;
+  bool any = false;
+  for (double x : v) {
+    if (std::isnan(x)) {
+      ++s.nan;
+      continue;
+    }
+    if (!any || x < s.min) s.min = x;
+    if (!any || x > s.max) s.max = x;
+    any = true;
+    if (std::isinf(x)) {
+      ++(x > 0 ? s.pos_inf : s.neg_inf);
+      continue;
+    }
+    ++s.finite;
+    sum += x;
+  }
+  if (s.finite == 0) return s;
+  const long double mean = sum / s.finite;
+  long double m2 = 0;
+  for (double x : v)
+    if (std::isfinite(x)) m2 += (x - mean) * (x - mean);
+  s.mean = static_cast<double>(mean);
+  s.std = static_cast<double>(std::sqrt(m2 / s.finite));
+  return s;
+}
+
+// n values of `dtype` (as a tensor) and the same values as doubles: mostly normal around
+// an offset, with NaN and infinities sprinkled in when `special`.
+std::pair<Tensor, std::vector<double>> sample(DType dtype, size_t n, bool special, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> normal(3.0, 2.0);
+  std::vector<double> want(n);
+  Tensor t(dtype, Shape{static_cast<int64_t>(n)});
+  for (size_t i = 0; i < n; ++i) {
+    double x = normal(rng);
+    if (special && rng() % 97 == 0) x = std::array<double, 3>{NAN, INFINITY, -INFINITY}[rng() % 3];
+    switch (dtype) {
+      case DType::kFloat:
+        t.mutable_data<float>()[i] = static_cast<float>(x);
+        want[i] = t.data<float>()[i];
+        break;
+      case DType::kDouble: t.mutable_data<double>()[i] = want[i] = x; break;
+      case DType::kFloat16:
+        t.mutable_data<uint16_t>()[i] = double_to_float16(x);
+        want[i] = float16_to_float(t.data<uint16_t>()[i]);
+        break;
+      case DType::kBFloat16:
+        t.mutable_data<uint16_t>()[i] = double_to_bfloat16(x);
+        want[i] = bfloat16_to_float(t.data<uint16_t>()[i]);
+        break;
+      case DType::kInt32:
+        t.mutable_data<int32_t>()[i] = static_cast<int32_t>(std::isfinite(x) ? x * 1000 : 7);
+        want[i] = t.data<int32_t>()[i];
+        break;
+      default: FAIL("no sample for this type");
+    }
+  }
+  return {t, want};
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void check_identical(const TensorStats& a, const TensorStats& b) {
+  CHECK(a.count == b.count);
+  CHECK(a.nan == b.nan);
+  CHECK(a.pos_inf == b.pos_inf);
+  CHECK(a.neg_inf == b.neg_inf);
+  CHECK(a.finite == b.finite);
+  CHECK(same_bits(a.min, b.min));
+  CHECK(same_bits(a.max, b.max));
+  CHECK(same_bits(a.mean, b.mean));
+  CHECK(same_bits(a.std, b.std));
+}
+
+}  // namespace
+
+TEST_CASE("statistics agree with a plain two-pass reference for every float type and size", "[stats]") {
+  for (DType dtype : {DType::kFloat, DType::kDouble, DType::kFloat16, DType::kBFloat16, DType::kInt32})
+    for (size_t n : {size_t{1}, size_t{7}, size_t{8}, size_t{4095}, size_t{4096}, size_t{4097}, size_t{100003}})
+      for (bool special : {false, true}) {
+        CAPTURE(dtype_name(dtype), n, special);
+        const auto [t, values] = sample(dtype, n, special, static_cast<uint32_t>(n));
+        const TensorStats got = tensor_stats(t);
+        const TensorStats want = reference_stats(values);
+        CHECK(got.count == want.count);
+        CHECK(got.nan == want.nan);
+        CHECK(got.pos_inf == want.pos_inf);
+        CHECK(got.neg_inf == want.neg_inf);
+        CHECK(got.finite == want.finite);
+        CHECK(got.min == want.min);
+        CHECK(got.max == want.max);
+        CHECK(got.mean == Approx(want.mean).epsilon(1e-12));
+        CHECK(got.std == Approx(want.std).epsilon(1e-12));
+      }
+}
+
+TEST_CASE("statistics do not depend on the blocks a caller gives, nor on threads", "[stats]") {
+  ThreadPool pool(2);
+  for (DType dtype : {DType::kFloat, DType::kDouble, DType::kFloat16, DType::kBFloat16, DType::kInt32}) {
+    CAPTURE(dtype_name(dtype));
+    const auto [t, values] = sample(dtype, 300001, true, 11);
+    const TensorStats whole = tensor_stats(t);
+    check_identical(tensor_stats(t, &pool), whole);
+    const auto* bytes = static_cast<const unsigned char*>(t.raw());
+    const size_t esize = dtype_size(dtype);
+    for (size_t block : {size_t{1}, size_t{3}, size_t{4096}, size_t{10000}, size_t{262144}}) {
+      CAPTURE(block);
+      StatsAccumulator a(dtype);
+      for (size_t at = 0; at < values.size(); at += block)
+        a.add(bytes + at * esize, std::min(block, values.size() - at), block % 2 ? nullptr : &pool);
+      check_identical(a.result(), whole);
+    }
+  }
+}
+
+TEST_CASE("the AVX2 statistics path gives the portable path's bits", "[stats]") {
+  if (!stats_avx2::supported()) {
+    WARN("this CPU has no AVX2: only the portable path runs");
+    return;
+  }
+  auto as_stats = [](const StatsPart& p) {
+    TensorStats s;
+    s.count = p.count, s.nan = p.nan, s.pos_inf = p.pos_inf, s.neg_inf = p.neg_inf, s.finite = p.finite;
+    s.min = p.min, s.max = p.max, s.mean = p.mean, s.std = p.m2;
+    return s;
+  };
+  for (size_t n : {size_t{1}, size_t{5}, size_t{8}, size_t{13}, size_t{4096}})
+    for (bool special : {false, true}) {
+      CAPTURE(n, special);
+      auto [f, fv] = sample(DType::kFloat, n, special, 3);
+      f.mutable_data<float>()[0] = -0.0f;  // signed zeros: min/max ties resolved the same way
+      if (n > 1) f.mutable_data<float>()[n - 1] = 0.0f;
+      check_identical(as_stats(stats_avx2::f32(f.data<float>(), n)), as_stats(stats_portable::f32(f.data<float>(), n)));
+      const auto [d, dv] = sample(DType::kDouble, n, special, 4);
+      check_identical(as_stats(stats_avx2::f64(d.data<double>(), n)),
+                      as_stats(stats_portable::f64(d.data<double>(), n)));
+      const auto [h, hv] = sample(DType::kFloat16, n, special, 5);
+      check_identical(as_stats(stats_avx2::f16(h.data<uint16_t>(), n)),
+                      as_stats(stats_portable::f16(h.data<uint16_t>(), n)));
+      const auto [b, bv] = sample(DType::kBFloat16, n, special, 6);
+      check_identical(as_stats(stats_avx2::bf16(b.data<uint16_t>(), n)),
+                      as_stats(stats_portable::bf16(b.data<uint16_t>(), n)));
+    }
+}
+
+TEST_CASE("statistics of empty and 0-d tensors", "[stats]") {
+  const TensorStats empty = tensor_stats(Tensor(DType::kFloat, Shape{3, 0}));
+  CHECK(empty.count == 0);
+  CHECK(empty.numeric);
+  CHECK(std::isnan(empty.mean));
+  const TensorStats scalar = tensor_stats(float_tensor({}, {2.5f}));
+  CHECK(scalar.count == 1);
+  CHECK(scalar.min == 2.5);
+  CHECK(scalar.std == 0);
 }

@@ -390,3 +390,45 @@ TEST_CASE("arrays print as numpy prints them", "[print]") {
   h.mutable_data<uint16_t>()[1] = double_to_float16(-2);
   CHECK(format_array(h) == "[ 0.1 -2. ]");  // float16's own shortest digits, not float's
 }
+
+TEST_CASE("a summarised tensor prints from its shown elements alone", "[print]") {
+  // Shapes summarised along every axis, some axes, none; ranks 1 to 4; edge items 1 and 3.
+  const std::vector<Shape> shapes = {{1001},   {2000},      {7, 200},     {40, 30},
+                                     {3, 400}, {2, 3, 200}, {9, 9, 9, 9}, {1, 1, 1001}};
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-100, 100);
+  for (const Shape& shape : shapes)
+    for (int64_t edge : {int64_t{1}, int64_t{3}}) {
+      CAPTURE(shape_to_string(shape), edge);
+      Tensor t(DType::kFloat, shape);
+      for (int64_t k = 0; k < t.numel(); ++k) t.mutable_data<float>()[k] = u(rng);
+      ArrayPrintOptions o;
+      o.edge_items = edge;
+      REQUIRE(print_summarises(shape, o));
+      const std::vector<int64_t> offsets = shown_offsets(shape, o);
+      CHECK(std::is_sorted(offsets.begin(), offsets.end()));
+      const Shape compact = shown_shape(shape, o);
+      CHECK(static_cast<int64_t>(offsets.size()) == checked_numel(compact));
+      // Only the shown elements survive; the rest become NaN, which would show if printed.
+      Tensor masked(DType::kFloat, shape);
+      std::fill_n(masked.mutable_data<float>(), t.numel(), std::numeric_limits<float>::quiet_NaN());
+      Tensor shown(DType::kFloat, compact);
+      for (size_t k = 0; k < offsets.size(); ++k) {
+        masked.mutable_data<float>()[offsets[k]] = t.data<float>()[offsets[k]];
+        shown.mutable_data<float>()[k] = t.data<float>()[offsets[k]];
+      }
+      const std::string want = format_array(t, o);
+      CHECK(format_array(masked, o) == want);
+      CHECK(format_shown(shown, shape, o) == want);
+    }
+  // Not summarised: every element is shown, and a zero dim anywhere shows none.
+  CHECK_FALSE(print_summarises({10, 100}));
+  CHECK(shown_offsets({10, 100}).size() == 1000);
+  CHECK_FALSE(print_summarises({0, 100000}));
+  CHECK_FALSE(print_summarises({100000, 100000, 0}));
+  CHECK(shown_offsets({3, 0, 5000}).empty());
+  ArrayPrintOptions full;
+  full.full = true;
+  CHECK_FALSE(print_summarises({5000}, full));
+  CHECK(shown_shape({int64_t{1} << 40, int64_t{1} << 40}) == Shape{6, 6});  // no overflow
+}

@@ -1,0 +1,169 @@
+#include "core/tensor_stats_chunk.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "core/element.h"
+#include "core/half.h"
+
+namespace onnxrun {
+
+template <class T>
+StatsPart plain_stats(const T* x, size_t n) {
+  StatsPart p;
+  p.count = static_cast<int64_t>(n);
+  double sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double v = x[i];
+    if (std::isnan(v)) {
+      ++p.nan;
+      continue;
+    }
+    if (!p.any || v < p.min) p.min = v;
+    if (!p.any || v > p.max) p.max = v;
+    p.any = true;
+    if (std::isinf(v)) {
+      ++(v > 0 ? p.pos_inf : p.neg_inf);
+      continue;
+    }
+    ++p.finite;
+    sum += v;
+  }
+  if (p.finite == 0) return p;
+  p.mean = sum / static_cast<double>(p.finite);
+  if (!std::isfinite(p.mean)) {  // the sum overflowed (doubles near the top of the range)
+    double mean = 0;
+    int64_t k = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (std::isfinite(static_cast<double>(x[i])))
+        mean += (static_cast<double>(x[i]) - mean) / static_cast<double>(++k);
+    p.mean = mean;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const double v = x[i];
+    if (std::isfinite(v)) p.m2 += (v - p.mean) * (v - p.mean);
+  }
+  return p;
+}
+
+template StatsPart plain_stats<float>(const float*, size_t);
+template StatsPart plain_stats<double>(const double*, size_t);
+
+StatsPart finite_part(size_t n, double sum, double mn, double mx, double m2) {
+  StatsPart p;
+  p.count = p.finite = static_cast<int64_t>(n);
+  p.any = true;
+  p.min = mn;
+  p.max = mx;
+  p.mean = sum / static_cast<double>(n);
+  p.m2 = m2;
+  return p;
+}
+
+namespace stats_portable {
+namespace {
+
+template <class T>
+StatsPart lanes(const T* x, size_t n) {
+  constexpr size_t L = kStatsLanes;
+  double s[L] = {};
+  T mn[L], mx[L];
+  for (size_t l = 0; l < L; ++l) mn[l] = mx[l] = x[0];
+  size_t i = 0;
+  for (; i + L <= n; i += L)
+    for (size_t l = 0; l < L; ++l) {
+      const T v = x[i + l];
+      s[l] += static_cast<double>(v);
+      mn[l] = v < mn[l] ? v : mn[l];
+      mx[l] = v > mx[l] ? v : mx[l];
+    }
+  for (size_t l = 0; i + l < n; ++l) {
+    const T v = x[i + l];
+    s[l] += static_cast<double>(v);
+    mn[l] = v < mn[l] ? v : mn[l];
+    mx[l] = v > mx[l] ? v : mx[l];
+  }
+  double sum = 0;
+  T lo = mn[0], hi = mx[0];
+  for (size_t l = 0; l < L; ++l) {
+    sum += s[l];
+    lo = mn[l] < lo ? mn[l] : lo;
+    hi = mx[l] > hi ? mx[l] : hi;
+  }
+  if (!std::isfinite(sum)) return plain_stats(x, n);
+  const double mean = sum / static_cast<double>(n);
+  double q[L] = {};
+  i = 0;
+  for (; i + L <= n; i += L)
+    for (size_t l = 0; l < L; ++l) {
+      const double d = static_cast<double>(x[i + l]) - mean;
+      q[l] += d * d;
+    }
+  for (size_t l = 0; i + l < n; ++l) {
+    const double d = static_cast<double>(x[i + l]) - mean;
+    q[l] += d * d;
+  }
+  double m2 = 0;
+  for (size_t l = 0; l < L; ++l) m2 += q[l];
+  return finite_part(n, sum, lo, hi, m2);
+}
+
+}  // namespace
+
+StatsPart f32(const float* x, size_t n) { return lanes(x, n); }
+StatsPart f64(const double* x, size_t n) { return lanes(x, n); }
+
+StatsPart f16(const uint16_t* x, size_t n) {
+  float w[kStatsChunk];
+  for (size_t i = 0; i < n; ++i) w[i] = float16_to_float(x[i]);
+  return lanes(w, n);
+}
+
+StatsPart bf16(const uint16_t* x, size_t n) {
+  float w[kStatsChunk];
+  for (size_t i = 0; i < n; ++i) w[i] = bfloat16_to_float(x[i]);
+  return lanes(w, n);
+}
+
+}  // namespace stats_portable
+
+namespace {
+
+struct StatsPath {
+  StatsPart (*f32)(const float*, size_t);
+  StatsPart (*f64)(const double*, size_t);
+  StatsPart (*f16)(const uint16_t*, size_t);
+  StatsPart (*bf16)(const uint16_t*, size_t);
+};
+
+const StatsPath& active_path() {
+  static const StatsPath path =
+      stats_avx2::supported()
+          ? StatsPath{stats_avx2::f32, stats_avx2::f64, stats_avx2::f16, stats_avx2::bf16}
+          : StatsPath{stats_portable::f32, stats_portable::f64, stats_portable::f16, stats_portable::bf16};
+  return path;
+}
+
+// Integer, bool and 8-bit float types: widened to double one by one (exact below 2^53).
+StatsPart other_stats(DType dtype, const void* data, size_t n) {
+  const size_t esize = dtype_size(dtype);
+  const Tensor view(dtype, Shape{static_cast<int64_t>(n)}, Buffer::borrow(data, n * esize, nullptr, false));
+  double w[kStatsChunk];
+  for (size_t i = 0; i < n; ++i) w[i] = element_as_double(view, static_cast<int64_t>(i));
+  return plain_stats(w, n);
+}
+
+}  // namespace
+
+StatsPart chunk_stats(DType dtype, const void* data, size_t n) {
+  const StatsPath& p = active_path();
+  switch (dtype) {
+    case DType::kFloat: return p.f32(static_cast<const float*>(data), n);
+    case DType::kDouble: return p.f64(static_cast<const double*>(data), n);
+    case DType::kFloat16: return p.f16(static_cast<const uint16_t*>(data), n);
+    case DType::kBFloat16: return p.bf16(static_cast<const uint16_t*>(data), n);
+    default: return other_stats(dtype, data, n);
+  }
+}
+
+}  // namespace onnxrun

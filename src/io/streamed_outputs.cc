@@ -1,0 +1,101 @@
+#include "io/streamed_outputs.h"
+
+#include <filesystem>
+
+#include "core/error.h"
+#include "io/output_files.h"
+#include "io/output_transaction.h"
+
+namespace fs = std::filesystem;
+
+namespace onnxrun {
+namespace {
+
+std::string npz_path(const std::string& dir) { return (fs::path(dir) / "outputs.npz").string(); }
+
+}  // namespace
+
+StreamedOutputs::StreamedOutputs(TensorFormat format, std::string dir, std::vector<std::string> names,
+                                 std::vector<DType> dtypes, std::vector<Shape> shapes)
+    : format_(format), dir_(std::move(dir)), names_(std::move(names)) {
+  if (dtypes.size() != names_.size() || shapes.size() != names_.size())
+    fail(ErrorKind::kInternal, "StreamedOutputs: {} names, {} types, {} shapes", names_.size(), dtypes.size(),
+         shapes.size());
+  if (format_ == TensorFormat::kNpz) {
+    layout_.emplace(names_, dtypes, shapes);  // refuses what write_npz_file refuses, before any file exists
+    const std::string path = npz_path(dir_);
+    make_output_dir(dir_);
+    if (!AtomicFile::can_seek_at(path)) fail(ErrorKind::kInternal, "{}: cannot be written block by block", path);
+    npz_ = std::make_unique<AtomicFile>(path);
+    if (!npz_->can_seek()) fail(ErrorKind::kInternal, "{}: cannot be written block by block", path);
+    for (size_t k = 0; k < names_.size(); ++k) {
+      const std::string head = layout_->local_header(k);  // its CRC patched at finish()
+      write_bytes_at(npz_->fd(), head.data(), head.size(), layout_->local_offset(k), path);
+    }
+    written_.assign(names_.size(), 0);
+    crcs_.assign(names_.size(), 0);
+    return;
+  }
+  make_output_dir(dir_);
+  const char* ext = format_ == TensorFormat::kPb ? ".pb" : ".npy";
+  for (size_t k = 0; k < names_.size(); ++k) {
+    const std::string path = (fs::path(dir_) / ("output_" + std::to_string(k) + ext)).string();
+    files_.push_back(std::make_unique<StreamedTensorFile>(path, format_, dtypes[k], shapes[k], names_[k]));
+  }
+}
+
+StreamedOutputs::~StreamedOutputs() = default;  // each AtomicFile removes its temporary
+
+void StreamedOutputs::append(size_t k, const void* data, size_t n) {
+  if (finished_ || k >= names_.size()) fail(ErrorKind::kInternal, "StreamedOutputs: append to output {}", k);
+  if (!npz_) return files_[k]->append(data, n);
+  if (n > layout_->data_size(k) - written_[k])
+    fail(ErrorKind::kInternal, "{}: more data than '{}' holds", npz_->path(), names_[k]);
+  write_bytes_at(npz_->fd(), data, n, layout_->data_offset(k) + written_[k], npz_->path());
+  crcs_[k] = npz_data_crc(crcs_[k], data, n);
+  written_[k] += n;
+}
+
+std::vector<std::string> StreamedOutputs::finish() {
+  if (finished_) fail(ErrorKind::kInternal, "StreamedOutputs: finished twice");
+  finished_ = true;
+  if (npz_) {
+    const std::string& path = npz_->path();
+    for (size_t k = 0; k < names_.size(); ++k) {
+      if (written_[k] != layout_->data_size(k))
+        fail(ErrorKind::kInternal, "{}: '{}': {} bytes of data written, {} expected", path, names_[k], written_[k],
+             layout_->data_size(k));
+      layout_->set_data_crc(k, crcs_[k]);
+      const std::string head = layout_->local_header(k);
+      write_bytes_at(npz_->fd(), head.data(), head.size(), layout_->local_offset(k), path);
+    }
+    const std::string central = layout_->central_directory();
+    write_bytes_at(npz_->fd(), central.data(), central.size(), layout_->central_offset(), path);
+    npz_->commit();
+    return {path};
+  }
+  // All or none, as write_numbered_outputs: the caller's transaction holds the files, or
+  // this call's own does.
+  for (const auto& f : files_) f->check_complete();  // a short output: none of them is kept
+  std::optional<OutputTransaction> own;
+  if (!OutputTransaction::current()) own.emplace();
+  std::vector<std::string> written;
+  for (const auto& f : files_) {
+    f->commit();
+    written.push_back(f->path());
+  }
+  if (own) own->commit();
+  return written;
+}
+
+bool StreamedOutputs::can_stream(TensorFormat format, const std::string& dir, size_t count) {
+  (void)count;  // each .pb or .npy is written in order, so any target takes it
+  if (format != TensorFormat::kNpz) return true;
+  try {
+    return AtomicFile::can_seek_at(npz_path(dir));
+  } catch (const Error&) {
+    return false;  // outputs.npz is a folder or cannot be looked at: write_outputs_as says so
+  }
+}
+
+}  // namespace onnxrun

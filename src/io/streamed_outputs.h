@@ -1,0 +1,66 @@
+// A run's output files written as their data comes, block by block: the files
+// write_outputs_as (io/tensor_format.h) writes for whole tensors, byte for byte the same
+// (pb as output_<k>.pb, npy as output_<k>.npy, npz as one outputs.npz), appearing as
+// they do: together on finish(), through the live OutputTransaction when there is one,
+// or not at all. Memory is the headers; data goes from the caller's blocks to the files.
+//
+// outputs.npz is laid out up front (every member's size follows from its type and
+// shape): each member's data is written at its offset, and finish() patches the CRC-32s
+// into the local headers and writes the central directory. That needs a file that can
+// seek; can_stream() says whether the target is one.
+//
+// Several .pb/.npy outputs that are FIFOs are written side by side, so their readers
+// must read them at the same time (`cat` of one after the other would wait forever).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+#include "io/atomic_file.h"
+#include "io/npz.h"
+#include "io/streamed_tensor_file.h"
+#include "io/tensor_format.h"
+
+namespace onnxrun {
+
+class StreamedOutputs {
+ public:
+  // Creates `dir` if missing and opens every file (Error(kIo) as write_outputs_as).
+  // REQUIRES: names, dtypes and shapes of one size; for npz, can_stream() (else
+  // Error(kInternal)).
+  StreamedOutputs(TensorFormat format, std::string dir, std::vector<std::string> names, std::vector<DType> dtypes,
+                  std::vector<Shape> shapes);
+  // Not finished: every temporary removed, nothing left (a FIFO keeps what it was sent).
+  ~StreamedOutputs();
+  StreamedOutputs(const StreamedOutputs&) = delete;
+  StreamedOutputs& operator=(const StreamedOutputs&) = delete;
+
+  // The next n data bytes of output k. Error(kInternal) past its byte size.
+  void append(size_t k, const void* data, size_t n);
+  // Error(kInternal) when an output got other than its byte size. The files are then
+  // handed to the live OutputTransaction, or committed together as write_numbered_outputs
+  // does. Returns their paths, as write_outputs_as does.
+  std::vector<std::string> finish();
+
+  // False when this format and folder cannot be streamed (outputs.npz resolves to a FIFO
+  // or device, which cannot seek): the caller then writes whole tensors with
+  // write_outputs_as.
+  static bool can_stream(TensorFormat format, const std::string& dir, size_t count);
+
+ private:
+  TensorFormat format_;
+  std::string dir_;
+  std::vector<std::string> names_;
+  std::vector<std::unique_ptr<StreamedTensorFile>> files_;  // pb, npy
+  // npz
+  std::unique_ptr<AtomicFile> npz_;
+  std::optional<NpzLayout> layout_;
+  std::vector<uint64_t> written_;
+  std::vector<uint32_t> crcs_;
+  bool finished_ = false;
+};
+
+}  // namespace onnxrun

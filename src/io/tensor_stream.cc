@@ -1,0 +1,279 @@
+#include "io/tensor_stream.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string_view>
+
+#include <zlib.h>
+
+#include "core/error.h"
+#include "io/crc32.h"
+#include "io/mapped_file.h"
+#include "io/npy.h"
+#include "io/read_at.h"
+#include "io/tensor_file.h"
+#include "io/tensor_wire.h"
+#include "io/zip_directory.h"
+
+namespace onnxrun {
+namespace {
+
+bool is_regular_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);  // pipes cannot be reread
+}
+
+bool has_extension_nocase(const std::string& path, std::string_view ext) {
+  if (path.size() < ext.size()) return false;
+  for (size_t k = 0; k < ext.size(); ++k)
+    if (std::tolower(static_cast<unsigned char>(path[path.size() - ext.size() + k])) != ext[k]) return false;
+  return true;
+}
+
+// A .npy bool array holds 0 and 1 only (read_npy_file's check, on each block as it passes).
+void check_bools(const void* data, size_t n, size_t offset, const std::string& what) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t k = 0; k < n; ++k)
+    if (p[k] > 1) fail(ErrorKind::kInvalid, "{}: bool element {} is {}, not 0 or 1", what, offset + k, p[k]);
+}
+
+void check_range(size_t offset, size_t n, size_t nbytes, const std::string& what) {
+  if (n > nbytes || offset > nbytes - n)
+    fail(ErrorKind::kInternal, "{}: bytes [{}, {}) asked of {} bytes of data", what, offset, offset + n, nbytes);
+}
+
+std::optional<TensorStream> open_pb_stream(const std::string& path) {
+  // Only raw_data TensorProto files are streamed; any other format (.npy, .npz, text) is
+  // left to the ordinary reader, which knows it, rather than judged as a malformed .pb.
+  if (has_extension_nocase(path, ".npy") || has_extension_nocase(path, ".npz")) return std::nullopt;
+  // The mapping is for the scan of the message's fields, which skips raw_data without
+  // touching its pages; the data itself is read with pread.
+  std::optional<RawTensorLayout> raw;
+  {
+    const std::shared_ptr<const MappedFile> file = MappedFile::open(path, /*prefault=*/false);
+    const std::string_view start(file->data(), std::min<size_t>(file->size(), 6));
+    if (start.rfind("\x93NUMPY", 0) == 0 || start.rfind("PK", 0) == 0) return std::nullopt;
+    try {
+      raw = find_raw_tensor(file->data(), file->size());
+    } catch (const Error&) {
+      return std::nullopt;  // not a TensorProto this scan reads: the full reader reports what it is
+    }
+  }
+  if (!raw) return std::nullopt;
+  TensorStream s;
+  try {
+    std::tie(s.dtype, s.shape) = raw_layout_type(*raw);
+  } catch (const Error& e) {
+    throw e.with_context(path);
+  }
+  s.name = raw->name;
+  s.what = path;
+  const std::shared_ptr<const ReadAtFile> file = ReadAtFile::open(path);
+  const size_t data_at = raw->raw_offset, nbytes = raw->raw_size;
+  s.read = [file, data_at, nbytes](size_t offset, void* dst, size_t n) {
+    check_range(offset, n, nbytes, file->path());
+    if (file->read_at(data_at + offset, dst, n) != n) fail(ErrorKind::kIo, "cannot read {}: file shrank", file->path());
+  };
+  return s;
+}
+
+std::optional<TensorStream> open_npy_stream(const std::string& path) {
+  const std::shared_ptr<const ReadAtFile> file = ReadAtFile::open(path);
+  NpyHeader h;
+  try {
+    std::string head(12, '\0');
+    head.resize(file->read_at(0, head.data(), head.size()));
+    const size_t size = npy_header_size(head, path);
+    if (size > (size_t{1} << 24)) return std::nullopt;  // read_npy_file says why
+    const size_t have = head.size();
+    if (size > have) {
+      head.resize(size);
+      head.resize(have + file->read_at(have, head.data() + have, size - have));
+    }
+    h = parse_npy_header(head, path);
+  } catch (const Error&) {
+    return std::nullopt;  // read_npy_file refuses it, with the same message and context as always
+  }
+  if (h.byteswap) return std::nullopt;  // big-endian data: the whole reader swaps it
+  if (file->size() < h.data_offset || file->size() - h.data_offset != h.nbytes)
+    fail(ErrorKind::kInvalid, "{}: the data does not have the {} bytes the header promises", path, h.nbytes);
+  TensorStream s;
+  s.dtype = h.dtype;
+  s.shape = h.shape;
+  s.what = path;
+  const size_t data_at = h.data_offset, nbytes = h.nbytes;
+  const bool bools = h.dtype == DType::kBool;
+  s.read = [file, data_at, nbytes, bools](size_t offset, void* dst, size_t n) {
+    check_range(offset, n, nbytes, file->path());
+    if (file->read_at(data_at + offset, dst, n) != n)
+      fail(ErrorKind::kInvalid, "{}: the data does not have the {} bytes the header promises", file->path(), nbytes);
+    if (bools) check_bools(dst, n, offset, file->path());
+  };
+  return s;
+}
+
+// One .npz member's uncompressed bytes (its .npy header, then the data), in order. The
+// read that ends the member checks what read_npz_file checks of the whole: that a
+// deflated member inflates to exactly its stated size, and the CRC-32.
+class MemberBytes {
+ public:
+  MemberBytes(std::shared_ptr<const ReadAtFile> file, ZipMember m, std::string archive)
+      : file_(std::move(file)), m_(std::move(m)), archive_(std::move(archive)) {
+    crc_ = 0;
+    if (m_.method == 8) {
+      z_ = std::make_unique<z_stream>();
+      if (inflateInit2(z_.get(), -MAX_WBITS) != Z_OK) fail(ErrorKind::kInternal, "zlib inflateInit2 failed");
+      in_.resize(std::min<uint64_t>(m_.csize, kInputBytes));
+    }
+    if (m_.usize == 0) finish();
+  }
+  ~MemberBytes() {
+    if (z_) inflateEnd(z_.get());
+  }
+  MemberBytes(const MemberBytes&) = delete;
+  MemberBytes& operator=(const MemberBytes&) = delete;
+
+  uint64_t pos() const { return pos_; }
+
+  // The next n bytes into dst. REQUIRES: n <= usize - pos().
+  void next(void* dst, size_t n) {
+    if (n == 0) return;
+    if (z_) inflate_into(static_cast<Bytef*>(dst), n);
+    else if (file_->read_at(m_.data_at + pos_, dst, n) != n) bad("an entry lies beyond the end of the file");
+    crc_ = crc32_update(crc_, dst, n);
+    pos_ += n;
+    if (pos_ == m_.usize) finish();
+  }
+
+ private:
+  static constexpr uint64_t kInputBytes = 256 << 10;
+
+  [[noreturn]] void bad(std::string_view why) const {
+    fail(ErrorKind::kInvalid, "{}: not a valid .npz (zip) file: {}", archive_, why);
+  }
+  [[noreturn]] void bad_length() const { bad("a deflated entry does not inflate to its stated size"); }
+
+  // Compressed input for inflate when it has used up what it had; false at the member's end.
+  bool refill() {
+    if (z_->avail_in > 0) return true;
+    const uint64_t k = std::min<uint64_t>(in_.size(), m_.csize - in_at_);
+    if (k == 0) return false;
+    if (file_->read_at(m_.data_at + in_at_, in_.data(), k) != k) bad("an entry lies beyond the end of the file");
+    in_at_ += k;
+    z_->next_in = in_.data();
+    z_->avail_in = static_cast<uInt>(k);
+    return true;
+  }
+
+  // One inflate step into [out, out + n); returns the bytes it produced.
+  size_t step(Bytef* out, size_t n) {
+    if (ended_) bad_length();  // the stream ended before the stated size
+    const bool more = refill();
+    z_->next_out = out;
+    z_->avail_out = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
+    const uInt room = z_->avail_out;
+    const int rc = inflate(z_.get(), Z_NO_FLUSH);
+    if (rc == Z_STREAM_END) ended_ = true;
+    else if (rc == Z_BUF_ERROR ? !more : rc != Z_OK) bad_length();  // damaged, or out of input
+    return room - z_->avail_out;
+  }
+
+  void inflate_into(Bytef* out, size_t n) {
+    while (n > 0) {
+      const size_t got = step(out, n);
+      out += got;
+      n -= got;
+    }
+  }
+
+  void finish() {
+    if (z_) {
+      // The stream must end here: one more byte of output is a member longer than stated.
+      Bytef extra;
+      while (!ended_)
+        if (step(&extra, 1) != 0) bad_length();
+    }
+    if (crc_ != m_.crc) fail(ErrorKind::kInvalid, "{}: CRC-32 mismatch (damaged archive)", m_.label);
+  }
+
+  std::shared_ptr<const ReadAtFile> file_;
+  ZipMember m_;
+  std::string archive_;
+  uint64_t pos_ = 0;
+  uint32_t crc_ = 0;
+  std::unique_ptr<z_stream> z_;  // deflated only; zlib's state points back at it, so it stays put
+  std::vector<Bytef> in_;
+  uint64_t in_at_ = 0;  // compressed bytes fed so far
+  bool ended_ = false;
+};
+
+// A member as a stream, its .npy header read (inflated) from its start. nullopt when the
+// header is one read_npz_file refuses (it then reports the member's CRC or the header, in
+// its order) or the data needs byte swapping.
+std::optional<TensorStream> open_member(const std::shared_ptr<const ReadAtFile>& file, const ZipMember& m,
+                                        const std::string& archive) {
+  if (m.method == 8 && m.usize > (uint64_t{1} << 40))
+    fail(ErrorKind::kInvalid, "{}: not a valid .npz (zip) file: an entry claims an absurd size", archive);
+  auto bytes = std::make_shared<MemberBytes>(file, m, archive);
+  NpyHeader h;
+  try {
+    std::string head(std::min<uint64_t>(m.usize, 12), '\0');
+    bytes->next(head.data(), head.size());
+    const size_t size = npy_header_size(head, m.label);
+    if (size > m.usize || size > (size_t{1} << 24)) return std::nullopt;
+    const size_t have = head.size();
+    head.resize(std::max(size, have));
+    bytes->next(head.data() + have, head.size() - have);
+    h = parse_npy_header(head, m.label);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (h.byteswap || m.usize - h.data_offset != h.nbytes) return std::nullopt;
+  TensorStream s;
+  s.name = m.key;
+  s.dtype = h.dtype;
+  s.shape = h.shape;
+  s.what = m.label;
+  const size_t data_at = h.data_offset, nbytes = h.nbytes;
+  const bool bools = h.dtype == DType::kBool;
+  const std::string label = m.label;
+  s.read = [bytes, data_at, nbytes, bools, label](size_t offset, void* dst, size_t n) {
+    check_range(offset, n, nbytes, label);
+    if (data_at + offset != bytes->pos())
+      fail(ErrorKind::kInternal, "{}: data read at byte {}, but the member is read in order (next: {})", label, offset,
+           bytes->pos() - data_at);
+    bytes->next(dst, n);
+    if (bools) check_bools(dst, n, offset, label);
+  };
+  return s;
+}
+
+}  // namespace
+
+std::optional<TensorStream> open_tensor_stream(const std::string& path) {
+  if (!is_regular_file(path)) return std::nullopt;
+  // The format by extension, as read_input_file decides it.
+  if (std::filesystem::path(path).extension() == ".npy") return open_npy_stream(path);
+  return open_pb_stream(path);
+}
+
+std::optional<std::vector<TensorStream>> open_npz_streams(const std::string& path) {
+  if (!is_regular_file(path)) return std::nullopt;
+  const std::shared_ptr<const ReadAtFile> file = ReadAtFile::open(path);
+  std::vector<ZipMember> members;
+  for_each_npz_member(ZipBytes(file, path), [&](const ZipMember& m) { members.push_back(m); });
+  std::vector<TensorStream> out;
+  for (const ZipMember& m : members) {
+    std::optional<TensorStream> s = open_member(file, m, path);
+    if (!s) return std::nullopt;
+    out.push_back(std::move(*s));
+  }
+  return out;
+}
+
+}  // namespace onnxrun

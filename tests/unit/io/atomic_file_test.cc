@@ -1,0 +1,83 @@
+// AtomicFile (io/atomic_file.h), the object write_file_atomically wraps: several open at
+// once, writes at offsets, whether a target can seek, and the temporary removed when a
+// file is abandoned. What each kind of target gets is tested in output_files_test.cc.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <thread>
+
+#include "core/error.h"
+#include "io/atomic_file.h"
+#include "io/output_transaction.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> names_in(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("AtomicFile: several open at once, each appearing only on its commit", "[output-files]") {
+  TempDir d;
+  {
+    AtomicFile a(d.file("a.bin"));
+    AtomicFile b(d.file("b.bin"));
+    CHECK(a.can_seek());
+    CHECK_FALSE(a.in_place());
+    write_bytes(a.file(), "hello", 5, a.path());
+    write_bytes_at(b.fd(), "world", 5, 3, b.path());
+    write_bytes_at(b.fd(), "abc", 3, 0, b.path());
+    CHECK(names_in(d.path()).size() == 2);  // two temporaries
+    for (const std::string& n : names_in(d.path())) CHECK(n.find(".tmp.") != std::string::npos);
+    b.commit();
+    CHECK(read_file(d.file("b.bin")) == "abcworld");
+    CHECK_THROWS_AS(b.commit(), Error);
+  }  // a never committed: its temporary goes
+  CHECK(names_in(d.path()) == std::vector<std::string>{"b.bin"});
+}
+
+TEST_CASE("AtomicFile hands its temporary to the live OutputTransaction", "[output-files]") {
+  TempDir d;
+  OutputTransaction tx;
+  {
+    AtomicFile a(d.file("a.bin"));
+    write_bytes(a.file(), "x", 1, a.path());
+    a.commit();
+  }
+  CHECK_FALSE(fs::exists(d.file("a.bin")));
+  CHECK(tx.commit() == std::vector<std::string>{d.file("a.bin")});
+  CHECK(read_file(d.file("a.bin")) == "x");
+}
+
+TEST_CASE("AtomicFile: a FIFO is written in place and cannot seek", "[output-files]") {
+  TempDir d;
+  REQUIRE(::mkfifo(d.file("p").c_str(), 0600) == 0);
+  CHECK_FALSE(AtomicFile::can_seek_at(d.file("p")));
+  CHECK(AtomicFile::can_seek_at(d.file("new")));
+  CHECK_THROWS_AS(AtomicFile::can_seek_at(d.path()), Error);  // a folder
+  std::string got;
+  std::thread reader([&] { got = read_file(d.file("p")); });
+  {
+    AtomicFile f(d.file("p"));
+    CHECK(f.in_place());
+    CHECK_FALSE(f.can_seek());
+    write_bytes(f.file(), "piped", 5, f.path());
+    f.commit();
+  }
+  reader.join();
+  CHECK(got == "piped");
+  CHECK(names_in(d.path()) == std::vector<std::string>{"p"});
+}

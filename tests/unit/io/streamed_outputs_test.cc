@@ -1,0 +1,188 @@
+// Output files written block by block (io/streamed_outputs.h): byte for byte what
+// write_outputs_as writes for the same tensors in every format; nothing left behind when
+// abandoned or overfed; the OutputTransaction hand-over; FIFOs written in place; and
+// an outputs.npz FIFO refused up front.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include "core/error.h"
+#include "io/output_transaction.h"
+#include "io/streamed_outputs.h"
+#include "io/tensor_format.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+Tensor patterned(DType dtype, Shape shape, uint32_t seed = 1) {
+  Tensor t(dtype, std::move(shape));
+  auto* p = static_cast<uint8_t*>(t.nbytes() ? t.mutable_raw() : nullptr);
+  std::mt19937 rng(seed);
+  for (size_t k = 0; k < t.nbytes(); ++k) p[k] = static_cast<uint8_t>(rng());
+  return t;
+}
+
+std::vector<std::string> names_in(const std::string& dir) {
+  std::vector<std::string> out;
+  if (!fs::exists(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Streams `tensors` into `dir` in blocks of `block` bytes, the outputs interleaved.
+std::vector<std::string> stream_outputs(TensorFormat format, const std::string& dir,
+                                        const std::vector<std::string>& names, const std::vector<Tensor>& tensors,
+                                        size_t block) {
+  std::vector<DType> dtypes;
+  std::vector<Shape> shapes;
+  for (const Tensor& t : tensors) {
+    dtypes.push_back(t.dtype());
+    shapes.push_back(t.shape());
+  }
+  StreamedOutputs out(format, dir, names, dtypes, shapes);
+  std::vector<size_t> at(tensors.size(), 0);
+  for (bool more = true; more;) {
+    more = false;
+    for (size_t k = 0; k < tensors.size(); ++k) {
+      const size_t n = std::min(block, tensors[k].nbytes() - at[k]);
+      if (n == 0) continue;
+      out.append(k, static_cast<const char*>(tensors[k].raw()) + at[k], n);
+      at[k] += n;
+      more = true;
+    }
+  }
+  return out.finish();
+}
+
+const TensorFormat kFormats[] = {TensorFormat::kPb, TensorFormat::kNpy, TensorFormat::kNpz};
+
+}  // namespace
+
+TEST_CASE("streamed outputs are the files write_outputs_as writes, in every format", "[io][stream-out]") {
+  const std::vector<std::vector<Tensor>> cases = {
+      {patterned(DType::kFloat, {1000})},
+      {patterned(DType::kFloat, {})},
+      {patterned(DType::kDouble, {2, 0, 3})},
+      {patterned(DType::kFloat, {3, 7}), patterned(DType::kFloat16, {}), patterned(DType::kBFloat16, {0}),
+       patterned(DType::kInt64, {5, 1}), patterned(DType::kFloat, {5 << 18}, 9)},  // the last 5 MiB
+  };
+  for (TensorFormat format : kFormats)
+    for (const auto& tensors : cases)
+      for (size_t block : {size_t{1} << 20, size_t{4093}, size_t{1}}) {
+        if (block == 1 && tensors.size() > 1) continue;  // byte by byte through 5 MiB is slow
+        TempDir d;
+        std::vector<std::string> names;
+        for (size_t k = 0; k < tensors.size(); ++k) names.push_back("out" + std::to_string(k));
+        INFO("format " << static_cast<int>(format) << ", " << tensors.size() << " outputs, block " << block);
+        const auto whole = write_outputs_as(format, d.file("whole"), names, tensors);
+        const auto streamed = stream_outputs(format, d.file("streamed"), names, tensors, block);
+        REQUIRE(names_in(d.file("streamed")) == names_in(d.file("whole")));
+        REQUIRE(streamed.size() == whole.size());
+        for (size_t k = 0; k < whole.size(); ++k) {
+          CHECK(fs::path(streamed[k]).filename() == fs::path(whole[k]).filename());
+          CHECK(read_file(streamed[k]) == read_file(whole[k]));
+        }
+      }
+}
+
+TEST_CASE("streamed outputs abandoned or overfed leave nothing behind", "[io][stream-out]") {
+  for (TensorFormat format : kFormats) {
+    INFO("format " << static_cast<int>(format));
+    TempDir d;
+    const Tensor t = patterned(DType::kFloat, {100});
+    {
+      StreamedOutputs out(format, d.path(), {"a", "b"}, {DType::kFloat, DType::kFloat}, {{100}, {100}});
+      out.append(0, t.raw(), 400);
+      out.append(1, t.raw(), 200);
+    }  // never finished
+    CHECK(names_in(d.path()).empty());
+    {
+      StreamedOutputs out(format, d.path(), {"a"}, {DType::kFloat}, {{100}});
+      out.append(0, t.raw(), 300);
+      try {
+        out.append(0, t.raw(), 101);
+        FAIL("an overflow was taken");
+      } catch (const Error& e) {
+        CHECK(e.kind() == ErrorKind::kInternal);
+        CHECK_THAT(e.what(), Catch::Contains("more data than"));
+      }
+    }
+    CHECK(names_in(d.path()).empty());
+    {
+      StreamedOutputs out(format, d.path(), {"a", "b"}, {DType::kFloat, DType::kFloat}, {{100}, {100}});
+      out.append(0, t.raw(), 400);
+      out.append(1, t.raw(), 396);
+      try {
+        out.finish();
+        FAIL("a short output was finished");
+      } catch (const Error& e) {
+        CHECK(e.kind() == ErrorKind::kInternal);
+        CHECK_THAT(e.what(), Catch::Contains("396 bytes of data written, 400 expected"));
+      }
+    }
+    CHECK(names_in(d.path()).empty());
+  }
+}
+
+TEST_CASE("streamed outputs go to the live OutputTransaction and appear on its commit", "[io][stream-out]") {
+  for (TensorFormat format : kFormats) {
+    INFO("format " << static_cast<int>(format));
+    TempDir d;
+    const std::vector<Tensor> tensors = {patterned(DType::kFloat, {10}), patterned(DType::kFloat, {3})};
+    const auto whole = write_outputs_as(format, d.file("whole"), {"a", "b"}, tensors);
+    {
+      OutputTransaction tx;
+      const auto paths = stream_outputs(format, d.file("out"), {"a", "b"}, tensors, 7);
+      CHECK(tx.pending() == paths);
+      for (const std::string& p : paths) CHECK_FALSE(fs::exists(p));
+      CHECK(tx.commit() == paths);
+      for (size_t k = 0; k < paths.size(); ++k) CHECK(read_file(paths[k]) == read_file(whole[k]));
+    }
+    {
+      OutputTransaction tx;  // not committed: nothing appears, nothing is left
+      stream_outputs(format, d.file("dropped"), {"a", "b"}, tensors, 7);
+    }
+    CHECK(names_in(d.file("dropped")).empty());
+  }
+}
+
+TEST_CASE("streamed .pb and .npy outputs write a FIFO in place, an outputs.npz FIFO is refused", "[io][stream-out]") {
+  const Tensor t = patterned(DType::kFloat, {300000});  // more than a pipe holds
+  for (TensorFormat format : {TensorFormat::kPb, TensorFormat::kNpy}) {
+    TempDir d;
+    const auto whole = write_outputs_as(format, d.file("whole"), {"y"}, {t});
+    fs::create_directories(d.file("out"));
+    const std::string fifo = d.file("out") + "/" + fs::path(whole[0]).filename().string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK(StreamedOutputs::can_stream(format, d.file("out"), 1));
+    std::string got;
+    std::thread reader([&] { got = read_file(fifo); });
+    stream_outputs(format, d.file("out"), {"y"}, {t}, 1 << 16);
+    reader.join();
+    CHECK(got == read_file(whole[0]));
+    CHECK(names_in(d.file("out")) == std::vector<std::string>{fs::path(fifo).filename().string()});
+  }
+  TempDir d;
+  CHECK(StreamedOutputs::can_stream(TensorFormat::kNpz, d.path(), 1));
+  CHECK(StreamedOutputs::can_stream(TensorFormat::kNpz, d.file("not/yet"), 1));
+  REQUIRE(::mkfifo(d.file("outputs.npz").c_str(), 0600) == 0);
+  CHECK_FALSE(StreamedOutputs::can_stream(TensorFormat::kNpz, d.path(), 1));
+  CHECK_THROWS_AS(StreamedOutputs(TensorFormat::kNpz, d.path(), {"y"}, {DType::kFloat}, {{1}}), Error);
+  CHECK(StreamedOutputs::can_stream(TensorFormat::kNpy, d.path(), 1));
+  // A symlink to a FIFO is the FIFO.
+  fs::create_symlink(d.file("outputs.npz"), d.file("link"));
+  fs::create_directories(d.file("sub"));
+  fs::create_symlink(d.file("outputs.npz"), d.file("sub/outputs.npz"));
+  CHECK_FALSE(StreamedOutputs::can_stream(TensorFormat::kNpz, d.file("sub"), 1));
+}

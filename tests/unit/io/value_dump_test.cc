@@ -1,0 +1,98 @@
+// --dump-intermediates (io/value_dump.h): values given block by block get the same file
+// names, bytes and values.tsv lines, in the same order, as values given whole.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+
+#include "core/error.h"
+#include "io/output_transaction.h"
+#include "io/value_dump.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+Tensor patterned(DType dtype, Shape shape, uint32_t seed) {
+  Tensor t(dtype, std::move(shape));
+  auto* p = static_cast<uint8_t*>(t.nbytes() ? t.mutable_raw() : nullptr);
+  std::mt19937 rng(seed);
+  for (size_t k = 0; k < t.nbytes(); ++k) p[k] = static_cast<uint8_t>(rng());
+  return t;
+}
+
+std::vector<std::string> names_in(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("values dumped block by block are the files and index write() gives", "[io][stream-out]") {
+  // Names that clash once made safe ("a/b" and "a_b"), a 0-d and an empty value.
+  const std::vector<std::pair<std::string, Tensor>> values = {
+      {"a/b", patterned(DType::kFloat, {100}, 1)},  {"a_b", patterned(DType::kFloat16, {3, 5}, 2)},
+      {"", patterned(DType::kDouble, {}, 3)},       {".hidden", patterned(DType::kFloat, {0, 4}, 4)},
+      {"a/b", patterned(DType::kBFloat16, {9}, 5)}, {"big", patterned(DType::kFloat, {3 << 18}, 6)},
+  };
+  for (TensorFormat format : {TensorFormat::kPb, TensorFormat::kNpy, TensorFormat::kNpz}) {
+    INFO("format " << static_cast<int>(format));
+    TempDir d;
+    ValueDump whole(d.file("whole"), format);
+    for (const auto& [name, t] : values) whole.write(name, t);
+    CHECK(whole.finish() == values.size());
+
+    // Streamed, all begun before any ends (as a block run produces them), ended out of
+    // order, one value given whole in between: the index keeps the order they began.
+    ValueDump streamed(d.file("streamed"), format);
+    std::vector<size_t> ids;
+    for (size_t k = 0; k < 3; ++k)
+      ids.push_back(streamed.begin_value(values[k].first, values[k].second.dtype(), values[k].second.shape()));
+    streamed.write(values[3].first, values[3].second);
+    for (size_t k = 4; k < values.size(); ++k)
+      ids.push_back(streamed.begin_value(values[k].first, values[k].second.dtype(), values[k].second.shape()));
+    for (size_t at = 0, block = 4093; at < (size_t{3} << 20); at += block)
+      for (size_t j = 0; j < ids.size(); ++j) {
+        const Tensor& t = values[j < 3 ? j : j + 1].second;
+        if (at < t.nbytes())
+          streamed.append(ids[j], static_cast<const char*>(t.raw()) + at, std::min(block, t.nbytes() - at));
+      }
+    for (size_t j = ids.size(); j-- > 0;) streamed.end_value(ids[j]);
+    CHECK(streamed.finish() == values.size());
+
+    REQUIRE(names_in(d.file("streamed")) == names_in(d.file("whole")));
+    for (const std::string& f : names_in(d.file("whole"))) {
+      INFO(f);
+      CHECK(read_file(d.file("streamed/" + f)) == read_file(d.file("whole/" + f)));
+    }
+  }
+}
+
+TEST_CASE("a dumped value begun and not ended leaves no file and no index line", "[io][stream-out]") {
+  TempDir d;
+  const Tensor t = patterned(DType::kFloat, {10}, 1);
+  {
+    OutputTransaction tx;  // a dump writes at once, whatever transaction is alive
+    ValueDump dump(d.path(), TensorFormat::kPb);
+    const size_t x = dump.begin_value("x", DType::kFloat, {10});
+    const size_t y = dump.begin_value("y", DType::kFloat, {10});
+    dump.append(y, t.raw(), 40);
+    dump.end_value(y);
+    dump.append(x, t.raw(), 12);
+    CHECK_THROWS_AS(dump.append(x, t.raw(), 40), Error);  // past its size
+    CHECK_THROWS_AS(dump.end_value(x), Error);            // short
+    CHECK_THROWS_AS(dump.end_value(x), Error);            // no longer open
+    const size_t z = dump.begin_value("z", DType::kFloat, {10});
+    dump.append(z, t.raw(), 4);
+    CHECK(dump.finish() == 1);
+  }
+  CHECK(names_in(d.path()) == std::vector<std::string>{"values.tsv", "y.pb"});
+  CHECK(read_file(d.file("values.tsv")) == "y.pb\ty\n");
+}
