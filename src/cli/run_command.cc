@@ -4,7 +4,8 @@
 #include <filesystem>
 #include <optional>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "cli/app_common.h"
@@ -112,7 +113,15 @@ std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
   for (const std::string& dir : dirs) {
     std::string label = fs::path(dir).filename().string();
     if (label.empty()) label = fs::path(dir).parent_path().filename().string();  // "-d set/"
-    sets.push_back({label, dir, list_test_set(dir)});
+    TestSetFiles files = list_test_set(dir);
+    if (!o.test_dir.empty() && files.inputs.empty() && files.outputs.empty())
+      fail(
+          ErrorKind::kInput,
+          "-d {}: not a test set: a test set folder (test_data_set_N) holds input_0.pb, input_1.pb, ... and "
+          "output_0.pb, ...{}",
+          dir,
+          find_test_sets(dir).empty() ? "" : fmt::format(" (its test sets: {})", fmt::join(find_test_sets(dir), ", ")));
+    sets.push_back({label, dir, std::move(files)});
   }
   return sets;
 }

@@ -234,7 +234,7 @@ TEST_CASE("--dump-intermediates writes every value, named after it", "[cli][quic
   // cannot run: one line on stderr, exit 3.
   r = run_cli({quick("two_chains.onnx"), "--json", "-d", dir.path()});
   CHECK_EXIT(r, 3);
-  CHECK_THAT(r.err, Catch::Contains("missing input 'a'"));
+  CHECK_THAT(r.err, Catch::Contains("not a test set: a test set folder (test_data_set_N) holds input_0.pb"));
 }
 
 TEST_CASE("info describes runnable and unrunnable models, as text and JSON", "[cli][info]") {
