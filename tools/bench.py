@@ -5,6 +5,11 @@ For each type and size: `onnx-run bench` on a made-up input, and `onnx-run bench
 --memcpy` of the same bytes, on 1 and 2 threads; the ratio is memcpy time / kernel time
 (1.0 = at the memcpy line). Then whole processes: `onnx-run MODEL -i x=big.pb -o out/`
 on a 400 MB float32 tensor against `cat big.pb > copy.pb`, wall time and peak RSS.
+Then the statistics printed after an output (`bench --stats`) against memcpy of the
+same bytes, and the end-to-end matrix: 1e8 elements of float32, float16 and double,
+in .pb or .npy, out to .pb, .npy or nowhere, printed (default), -q or --json, each
+cell beside `cat in > out` (or `cat in > /dev/null` when nothing is written) of the
+same bytes, taken in turns in the same run, with peak RSS.
 Needs Debian's python3-onnx and python3-numpy (run with /usr/bin/python3).
 """
 import argparse
@@ -71,13 +76,30 @@ def main():
     ap.add_argument("--big-mb", type=int, default=400, help="size of the whole-process tensor (0: skip)")
     ap.add_argument("--process-repeat", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=5, help="alternating kernel/memcpy rounds per cell")
+    ap.add_argument("--sections", default="kernels,process,stats,matrix",
+                    help="which parts to run, comma separated")
+    ap.add_argument("--matrix-types", default="float,float16,double")
+    ap.add_argument("--matrix-repeat", type=int, default=5)
     a = ap.parse_args()
+    sections = set(a.sections.split(","))
     os.makedirs(a.workdir, exist_ok=True)
     exe = a.onnx_run
 
     print(f"onnx-run: {exe}")
     print(f"kernel path: {bench_json([exe, 'bench', '--memcpy', '64', '--repeat', '1', '--json'])['kernel_path']}")
     print()
+    if "kernels" in sections:
+        kernel_tables(a, exe)
+    if "process" in sections:
+        process_runs(a, exe)
+    if "stats" in sections:
+        stats_vs_memcpy(a, exe)
+    if "matrix" in sections:
+        for t in a.matrix_types.split(","):
+            matrix(a, exe, t)
+
+
+def kernel_tables(a, exe):
     print(f"Kernel vs memcpy of the same bytes, {a.rounds} alternating rounds: times are the median over rounds")
     print("of each round's median run; ratio = memcpy time / kernel time, the median of the rounds' ratios")
     hdr = (f"{'type':9} {'N':>6} {'thr':>3} {'memcpy':>10} {'kernel':>10} {'ratio':>6} {'kern GB/s':>9} "
@@ -138,8 +160,12 @@ def main():
               f"(/bin/true: {statistics.median(true)*1e3:.1f} ms)")
     sys.stdout.flush()
 
+
+def process_runs(a, exe):
     if a.big_mb <= 0:
         return
+    model = os.path.join(a.workdir, "leaky_relu_float.onnx")
+    make_model(model, TYPES["float"])
     n = a.big_mb * 1000 * 1000 // 4
     big = os.path.join(a.workdir, "big.pb")
     if not os.path.exists(big) or os.path.getsize(big) < n * 4:
@@ -169,6 +195,75 @@ def main():
         print(f"  threads {th}: cat {c*1e3:.0f} ms, onnx-run {o*1e3:.0f} ms, ratio {o/c:.2f}; "
               f"peak RSS onnx-run {ours_rss/2**20:.0f} MiB = {ours_rss/(n*4):.2f} x tensor bytes (cat {cat_rss/2**20:.1f} MiB)")
         sys.stdout.flush()
+
+
+
+def stats_vs_memcpy(a, exe):
+    """The statistics printed after an output, over 1e8 float32 in memory, beside memcpy."""
+    nbytes = 400_000_000
+    print(f"\nStatistics of 1e8 float32 in memory vs memcpy of its {nbytes / 1e6:.0f} MB "
+          f"({a.rounds} alternating rounds, median):")
+    for th in a.threads.split(","):
+        st, mc = [], []
+        for _ in range(a.rounds):
+            st.append(bench_json([exe, "bench", "--stats", str(nbytes), "--threads", th, "--repeat", "5",
+                                  "--json"])["median_ns"])
+            mc.append(bench_json([exe, "bench", "--memcpy", str(nbytes), "--threads", th, "--repeat", "5",
+                                  "--json"])["median_ns"])
+        s_ms, m_ms = statistics.median(st) / 1e6, statistics.median(mc) / 1e6
+        print(f"  threads {th}: statistics {s_ms:.1f} ms, memcpy {m_ms:.1f} ms, ratio {s_ms / m_ms:.2f}")
+        sys.stdout.flush()
+
+
+def matrix(a, exe, t):
+    """Whole processes over 1e8 elements of type t: in x out x printing, each beside cat."""
+    n = 100_000_000
+    elem = TYPES[t]
+    work = os.path.join(a.workdir, f"matrix_{t}")
+    os.makedirs(work, exist_ok=True)
+    model = os.path.join(work, "model.onnx")
+    make_model(model, elem)
+    dt = {"float": np.float32, "float16": np.float16, "double": np.float64}[t]
+    rng = np.random.default_rng(2)
+    x = (rng.random(n, dtype=np.float32) * 2 - 1).astype(dt)
+    ins = {"pb": os.path.join(work, "in.pb"), "npy": os.path.join(work, "in.npy")}
+    with open(ins["pb"], "wb") as f:
+        f.write(numpy_helper.from_array(x, "x").SerializeToString())
+    np.save(ins["npy"], x)
+    del x
+    out = os.path.join(work, "out")
+    copy = os.path.join(work, "copy")
+    for p in ins.values():
+        subprocess.run(["cat", p], stdout=subprocess.DEVNULL, check=True)  # into the page cache
+    print(f"\nEnd to end, 1e8 {t} ({os.path.getsize(ins['pb']) / 1e6:.0f} MB), median of {a.matrix_repeat} "
+          f"runs taken in turns with cat; ratio = onnx-run / cat:")
+    hdr = f"{'in':4} {'out':5} {'printing':9} {'cat':>8} {'onnx-run':>9} {'ratio':>6} {'RSS MiB':>8}"
+    print(hdr)
+    print("-" * len(hdr))
+    for fin, path in ins.items():
+        for fout in ("pb", "npy", "none"):
+            for printing in ("default", "-q", "--json"):
+                argv = [exe, model, "-i", f"x={path}"]
+                if fout != "none":
+                    argv += ["-o", out, "--format", fout]
+                if printing != "default":
+                    argv.append(printing)
+                cat = (["sh", "-c", 'cat "$0" > "$1"', path, copy] if fout != "none"
+                       else ["sh", "-c", 'cat "$0" > /dev/null', path])
+                cat_t, ours_t, rss = [], [], 0
+                for _ in range(a.matrix_repeat):
+                    cat_t.append(timed_process(cat, work)[0])
+                    w, r = timed_process(argv, work)
+                    ours_t.append(w)
+                    rss = max(rss, r)
+                c, o = statistics.median(cat_t), statistics.median(ours_t)
+                print(f"{fin:4} {fout:5} {printing:9} {c*1e3:>6.0f}ms {o*1e3:>7.0f}ms {o/c:>6.2f} "
+                      f"{rss/2**20:>8.1f}")
+                sys.stdout.flush()
+    for p in list(ins.values()) + [copy]:
+        if os.path.exists(p):
+            os.remove(p)
+    subprocess.run(["rm", "-rf", out], check=True)
 
 
 if __name__ == "__main__":

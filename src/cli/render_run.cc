@@ -2,26 +2,24 @@
 
 #include <fmt/core.h>
 
-#include "core/tensor_stats.h"
 #include "io/tensor_text.h"
 
 namespace onnxrun::cli {
 namespace {
 
+// Values print from their digests (suite/value_digest.h), made by the run whichever way
+// it ran: the same text from a streamed run as from a whole one.
 void print_inputs(const SetRun& run) {
   for (const RunValue& v : run.inputs)
-    fmt::print("input '{}': {} from {}\n  {}\n", v.name, v.tensor.describe(), v.source,
-               format_stats(tensor_stats(v.tensor)));
+    fmt::print("input '{}': {} from {}\n  {}\n", v.name, describe(v.digest), v.source, format_stats(v.digest.stats));
 }
 
-void print_outputs(const SetRun& run, const RenderOptions& o) {
-  ArrayPrintOptions po;
-  po.full = o.full;
+void print_outputs(const SetRun& run) {
   for (size_t k = 0; k < run.outputs.size(); ++k) {
-    const RunValue& v = run.outputs[k];
-    fmt::print("output '{}': {}\n  {}\n", v.name, v.tensor.describe(), format_stats(tensor_stats(v.tensor)));
+    const ValueDigest& d = run.outputs[k].digest;
+    fmt::print("output '{}': {}\n  {}\n", run.outputs[k].name, describe(d), format_stats(d.stats));
     if (k < run.checks.size()) fmt::print("  {}\n", run.checks[k].comparison.verdict());
-    fmt::print("{}\n", format_array(v.tensor, po));
+    fmt::print("{}\n", format_shown(d.shown, d.shape, d.print));
   }
 }
 
@@ -39,16 +37,16 @@ void print_test_set(const SetRun& run, const RenderOptions& o) {
     return;
   }
   print_inputs(run);
-  print_outputs(run, o);
+  print_outputs(run);
 }
 
 }  // namespace
 
 void print_run_text(const RunReport& report, const RenderOptions& o) {
   if (report.source != FeedSource::kTestSets) {
-    if (o.quiet || report.streamed) return;
+    if (o.quiet) return;
     print_inputs(report.runs.at(0));
-    print_outputs(report.runs.at(0), o);
+    print_outputs(report.runs.at(0));
     return;
   }
   size_t passed = 0;

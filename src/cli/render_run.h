@@ -10,7 +10,6 @@ namespace onnxrun::cli {
 
 struct RenderOptions {
   bool quiet = false;
-  bool full = false;  // every element, however many
 };
 
 void print_run_text(const RunReport& report, const RenderOptions& options);

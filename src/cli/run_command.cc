@@ -60,6 +60,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--format", o.format, "file format for -o and --dump-intermediates")
       ->check(CLI::IsMember({"pb", "npy", "npz"}))
       ->capture_default_str();
+  // Hidden: every path gives the same bits and text, and the tests prove it through here.
+  app.add_option("--exec-path", o.exec_path, "run block by block when possible, or always whole")
+      ->check(CLI::IsMember({"auto", "whole", "blocks"}))
+      ->group("");
   app.add_flag("--full", o.full, "print every element (default: summarise tensors of more than 1000)");
   app.add_flag("--json", o.json, "print inputs, outputs, comparisons and timings as one JSON object");
   app.add_option("--dump-intermediates", o.dump_dir, "write every value the run produces into DIR, named after it")
@@ -142,7 +146,10 @@ RunRequest request_from_options(const RunOptions& o) {
   r.format = parse_tensor_format(o.format);
   r.dump_dir = o.dump_dir;
   r.threads = static_cast<unsigned>(o.threads);
-  r.keep_tensors = o.json || !o.quiet;
+  r.digests = o.json || !o.quiet;
+  r.print.full = o.full;
+  r.keep_tensors = false;  // printing and JSON read the digests
+  r.path = o.exec_path == "whole" ? ExecPath::kWhole : o.exec_path == "blocks" ? ExecPath::kBlocks : ExecPath::kAuto;
 
   const bool given = !r.inputs.empty() || !r.npz.empty();
   if (given && !o.test_dir.empty())
@@ -184,8 +191,8 @@ int run_command(const RunOptions& o) {
   }
   RunReport report = run_model(request_for(o));
   if (!report.notice.empty()) spdlog::warn("{}", report.notice);
-  if (o.json) fmt::print("{}", run_json(report, o.full));
-  else print_run_text(report, RenderOptions{o.quiet, o.full});
+  if (o.json) fmt::print("{}", run_json(report));
+  else print_run_text(report, RenderOptions{o.quiet});
   const int code = exit_code_of(report);
   // Outputs appear only when everything, printing included, has succeeded.
   check_stdout();

@@ -32,6 +32,7 @@ struct RunOptions {
   bool json = false;                // --json: the report as JSON on stdout
   std::string dump_dir;             // --dump-intermediates DIR
   int threads = 0;                  // 0: one per core
+  std::string exec_path = "auto";   // --exec-path auto|whole|blocks (hidden: for tests)
 };
 
 void add_run_options(CLI::App& app, RunOptions& opts);

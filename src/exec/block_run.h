@@ -1,15 +1,18 @@
-// Running an elementwise graph block by block. When a graph is a chain of elementwise
-// one-input, one-output ops (OpDef::elementwise) on one input, each output element depends
-// only on the input element at the same place, so the graph can run on consecutive
-// blocks of the flattened input, each result handed on (to a file writer) before the
-// next block runs, through one reused buffer. For a large tensor whose result goes
-// straight to a file this avoids touching a whole fresh output buffer, whose page
-// faults would cost more than the work (tools/bench measures it).
+// Running a pointwise graph block by block. When every node is pointwise (OpDef::pointwise:
+// output element i a function of the inputs' elements at i) and the graph's inputs share
+// one shape, each output element depends only on the input elements at the same place,
+// so the graph can run on consecutive blocks of the flattened inputs, each block's results
+// handed on (to statistics, a printer, file writers) before the next block runs, through
+// a few reused buffers. A run over files then costs about what copying them does, and its
+// memory does not grow with the tensors (tools/bench measures both).
 #pragma once
 
 #include <cstddef>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/tensor.h"
 #include "model/graph.h"
@@ -18,25 +21,62 @@ namespace onnxrun {
 
 class Executor;
 
-// Block size, and the input size from which a caller should prefer blocks. A block of
-// 1 MiB stays in L2 from the read that fills it, through the kernel, to the write that
-// empties it (docs/perf.md, "Block size").
+// Block size. A block of 1 MiB stays in L2 from the read that fills it, through the
+// kernels, to the write that empties it (docs/perf.md, "Block size").
 inline constexpr size_t kRunBlockBytes = size_t{1} << 20;
-inline constexpr size_t kBlockRunMinBytes = size_t{64} << 20;
 
-// True when `g` has one required input, one output, no initializers, and its nodes form
-// a chain from the input to the output of ops whose rows say they are elementwise
-// (OpDef::elementwise). REQUIRES: `g` resolved (node.op set; an unresolved node is false).
+// True when every node of `g` is pointwise or has no inputs (Constant), every initializer
+// holds one element, and the graph has a node. REQUIRES: `g` resolved (an unresolved
+// node is false). Whether a run over given inputs can go in blocks is plan_block_run's.
 bool can_run_in_blocks(const Graph& g);
 
-// Runs exec's graph over an input of `dtype` and `shape` bound to `input_name`, in
-// blocks of about `block_bytes`: read(offset, dst, n) copies input data bytes
-// [offset, offset + n) into the block buffer, the graph runs on it in place, and
-// sink(block) gets each block of the output in order (a 1-D tensor valid only during
-// the call). One buffer serves every block. REQUIRES: can_run_in_blocks(exec.graph()).
-// The output has the input's element type and shape.
-void run_in_blocks(const Executor& exec, const std::string& input_name, DType dtype, const Shape& shape,
-                   const std::function<void(size_t offset, void* dst, size_t n)>& read, size_t block_bytes,
-                   const std::function<void(const Tensor& block)>& sink);
+struct BlockInput {
+  std::string name;  // the graph input
+  DType dtype = DType::kFloat;
+  // Copies data bytes [offset, offset + n) into dst; calls come in order, each where the
+  // last ended.
+  std::function<void(size_t offset, void* dst, size_t n)> read;
+};
+
+// What a block run makes: the graph outputs' types and shapes.
+struct BlockPlan {
+  Shape input_shape;
+  // Each is input_shape, with leading 1s where a one-element constant of higher rank broadcasts.
+  std::vector<Shape> output_shapes;
+  std::vector<DType> output_dtypes;
+  // Every value the nodes produce, by name, with its whole shape: one of the blocks'
+  // size (block_sized) has a shape like the outputs'; one made from constants alone keeps
+  // its own (one element), and each block produces it again.
+  struct Value {
+    Shape shape;
+    bool block_sized = false;
+  };
+  std::map<std::string, Value> values;
+};
+
+// The plan for exec's graph over inputs of these types (graph order, as bound), all of
+// `shape`; nullopt when the graph cannot run so (can_run_in_blocks false, an input missing
+// or given twice, an output that is not of the inputs' size). Learns the output types by
+// running the graph on two tiny blocks (of 2 and 3 elements), which also proves that
+// every constant broadcasts as a scalar does.
+std::optional<BlockPlan> plan_block_run(const Executor& exec, const std::vector<std::pair<std::string, DType>>& inputs,
+                                        const Shape& shape);
+
+// What a block run tells its caller about each block; `begin` is the block's first
+// element. Tensors are 1-D (or of a broadcast rank) and valid only during the call.
+struct BlockSinks {
+  // The inputs, in the order given, before the graph may compute in their buffers.
+  std::function<void(size_t begin, const std::vector<Tensor>& inputs)> inputs;
+  // Every node output as it is produced (the Executor's ValueObserver, per block).
+  std::function<void(size_t begin, const std::string& name, const Tensor& value)> value;
+  // The graph outputs, in graph order.
+  std::function<void(size_t begin, const std::vector<Tensor>& outputs)> outputs;
+};
+
+// Runs exec's graph over `inputs` in blocks of about `block_bytes` (rounded to whole
+// elements of the widest type), calling `sinks` for each. Buffers are reused from block
+// to block. REQUIRES: plan == plan_block_run(exec, <inputs' names and types>, shape).
+void run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
+                   size_t block_bytes, const BlockSinks& sinks);
 
 }  // namespace onnxrun

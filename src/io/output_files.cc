@@ -34,14 +34,6 @@ std::vector<std::string> write_numbered_outputs(const std::string& dir, const st
   return written;
 }
 
-std::string write_streamed_output_file(const std::string& dir, const std::string& name, DType dtype, const Shape& shape,
-                                       const std::function<void(const ByteSink&)>& produce) {
-  make_output_dir(dir);
-  const std::string path = (fs::path(dir) / "output_0.pb").string();
-  write_tensor_file_streamed(path, dtype, shape, name, produce);
-  return path;
-}
-
 std::vector<std::string> write_output_files(const std::string& dir, const std::vector<std::string>& names,
                                             const std::vector<Tensor>& tensors) {
   return write_numbered_outputs(dir, ".pb", tensors.size(), [&](const std::string& path, size_t k) {

@@ -26,9 +26,4 @@ std::vector<std::string> write_numbered_outputs(const std::string& dir, const st
 std::vector<std::string> write_output_files(const std::string& dir, const std::vector<std::string>& names,
                                             const std::vector<Tensor>& tensors);
 
-// DIR/output_0.pb for a graph with one output whose data is produced in order by
-// `produce` (see write_tensor_file_streamed). Returns the path written.
-std::string write_streamed_output_file(const std::string& dir, const std::string& name, DType dtype, const Shape& shape,
-                                       const std::function<void(const ByteSink&)>& produce);
-
 }  // namespace onnxrun

@@ -110,24 +110,6 @@ std::string serialize_tensor(const Tensor& t, const std::string& name) {
   return out;
 }
 
-void write_tensor_file_streamed(const std::string& path, DType dtype, const Shape& shape, const std::string& name,
-                                const std::function<void(const ByteSink&)>& produce) {
-  const size_t nbytes = checked_nbytes(dtype, shape);
-  const std::string header = header_bytes(dtype, shape, nbytes, name);
-  write_file_atomically(path, [&](std::FILE* f) {
-    write_bytes(f, header.data(), header.size(), path);
-    size_t written = 0;
-    produce([&](const void* data, size_t n) {
-      if (n > nbytes - written)
-        fail(ErrorKind::kInternal, "{}: more data than {}{} holds", path, dtype_name(dtype), shape_to_string(shape));
-      write_bytes(f, data, n, path);
-      written += n;
-    });
-    if (written != nbytes)
-      fail(ErrorKind::kInternal, "{}: {} bytes of data written, {} expected", path, written, nbytes);
-  });
-}
-
 void write_tensor_file(const std::string& path, const Tensor& t, const std::string& name) {
   const std::string header = header_bytes(t, name);
   write_file_atomically(path, [&](std::FILE* f) {

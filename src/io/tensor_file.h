@@ -1,7 +1,6 @@
 // Tensor files: one serialized TensorProto per file (the ONNX test-data format).
 #pragma once
 
-#include <functional>
 #include <string>
 #include <utility>
 
@@ -38,14 +37,6 @@ std::string tensor_file_header(DType dtype, const Shape& shape, const std::strin
 // serialized on its own and the data streamed straight from the tensor's buffer, so no
 // serialized copy of the data is ever made.
 void write_tensor_file(const std::string& path, const Tensor& t, const std::string& name);
-
-// Writes a TensorProto of `dtype` and `shape` named `name` whose raw_data is appended by
-// `produce`, called once with a sink for the data bytes in order; for outputs computed
-// block by block. Atomic like write_tensor_file; throws Error(kInternal) if `produce`
-// appends other than the tensor's byte size (nothing is left behind).
-using ByteSink = std::function<void(const void* data, size_t n)>;
-void write_tensor_file_streamed(const std::string& path, DType dtype, const Shape& shape, const std::string& name,
-                                const std::function<void(const ByteSink&)>& produce);
 
 // The protobuf wire bytes of a TensorProto holding `t` (for tests and in-memory use).
 std::string serialize_tensor(const Tensor& t, const std::string& name);

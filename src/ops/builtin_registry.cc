@@ -16,6 +16,7 @@ std::vector<OpDef> op_versions(const OpDef& common, std::vector<OpDef> rows) {
     if (!row.make_kernel) row.make_kernel = common.make_kernel;
     if (!row.infer_types) row.infer_types = common.infer_types;
     row.elementwise = row.elementwise || common.elementwise;
+    row.pointwise = row.pointwise || common.pointwise || row.elementwise;
     row.in_place = row.in_place || common.in_place;
     if (!row.body) row.body = common.body;
   }

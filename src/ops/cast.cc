@@ -97,7 +97,8 @@ std::vector<OpDef> cast_ops() {
        .infer_types =
            [](const OpDef& d, const std::vector<std::optional<DType>>&, const AttributeMap& a) {
              return std::vector<std::optional<DType>>{cast_target(a, targets(d))};
-           }},
+           },
+       .pointwise = true},
       {
           {.since = 1, .attrs = {{"to", AttrKind::kString}}, .constraints = old_types},
           {.since = 6, .attrs = {to_int}, .constraints = old_types},
@@ -115,7 +116,8 @@ std::vector<OpDef> cast_ops() {
                    .inputs = {"T1", "T2"},
                    .min_inputs = 2,
                    .outputs = {"T2"},
-                   .make_kernel = [](const OpDef&, const AttributeMap&) { return std::make_unique<CastLikeKernel>(); }},
+                   .make_kernel = [](const OpDef&, const AttributeMap&) { return std::make_unique<CastLikeKernel>(); },
+                   .pointwise = true},
                   {
                       {.since = 15},
                       {.since = 19, .attrs = {saturate}},

@@ -53,7 +53,8 @@ std::vector<OpDef> less_ops() {
                       .inputs = {"T", "T"},
                       .min_inputs = 2,
                       .outputs = {"T1"},
-                      .make_kernel = make_binary_kernel<LessKernel>},
+                      .make_kernel = make_binary_kernel<LessKernel>,
+                      .pointwise = true},
                      {
                          {.since = 1, .attrs = kLegacyBroadcastAttrs, .constraints = {{"T", kFloatTypes}}},
                          {.since = 7, .constraints = {{"T", kFloatTypes}}},

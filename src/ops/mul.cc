@@ -71,6 +71,7 @@ std::vector<OpDef> mul_ops() {
                       .min_inputs = 2,
                       .outputs = {"T"},
                       .make_kernel = make_binary_kernel<MulKernel>,
+                      .pointwise = true,
                       .in_place = true},
                      {
                          {.since = 1,

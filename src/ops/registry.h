@@ -100,6 +100,11 @@ struct OpDef {
   // One input, one output of its type, and output element i a function of input element
   // i alone, whatever the shape: a chain of such nodes may run block by block.
   bool elementwise = false;
+  // Output element i a function of the inputs' elements at i when the inputs have one
+  // shape or a single element (so broadcasting only repeats scalars): a graph of such
+  // nodes over same-shape inputs may run block by block (exec/block_run.h). Implied by
+  // elementwise.
+  bool pointwise = false;
   // The kernel may write its output into an input the executor hands over (the input's
   // last use). Without it the executor never hands an input over.
   bool in_place = false;

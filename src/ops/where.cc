@@ -41,6 +41,7 @@ std::vector<OpDef> where_ops() {
                       .min_inputs = 3,
                       .outputs = {"T"},
                       .make_kernel = [](const OpDef&, const AttributeMap&) { return std::make_unique<WhereKernel>(); },
+                      .pointwise = true,
                       .in_place = true},
                      {
                          {.since = 9, .constraints = {{"T", v9}}},

@@ -72,6 +72,7 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   request.tol = tolerance_for(t.dir, o.tol);
   request.threads = o.threads;  // 1 unless --threads: tests run side by side (-j)
   request.keep_tensors = false;
+  request.digests = false;  // nothing here prints values
   request.test_sets = sets_of(t);
   const RunReport report = run_model(request);  // loads the model even with no sets: its errors come first
   if (report.runs.empty()) {

@@ -44,9 +44,10 @@ std::string info_json(const Model& m);
 // TENSOR: {"name", "type", "shape", "source", "stats"?, "values", "truncated",
 //          "comparison"?}: "values" are nested lists in the tensor's shape (floats as
 //   the shortest decimal that reads back in their own type; "nan", "inf", "-inf" as
-//   strings), null when the tensor has more than 1000 elements and `full` is off
-//   (then "truncated" is true) or was not kept. "stats": io/tensor_json.h.
-std::string run_json(const RunReport& report, bool full);
+//   strings), null when the tensor has more than 1000 elements and the request's
+//   print.full is off (then "truncated" is true). "stats": io/tensor_json.h. Made from
+//   the values' digests (RunRequest::digests must be on).
+std::string run_json(const RunReport& report);
 // COMPARISON, an output's "comparison": {"ok", "elements", "mismatches", "problem"?,
 //   "worst"?: {"index", "position", "expected", "actual", "expected_bits", "actual_bits",
 //   "abs_err", "rel_err"}, "needed_atol", "needed_rtol"}.

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "core/tensor_stats.h"
 #include "io/tensor_json.h"
 #include "suite/json_documents.h"
 #include "suite/run.h"
@@ -16,30 +15,29 @@ using nlohmann::ordered_json;
 // Up to the microsecond: the digits below it are the clock's noise.
 double to_microseconds(double ms) { return std::round(ms * 1000) / 1000; }
 
-constexpr int64_t kSummariseAbove = 1000;  // as the printed arrays (io/tensor_text.h)
-
-ordered_json json_tensor(const RunValue& v, bool full, const OutputVerdict* check) {
+// From the value's digest (suite/value_digest.h), whichever way the run went: the values
+// are its shown elements when the print shows them all (at most 1000, or --full).
+ordered_json json_tensor(const RunValue& v, const OutputVerdict* check) {
   ordered_json j;
   j["name"] = v.name;
-  const Tensor& t = v.tensor;
-  if (t.valid()) {
-    j["type"] = dtype_name(t.dtype());
-    j["shape"] = t.shape();
+  const ValueDigest& d = v.digest;
+  if (d.valid()) {
+    j["type"] = dtype_name(d.dtype);
+    j["shape"] = d.shape;
   }
   j["source"] = v.source;
-  const TensorStats s = t.valid() ? tensor_stats(t) : TensorStats{};
-  if (s.numeric) j["stats"] = tensor_stats_json(s, t.dtype());
-  const bool shown = t.valid() && s.numeric && (full || t.numel() <= kSummariseAbove);
-  j["values"] = shown ? tensor_values_json(t) : ordered_json(nullptr);
-  j["truncated"] = t.valid() && s.numeric && !shown;
+  if (d.valid() && d.stats.numeric) j["stats"] = tensor_stats_json(d.stats, d.dtype);
+  const bool shown = d.valid() && d.stats.numeric && !d.summarised();
+  j["values"] = shown ? tensor_values_json(d.shown) : ordered_json(nullptr);
+  j["truncated"] = d.valid() && d.stats.numeric && !shown;
   if (check) j["comparison"] = comparison_json(check->comparison);
   return j;
 }
 
-ordered_json json_values(const std::vector<RunValue>& values, bool full, const std::vector<OutputVerdict>* checks) {
+ordered_json json_values(const std::vector<RunValue>& values, const std::vector<OutputVerdict>* checks) {
   ordered_json list = ordered_json::array();
   for (size_t k = 0; k < values.size(); ++k)
-    list.push_back(json_tensor(values[k], full, checks && k < checks->size() ? &(*checks)[k] : nullptr));
+    list.push_back(json_tensor(values[k], checks && k < checks->size() ? &(*checks)[k] : nullptr));
   return list;
 }
 
@@ -81,13 +79,13 @@ ordered_json comparison_json(const Comparison& c) {
   return j;
 }
 
-std::string run_json(const RunReport& report, bool full) {
+std::string run_json(const RunReport& report) {
   ordered_json j;
   j["model"] = report.model;
   if (report.source != FeedSource::kTestSets) {
     const SetRun& run = report.runs.at(0);
-    j["inputs"] = json_values(run.inputs, full, nullptr);
-    j["outputs"] = json_values(run.outputs, full, nullptr);
+    j["inputs"] = json_values(run.inputs, nullptr);
+    j["outputs"] = json_values(run.outputs, nullptr);
     j["timings_ms"] = {{"load", to_microseconds(report.load_ms)},
                        {"inputs", to_microseconds(run.input_ms)},
                        {"run", to_microseconds(run.run_ms)}};
@@ -102,8 +100,8 @@ std::string run_json(const RunReport& report, bool full) {
     s["passed"] = run.passed();
     passed += run.passed();
     if (run.error) s["error"] = run.error->what();
-    s["inputs"] = json_values(run.inputs, full, nullptr);
-    s["outputs"] = json_values(run.outputs, full, &run.checks);
+    s["inputs"] = json_values(run.inputs, nullptr);
+    s["outputs"] = json_values(run.outputs, &run.checks);
     s["timings_ms"] = {{"inputs", to_microseconds(run.input_ms)}, {"run", to_microseconds(run.run_ms)}};
     sets.push_back(std::move(s));
   }

@@ -8,17 +8,14 @@
 
 #include "core/error.h"
 #include "core/thread_pool.h"
-#include "exec/bind.h"
-#include "exec/block_run.h"
 #include "exec/executor.h"
-#include "io/npy.h"
 #include "io/output_files.h"
 #include "io/output_transaction.h"
 #include "io/tensor_format.h"
-#include "io/tensor_stream.h"
 #include "io/value_dump.h"
 #include "model/load.h"
 #include "suite/feeds.h"
+#include "suite/streamed_run.h"
 #include "suite/test_set.h"
 
 namespace onnxrun {
@@ -43,42 +40,11 @@ void check_request(const RunRequest& r) {
          r.test_sets.size());
 }
 
-// A large input to an elementwise graph whose output only goes to a .pb file: read,
-// computed and written block by block through one buffer, so the run costs about what
-// copying the file does (exec/block_run.h). False when the run is not of that kind.
-bool run_in_blocks_if_it_pays(const RunRequest& r, const Executor& exec, SetRun& run) {
-  const Graph& g = exec.graph();
-  if (r.source != FeedSource::kGiven || r.keep_tensors || r.output_dir.empty() || r.inputs.size() != 1 ||
-      !r.npz.empty() || !r.dump_dir.empty() || r.bench || r.format != TensorFormat::kPb || !can_run_in_blocks(g))
-    return false;
-  const auto [name, path] = split_input_arg(r.inputs[0]);
-  std::optional<TensorStream> src = open_tensor_stream(path);
-  if (!src || src->nbytes() < kBlockRunMinBytes) return false;
-  Feed f;
-  f.name = name;
-  f.origin = "-i " + r.inputs[0];
-  // Type and shape only, for binding: the data comes through src->read.
-  f.tensor = Tensor(src->dtype, src->shape, Buffer::borrow(nullptr, src->nbytes(), nullptr, false));
-  if (src->what.size() >= 4 && src->what.compare(src->what.size() - 4, 4, ".npy") == 0) {
-    const auto required = g.required_inputs();
-    const ValueInfo* decl = name.empty() ? (required.empty() ? nullptr : required[0]) : g.find_input(name);
-    f.tensor = bfloat16_from_bits(f.tensor, decl ? decl->dtype : std::nullopt);  // numpy's bfloat16 bits
-  }
-  std::vector<Feed> feeds;
-  feeds.push_back(std::move(f));
-  const auto bound = bind_inputs(g, std::move(feeds));  // checks type and shape; reads no data
-  // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
-  const std::string& input_name = bound.begin()->first;
-  const Tensor& x = bound.begin()->second;
-  const auto t0 = Clock::now();
-  write_streamed_output_file(r.output_dir, g.outputs[0].name, x.dtype(), x.shape(), [&](const ByteSink& sink) {
-    run_in_blocks(exec, input_name, x.dtype(), x.shape(), src->read, kRunBlockBytes,
-                  [&](const Tensor& block) { sink(block.raw(), block.nbytes()); });
-  });
-  run.run_ms = ms_since(t0);
-  run.inputs.push_back({input_name, Tensor(), path});
-  run.outputs.push_back({g.outputs[0].name, Tensor(), "computed"});
-  return true;
+// The digests of a whole run's values (RunRequest::digests).
+void digest_values(const RunRequest& r, ThreadPool* pool, SetRun& run) {
+  if (!r.digests) return;
+  for (RunValue& v : run.inputs) v.digest = digest_of(v.tensor, r.print, pool);
+  for (RunValue& v : run.outputs) v.digest = digest_of(v.tensor, r.print, pool);
 }
 
 // Runs the graph on `bound`; fills run.outputs, the dump and the output files.
@@ -100,7 +66,8 @@ void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Te
   for (size_t k = 0; k < results.size(); ++k) run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
 }
 
-void run_test_set(const RunRequest& r, const Executor& exec, const TestSetSpec& set, SetRun& run, RunReport& report) {
+void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, const TestSetSpec& set, SetRun& run,
+                  RunReport& report) {
   const Graph& g = exec.graph();
   run.label = set.label;
   run.dir = set.dir;
@@ -112,6 +79,11 @@ void run_test_set(const RunRequest& r, const Executor& exec, const TestSetSpec& 
     execute(r, exec, std::move(data.bound), run, report);
     for (size_t j = 0; j < run.outputs.size(); ++j)
       run.checks.push_back({run.outputs[j].name, compare_tensors(data.expected[j], run.outputs[j].tensor, r.tol)});
+    digest_values(r, pool, run);
+    if (!r.keep_tensors) {  // `onnx-run test` holds one set's tensors at a time
+      for (RunValue& v : run.inputs) v.tensor = Tensor();
+      for (RunValue& v : run.outputs) v.tensor = Tensor();
+    }
   } catch (const Error& e) {
     // A set that cannot be run is that set's result; files it wrote are the run's and
     // go when the report does.
@@ -175,15 +147,17 @@ RunReport run_model(const RunRequest& r) {
   if (r.source == FeedSource::kTestSets) {
     for (const TestSetSpec& set : r.test_sets) {
       report.runs.emplace_back();
-      run_test_set(r, exec, set, report.runs.back(), report);
+      run_test_set(r, exec, &pool, set, report.runs.back(), report);
     }
     return report;
   }
 
   report.runs.emplace_back();
   SetRun& run = report.runs.back();
-  if (run_in_blocks_if_it_pays(r, exec, run)) {
+  if (run_streamed(r, exec, &pool, run, report.values_dumped)) {
     report.streamed = true;
+    spdlog::info("ran block by block ({} KiB blocks)", r.block_bytes >> 10);
+    if (!r.dump_dir.empty()) spdlog::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
     return report;
   }
   const auto t1 = Clock::now();
@@ -195,6 +169,7 @@ RunReport run_model(const RunRequest& r) {
   run.inputs = std::move(in.values);
   if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
   execute(r, exec, std::move(in.bound), run, report);
+  digest_values(r, &pool, run);
   return report;
 }
 

@@ -27,23 +27,6 @@ namespace onnxrun {
 
 class OutputTransaction;
 
-struct OutputVerdict {
-  std::string name;
-  Comparison comparison;
-};
-
-// One execution of the graph: one test set, or the given or made-up inputs.
-struct SetRun {
-  std::string label;  // the test set's label; empty for a run on given or made-up inputs
-  std::string dir;
-  std::vector<RunValue> inputs;       // in graph input order
-  std::vector<RunValue> outputs;      // in graph output order
-  std::vector<OutputVerdict> checks;  // one per output when there are expected outputs
-  std::optional<Error> error;         // the set could not be run (then nothing else is set)
-  double input_ms = 0, run_ms = 0;
-  bool passed() const;  // no error, every check ok
-};
-
 struct RunReport {
   RunReport();
   RunReport(RunReport&&) noexcept;

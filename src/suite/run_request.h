@@ -1,4 +1,5 @@
-// What a run is asked to do (RunRequest) and the values it reads and makes (RunValue):
+// What a run is asked to do (RunRequest) and the values it reads and makes (RunValue,
+// SetRun):
 // the data that run_model (suite/run.h) shares with its steps, feeds.h and test_set.h,
 // kept apart so that the steps need not include the pipeline that calls them.
 #pragma once
@@ -9,11 +10,15 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/tensor.h"
+#include "exec/block_run.h"
 #include "io/tensor_format.h"
+#include "io/tensor_text.h"
 #include "io/test_data.h"
 #include "suite/bench.h"
 #include "suite/compare.h"
+#include "suite/value_digest.h"
 
 namespace onnxrun {
 
@@ -29,6 +34,8 @@ enum class FeedSource {
   kRandom,    // made up from the declared types and shapes (asked for, or nothing else)
   kTestSets,  // test_sets below
 };
+
+enum class ExecPath { kAuto, kWhole, kBlocks };
 
 struct RunRequest {
   std::string model;              // the .onnx file
@@ -48,16 +55,43 @@ struct RunRequest {
   std::string dump_dir;  // --dump-intermediates
   unsigned threads = 0;  // 0: one per core; 1: the calling thread only
 
-  // The caller reads the tensors of the report (prints them, writes JSON); false lets
-  // a large elementwise run go block by block to its output file, keeping no tensor.
+  // What the caller reads of each RunValue: its digest (what printing and JSON show;
+  // `print` says which elements it keeps), and the whole tensor. A run that keeps no
+  // tensors may go block by block (suite/streamed_run.h).
+  bool digests = true;
+  ArrayPrintOptions print;
   bool keep_tensors = true;
   std::optional<BenchOptions> bench;  // time repeated runs of the first feed set
+
+  // How to execute: block by block whenever the run can (kAuto: when an input is large
+  // enough for it to matter), or always whole. Every path gives the same bits; tests
+  // and --exec-path force one. block_bytes sets the block size (tests use small ones).
+  ExecPath path = ExecPath::kAuto;
+  size_t block_bytes = kRunBlockBytes;
 };
 
 struct RunValue {
   std::string name;
   Tensor tensor;       // !valid() when the run streamed it (keep_tensors = false)
   std::string source;  // "x.npy", "input_0.pb", "literal", "random", "computed"
+  ValueDigest digest;  // when RunRequest::digests
+};
+
+struct OutputVerdict {
+  std::string name;
+  Comparison comparison;
+};
+
+// One execution of the graph: one test set, or the given or made-up inputs.
+struct SetRun {
+  std::string label;  // the test set's label; empty for a run on given or made-up inputs
+  std::string dir;
+  std::vector<RunValue> inputs;       // in graph input order
+  std::vector<RunValue> outputs;      // in graph output order
+  std::vector<OutputVerdict> checks;  // one per output when there are expected outputs
+  std::optional<Error> error;         // the set could not be run (then nothing else is set)
+  double input_ms = 0, run_ms = 0;
+  bool passed() const;  // no error, every check ok
 };
 
 }  // namespace onnxrun

@@ -333,7 +333,7 @@ TEST_CASE("issue 12: a model over 2 GiB is refused by size before protobuf sees 
 
 TEST_CASE("issue 12: a 64 MiB .npy input runs on the block path's door", "[cli][issue12]") {
   Folder f;
-  const int64_t n = int64_t{16} << 20;  // 64 MiB of float, kBlockRunMinBytes
+  const int64_t n = int64_t{16} << 20;  // 64 MiB of float: many blocks
   {
     Tensor x(DType::kFloat, {n});
     float* p = x.mutable_data<float>();

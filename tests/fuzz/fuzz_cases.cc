@@ -109,20 +109,24 @@ void run_case(const uint8_t* data, size_t size, const std::string& dir) {
   const uint8_t pick = size ? data[size / 2] : 0;
   static constexpr TensorFormat kFormats[] = {TensorFormat::kPb, TensorFormat::kNpy, TensorFormat::kNpz};
   r.format = kFormats[pick % 3];
+  r.print.full = pick & 4;
   try {
     RunReport report = run_model(r);
-    // --full JSON only while it stays cheap: every element of a 16M-element output as
+    // --full output only while it stays cheap: every element of a 16M-element output as
     // text would be a timeout, not a finding.
-    bool full = pick & 4;
+    bool cheap = true;
     for (const SetRun& s : report.runs)
       for (const auto* values : {&s.inputs, &s.outputs})
         for (const RunValue& v : *values)
-          if (v.tensor.valid() && v.tensor.numel() > 65536) full = false;
-    const std::string json = run_json(report, full);
-    size_t text = json.size();
-    for (const SetRun& s : report.runs)
-      for (const RunValue& v : s.outputs)
-        if (v.tensor.valid()) text += format_array(v.tensor).size() + format_stats(tensor_stats(v.tensor)).size();
+          if (v.digest.valid() && v.digest.print.full && v.digest.shown.numel() > 65536) cheap = false;
+    size_t text = 0;
+    if (cheap) {
+      text += run_json(report).size();
+      for (const SetRun& s : report.runs)
+        for (const RunValue& v : s.outputs)
+          text +=
+              format_shown(v.digest.shown, v.digest.shape, v.digest.print).size() + format_stats(v.digest.stats).size();
+    }
     (void)text;
     report.commit_outputs();
   } catch (const Error&) {

@@ -53,12 +53,137 @@ std::string chain_model(int t, int nodes, bool with_initializer = false) {
   return m.SerializeAsString();
 }
 
+// The LeakyRelu-16 body written out over x (and, when `two_inputs`, Mul(x, y) in place of
+// Mul(alpha, x)): Constant zero and alpha, Less, Mul, Where. `alpha_dims` gives alpha's
+// dims (a scalar by default; {1, 1} broadcasts to a higher rank, {2} does not fit blocks).
+std::string body_model(bool two_inputs, std::vector<int64_t> alpha_dims = {}) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  auto* op = m.add_opset_import();
+  op->set_domain("");
+  op->set_version(16);
+  auto* g = m.mutable_graph();
+  g->set_name("body");
+  auto value = [&](onnx::ValueInfoProto* v, const std::string& name, int t) {
+    v->set_name(name);
+    v->mutable_type()->mutable_tensor_type()->set_elem_type(t);
+    auto* shape = v->mutable_type()->mutable_tensor_type()->mutable_shape();
+    shape->add_dim()->set_dim_param("A");
+    shape->add_dim()->set_dim_param("B");
+  };
+  value(g->add_input(), "x", 1);
+  if (two_inputs) value(g->add_input(), "y", 1);
+  auto constant = [&](const std::string& name, float v, const std::vector<int64_t>& dims) {
+    auto* n = g->add_node();
+    n->set_op_type("Constant");
+    n->add_output(name);
+    auto* a = n->add_attribute();
+    a->set_name("value");
+    a->set_type(onnx::AttributeProto::TENSOR);
+    a->mutable_t()->set_data_type(1);
+    int64_t count = 1;
+    for (int64_t d : dims) a->mutable_t()->add_dims(d), count *= d;
+    for (int64_t k = 0; k < count; ++k) a->mutable_t()->add_float_data(v);
+  };
+  auto node = [&](const std::string& type, std::vector<std::string> in, const std::string& out) {
+    auto* n = g->add_node();
+    n->set_op_type(type);
+    for (const auto& i : in) n->add_input(i);
+    n->add_output(out);
+  };
+  constant("zero", 0.0f, {});
+  constant("alpha", 0.01f, alpha_dims);
+  node("Less", {"x", "zero"}, "neg");
+  node("Mul", {two_inputs ? "y" : "alpha", "x"}, "scaled");
+  node("Where", {"neg", "scaled", "x"}, "out");
+  value(g->add_output(), "out", 1);
+  value(g->add_output(), "neg", 9);  // a second output, of another type
+  return m.SerializeAsString();
+}
+
+// Runs `exec` whole and block by block over `inputs` (graph order, all of `shape`) and
+// checks the outputs' bits and the inputs each block saw.
+void check_blocks_match_whole(const Executor& exec, const std::vector<std::pair<std::string, Tensor>>& inputs,
+                              size_t block_bytes) {
+  std::map<std::string, Tensor> feed;
+  std::vector<std::pair<std::string, DType>> signature;
+  for (const auto& [name, t] : inputs) feed.emplace(name, t), signature.emplace_back(name, t.dtype());
+  const std::vector<Tensor> whole = exec.run(feed);
+  const Shape shape = inputs.at(0).second.shape();
+  const std::optional<BlockPlan> plan = plan_block_run(exec, signature, shape);
+  REQUIRE(plan);
+  REQUIRE(plan->output_dtypes.size() == whole.size());
+  std::vector<BlockInput> block_inputs;
+  for (const auto& [name, t] : inputs) {
+    const auto* bytes = static_cast<const unsigned char*>(t.raw());
+    block_inputs.push_back(
+        {name, t.dtype(), [bytes](size_t off, void* dst, size_t len) { std::memcpy(dst, bytes + off, len); }});
+  }
+  std::vector<std::string> streamed(whole.size()), seen(inputs.size());
+  size_t blocks = 0, expected_begin = 0;
+  BlockSinks sinks;
+  sinks.inputs = [&](size_t begin, const std::vector<Tensor>& in) {
+    CHECK(begin == expected_begin);
+    for (size_t k = 0; k < in.size(); ++k) seen[k].append(static_cast<const char*>(in[k].raw()), in[k].nbytes());
+    expected_begin += static_cast<size_t>(in.at(0).numel());
+  };
+  sinks.outputs = [&](size_t, const std::vector<Tensor>& out) {
+    ++blocks;
+    for (size_t k = 0; k < out.size(); ++k) streamed[k].append(static_cast<const char*>(out[k].raw()), out[k].nbytes());
+  };
+  run_in_blocks(exec, *plan, block_inputs, block_bytes, sinks);
+  CHECK(blocks > 3);
+  for (size_t k = 0; k < whole.size(); ++k) {
+    CAPTURE(k);
+    CHECK(plan->output_dtypes[k] == whole[k].dtype());
+    CHECK(plan->output_shapes[k] == whole[k].shape());
+    REQUIRE(streamed[k].size() == whole[k].nbytes());
+    CHECK(std::memcmp(streamed[k].data(), whole[k].raw(), whole[k].nbytes()) == 0);
+  }
+  for (size_t k = 0; k < inputs.size(); ++k)
+    CHECK(seen[k] == std::string(static_cast<const char*>(inputs[k].second.raw()), inputs[k].second.nbytes()));
+}
+
+Tensor varied(DType dt, Shape shape, unsigned salt) {
+  Tensor x(dt, std::move(shape));
+  auto* bytes = static_cast<unsigned char*>(x.mutable_raw());
+  for (size_t i = 0; i < x.nbytes(); ++i) bytes[i] = static_cast<unsigned char>(((i + salt) * 2654435761u) >> 13);
+  return x;
+}
+
 }  // namespace
 
-TEST_CASE("only chains of elementwise ops run in blocks", "[block_run]") {
+TEST_CASE("graphs of pointwise ops run in blocks, others do not", "[block_run]") {
   CHECK(can_run_in_blocks(load(chain_model(1, 1)).graph));
   CHECK(can_run_in_blocks(load(chain_model(10, 3)).graph));
-  CHECK_FALSE(can_run_in_blocks(load(chain_model(1, 2, true)).graph));
+  CHECK(can_run_in_blocks(load(chain_model(1, 2, true)).graph));  // a one-element initializer
+  CHECK(can_run_in_blocks(load(body_model(false)).graph));
+  CHECK(can_run_in_blocks(load(body_model(true)).graph));
+  // A constant of two elements passes the graph check but not the plan's probe runs.
+  Executor wide(load(body_model(false, {2})).graph);
+  CHECK_FALSE(plan_block_run(wide, {{"x", DType::kFloat}}, Shape{4, 2}));
+  // Inputs missing or given twice.
+  Executor two(load(body_model(true)).graph);
+  CHECK_FALSE(plan_block_run(two, {{"x", DType::kFloat}}, Shape{4, 5}));
+  CHECK_FALSE(plan_block_run(two, {{"x", DType::kFloat}, {"x", DType::kFloat}}, Shape{4, 5}));
+  CHECK(plan_block_run(two, {{"x", DType::kFloat}, {"y", DType::kFloat}}, Shape{4, 5}));
+}
+
+TEST_CASE("a graph with constants, several inputs and outputs runs in blocks with the whole run's bits",
+          "[block_run]") {
+  ThreadPool pool(2);
+  const Shape shape{301, 333};
+  Executor one(load(body_model(false)).graph, ExecOptions{&pool});
+  check_blocks_match_whole(one, {{"x", varied(DType::kFloat, shape, 1)}}, 4096 * 3 + 8);
+  Executor two(load(body_model(true)).graph, ExecOptions{&pool});
+  check_blocks_match_whole(two, {{"x", varied(DType::kFloat, shape, 1)}, {"y", varied(DType::kFloat, shape, 2)}},
+                           10000);
+  // A [1, 1, 1] constant gives the outputs it reaches a leading 1: the plan says so.
+  Executor ranked(load(body_model(false, {1, 1, 1})).graph);
+  const auto plan = plan_block_run(ranked, {{"x", DType::kFloat}}, shape);
+  REQUIRE(plan);
+  CHECK(plan->output_shapes == std::vector<Shape>{{1, 301, 333}, {301, 333}});
+  check_blocks_match_whole(ranked, {{"x", varied(DType::kFloat, shape, 3)}}, 4096);
 }
 
 TEST_CASE("a graph run block by block gives the whole run's bits", "[block_run]") {
@@ -71,19 +196,6 @@ TEST_CASE("a graph run block by block gives the whole run's bits", "[block_run]"
     Tensor x(dt, Shape{n});
     auto* bytes = static_cast<unsigned char*>(x.mutable_raw());
     for (size_t i = 0; i < x.nbytes(); ++i) bytes[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
-    std::map<std::string, Tensor> in{{"x", x}};
-    const Tensor whole = exec.run(in).at(0);
-    std::string streamed;
-    size_t blocks = 0;
-    run_in_blocks(
-        exec, "x", dt, Shape{static_cast<int64_t>(n)},
-        [&](size_t off, void* dst, size_t len) { std::memcpy(dst, bytes + off, len); }, 4096 * 3 + 8,
-        [&](const Tensor& b) {
-          ++blocks;
-          streamed.append(static_cast<const char*>(b.raw()), b.nbytes());
-        });
-    CHECK(blocks > 10);
-    REQUIRE(streamed.size() == whole.nbytes());
-    CHECK(std::memcmp(streamed.data(), whole.raw(), whole.nbytes()) == 0);
+    check_blocks_match_whole(exec, {{"x", x}}, 4096 * 3 + 8);
   }
 }

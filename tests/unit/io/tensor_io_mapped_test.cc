@@ -125,29 +125,6 @@ TEST_CASE("read_tensor_file still reads typed fields and names bad files", "[io]
   CHECK_THROWS_AS(read_tensor_file(tmp.path()), Error);  // a folder
 }
 
-TEST_CASE("the streamed writer writes what write_tensor_file writes, or nothing", "[io][mapped]") {
-  TempDir tmp;
-  Tensor t(DType::kFloat16, Shape{3, 5});
-  for (int i = 0; i < 15; ++i) t.mutable_data<uint16_t>()[i] = static_cast<uint16_t>(i * 1111);
-  write_tensor_file(tmp.file("whole.pb"), t, "y");
-  write_tensor_file_streamed(tmp.file("streamed.pb"), DType::kFloat16, Shape{3, 5}, "y", [&](const ByteSink& sink) {
-    sink(t.raw(), 10);
-    sink(static_cast<const char*>(t.raw()) + 10, 20);
-  });
-  auto slurp = [](const std::string& p) {
-    std::ifstream f(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), {});
-  };
-  CHECK(slurp(tmp.file("whole.pb")) == slurp(tmp.file("streamed.pb")));
-  CHECK_THROWS_AS(write_tensor_file_streamed(tmp.file("bad.pb"), DType::kFloat16, Shape{3, 5}, "y",
-                                             [&](const ByteSink& sink) { sink(t.raw(), 10); }),
-                  Error);
-  CHECK_FALSE(std::filesystem::exists(tmp.file("bad.pb")));
-  size_t entries = 0;
-  for (auto& e : std::filesystem::directory_iterator(tmp.path())) entries += e.is_regular_file();
-  CHECK(entries == 2);  // no temporary left behind
-}
-
 TEST_CASE("a tensor file that cannot be mapped is read through", "[io][mapped]") {
   TempDir tmp;
   const std::string path = tmp.file("x.pb");

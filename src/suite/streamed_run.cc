@@ -1,0 +1,176 @@
+#include "suite/streamed_run.h"
+
+#include <chrono>
+#include <map>
+#include <optional>
+
+#include "exec/bind.h"
+#include "exec/block_run.h"
+#include "io/npy.h"
+#include "io/streamed_outputs.h"
+#include "io/tensor_literal.h"
+#include "io/tensor_stream.h"
+#include "io/value_dump.h"
+#include "suite/feeds.h"
+
+namespace onnxrun {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Below this much input a whole run costs the same: not worth the plan's probe runs.
+constexpr size_t kStreamMinBytes = size_t{4} << 20;
+
+struct StreamFeed {
+  TensorStream stream;
+  Feed feed;           // the stream's type and shape, for binding (no data)
+  std::string source;  // for the report: the file
+};
+
+bool ends_with(const std::string& s, const std::string& x) {
+  return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+}
+
+// A Feed of the stream's type and shape whose buffer is never read: bind_inputs checks
+// types and shapes only.
+Feed placeholder_feed(const Graph& g, const TensorStream& s, std::string name, size_t position, std::string origin) {
+  Feed f;
+  f.name = std::move(name);
+  f.position = position;
+  f.origin = std::move(origin);
+  f.tensor = Tensor(s.dtype, s.shape, Buffer::borrow(nullptr, s.nbytes(), nullptr, false));
+  if (ends_with(s.what, ".npy")) {  // numpy has no bfloat16: '<u2' carries the bits (io/npy.h)
+    const auto required = g.required_inputs();
+    const ValueInfo* decl = !f.name.empty()              ? g.find_input(f.name)
+                            : position < required.size() ? required[position]
+                                                         : nullptr;
+    f.tensor = bfloat16_from_bits(f.tensor, decl ? decl->dtype : std::nullopt);
+  }
+  return f;
+}
+
+// The streams for -i and --npz, or nullopt when one of them cannot be streamed.
+std::optional<std::vector<StreamFeed>> open_feeds(const Graph& g, const RunRequest& r) {
+  std::vector<StreamFeed> feeds;
+  for (size_t k = 0; k < r.inputs.size(); ++k) {
+    const auto [name, value] = split_input_arg(r.inputs[k]);
+    if (is_tensor_literal(value)) return std::nullopt;
+    std::optional<TensorStream> s = open_tensor_stream(value);
+    if (!s) return std::nullopt;
+    Feed f = placeholder_feed(g, *s, name, k, "-i " + r.inputs[k]);
+    feeds.push_back({std::move(*s), std::move(f), value});
+  }
+  for (const std::string& path : r.npz) {
+    std::optional<std::vector<TensorStream>> members = open_npz_streams(path);
+    if (!members) return std::nullopt;
+    for (TensorStream& s : *members) {
+      Feed f = placeholder_feed(g, s, s.name, 0, "--npz " + path);
+      feeds.push_back({std::move(s), std::move(f), path});
+    }
+  }
+  return feeds;
+}
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+}  // namespace
+
+bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, SetRun& run, size_t& values_dumped) {
+  const Graph& g = exec.graph();
+  if (r.source != FeedSource::kGiven || r.path == ExecPath::kWhole || r.keep_tensors || r.bench ||
+      !can_run_in_blocks(g))
+    return false;
+  const auto t0 = Clock::now();
+  std::optional<std::vector<StreamFeed>> feeds = open_feeds(g, r);
+  if (!feeds || feeds->empty()) return false;
+
+  // Bind as a whole run would (same checks, same messages), then match streams to inputs.
+  std::vector<Feed> to_bind;
+  for (const StreamFeed& f : *feeds) to_bind.push_back(f.feed);
+  const std::map<std::string, Tensor> bound = bind_inputs(g, std::move(to_bind));
+  std::vector<BlockInput> inputs;
+  std::vector<std::pair<std::string, DType>> signature;
+  std::vector<const StreamFeed*> feed_of;
+  const Shape shape = feeds->front().feed.tensor.shape();
+  size_t bytes = 0;
+  for (const ValueInfo* v : g.required_inputs()) {
+    const Tensor& placeholder = bound.at(v->name);
+    const StreamFeed* f = nullptr;
+    for (const StreamFeed& c : *feeds)
+      if (c.feed.tensor.buffer() == placeholder.buffer()) f = &c;
+    if (!f || placeholder.shape() != shape) return false;  // broadcasting between inputs: whole
+    inputs.push_back({v->name, placeholder.dtype(), f->stream.read});
+    signature.emplace_back(v->name, placeholder.dtype());
+    feed_of.push_back(f);
+    bytes += placeholder.nbytes();
+  }
+  if (r.path == ExecPath::kAuto && bytes < kStreamMinBytes) return false;
+  if (r.digests && checked_numel(shown_shape(shape, r.print)) > kMaxShownElements) return false;
+  const std::optional<BlockPlan> plan = plan_block_run(exec, signature, shape);
+  if (!plan) return false;
+  if (r.digests)
+    for (const Shape& s : plan->output_shapes)
+      if (checked_numel(shown_shape(s, r.print)) > kMaxShownElements) return false;
+  if (!r.output_dir.empty() && !StreamedOutputs::can_stream(r.format, r.output_dir, g.outputs.size())) return false;
+
+  std::vector<DigestBuilder> in_digests, out_digests;
+  if (r.digests) {
+    for (const BlockInput& in : inputs) in_digests.emplace_back(in.dtype, shape, r.print);
+    for (size_t k = 0; k < plan->output_dtypes.size(); ++k)
+      out_digests.emplace_back(plan->output_dtypes[k], plan->output_shapes[k], r.print);
+  }
+  std::optional<StreamedOutputs> files;
+  if (!r.output_dir.empty()) {
+    std::vector<std::string> names;
+    for (const ValueInfo& v : g.outputs) names.push_back(v.name);
+    files.emplace(r.format, r.output_dir, names, plan->output_dtypes, plan->output_shapes);
+  }
+  // --dump-intermediates: each value of the blocks' size streamed into its file, begun
+  // at the first block (so values.tsv lists them in the order a whole run produces them);
+  // a constant's value written once.
+  std::optional<ValueDump> dump;
+  std::map<std::string, size_t> dumping;  // value name -> ValueDump id
+  if (!r.dump_dir.empty()) dump.emplace(r.dump_dir, r.format);
+  BlockSinks sinks;
+  if (dump)
+    sinks.value = [&](size_t begin, const std::string& name, const Tensor& t) {
+      const BlockPlan::Value& v = plan->values.at(name);
+      if (!v.block_sized) {
+        if (begin == 0) dump->write(name, t);
+        return;
+      }
+      if (begin == 0) dumping[name] = dump->begin_value(name, t.dtype(), v.shape);
+      dump->append(dumping.at(name), t.raw(), t.nbytes());
+    };
+  if (r.digests)
+    sinks.inputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
+      for (size_t k = 0; k < blocks.size(); ++k) in_digests[k].add(begin, blocks[k], pool);
+    };
+  sinks.outputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
+    for (size_t k = 0; k < blocks.size(); ++k) {
+      if (r.digests) out_digests[k].add(begin, blocks[k], pool);
+      if (files) files->append(k, blocks[k].raw(), blocks[k].nbytes());
+    }
+  };
+  run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks);
+  if (dump) {
+    for (const auto& [name, id] : dumping) dump->end_value(id);
+    values_dumped = dump->finish();
+  }
+  if (files) files->finish();  // into the report's transaction: they appear on commit
+  run.run_ms = ms_since(t0);
+
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    RunValue v{inputs[k].name, Tensor(), feed_of[k]->source, {}};
+    if (r.digests) v.digest = in_digests[k].finish();
+    run.inputs.push_back(std::move(v));
+  }
+  for (size_t k = 0; k < g.outputs.size(); ++k) {
+    RunValue v{g.outputs[k].name, Tensor(), "computed", {}};
+    if (r.digests) v.digest = out_digests[k].finish();
+    run.outputs.push_back(std::move(v));
+  }
+  return true;
+}
+
+}  // namespace onnxrun

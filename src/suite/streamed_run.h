@@ -1,0 +1,27 @@
+// The run pipeline's block path (suite/run.h): a run on given input files of a pointwise
+// graph, read, computed, summarised and written block by block (exec/block_run.h), so it
+// costs about what copying the files does and holds a few blocks whatever their size.
+// Every door that runs on given files comes here first: printing, -q, --json, -o in each
+// format, --dump-intermediates; the digests it makes are the ones a whole-tensor run makes, bit for bit.
+#pragma once
+
+#include <cstddef>
+
+#include "exec/executor.h"
+#include "suite/run_request.h"
+
+namespace onnxrun {
+
+class ThreadPool;
+
+// Runs `r` block by block when it can, filling `run` (values without tensors, with
+// digests when asked for) and, for --dump-intermediates, `values_dumped`; true then.
+// False, having read and written nothing, when the run is not of that kind: inputs that
+// are literals, pipes or files a stream cannot read (io/tensor_stream.h), inputs of
+// different shapes, a graph that is not pointwise (plan_block_run), a caller that wants
+// the tensors, a --full print of a large tensor, outputs that cannot be streamed,
+// bench; and, unless r.path is kBlocks, inputs too small for it to matter. The caller
+// then runs it whole.
+bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, SetRun& run, size_t& values_dumped);
+
+}  // namespace onnxrun
