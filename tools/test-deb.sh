@@ -37,6 +37,15 @@ else
     grep -q "$lib" <<<"$depends" || die "Depends lacks $lib"
   done
 fi
+# lintian: errors fail the test; warnings are listed.
+if command -v lintian >/dev/null; then
+  lint=$(lintian --tag-display-limit 0 "$deb" 2>/dev/null) || true
+  [ -z "$lint" ] || printf '%s\n' "$lint"
+  ! grep -q '^E:' <<<"$lint" || die "lintian reports errors"
+  say "lintian: no errors, $(grep -c '^W:' <<<"$lint" || true) warnings"
+else
+  die "lintian missing: apt-get install lintian (tools/setup.sh)"
+fi
 contents=$(dpkg-deb -c "$deb")
 grep -q '/usr/bin/onnx-run$' <<<"$contents" || die "no /usr/bin/onnx-run in the package"
 grep -q 'man1/onnx-run.1.gz' <<<"$contents" || die "no man page in the package"
