@@ -52,13 +52,7 @@ ONNXRUN_AVX2 double squares(const T* x, size_t n, double mean) {
   _mm256_store_pd(lanes + 4, q1);
   _mm256_store_pd(lanes + 8, q2);
   _mm256_store_pd(lanes + 12, q3);
-  for (size_t l = 0; i + l < n; ++l) {
-    const double d = static_cast<double>(x[i + l]) - mean;
-    lanes[l] += d * d;
-  }
-  double m2 = 0;
-  for (size_t l = 0; l < L; ++l) m2 += lanes[l];
-  return m2;
+  return finish_pass_two(x, n, i, mean, lanes);
 }
 
 // Pass 1 done for whole groups of 16: the tail into the same lanes, the lanes reduced in
@@ -70,21 +64,9 @@ ONNXRUN_AVX2 StatsPart finish(const T* x, size_t n, size_t i, const Quad& sums, 
   _mm256_store_pd(s + 4, sums.v1);
   _mm256_store_pd(s + 8, sums.v2);
   _mm256_store_pd(s + 12, sums.v3);
-  for (size_t l = 0; i + l < n; ++l) {
-    const T v = x[i + l];
-    s[l] += static_cast<double>(v);
-    mn[l] = v < mn[l] ? v : mn[l];
-    mx[l] = v > mx[l] ? v : mx[l];
-  }
-  double sum = 0;
-  T lo = mn[0], hi = mx[0];
-  for (size_t l = 0; l < L; ++l) {
-    sum += s[l];
-    lo = mn[l] < lo ? mn[l] : lo;
-    hi = mx[l] > hi ? mx[l] : hi;
-  }
-  if (!std::isfinite(sum)) return plain_stats(x, n);
-  return finite_part(n, sum, lo, hi, squares(x, n, sum / static_cast<double>(n)));
+  const PassOne<T> one = finish_pass_one(x, n, i, s, mn, mx);
+  if (!std::isfinite(one.sum)) return plain_stats(x, n);
+  return finite_part(n, one.sum, one.lo, one.hi, squares(x, n, one.sum / static_cast<double>(n)));
 }
 
 }  // namespace

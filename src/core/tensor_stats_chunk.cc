@@ -77,35 +77,16 @@ StatsPart lanes(const T* x, size_t n) {
       mn[l] = v < mn[l] ? v : mn[l];
       mx[l] = v > mx[l] ? v : mx[l];
     }
-  for (size_t l = 0; i + l < n; ++l) {
-    const T v = x[i + l];
-    s[l] += static_cast<double>(v);
-    mn[l] = v < mn[l] ? v : mn[l];
-    mx[l] = v > mx[l] ? v : mx[l];
-  }
-  double sum = 0;
-  T lo = mn[0], hi = mx[0];
-  for (size_t l = 0; l < L; ++l) {
-    sum += s[l];
-    lo = mn[l] < lo ? mn[l] : lo;
-    hi = mx[l] > hi ? mx[l] : hi;
-  }
-  if (!std::isfinite(sum)) return plain_stats(x, n);
-  const double mean = sum / static_cast<double>(n);
+  const PassOne<T> one = finish_pass_one(x, n, i, s, mn, mx);
+  if (!std::isfinite(one.sum)) return plain_stats(x, n);
+  const double mean = one.sum / static_cast<double>(n);
   double q[L] = {};
-  i = 0;
-  for (; i + L <= n; i += L)
+  for (i = 0; i + L <= n; i += L)
     for (size_t l = 0; l < L; ++l) {
       const double d = static_cast<double>(x[i + l]) - mean;
       q[l] += d * d;
     }
-  for (size_t l = 0; i + l < n; ++l) {
-    const double d = static_cast<double>(x[i + l]) - mean;
-    q[l] += d * d;
-  }
-  double m2 = 0;
-  for (size_t l = 0; l < L; ++l) m2 += q[l];
-  return finite_part(n, sum, lo, hi, m2);
+  return finite_part(n, one.sum, one.lo, one.hi, finish_pass_two(x, n, i, mean, q));
 }
 
 }  // namespace

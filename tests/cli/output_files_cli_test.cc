@@ -34,14 +34,6 @@ using TP = onnx::TensorProto;
 
 namespace {
 
-std::vector<std::string> names_in(const std::string& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 size_t count_lines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
 
 // x[n] -> LeakyRelu -> y1, x -> LeakyRelu -> y2: two outputs as large as --shape says.

@@ -1,5 +1,6 @@
 #include "support/paths.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -13,6 +14,15 @@ std::string shared_tests_dir() {
   return other && *other ? other : ONNXRUN_SHARED_TESTS;
 }
 std::string node_test(const std::string& name) { return shared_tests_dir() + "/node/" + name; }
+
+std::vector<std::string> names_in(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    out.push_back(it->path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 TempDir::TempDir() {
   std::string tmpl = (std::filesystem::temp_directory_path() / "onnxrun-test-XXXXXX").string();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace onnxrun::test {
 
@@ -11,6 +12,9 @@ std::string testdata_dir();  // <source>/testdata
 // run with ONNXRUN_SHARED_TESTS=/nowhere shows how the cases needing it are skipped.
 std::string shared_tests_dir();
 std::string node_test(const std::string& name);  // shared_tests_dir()/node/<name>
+
+// The names of the entries of `dir`, sorted; none when it does not exist.
+std::vector<std::string> names_in(const std::string& dir);
 
 // A fresh empty folder under the system temp dir, removed when the object dies.
 class TempDir {

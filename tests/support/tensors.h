@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstring>
+#include <random>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -27,6 +28,16 @@ inline Tensor float_tensor(Shape shape, const std::vector<float>& values) {
 }
 inline Tensor float_tensor(const std::vector<float>& values) {
   return float_tensor(Shape{static_cast<int64_t>(values.size())}, values);
+}
+
+// A tensor of `dtype` and `shape` whose bytes are random (every bit pattern: NaN, infinities,
+// subnormals alike), the same for the same seed.
+inline Tensor patterned(DType dtype, Shape shape, uint32_t seed = 1) {
+  Tensor t(dtype, std::move(shape));
+  auto* p = static_cast<uint8_t*>(t.nbytes() ? t.mutable_raw() : nullptr);
+  std::mt19937 rng(seed);
+  for (size_t k = 0; k < t.nbytes(); ++k) p[k] = static_cast<uint8_t>(rng());
+  return t;
 }
 
 template <typename T>

@@ -19,17 +19,6 @@ using namespace onnxrun;
 using namespace onnxrun::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-std::vector<std::string> names_in(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("AtomicFile: several open at once, each appearing only on its commit", "[output-files]") {
   TempDir d;
   {

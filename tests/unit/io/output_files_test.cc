@@ -31,13 +31,6 @@ void write_text(const std::string& path, const std::string& text) {
   write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); });
 }
 
-std::vector<std::string> names_in(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 bool has_temporaries(const std::string& dir) {
   for (const std::string& n : names_in(dir))
     if (n.find(".tmp.") != std::string::npos) return true;

@@ -19,6 +19,7 @@
 #include "io/tensor_stream.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
+#include "support/tensors.h"
 
 using namespace onnxrun;
 using namespace onnxrun::test;
@@ -29,16 +30,6 @@ namespace {
 const size_t kBlocks[] = {1, 3, 7, 4093, size_t{1} << 20};
 
 // A tensor of `shape` whose bytes are a pattern (every byte value, so misplaced bytes show).
-Tensor patterned(DType dtype, Shape shape, uint32_t seed = 1) {
-  Tensor t(dtype, std::move(shape));
-  auto* p = static_cast<uint8_t*>(t.nbytes() ? t.mutable_raw() : nullptr);
-  std::mt19937 rng(seed);
-  for (size_t k = 0; k < t.nbytes(); ++k) p[k] = static_cast<uint8_t>(rng());
-  if (dtype == DType::kBool)
-    for (size_t k = 0; k < t.nbytes(); ++k) p[k] &= 1;
-  return t;
-}
-
 std::string bytes_of(const Tensor& t) {
   return t.nbytes() ? std::string(static_cast<const char*>(t.raw()), t.nbytes()) : std::string();
 }

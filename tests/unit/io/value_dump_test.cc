@@ -11,29 +11,13 @@
 #include "io/value_dump.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
+#include "support/tensors.h"
 
 using namespace onnxrun;
 using namespace onnxrun::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-Tensor patterned(DType dtype, Shape shape, uint32_t seed) {
-  Tensor t(dtype, std::move(shape));
-  auto* p = static_cast<uint8_t*>(t.nbytes() ? t.mutable_raw() : nullptr);
-  std::mt19937 rng(seed);
-  for (size_t k = 0; k < t.nbytes(); ++k) p[k] = static_cast<uint8_t>(rng());
-  return t;
-}
-
-std::vector<std::string> names_in(const std::string& dir) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("values dumped block by block are the files and index write() gives", "[io][stream-out]") {
   // Names that clash once made safe ("a/b" and "a_b"), a 0-d and an empty value.
