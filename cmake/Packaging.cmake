@@ -8,18 +8,30 @@
 include(GNUInstallDirs)
 
 install(TARGETS onnx-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/docs/onnx-run.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-install(FILES ${PROJECT_SOURCE_DIR}/tools/completion/onnx-run.bash
+# Generated at build time from the command line's definitions (src/CMakeLists.txt).
+install(FILES ${PROJECT_BINARY_DIR}/docs/onnx-run.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${PROJECT_BINARY_DIR}/docs/onnx-run.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME onnx-run)
+install(FILES ${PROJECT_BINARY_DIR}/docs/_onnx-run DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+install(FILES ${PROJECT_BINARY_DIR}/docs/onnx-run.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+# Debian wants the licence as /usr/share/doc/PACKAGE/copyright and a changelog.gz beside it.
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/copyright ${PROJECT_BINARY_DIR}/docs/changelog.gz
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
+        RENAME onnx-run)
 
 set(CPACK_PACKAGE_NAME onnx-run)
 set(CPACK_PACKAGE_VENDOR "onnx-run")
-set(CPACK_PACKAGE_CONTACT "onnx-run maintainers <onnx-run@localhost>")
+# The Maintainer field: -DONNXRUN_MAINTAINER="Name <address>" for a real release.
+set(ONNXRUN_MAINTAINER "onnx-run developers <onnx-run-developers@lists.onnx-run.org>"
+    CACHE STRING "the .deb's Maintainer: Name <address>")
+set(CPACK_PACKAGE_CONTACT "${ONNXRUN_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${ONNXRUN_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "run ONNX models from the command line and check them against ONNX test data")
 string(CONCAT CPACK_PACKAGE_DESCRIPTION
-       "onnx-run is a standalone ONNX model interpreter for the shell: it runs models on\n"
-       "TensorProto or numpy inputs, checks them against ONNX test data sets, and describes\n"
-       "how each node resolves to an operator version.")
+       "onnx-run is a standalone ONNX model interpreter for the shell: it runs\n"
+       "models on TensorProto or numpy inputs, checks them against ONNX test data\n"
+       "sets, and describes how each node resolves to an operator version.")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)

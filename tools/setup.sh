@@ -14,6 +14,8 @@ packages=(
   zlib1g-dev dpkg-dev                        # .npz (inflate, CRC-32); cpack .deb dependencies
   python3-onnx python3-numpy                 # tools/gen_testdata.py and the numpy tests
   clang-format-14                            # the layout of .clang-format (ctest format-check)
+  libxml2-utils python3-junitparser          # JUnit reports validated (xmllint) and read back in tests
+  lintian gzip                               # tools/test-deb.sh checks the .deb; the man page is compressed
 )
 missing=()
 for p in "${packages[@]}"; do

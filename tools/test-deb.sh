@@ -37,9 +37,18 @@ else
     grep -q "$lib" <<<"$depends" || die "Depends lacks $lib"
   done
 fi
+# lintian: errors fail the test; warnings are listed.
+if command -v lintian >/dev/null; then
+  lint=$(lintian --tag-display-limit 0 "$deb" 2>/dev/null) || true
+  [ -z "$lint" ] || printf '%s\n' "$lint"
+  ! grep -q '^E:' <<<"$lint" || die "lintian reports errors"
+  say "lintian: no errors, $(grep -c '^W:' <<<"$lint" || true) warnings"
+else
+  die "lintian missing: apt-get install lintian (tools/setup.sh)"
+fi
 contents=$(dpkg-deb -c "$deb")
 grep -q '/usr/bin/onnx-run$' <<<"$contents" || die "no /usr/bin/onnx-run in the package"
-grep -q 'man1/onnx-run.1' <<<"$contents" || die "no man page in the package"
+grep -q 'man1/onnx-run.1.gz' <<<"$contents" || die "no man page in the package"
 grep -q 'bash-completion/completions/onnx-run$' <<<"$contents" || die "no bash completion in the package"
 
 check_installed() {  # $1: command prefix to run inside the target
@@ -53,7 +62,7 @@ check_installed() {  # $1: command prefix to run inside the target
   out=$("${run[@]}" onnx-run /tmp/onnx-run-test-model.onnx -i 'x=[[-2,0,4]]' --json) || die "run on a literal"
   # Pretty-printed JSON, one element a line: compare without the white space.
   tr -d ' \n' <<<"$out" | grep -q '"values":\[\[-1\.0,0\.0,4\.0\]\]' || die "run on a literal says: $out"
-  "${run[@]}" test -f /usr/share/man/man1/onnx-run.1 || die "man page not installed"
+  "${run[@]}" test -f /usr/share/man/man1/onnx-run.1.gz || die "man page not installed"
   "${run[@]}" test -f /usr/share/bash-completion/completions/onnx-run || die "completion not installed"
 }
 

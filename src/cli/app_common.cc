@@ -6,11 +6,16 @@
 
 #include "cli/exit_codes.h"
 #include "cli/memory_flag.h"
+#include "cli/number_options.h"
 #include "cli/suggest.h"
 #include "core/memory_limit.h"
 #include "model/known_versions.h"
 
 namespace onnxrun::cli {
+
+namespace {
+constexpr unsigned kMaxThreads = 4096;  // far more than any machine onnx-run runs on
+}  // namespace
 
 constexpr const char* kVersion = ONNXRUN_VERSION;  // from project(VERSION ...)
 
@@ -19,14 +24,16 @@ std::string version_text() {
                      kNewestKnownIrVersion);
 }
 
-void add_verbosity_flags(CLI::App& app, Verbosity& v) {
-  app.add_flag("-v,--verbose", v.verbose, "more diagnostics on stderr (repeat for more)");
-  app.add_flag("-q,--quiet", v.quiet, "print only failures and errors");
-}
-
-void add_common_options(CLI::App& app, CommonOptions& c) {
-  add_verbosity_flags(app, c.verbosity);
-  add_max_memory_option(app, c.max_memory);
+void add_common_options(CLI::App& app, CommonOptions& c, const std::string& threads_help) {
+  app.add_flag("-v,--verbose", c.verbosity.verbose,
+               "more diagnostics on stderr: -v load, resolution, kernel path, threads and timings; -vv per node")
+      ->group(kGlobalGroup);
+  app.add_flag("-q,--quiet", c.verbosity.quiet, "print only failures and errors")->group(kGlobalGroup);
+  add_max_memory_option(app, c.max_memory)->group(kGlobalGroup);
+  app.add_option("--threads", c.threads, threads_help)
+      ->type_name("N")
+      ->check(whole_number(0, kMaxThreads))
+      ->group(kGlobalGroup);
 }
 
 void apply_common_options(const CommonOptions& c) {
@@ -44,10 +51,18 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    // A misspelt option gets the nearest real one suggested.
-    std::string hint = option_suggestion(app, std::vector<std::string>(argv + 1, argv + argc));
-    if (hint.empty()) hint = "; " + usage_line(app);
-    fmt::print(stderr, "onnx-run: {}{} (see {} --help)\n", e.what(), hint, app.get_name());
+    // An unknown option is named first: CLI11 would rather say "model is required".
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (auto unknown = first_unknown_option(app, args)) {
+      const auto near = nearest_option(app, *unknown);
+      fmt::print(stderr, "onnx-run: unknown option {}{} (see {} --help)\n", *unknown,
+                 near ? "; did you mean " + *near + "?" : "", app.get_name());
+    } else {
+      // A bad value says all in one line; a missing or extra argument gets the usage too.
+      const bool about_value = e.get_name() == "ValidationError" || e.get_name() == "ConversionError";
+      fmt::print(stderr, "onnx-run: {}{} (see {} --help)\n", e.what(), about_value ? "" : "; " + usage_line(app),
+                 app.get_name());
+    }
     return kExitUsage;
   }
   return std::nullopt;

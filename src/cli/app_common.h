@@ -13,15 +13,18 @@ namespace onnxrun::cli {
 
 std::string version_text();
 
-// Adds -v/--verbose (counted) and -q/--quiet to `app` (Verbosity: cli/logging.h).
-void add_verbosity_flags(CLI::App& app, Verbosity& v);
+// The group --help lists the global options under.
+inline constexpr const char* kGlobalGroup = "Global options (before or after the command)";
 
-// What every command that loads models takes: -v/-q and --max-memory.
+// What every command takes, before or after its name (commands.h: is_global_option):
+// -v/-q, --max-memory and --threads.
 struct CommonOptions {
   Verbosity verbosity;
   std::string max_memory;  // --max-memory text; empty keeps the default limit
+  unsigned threads = 0;    // --threads; 0: one per core
 };
-void add_common_options(CLI::App& app, CommonOptions& c);
+// `threads_help` says what --threads does for this command.
+void add_common_options(CLI::App& app, CommonOptions& c, const std::string& threads_help);
 // After parsing: sets up logging and the memory limit. Throws Error(kUsage) for a
 // malformed --max-memory.
 void apply_common_options(const CommonOptions& c);

@@ -11,6 +11,8 @@
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/help_text.h"
+#include "cli/number_options.h"
 #include "cli/shape_args.h"
 #include "core/error.h"
 #include "core/thread_pool.h"
@@ -21,6 +23,8 @@
 
 namespace onnxrun::cli {
 namespace {
+
+constexpr uint64_t kMaxRuns = 1'000'000'000;  // BenchOptions counts runs in an int
 
 struct BenchArgs {
   std::string model;
@@ -105,47 +109,77 @@ int bench_command(const BenchArgs& a) {
   return kExitOk;
 }
 
-// Parses argv into `a` and `common`; the exit code when parsing ends the command (parse_args).
-std::optional<int> parse_bench_args(int argc, char** argv, BenchArgs& a, CommonOptions& common) {
-  CLI::App app{"onnx-run bench: time repeated runs of a model (or of memcpy, the bandwidth baseline)"};
-  app.name("onnx-run bench");
-  add_common_options(app, common);
-  app.add_option("model", a.model, "the .onnx model file");
+void build_bench_app(CLI::App& app, BenchArgs& a, CommonOptions& common) {
+  describe_app(app, "onnx-run bench", bench_doc());
+  app.description("onnx-run bench: time repeated runs of a model (or of memcpy, the bandwidth baseline)");
+  add_common_options(app, common, "threads (default: one per core)");
+  app.add_option("MODEL", a.model, "the .onnx model file")->type_name("FILE");
   app.add_option("-i,--input", a.inputs, "an input tensor, [NAME=]FILE.pb (default: made up from declared shapes)")
       ->type_name("[NAME=]FILE");
   app.add_option("--shape", a.shapes, "shape of a made-up input, binding its symbolic dims")
       ->type_name("NAME=d0,d1,...");
   app.add_option("--warmup", a.bench.warmup, "untimed runs first")
+      ->type_name("N")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--repeat", a.bench.repeat, "timed runs")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--threads", a.threads, "threads (default: one per core)")->check(CLI::NonNegativeNumber);
-  app.add_option("--seed", a.seed, "seed for made-up inputs")->capture_default_str();
+      ->check(whole_number(0, kMaxRuns));
+  app.add_option("--repeat", a.bench.repeat, "timed runs")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxRuns));
+  app.add_option("--seed", a.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
   app.add_option("--memcpy", a.memcpy_bytes, "time memcpy of BYTES bytes instead of a model")
       ->type_name("BYTES")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1));
   app.add_option("--stats", a.stats_bytes,
                  "time the statistics printed after an output, over BYTES bytes of float32 in memory")
       ->type_name("BYTES")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1));
   app.add_flag("--json", a.json, "print one JSON object instead of text");
   app.add_flag("--no-fuse", a.no_fuse, "time every node run as the graph says (no plan-time rewrite)");
   app.add_flag("--expand-functions", a.expand_functions,
                "time LeakyRelu-16 run through its function body (not recognised back)");
-  app.footer(R"(Times are per run of the whole graph (Executor::run), inputs already in memory.
-GB/s counts the bytes of the inputs read plus the outputs written, at the median run.
-ONNXRUN_ISA=scalar|avx2|avx512|avx512bf16 forces a kernel path.
+}
 
-Examples:
-  onnx-run bench model.onnx --shape x=1000000 --threads 1
-  onnx-run bench model.onnx -i x=x.pb --repeat 50 --json
-  onnx-run bench model_expanded.onnx --shape x=1000000 --no-fuse   the written-out body, node by node
-  onnx-run bench --memcpy 4000000
-  onnx-run bench --stats 400000000 --threads 1)");
-  return parse_args(app, argc, argv);
+// Parses argv into `a` and `common`; the exit code when parsing ends the command (parse_args).
+std::optional<int> parse_bench_args(int argc, char** argv, BenchArgs& a, CommonOptions& common) {
+  CLI::App app;
+  build_bench_app(app, a, common);
+  if (auto code = parse_args(app, argc, argv)) return code;
+  a.threads = static_cast<int>(common.threads);
+  return std::nullopt;
 }
 
 }  // namespace
+
+const CommandDoc& bench_doc() {
+  static const CommandDoc doc{
+      "onnx-run bench MODEL [OPTIONS] | onnx-run bench --memcpy BYTES",
+      "Times repeated runs of the whole graph (Executor::run), inputs already in memory, on given or "
+      "made-up inputs. GB/s counts the bytes of the inputs read plus the outputs written, at the median "
+      "run. --memcpy times memcpy of the same bytes: the memory-bandwidth baseline; --stats the "
+      "statistics printed after an output. ONNXRUN_ISA forces a kernel path.",
+      {
+          {"onnx-run bench model.onnx --shape x=1000000 --threads 1", "one thread, a made-up input of a million"},
+          {"onnx-run bench model.onnx -i x=x.pb --repeat 50 --json", "fifty timed runs on a file, as JSON"},
+          {"onnx-run bench model_expanded.onnx --shape x=1000000 --no-fuse", "the written-out body, node by node"},
+          {"onnx-run bench --memcpy 4000000", "the bandwidth baseline for 4 MB"},
+          {"onnx-run bench --stats 400000000 --threads 1", "the cost of the printed statistics over 400 MB"},
+      },
+      {
+          {0, "timed"},
+          {2, "usage error (malformed command line)"},
+          {3, "model or input rejected"},
+      }};
+  return doc;
+}
+
+void bench_with_app(const std::function<void(CLI::App&)>& use) {
+  BenchArgs a;
+  CommonOptions common;
+  CLI::App app;
+  build_bench_app(app, a, common);
+  use(app);
+}
 
 int bench_main(int argc, char** argv) {
   BenchArgs a;

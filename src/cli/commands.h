@@ -2,22 +2,65 @@
 // returns the process exit code; errors it does not catch are reported by main().
 // Each also has a check_args: the same parsing and checks of option values, running
 // nothing and touching no file (the argument parser alone: fuzz_cli drives it).
+//
+// Each command's CLI11 definition and its CommandDoc are the one source of its
+// interface: --help, the man page and the shell completions are all made from them
+// (interface_docs.h), so none of them can drift from the parser.
 #pragma once
 
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
 namespace onnxrun::cli {
+
+// What a command's help and man page say beside its options.
+struct CommandDoc {
+  struct Example {
+    const char* command;  // "onnx-run model.onnx -i x=x.npy"
+    const char* what;     // what it does, one line
+  };
+  struct ExitStatus {
+    int code;
+    const char* meaning;
+  };
+  const char* synopsis;     // "onnx-run [run] MODEL [OPTIONS]"
+  const char* description;  // a paragraph or two, plain text
+  std::vector<Example> examples;
+  std::vector<ExitStatus> exit_status;
+};
 
 // `onnx-run MODEL ...` (also the default when argv[1] names no command).
 int run_main(int argc, char** argv);
 int run_check_args(int argc, char** argv);
+void run_with_app(const std::function<void(CLI::App&)>& use);
+const CommandDoc& run_doc();
 // `onnx-run test PATH...` (test_command.cc).
 int test_main(int argc, char** argv);
 int test_check_args(int argc, char** argv);
+void test_with_app(const std::function<void(CLI::App&)>& use);
+const CommandDoc& test_doc();
 // `onnx-run bench MODEL ...`: time repeated runs (bench_command.cc).
 int bench_main(int argc, char** argv);
 int bench_check_args(int argc, char** argv);
+void bench_with_app(const std::function<void(CLI::App&)>& use);
+const CommandDoc& bench_doc();
 // `onnx-run info MODEL [--json]` (info_command.cc).
 int info_main(int argc, char** argv);
 int info_check_args(int argc, char** argv);
+void info_with_app(const std::function<void(CLI::App&)>& use);
+const CommandDoc& info_doc();
+// `onnx-run help [COMMAND]`: a command's --help (help_command.cc).
+int help_main(int argc, char** argv);
+int help_check_args(int argc, char** argv);
+void help_with_app(const std::function<void(CLI::App&)>& use);
+const CommandDoc& help_doc();
+// `onnx-run --generate man|bash-completion|zsh-completion|fish-completion` (hidden):
+// the interface documents, made from the commands' definitions (interface_docs.h).
+int generate_main(int argc, char** argv);
+int generate_check_args(int argc, char** argv);
 
 struct Command {
   const char* name;
@@ -26,15 +69,36 @@ struct Command {
   // arguments main would go on with). Throws Error(kUsage) for a bad option value.
   int (*check_args)(int argc, char** argv);
   const char* summary;
+  // Builds the command's CLI11 app (options bound to storage of its own) and hands
+  // it to `use`: what the documents are generated from. Null for --generate.
+  void (*with_app)(const std::function<void(CLI::App&)>& use);
+  const CommandDoc& (*doc)();
 };
 
-// What argv[1] selects: the command, and the argv it takes (its name as argv[0]).
+// The documented commands, run first (help and the documents list them in this order).
+const std::vector<const Command*>& documented_commands();
+const Command* find_command(const std::string& name);
+
+// The options every command takes, before or after the command's name.
+bool is_global_option(const std::string& arg);
+bool global_option_takes_value(const std::string& arg);
+
+// What argv selects: the command, and the argv it takes (its name as argv[0]).
+// Global options before the command's name (`onnx-run -q test DIR`) move after it.
 // `command` is null when argv[1] is neither a command nor plausibly a model but close
 // to a command's name: a one-line hint has been printed on stderr (exit 2).
 struct CommandLine {
-  const Command* command;
-  int argc;
-  char** argv;
+  const Command* command = nullptr;
+  int argc = 0;
+  char** argv = nullptr;
+  // argv's storage (argv points into it).
+  std::vector<std::string> args;
+  std::vector<char*> pointers;
+
+  CommandLine() = default;
+  CommandLine(const CommandLine&) = delete;
+  CommandLine& operator=(const CommandLine&) = delete;
+  CommandLine(CommandLine&&) = default;  // moves keep the strings (and so argv) in place
 };
 CommandLine select_command(int argc, char** argv);
 

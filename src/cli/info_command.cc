@@ -8,48 +8,70 @@
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/help_text.h"
 #include "model/describe.h"
 #include "model/load.h"
 #include "suite/json_documents.h"
 #include "suite/planned_graph.h"
 
 namespace onnxrun::cli {
-
 namespace {
 
 struct InfoArgs {
   std::string model;
   bool json = false;
-  Verbosity verbosity;
+  CommonOptions common;
 };
+
+void build_info_app(CLI::App& app, InfoArgs& a) {
+  describe_app(app, "onnx-run info", info_doc());
+  app.description("onnx-run info: what a model is and how onnx-run resolves each of its nodes");
+  add_common_options(app, a.common, "accepted as everywhere; info runs nothing");
+  app.add_option("MODEL", a.model, "the .onnx model file")->type_name("FILE")->required();
+  app.add_flag("--json", a.json, "print one JSON object instead of text");
+}
 
 // Parses argv into `a`; the exit code when parsing ends the command (parse_args).
 std::optional<int> parse_info_args(int argc, char** argv, InfoArgs& a) {
-  CLI::App app{"onnx-run info: what a model is and how onnx-run resolves each of its nodes"};
-  app.name("onnx-run info");
-  add_verbosity_flags(app, a.verbosity);
-  app.add_option("model", a.model, "the .onnx model file")->required();
-  app.add_flag("--json", a.json, "print one JSON object instead of text");
-  app.footer(R"(Prints IR version, producer, opset imports, inputs and outputs with types and shapes,
-initializers with sizes, every node with the operator version it resolves to (or why
-onnx-run cannot run it), the operators used, model-local functions, and what the
-executor fuses (subgraphs run as one operator, chains run as one pass).
-
-Examples:
-  onnx-run info model.onnx
-  onnx-run info model.onnx --json | python3 -m json.tool
-  onnx-run info model.onnx --json | jq '.nodes[] | select(.supported | not) | .op_type'
-
-Exit codes: 0 described (even if onnx-run cannot run it), 2 usage error, 3 not a readable model.)");
+  CLI::App app;
+  build_info_app(app, a);
   return parse_args(app, argc, argv);
 }
 
 }  // namespace
 
+const CommandDoc& info_doc() {
+  static const CommandDoc doc{
+      "onnx-run info MODEL [OPTIONS]",
+      "Prints IR version, producer, opset imports, inputs and outputs with types and shapes, "
+      "initializers with sizes, every node with the operator version it resolves to (or why onnx-run "
+      "cannot run it), the operators used, model-local functions, and what the executor fuses "
+      "(subgraphs run as one operator, chains run as one pass).",
+      {
+          {"onnx-run info model.onnx", "describe a model"},
+          {"onnx-run info model.onnx --json | python3 -m json.tool", "the same as JSON"},
+          {"onnx-run info model.onnx --json | jq '.nodes[] | select(.supported | not) | .op_type'",
+           "the operators onnx-run cannot run"},
+      },
+      {
+          {0, "described (even if onnx-run cannot run it)"},
+          {2, "usage error (malformed command line)"},
+          {3, "not a readable model"},
+      }};
+  return doc;
+}
+
+void info_with_app(const std::function<void(CLI::App&)>& use) {
+  InfoArgs a;
+  CLI::App app;
+  build_info_app(app, a);
+  use(app);
+}
+
 int info_main(int argc, char** argv) {
   InfoArgs a;
   if (auto code = parse_info_args(argc, argv, a)) return *code;
-  setup_logging(a.verbosity);
+  apply_common_options(a.common);
   LoadOptions options;
   options.keep_unsupported = true;
   const Model model = load_model(a.model, options);
@@ -67,6 +89,7 @@ int info_main(int argc, char** argv) {
 int info_check_args(int argc, char** argv) {
   InfoArgs a;
   if (auto code = parse_info_args(argc, argv, a)) return *code;
+  check_common_options(a.common);
   return kExitOk;
 }
 

@@ -4,11 +4,12 @@
 
 namespace onnxrun::cli {
 
-void add_max_memory_option(CLI::App& app, std::string& value) {
-  app.add_option("--max-memory", value,
-                 "refuse a run whose tensors need more memory than SIZE (512M, 4G, ...; default: 3/4 of physical "
-                 "memory, " +
-                     format_bytes(default_memory_limit()) + " here)")
+CLI::Option* add_max_memory_option(CLI::App& app, std::string& value) {
+  return app
+      .add_option("--max-memory", value,
+                  "refuse a run whose tensors need more memory than SIZE (512M, 4G, ...; default: 3/4 of physical "
+                  "memory, " +
+                      format_bytes(default_memory_limit()) + " here)")
       ->type_name("SIZE");
 }
 

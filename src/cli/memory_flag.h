@@ -9,7 +9,7 @@
 
 namespace onnxrun::cli {
 
-void add_max_memory_option(CLI::App& app, std::string& value);
+CLI::Option* add_max_memory_option(CLI::App& app, std::string& value);
 
 // Sets the process-wide limit from the option's text; empty keeps the default.
 // Throws Error(kUsage) on a malformed size.

@@ -59,6 +59,7 @@ void TestProgress::draw_bar(bool force) {
                                    counts_.count(Outcome::kPassed), counts_.count(Outcome::kFailed),
                                    counts_.count(Outcome::kUnsupported), counts_.count(Outcome::kError));
   // Rare outcomes only once they occur, to keep the line short.
+  if (size_t n = counts_.count(Outcome::kNoData)) counts += fmt::format("  no data {}", n);
   if (size_t n = counts_.count(Outcome::kTimeout)) counts += fmt::format("  timeouts {}", n);
   if (size_t n = counts_.count(Outcome::kCrashed)) counts += fmt::format("  crashed {}", n);
   counts += fmt::format("  {:.1f} s", std::chrono::duration<double>(now - start_).count());

@@ -4,12 +4,15 @@
 #include <filesystem>
 #include <optional>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/help_text.h"
+#include "cli/number_options.h"
 #include "cli/render_run.h"
 #include "cli/shape_args.h"
 #include "cli/stdout_check.h"
@@ -26,7 +29,7 @@ namespace fs = std::filesystem;
 namespace onnxrun::cli {
 
 void add_run_options(CLI::App& app, RunOptions& o) {
-  app.add_option("model", o.model, "the .onnx model file")->required();
+  app.add_option("MODEL", o.model, "the .onnx model file")->type_name("FILE")->required();
   app.add_option("-i,--input", o.inputs,
                  "an input: [NAME=]FILE (.pb TensorProto or .npy) or [NAME=][v0,v1,...] (nested lists for rank > 1); "
                  "without NAME, inputs bind in graph input order")
@@ -36,12 +39,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
   app.add_option("--rtol", o.tol.rtol, "relative tolerance for comparisons")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--threads", o.threads, "threads to split large tensors across (default: one per core)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_option("--atol", o.tol.atol, "absolute tolerance for comparisons")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_flag("--expand-functions", o.expand_functions,
                "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
   app.add_flag("--no-fuse", o.no_fuse,
@@ -54,7 +55,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  "an input's shape, for made-up inputs, symbolic dims and -i literals (NAME= for a scalar)")
       ->type_name("NAME=d0,d1,...");
   app.add_flag("--random", o.random, "run on made-up inputs even when test sets exist");
-  app.add_option("--seed", o.seed, "seed for made-up inputs")->capture_default_str();
+  app.add_option("--seed", o.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
   app.add_option("--range", o.range, "made-up values are uniform in [LO,HI] (for example --range -5,5)")
       ->type_name("LO,HI")
       ->capture_default_str();
@@ -118,7 +119,15 @@ std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
   for (const std::string& dir : dirs) {
     std::string label = fs::path(dir).filename().string();
     if (label.empty()) label = fs::path(dir).parent_path().filename().string();  // "-d set/"
-    sets.push_back({label, dir, list_test_set(dir)});
+    TestSetFiles files = list_test_set(dir);
+    if (!o.test_dir.empty() && files.inputs.empty() && files.outputs.empty())
+      fail(
+          ErrorKind::kInput,
+          "-d {}: not a test set: a test set folder (test_data_set_N) holds input_0.pb, input_1.pb, ... and "
+          "output_0.pb, ...{}",
+          dir,
+          find_test_sets(dir).empty() ? "" : fmt::format(" (its test sets: {})", fmt::join(find_test_sets(dir), ", ")));
+    sets.push_back({label, dir, std::move(files)});
   }
   return sets;
 }
@@ -196,6 +205,34 @@ int run_command(const RunOptions& o) {
   return code;
 }
 
+const CommandDoc& run_doc() {
+  static const CommandDoc doc{
+      "onnx-run [run] MODEL [OPTIONS]",
+      "Runs MODEL on given inputs (-i, --npz), on every test_data_set_* folder beside it, on one test "
+      "set (-d), or, with neither, on inputs made up from the declared types and shapes, and compares "
+      "the outputs with the expected ones where a test set gives them. Outputs print as numpy prints "
+      "them, with statistics; -o writes them as files, renamed into place only when the whole run has "
+      "succeeded. `run` may be left out: `onnx-run MODEL` is `onnx-run run MODEL`.",
+      {
+          {"onnx-run model.onnx", "run every test_data_set_* beside the model and compare"},
+          {"onnx-run model.onnx -i x=x.npy -o out --format npy", "run on a numpy array, write out/output_0.npy"},
+          {"onnx-run model.onnx -i 'x=[[-1,0],[1,2]]'", "run on a literal"},
+          {"onnx-run model.onnx --shape x=1,3,224,224 --seed 7 --json", "random input of a given shape, JSON report"},
+          {"onnx-run model.onnx --expand-functions --print-graph", "show LeakyRelu-16 expanded into its function body"},
+          {"onnx-run model.onnx --print-graph", "show what the plan fuses (--no-fuse: run each node alone)"},
+      },
+      {
+          {0, "success; every comparison passed"},
+          {1, "an output did not match"},
+          {2, "usage error (malformed command line)"},
+          {3,
+           "model or input rejected: invalid, unsupported, inputs that do not fit the graph, I/O failure, unsafe file"},
+          {130, "interrupted by SIGINT (143: SIGTERM); the run's temporaries and outputs are removed"},
+          {141, "stdout's reader went away (broken pipe)"},
+      }};
+  return doc;
+}
+
 namespace {
 
 struct RunArgs {
@@ -203,37 +240,35 @@ struct RunArgs {
   CommonOptions common;
 };
 
+void build_run_app(CLI::App& app, RunArgs& a) {
+  describe_app(app, "onnx-run", run_doc());
+  app.description("onnx-run: run ONNX models from the command line and check them against ONNX test data");
+  add_common_options(app, a.common, "threads to split large tensors across (default: one per core)");
+  add_run_options(app, a.run);
+  app.footer(commands_overview() + "\n\n" + help_footer(run_doc()));
+}
+
 // Parses argv into `a`; the exit code when parsing ends the command (parse_args).
 std::optional<int> parse_run_args(int argc, char** argv, RunArgs& a) {
-  CLI::App app{"onnx-run: run ONNX models from the command line and check them against ONNX test data"};
-  app.name("onnx-run");
-  app.set_version_flag("--version", version_text());
-  add_common_options(app, a.common);
-  add_run_options(app, a.run);
-  app.footer(R"(Commands (onnx-run COMMAND --help for each):
-  run MODEL ...   the default: run a model
-  info MODEL      what the model is and how onnx-run resolves it
-  test PATH...    run every model test under PATH and report (JSON, JUnit, baselines)
-  bench MODEL ... time repeated runs (onnx-run bench --help)
-
-Examples:
-  onnx-run model.onnx                          run every test_data_set_* beside the model and compare
-  onnx-run model.onnx -i x=x.npy -o out --format npy   run on a numpy array, write out/output_0.npy
-  onnx-run model.onnx -i 'x=[[-1,0],[1,2]]'    run on a literal; without inputs or test sets, on random data
-  onnx-run model.onnx --shape x=1,3,224,224 --seed 7 --json   random input of a given shape, JSON report
-  onnx-run model.onnx --expand-functions --print-graph   show LeakyRelu-16 expanded into its function body
-  onnx-run model.onnx --print-graph            show what the plan fuses (--no-fuse: run each node alone)
-
-Exit codes: 0 ok, 1 an output did not match, 2 usage error, 3 model or input rejected.)");
+  CLI::App app;
+  build_run_app(app, a);
   std::vector<std::string> args = mark_list_args(argc, argv);  // keeps `-i [1,2]` whole
   std::vector<char*> arg_ptrs;
   for (std::string& arg : args) arg_ptrs.push_back(arg.data());
   if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return code;
   a.run.quiet = a.common.verbosity.quiet;
+  a.run.threads = static_cast<int>(a.common.threads);
   return std::nullopt;
 }
 
 }  // namespace
+
+void run_with_app(const std::function<void(CLI::App&)>& use) {
+  RunArgs a;
+  CLI::App app;
+  build_run_app(app, a);
+  use(app);
+}
 
 int run_main(int argc, char** argv) {
   RunArgs a;

@@ -50,24 +50,79 @@ std::vector<std::string> option_names(const CLI::App& app) {
 }
 
 std::string usage_line(const CLI::App& app) {
-  std::string out = "usage: " + app.get_name();
+  const auto* formatter = dynamic_cast<const CLI::Formatter*>(app.get_formatter().get());
+  std::string line = formatter ? formatter->make_usage(&app, app.get_name()) : "usage: " + app.get_name();
+  while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+  if (line.rfind("Usage:", 0) == 0) line[0] = 'u';
+  return line;
+}
+
+namespace {
+
+bool takes_value(const CLI::Option* o) { return o->get_type_size() > 0; }
+
+const CLI::Option* find_option(const CLI::App& app, const std::string& word) {
   for (const CLI::Option* o : app.get_options()) {
-    if (!o->get_positional()) continue;
-    std::string name = o->get_name();
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
-    out += " " + name;
+    for (const std::string& l : o->get_lnames())
+      if (word == "--" + l) return o;
+    for (const std::string& s : o->get_snames())
+      if (word == "-" + s) return o;
   }
-  return out + " [options]";
+  return nullptr;
+}
+
+// "-1", "-0.5", "-5,5", "-.5e3": values, not options.
+bool looks_negative_number(const std::string& arg) {
+  return arg.size() >= 2 && arg[0] == '-' && (std::isdigit(static_cast<unsigned char>(arg[1])) || arg[1] == '.');
+}
+
+}  // namespace
+
+std::optional<std::string> first_unknown_option(const CLI::App& app, const std::vector<std::string>& args) {
+  for (size_t k = 0; k < args.size(); ++k) {
+    const std::string& arg = args[k];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-' || looks_negative_number(arg)) continue;
+    const bool is_long = arg[1] == '-';
+    // --name=value, -xVALUE: the option is the part before the value.
+    const std::string word = is_long ? arg.substr(0, arg.find('=')) : arg.substr(0, 2);
+    const CLI::Option* o = find_option(app, word);
+    if (!o) return word;
+    const bool value_attached = is_long ? arg.find('=') != std::string::npos : arg.size() > 2;
+    if (takes_value(o) && !value_attached) ++k;  // the next word is its value
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> nearest_option(const CLI::App& app, const std::string& unknown) {
+  const auto names = option_names(app);
+  const auto has = [&](const std::string& n) { return std::find(names.begin(), names.end(), n) != names.end(); };
+  if (unknown.size() == 2) {
+    // One letter is one slip from every other letter: edit distance says nothing here.
+    static const std::pair<const char*, const char*> kConventional[] = {
+        {"-V", "--version"}, {"-?", "--help"}, {"-H", "--help"}};
+    for (const auto& [from, to] : kConventional)
+      if (unknown == from && has(to)) return std::string(to);
+    std::string other = unknown;
+    other[1] = std::isupper(static_cast<unsigned char>(other[1])) ? static_cast<char>(std::tolower(other[1]))
+                                                                  : static_cast<char>(std::toupper(other[1]));
+    if (has(other)) return other;
+    return std::nullopt;
+  }
+  std::vector<std::string> long_names;
+  for (const std::string& n : names)
+    if (n.size() > 2) long_names.push_back(n);
+  // "-json" and "json" meant "--json".
+  const std::string dashed =
+      unknown.rfind("--", 0) == 0 ? unknown : "--" + unknown.substr(unknown.find_first_not_of('-'));
+  if (dashed != unknown && has(dashed)) return dashed;
+  return nearest_name(dashed, long_names);
 }
 
 std::string option_suggestion(const CLI::App& app, const std::vector<std::string>& args) {
-  const auto names = option_names(app);
-  for (const std::string& arg : args) {
-    if (arg.size() < 2 || arg[0] != '-') continue;
-    const std::string word = arg.substr(0, arg.find('='));
-    if (std::find(names.begin(), names.end(), word) != names.end()) continue;
-    if (auto near = nearest_name(word, names)) return "; did you mean " + *near + "?";
-  }
+  const auto unknown = first_unknown_option(app, args);
+  if (!unknown) return "";
+  if (auto near = nearest_option(app, *unknown)) return "; did you mean " + *near + "?";
   return "";
 }
 

@@ -23,8 +23,16 @@ std::optional<std::string> misspelt_command(const std::string& arg, const std::v
 // Every option spelling of `app` ("--full", "-i", ...).
 std::vector<std::string> option_names(const CLI::App& app);
 
-// "usage: onnx-run info MODEL [options]": the command's name and positional arguments.
+// "usage: onnx-run info MODEL [OPTIONS]": the usage line of the app's --help.
 std::string usage_line(const CLI::App& app);
+
+// The first word of `args` that looks like an option and is none of `app`'s ("--ful"),
+// skipping the values of options that take one (`--range -5,5`) and negative numbers.
+std::optional<std::string> first_unknown_option(const CLI::App& app, const std::vector<std::string>& args);
+
+// The real option nearest to an unknown one: by edit distance for long options, and for
+// a one-letter option the conventional spelling (-V is --version) or the other case.
+std::optional<std::string> nearest_option(const CLI::App& app, const std::string& unknown);
 
 // "; did you mean --full?" for the first unrecognised option in `args`, or "".
 std::string option_suggestion(const CLI::App& app, const std::vector<std::string>& args);

@@ -16,6 +16,8 @@
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/help_text.h"
+#include "cli/number_options.h"
 #include "cli/progress.h"
 #include "core/error.h"
 #include "io/atomic_file.h"
@@ -96,6 +98,7 @@ int run(const TestOptions& o) {
   for (const std::string* report : {&o.json, &o.junit})
     if (!report->empty()) check_writable_target(*report);
 
+  const ReportStamp stamp = report_stamp_now();  // when the run started, as JUnit records it
   const auto start = std::chrono::steady_clock::now();
   TestProgress progress(stdout, tests.size(), ::isatty(STDOUT_FILENO) != 0, o.quiet, o.strict);
   const std::vector<TestResult> results =
@@ -119,7 +122,7 @@ int run(const TestOptions& o) {
     info.strict = o.strict;
     write_json_report(o.json, info, summary, results);
   }
-  if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.strict);
+  if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.strict, stamp);
 
   if (!o.quiet) print_report(o, results);
   bool failed = false;
@@ -142,63 +145,93 @@ struct TestArgs {
   CommonOptions common;
 };
 
-// Parses argv into `a`; the exit code when parsing ends the command (parse_args).
-std::optional<int> parse_test_args(int argc, char** argv, TestArgs& a) {
+void build_test_app(CLI::App& app, TestArgs& a) {
   TestOptions& o = a.test;
-  CLI::App app{"onnx-run test: run every model test found under PATH... and report, for CI"};
-  app.name("onnx-run test");
-  app.set_version_flag("--version", version_text());
-  add_common_options(app, a.common);
-  app.add_option("paths", o.paths, "model files, model folders, or trees searched for model folders")
+  describe_app(app, "onnx-run test", test_doc());
+  app.description("onnx-run test: run every model test found under PATH... and report, for CI");
+  add_common_options(app, a.common,
+                     "threads each test splits large tensors across (default: 1, as -j runs tests side by side)");
+  app.add_option("PATH", o.paths, "model files, model folders, or trees searched for model folders")
       ->required()
       ->type_name("PATH");
   o.runner.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   app.add_option("-j,--jobs", o.runner.jobs, "tests run at a time (default: the number of cores)")
-      ->check(CLI::Range(1, 1024));
+      ->type_name("N")
+      ->check(whole_number(1, 1024));
   app.add_option("--filter", o.selection.filter, "run only tests whose name matches this regex")->type_name("REGEX");
   app.add_option("--exclude", o.selection.exclude, "skip tests whose name matches this regex")->type_name("REGEX");
   app.add_option("--shard", o.shard, "run the K-th of N stable slices of the tests (K from 1)")->type_name("K/N");
   app.add_flag("--list", o.list, "print the names of the tests that would run, and stop");
   app.add_option("--json", o.json, "write every test's outcome and timing as JSON")->type_name("FILE");
-  app.add_option("--junit", o.junit, "write a JUnit XML report")->type_name("FILE");
+  app.add_option("--junit", o.junit, "write a JUnit XML report (Jenkins xunit junit-10 schema)")->type_name("FILE");
   app.add_option("--baseline", o.baseline,
                  "an earlier --json report: exit 1 only for tests that passed there and not now")
       ->type_name("FILE");
   app.add_flag("--no-fuse", o.runner.case_options.no_fuse,
                "run every node as the graph says: no function bodies recognised, no chains fused");
-  app.add_flag("--strict", o.strict, "count unsupported tests as failures (not skipped)");
+  app.add_flag("--strict", o.strict, "count unsupported and no-data tests as failures (not skipped)");
   app.add_option("--timeout", o.runner.timeout, "kill a test after S seconds and record a timeout (implies --isolate)")
       ->type_name("S")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_flag("--isolate", o.runner.isolate, "run each test in a child process, so a crash is recorded, not fatal");
   app.add_option("--rtol", o.runner.case_options.tol.rtol, "relative tolerance (a data.json beside a model overrides)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_option("--atol", o.runner.case_options.tol.atol, "absolute tolerance (a data.json beside a model overrides)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--slowest", o.slowest, "how many of the slowest tests to list")->capture_default_str();
+      ->check(non_negative_number());
+  app.add_option("--slowest", o.slowest, "how many of the slowest tests to list")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number(0));
   // Test-only hooks, hidden from --help: deliberately crash or hang the matching tests.
   app.add_option("--debug-crash-on", o.runner.case_options.crash_on)->group("");
   app.add_option("--debug-hang-on", o.runner.case_options.hang_on)->group("");
-  app.footer(R"(A test is a model.onnx beside test_data_set_*/ folders, or NAME.onnx beside NAME_output_K.pb.
-Outcomes: passed, failed, unsupported, error, timeout, crashed.
+}
 
-Examples:
-  onnx-run test ../shared/onnx-tests -j 2 --json r.json --junit r.xml
-  onnx-run test tests/ --filter leakyrelu --exclude expanded --list
-  onnx-run test tests/ --shard 2/4 --json shard2.json
-  onnx-run test tests/ --baseline yesterday.json     exit 1 only for regressions
-
-Exit codes: 0 no test failed (with --baseline: no regression), 1 a test failed, errored,
-timed out or crashed (unsupported too with --strict; with --baseline: a regression),
-2 usage error, 3 a baseline or report file could not be read or written.)");
+// Parses argv into `a`; the exit code when parsing ends the command (parse_args).
+std::optional<int> parse_test_args(int argc, char** argv, TestArgs& a) {
+  CLI::App app;
+  build_test_app(app, a);
   if (auto code = parse_args(app, argc, argv)) return code;
-  o.quiet = a.common.verbosity.quiet;
+  a.test.quiet = a.common.verbosity.quiet;
+  a.test.runner.case_options.threads = app.count("--threads") ? a.common.threads : 1;
   return std::nullopt;
 }
 
 }  // namespace
+
+const CommandDoc& test_doc() {
+  static const CommandDoc doc{
+      "onnx-run test PATH... [OPTIONS]",
+      "Finds every model test under PATH... and runs them, in parallel, through the same pipeline as "
+      "`onnx-run MODEL`. A test is a model.onnx beside test_data_set_*/ folders, or NAME.onnx beside "
+      "NAME_output_K.pb. Outcomes: passed, failed, unsupported, no data (a model with no test data; "
+      "skipped like unsupported, counted apart), error, timeout, crashed. The --json and --junit "
+      "reports are checked writable before the first test runs.",
+      {
+          {"onnx-run test ../shared/onnx-tests -j 2 --json r.json --junit r.xml", "run a tree, write both reports"},
+          {"onnx-run test tests/ --filter leakyrelu --exclude expanded --list", "list the tests a filter picks"},
+          {"onnx-run test tests/ --shard 2/4 --json shard2.json", "the second of four slices, for a CI matrix"},
+          {"onnx-run test tests/ --baseline yesterday.json", "exit 1 only for regressions"},
+      },
+      {
+          {0, "no test failed (with --baseline: no regression)"},
+          {1,
+           "a test failed, errored, timed out or crashed (unsupported and no data too with --strict; with "
+           "--baseline: a regression)"},
+          {2, "usage error (malformed command line, a PATH with no tests)"},
+          {3, "a baseline or report file could not be read or written"},
+      }};
+  return doc;
+}
+
+void test_with_app(const std::function<void(CLI::App&)>& use) {
+  TestArgs a;
+  CLI::App app;
+  build_test_app(app, a);
+  use(app);
+}
 
 int test_main(int argc, char** argv) {
   TestArgs a;

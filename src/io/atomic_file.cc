@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -240,7 +241,12 @@ void write_bytes_at(int fd, const void* data, size_t n, uint64_t offset, const s
 
 void check_writable_target(const std::string& path) {
   const Target target = resolve_target(path);  // throws for a folder
-  if (target.in_place) return;
+  if (target.in_place) {
+    // Written in place (a FIFO, a device, /proc/self/fd/N): it must already be there.
+    if (::access(target.path.c_str(), W_OK) != 0)
+      fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
+    return;
+  }
   std::filesystem::path dir = std::filesystem::path(target.path).parent_path();
   if (dir.empty()) dir = ".";
   struct stat st {};
@@ -249,6 +255,14 @@ void check_writable_target(const std::string& path) {
   if (!S_ISDIR(st.st_mode)) fail(ErrorKind::kIo, "cannot write {}: {} is not a folder", path, dir.string());
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     fail(ErrorKind::kIo, "cannot write {}: folder {} is not writable: {}", path, dir.string(), std::strerror(errno));
+  // access() says yes to root everywhere, /proc and read-only mounts included: only
+  // creating a file there tells (the probe is removed at once).
+  std::string probe = (dir / ".onnx-run-probe-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0)
+    fail(ErrorKind::kIo, "cannot write {}: cannot create files in {}: {}", path, dir.string(), std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 }  // namespace onnxrun

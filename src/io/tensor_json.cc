@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/element.h"
+#include "io/shortest_number.h"
 #include "io/tensor_text.h"
 
 namespace onnxrun {
@@ -77,6 +78,13 @@ ordered_json tensor_stats_json(const TensorStats& s) {
   j["std"] = json_real(s.std);
   j["nan"] = s.nan;
   j["inf"] = s.pos_inf + s.neg_inf;
+  return j;
+}
+
+ordered_json tensor_stats_json(const TensorStats& s, DType t) {
+  ordered_json j = tensor_stats_json(s);
+  for (const char* key : {"min", "max", "mean", "std"})
+    if (j.contains(key) && j[key].is_number()) j[key] = json_real_in_type(j[key].get<double>(), t);
   return j;
 }
 

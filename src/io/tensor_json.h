@@ -22,6 +22,9 @@ nlohmann::ordered_json tensor_values_json(const Tensor& t);
 // strings above); {"empty": true} for a tensor without elements; {"count": n} for types
 // without arithmetic.
 nlohmann::ordered_json tensor_stats_json(const TensorStats& s);
+// The same with min, max, mean and std written as the tensor's type `t` writes them
+// (io/shortest_number.h): numpy's mean of a float32 array is a float32.
+nlohmann::ordered_json tensor_stats_json(const TensorStats& s, DType t);
 
 // A double as JSON: the number, or "nan", "inf", "-inf" (JSON has no such numbers).
 nlohmann::ordered_json json_real(double v);

@@ -18,6 +18,15 @@
 
 namespace onnxrun {
 
+// A TensorProto given where a model goes: its dims (field 1) read as a ModelProto's
+// ir_version, so it "parses" into a model with a huge IR version and no graph.
+bool is_tensor_file(const void* data, size_t size) {
+  onnx::TensorProto t;
+  if (!t.ParseFromArray(data, static_cast<int>(size))) return false;
+  return t.data_type() > 0 && (t.has_raw_data() || t.float_data_size() || t.int64_data_size() || t.int32_data_size() ||
+                               t.double_data_size() || t.dims_size());
+}
+
 void check_model_size(size_t bytes) {
   if (bytes > static_cast<size_t>(INT_MAX))
     fail(ErrorKind::kUnsupported,
@@ -31,8 +40,10 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& ba
   onnx::ModelProto proto;
   google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
   in.SetTotalBytesLimit(INT_MAX);
-  if (size == 0 || !proto.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
-    fail(ErrorKind::kInvalid, "not a valid ONNX model (protobuf parse failed)");
+  const bool parsed = size > 0 && proto.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+  if ((!parsed || !proto.has_graph()) && is_tensor_file(data, size))
+    fail(ErrorKind::kInvalid, "a tensor (TensorProto) file, not a model: give it to a model as an input with -i");
+  if (!parsed) fail(ErrorKind::kInvalid, "not a valid ONNX model (protobuf parse failed)");
   if (proto.ir_version() <= 0) fail(ErrorKind::kInvalid, "not a valid ONNX model (no ir_version)");
   if (proto.ir_version() > kNewestKnownIrVersion)
     spdlog::warn("IR version {} is newer than the newest onnx-run knows ({})", proto.ir_version(),
@@ -59,6 +70,16 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& ba
 
 Model load_model(const std::string& path, const LoadOptions& options) {
   std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    // The common mistake: the model's folder for the model.
+    const std::string inside = (std::filesystem::path(path) / "model.onnx").string();
+    if (std::filesystem::is_regular_file(inside, ec))
+      fail(ErrorKind::kIo, "{} is a folder; its model is {}", path, inside);
+    fail(ErrorKind::kIo,
+         "{} is a folder, not a model: `onnx-run test {}` runs the model tests under it, `onnx-run MODEL -d {}` one "
+         "test set",
+         path, path, path);
+  }
   const uintmax_t size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
   try {
     if (!ec) check_model_size(static_cast<size_t>(size));  // before reading 2 GiB for nothing

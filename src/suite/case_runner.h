@@ -19,6 +19,7 @@ namespace onnxrun {
 struct CaseOptions {
   Tolerance tol;         // overridden per test by "rtol"/"atol" in a data.json beside the model
   bool no_fuse = false;  // no plan-time rewrite (RunRequest::no_fuse)
+  unsigned threads = 1;  // within one test (tests run side by side); 0: one per core
   // Test-only hooks (hidden CLI flags): a test whose name matches crash_on raises
   // SIGSEGV, one matching hang_on never returns. They exist so that --isolate and
   // --timeout can be tested with real crashes and hangs; empty means off.

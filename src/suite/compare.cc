@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/element.h"
+#include "io/tensor_text.h"
 
 namespace onnxrun {
 namespace {
@@ -101,6 +102,8 @@ Comparison compare_tensors(const Tensor& expected, const Tensor& actual, Toleran
   c.ok = c.mismatches == 0;
   if (c.worst_index >= 0) {
     c.worst_position = position_of(expected.shape(), c.worst_index);
+    c.expected_text = format_element_shortest(expected, c.worst_index);
+    c.actual_text = format_element_shortest(actual, c.worst_index);
     c.expected_bits = element_bits(expected, c.worst_index);
     c.actual_bits = element_bits(actual, c.worst_index);
   }
@@ -122,8 +125,10 @@ std::string Comparison::verdict() const {
   return fmt::format(
       "{} of {} elements differ; worst at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err "
       "{:.3g}; would pass with atol >= {} or rtol >= {}",
-      mismatches, numel, worst_position, worst_index, expected, bits(expected_bits), actual, bits(actual_bits), abs_err,
-      rel_err, tol(needed_atol), tol(needed_rtol));
+      mismatches, numel, worst_position, worst_index,
+      expected_text.empty() ? fmt::format("{}", expected) : expected_text, bits(expected_bits),
+      actual_text.empty() ? fmt::format("{}", actual) : actual_text, bits(actual_bits), abs_err, rel_err,
+      tol(needed_atol), tol(needed_rtol));
 }
 
 }  // namespace onnxrun

@@ -27,6 +27,9 @@ struct Comparison {
   int64_t worst_index = -1;
   std::string worst_position;  // "[1,2,0]"
   double expected = 0, actual = 0;
+  // The same as the tensor's type writes them: the shortest decimal that reads back as
+  // the element (io/tensor_text.h), "-0.03" where the double would be -0.029999999329447746.
+  std::string expected_text, actual_text;
   std::string expected_bits, actual_bits;  // "0x3c00"
   double abs_err = 0, rel_err = 0;
   // Smallest atol (with the given rtol) and smallest rtol (with the given atol) under

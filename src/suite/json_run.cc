@@ -1,6 +1,7 @@
 // The `onnx-run MODEL --json` document (schema in suite/json_documents.h).
 
 #include <cmath>
+#include <cstdlib>
 
 #include "io/tensor_json.h"
 #include "suite/json_documents.h"
@@ -25,7 +26,7 @@ ordered_json json_tensor(const RunValue& v, const OutputVerdict* check) {
     j["shape"] = d.shape;
   }
   j["source"] = v.source;
-  if (d.valid() && d.stats.numeric) j["stats"] = tensor_stats_json(d.stats);
+  if (d.valid() && d.stats.numeric) j["stats"] = tensor_stats_json(d.stats, d.dtype);
   const bool shown = d.valid() && d.stats.numeric && !d.summarised();
   j["values"] = shown ? tensor_values_json(d.shown) : ordered_json(nullptr);
   j["truncated"] = d.valid() && d.stats.numeric && !shown;
@@ -42,6 +43,17 @@ ordered_json json_values(const std::vector<RunValue>& values, const std::vector<
 
 }  // namespace
 
+namespace {
+
+// An element's shortest text as a JSON number; a bool's ("True") as its value.
+ordered_json element_json(const std::string& text, double value) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  return json_real(!text.empty() && *end == 0 ? v : value);
+}
+
+}  // namespace
+
 ordered_json comparison_json(const Comparison& c) {
   ordered_json j;
   j["ok"] = c.ok;
@@ -52,10 +64,15 @@ ordered_json comparison_json(const Comparison& c) {
     return j;
   }
   if (c.worst_index >= 0) {
-    j["worst"] = {
-        {"index", c.worst_index},          {"position", c.worst_position},     {"expected", json_real(c.expected)},
-        {"actual", json_real(c.actual)},   {"expected_bits", c.expected_bits}, {"actual_bits", c.actual_bits},
-        {"abs_err", json_real(c.abs_err)}, {"rel_err", json_real(c.rel_err)}};
+    j["worst"] = {{"index", c.worst_index},
+                  {"position", c.worst_position},
+                  // In the tensor's own type's shortest digits, as the printed arrays show them.
+                  {"expected", element_json(c.expected_text, c.expected)},
+                  {"actual", element_json(c.actual_text, c.actual)},
+                  {"expected_bits", c.expected_bits},
+                  {"actual_bits", c.actual_bits},
+                  {"abs_err", json_real(c.abs_err)},
+                  {"rel_err", json_real(c.rel_err)}};
   }
   j["needed_atol"] = json_real(c.needed_atol);
   j["needed_rtol"] = json_real(c.needed_rtol);

@@ -5,8 +5,8 @@
 namespace onnxrun {
 
 namespace {
-constexpr std::array<std::string_view, kOutcomeCount> kNames = {"passed", "failed",  "unsupported",
-                                                                "error",  "timeout", "crashed"};
+constexpr std::array<std::string_view, kOutcomeCount> kNames = {"passed",  "failed",  "unsupported", "error",
+                                                                "timeout", "crashed", "no data"};
 }
 
 std::string_view outcome_name(Outcome o) { return kNames[static_cast<int>(o)]; }
@@ -17,7 +17,9 @@ std::optional<Outcome> parse_outcome(std::string_view name) {
   return std::nullopt;
 }
 
-bool is_problem(Outcome o, bool strict) { return o != Outcome::kPassed && (o != Outcome::kUnsupported || strict); }
+bool is_problem(Outcome o, bool strict) {
+  return o != Outcome::kPassed && ((o != Outcome::kUnsupported && o != Outcome::kNoData) || strict);
+}
 
 Summary summarize(const std::vector<TestResult>& results, double wall_seconds) {
   Summary s;
@@ -28,10 +30,12 @@ Summary summarize(const std::vector<TestResult>& results, double wall_seconds) {
 }
 
 std::string summary_line(const Summary& s) {
-  return fmt::format("{} passed, {} failed, {} unsupported, {} errors, {} timeouts, {} crashed ({} tests in {:.2f} s)",
-                     s.count(Outcome::kPassed), s.count(Outcome::kFailed), s.count(Outcome::kUnsupported),
-                     s.count(Outcome::kError), s.count(Outcome::kTimeout), s.count(Outcome::kCrashed), s.total,
-                     s.seconds);
+  const size_t no_data = s.count(Outcome::kNoData);
+  return fmt::format(
+      "{} passed, {} failed, {} unsupported{}, {} errors, {} timeouts, {} crashed ({} tests in {:.2f} s)",
+      s.count(Outcome::kPassed), s.count(Outcome::kFailed), s.count(Outcome::kUnsupported),
+      no_data ? fmt::format(", {} no data", no_data) : "", s.count(Outcome::kError), s.count(Outcome::kTimeout),
+      s.count(Outcome::kCrashed), s.total, s.seconds);
 }
 
 }  // namespace onnxrun

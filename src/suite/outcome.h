@@ -17,14 +17,16 @@ enum class Outcome {
   kError,        // the model or its data is invalid, or a test set could not be run
   kTimeout,      // still running after --timeout seconds; killed
   kCrashed,      // the isolated child died (signal) without reporting a result
+  kNoData,       // a model with no test data to run it on: skipped (as onnx_test_runner does)
 };
-inline constexpr int kOutcomeCount = 6;
+inline constexpr int kOutcomeCount = 7;
 
-// "passed", "failed", "unsupported", "error", "timeout", "crashed": the JSON spelling.
+// "passed", "failed", "unsupported", "error", "timeout", "crashed", "no data": the JSON spelling.
 std::string_view outcome_name(Outcome o);
 std::optional<Outcome> parse_outcome(std::string_view name);
 
-// True for outcomes that make a run fail without a baseline (unsupported only when strict).
+// True for outcomes that make a run fail without a baseline (unsupported and no data
+// only when strict).
 bool is_problem(Outcome o, bool strict);
 
 struct TestResult {
@@ -47,7 +49,8 @@ struct Summary {
 
 Summary summarize(const std::vector<TestResult>& results, double wall_seconds);
 
-// "N passed, N failed, N unsupported, N errors, N timeouts, N crashed (T tests in S s)"
+// "N passed, N failed, N unsupported, N errors, N timeouts, N crashed (T tests in S s)",
+// with ", N no data" after unsupported when there are such tests.
 std::string summary_line(const Summary& s);
 
 }  // namespace onnxrun

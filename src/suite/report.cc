@@ -1,6 +1,9 @@
 #include "suite/report.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <ctime>
 #include <map>
 #include <numeric>
 
@@ -61,21 +64,36 @@ void write_json_report(const std::string& path, const RunInfo& info, const Summa
   write_text_file_now(path, test_report_json(info, s, results));
 }
 
-std::string junit_report(const Summary& s, const std::vector<TestResult>& results, bool strict) {
+ReportStamp report_stamp_now() {
+  ReportStamp stamp;
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &local);
+  stamp.timestamp = buf;
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) == 0) stamp.hostname = host;
+  if (stamp.hostname.empty()) stamp.hostname = "localhost";
+  return stamp;
+}
+
+std::string junit_report(const Summary& s, const std::vector<TestResult>& results, bool strict,
+                         const ReportStamp& stamp) {
   const size_t failures = s.count(Outcome::kFailed);
   size_t errors = s.count(Outcome::kError) + s.count(Outcome::kTimeout) + s.count(Outcome::kCrashed);
-  size_t skipped = s.count(Outcome::kUnsupported);
+  size_t skipped = s.count(Outcome::kUnsupported) + s.count(Outcome::kNoData);
   if (strict) errors += std::exchange(skipped, 0);
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x += fmt::format("<testsuites name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n",
+                   s.total, failures, errors, s.seconds);
   x += fmt::format(
-      "<testsuites name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-      s.total, failures, errors, skipped, s.seconds);
-  x += fmt::format(
-      "  <testsuite name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-      s.total, failures, errors, skipped, s.seconds);
+      "  <testsuite name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\" "
+      "timestamp=\"{}\" hostname=\"{}\">\n",
+      s.total, failures, errors, skipped, s.seconds, xml_escape(stamp.timestamp), xml_escape(stamp.hostname));
   for (const TestResult& r : results) {
     const size_t slash = r.name.rfind('/');
-    const std::string classname = slash == std::string::npos ? "onnx-run" : r.name.substr(0, slash);
+    const std::string classname = slash == std::string::npos ? "." : r.name.substr(0, slash);
     const std::string name = slash == std::string::npos ? r.name : r.name.substr(slash + 1);
     x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\"", xml_escape(classname),
                      xml_escape(name), r.seconds);
@@ -87,8 +105,9 @@ std::string junit_report(const Summary& s, const std::vector<TestResult>& result
         x += fmt::format(">\n      <failure type=\"failed\" message=\"{}\">{}</failure>\n", msg, xml_escape(r.message));
         break;
       case Outcome::kUnsupported:
+      case Outcome::kNoData:
         if (!strict) {
-          x += fmt::format(">\n      <skipped message=\"unsupported: {}\"/>\n", msg);
+          x += fmt::format(">\n      <skipped type=\"{}\" message=\"{}: {}\"/>\n", type, type, msg);
           break;
         }
         [[fallthrough]];
@@ -101,9 +120,9 @@ std::string junit_report(const Summary& s, const std::vector<TestResult>& result
   return x;
 }
 
-void write_junit_report(const std::string& path, const Summary& s, const std::vector<TestResult>& results,
-                        bool strict) {
-  write_text_file_now(path, junit_report(s, results, strict));
+void write_junit_report(const std::string& path, const Summary& s, const std::vector<TestResult>& results, bool strict,
+                        const ReportStamp& stamp) {
+  write_text_file_now(path, junit_report(s, results, strict, stamp));
 }
 
 }  // namespace onnxrun

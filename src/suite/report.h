@@ -32,11 +32,23 @@ struct RunInfo {
 void write_json_report(const std::string& path, const RunInfo& info, const Summary& summary,
                        const std::vector<TestResult>& results);
 
-// JUnit XML: one <testsuite name="onnx-run">; each test a <testcase> whose classname is
-// the folder part of its name; failed -> <failure>, error/timeout/crashed -> <error>
-// (type says which), unsupported -> <skipped> (or <error type="unsupported"> if strict).
-std::string junit_report(const Summary& summary, const std::vector<TestResult>& results, bool strict);
+// When and where a run ran, for the JUnit report.
+struct ReportStamp {
+  std::string timestamp;  // ISO 8601 local time without zone, as JUnit writers give it: "2026-12-01T15:04:05"
+  std::string hostname;
+};
+// Now, on this machine.
+ReportStamp report_stamp_now();
+
+// JUnit XML as the Jenkins xunit plugin's junit-10.xsd defines it (python3-junitparser
+// reads it too): <testsuites> with totals (no `skipped`: that schema allows it on a
+// <testsuite> only), one <testsuite name="onnx-run"> with timestamp and hostname; each
+// test a <testcase> whose classname is the folder part of its name ("." for a test at
+// the top) and whose name is the rest; failed -> <failure>, error/timeout/crashed ->
+// <error> (type says which), unsupported and no data -> <skipped> (<error> if strict).
+std::string junit_report(const Summary& summary, const std::vector<TestResult>& results, bool strict,
+                         const ReportStamp& stamp);
 void write_junit_report(const std::string& path, const Summary& summary, const std::vector<TestResult>& results,
-                        bool strict);
+                        bool strict, const ReportStamp& stamp);
 
 }  // namespace onnxrun

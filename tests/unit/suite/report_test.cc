@@ -102,7 +102,7 @@ TEST_CASE("the JSON report parses back with every test, outcome and count", "[su
 
 TEST_CASE("the JUnit report parses back as XML with failure, error and skipped elements", "[suite]") {
   const auto rs = sample();
-  const std::string xml = junit_report(summarize(rs, 3.0), rs, false);
+  const std::string xml = junit_report(summarize(rs, 3.0), rs, false, {"2026-12-01T10:00:00", "host"});
   tinyxml2::XMLDocument doc;
   REQUIRE(doc.Parse(xml.c_str()) == tinyxml2::XML_SUCCESS);
   const auto* suite = doc.FirstChildElement("testsuites")->FirstChildElement("testsuite");
@@ -120,8 +120,8 @@ TEST_CASE("the JUnit report parses back as XML with failure, error and skipped e
         child ? child->Name() + std::string(":") + (child->Attribute("type") ? child->Attribute("type") : "") : "pass");
   }
   CHECK(cases == 7);
-  CHECK(kinds == std::vector<std::string>{"pass", "failure:failed", "skipped:", "skipped:", "error:error",
-                                          "error:timeout", "error:crashed"});
+  CHECK(kinds == std::vector<std::string>{"pass", "failure:failed", "skipped:unsupported", "skipped:unsupported",
+                                          "error:error", "error:timeout", "error:crashed"});
   const auto* b = suite->FirstChildElement("testcase")->NextSiblingElement("testcase");
   CHECK(std::string(b->Attribute("classname")) == "node");
   CHECK(std::string(b->Attribute("name")) == "b");
@@ -129,7 +129,8 @@ TEST_CASE("the JUnit report parses back as XML with failure, error and skipped e
   CHECK_THAT(b->FirstChildElement("failure")->Attribute("message"), Catch::Contains("<&\"'>"));
   // --strict turns unsupported into errors.
   tinyxml2::XMLDocument strict;
-  REQUIRE(strict.Parse(junit_report(summarize(rs, 3.0), rs, true).c_str()) == tinyxml2::XML_SUCCESS);
+  REQUIRE(strict.Parse(junit_report(summarize(rs, 3.0), rs, true, {"2026-12-01T10:00:00", "host"}).c_str()) ==
+          tinyxml2::XML_SUCCESS);
   const auto* s2 = strict.FirstChildElement("testsuites")->FirstChildElement("testsuite");
   CHECK(s2->IntAttribute("errors") == 5);
   CHECK(s2->IntAttribute("skipped") == 0);

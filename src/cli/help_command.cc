@@ -1,0 +1,84 @@
+// `onnx-run help [COMMAND]`: what `onnx-run [COMMAND] --help` prints, as git and
+// cargo spell it. A word that names no command is a usage error with the nearest one.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "cli/app_common.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/help_text.h"
+#include "cli/suggest.h"
+
+namespace onnxrun::cli {
+namespace {
+
+struct HelpArgs {
+  std::string command;
+  CommonOptions common;
+};
+
+void build_help_app(CLI::App& app, HelpArgs& a) {
+  describe_app(app, "onnx-run help", help_doc());
+  app.description("onnx-run help: the help of onnx-run, or of one command");
+  add_common_options(app, a.common, "accepted as everywhere; help runs nothing");
+  app.add_option("COMMAND", a.command, "the command to explain (run, test, info, bench, help)")->type_name("NAME");
+}
+
+std::vector<std::string> command_names() {
+  std::vector<std::string> names;
+  for (const Command* c : documented_commands()) names.push_back(c->name);
+  return names;
+}
+
+// The command `a` asks about, or the exit code of a usage error.
+std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a, const Command*& command) {
+  CLI::App app;
+  build_help_app(app, a);
+  if (auto code = parse_args(app, argc, argv)) return code;
+  command = find_command(a.command.empty() ? "run" : a.command);
+  if (command && command->doc) return std::nullopt;
+  command = nullptr;
+  const auto near = nearest_name(a.command, command_names());
+  fmt::print(stderr, "onnx-run: help: '{}' is not a command{} (commands: run, test, info, bench, help)\n", a.command,
+             near ? fmt::format("; did you mean `onnx-run help {}`?", *near) : "");
+  return kExitUsage;
+}
+
+}  // namespace
+
+const CommandDoc& help_doc() {
+  static const CommandDoc doc{"onnx-run help [COMMAND]",
+                              "Prints the help of onnx-run (without COMMAND) or of one command, as "
+                              "`onnx-run [COMMAND] --help` does.",
+                              {{"onnx-run help test", "the options of onnx-run test"}},
+                              {{0, "printed"}, {2, "COMMAND is not a command"}}};
+  return doc;
+}
+
+void help_with_app(const std::function<void(CLI::App&)>& use) {
+  HelpArgs a;
+  CLI::App app;
+  build_help_app(app, a);
+  use(app);
+}
+
+int help_main(int argc, char** argv) {
+  HelpArgs a;
+  const Command* command = nullptr;
+  if (auto code = parse_help_args(argc, argv, a, command)) return *code;
+  std::string name = command->name, help = "--help";
+  char* args[] = {name.data(), help.data(), nullptr};
+  return command->main(2, args);
+}
+
+int help_check_args(int argc, char** argv) {
+  HelpArgs a;
+  const Command* command = nullptr;
+  if (auto code = parse_help_args(argc, argv, a, command)) return *code;
+  return kExitOk;
+}
+
+}  // namespace onnxrun::cli

@@ -1,0 +1,54 @@
+// The mistakes a new user makes first, each with a message that says what to do
+// instead: a folder or a tensor file given as the model, -d on a folder that is not a
+// test set. Each is one line on stderr with exit code 3 and nothing on stdout.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "support/check_exit.h"
+#include "support/model_tree.h"
+#include "support/paths.h"
+#include "support/process.h"
+
+using namespace onnxrun::test;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+void require_one_line(const ProcessResult& r, const std::string& wanted) {
+  CHECK_EXIT(r, 3);
+  CHECK(r.err == "onnx-run: " + wanted + "\n");
+  CHECK(r.out.empty());
+}
+
+}  // namespace
+
+TEST_CASE("a folder as the model names the model in it, or says what to run instead", "[cli][mistakes]") {
+  TempDir d;
+  write_leaky_test(d.file("m"));
+  require_one_line(run_cli({d.file("m")}), d.file("m") + " is a folder; its model is " + d.file("m/model.onnx"));
+  require_one_line(run_cli({"info", d.file("m")}),
+                   d.file("m") + " is a folder; its model is " + d.file("m/model.onnx"));
+  require_one_line(run_cli({d.path()}), d.path() + " is a folder, not a model: `onnx-run test " + d.path() +
+                                            "` runs the model tests under it, `onnx-run MODEL -d " + d.path() +
+                                            "` one test set");
+}
+
+TEST_CASE("a TensorProto given as the model says so and points at -i", "[cli][mistakes]") {
+  TempDir d;
+  write_leaky_test(d.file("m"));
+  const std::string tensor = d.file("m/test_data_set_0/input_0.pb");
+  require_one_line(run_cli({tensor}),
+                   tensor + ": a tensor (TensorProto) file, not a model: give it to a model as an input with -i");
+}
+
+TEST_CASE("-d on a folder that is not a test set says what a test set holds", "[cli][mistakes]") {
+  TempDir d;
+  write_leaky_test(d.file("m"));
+  require_one_line(run_cli({d.file("m/model.onnx"), "-d", d.file("m")}),
+                   "-d " + d.file("m") +
+                       ": not a test set: a test set folder (test_data_set_N) holds input_0.pb, input_1.pb, ... and "
+                       "output_0.pb, ... (its test sets: " +
+                       d.file("m/test_data_set_0") + ")");
+}
