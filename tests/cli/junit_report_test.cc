@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/check_exit.h"
+#include "support/model_builder.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -22,13 +23,6 @@ using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // top (at PATH itself), good/t1, bad/fail, bad/broken, other/unsup, other/nodata.
 void make_tree(const TempDir& d) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "support/check_exit.h"
+#include "support/model_builder.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -16,13 +17,6 @@ using namespace onnxrun::test;
 using Catch::Matchers::Contains;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // A number with more digits than any float32 needs (9 significant): a double's expansion.
 // The errors and the tolerances that would pass are computed in double, not values of
