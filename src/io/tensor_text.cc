@@ -415,8 +415,6 @@ std::string format_shown(const Tensor& shown, const Shape& shape, const ArrayPri
 }
 
 std::string format_array(const Tensor& t, const ArrayPrintOptions& o) {
-  if (t.dtype() == DType::kComplex64 || t.dtype() == DType::kComplex128 || !dtype_is_storable(t.dtype()))
-    return fmt::format("({} values are not printed)", dtype_name(t.dtype()));
   return format_shown(shown_elements(t, o), t.shape(), o);
 }
 

@@ -45,9 +45,7 @@ Feed feed_from_arg(const Graph& g, const std::string& arg, size_t position, cons
     f.tensor = parse_tensor_literal(value, decl->dtype.value_or(DType::kFloat), shape, "-i " + arg);
     source = "literal";
   } else {
-    f.tensor = read_input_file(value).tensor;
-    // numpy has no bfloat16: a .npy of uint16 carries the bits (npy.h). A .pb says its type.
-    if (ends_with(value, ".npy")) f.tensor = bfloat16_from_bits(f.tensor, decl ? decl->dtype : std::nullopt);
+    f.tensor = numpy_bfloat16_as_declared(g, value, read_input_file(value).tensor, f.name, position);
     source = value;
   }
   return f;
@@ -62,6 +60,13 @@ GatheredInputs in_graph_order(const Graph& g, std::map<std::string, Tensor> boun
 }
 
 }  // namespace
+
+Tensor numpy_bfloat16_as_declared(const Graph& g, const std::string& file, Tensor t, const std::string& name,
+                                  size_t position) {
+  if (!ends_with(file, ".npy") && !ends_with(file, ".npz")) return t;
+  const ValueInfo* decl = target(g, name, position);
+  return bfloat16_from_bits(t, decl ? decl->dtype : std::nullopt);
+}
 
 std::pair<std::string, std::string> split_input_arg(const std::string& arg) {
   const size_t eq = arg.find('=');
@@ -86,8 +91,7 @@ GatheredInputs given_inputs(const Graph& g, const RunRequest& r) {
       Feed f;
       f.name = a.name;
       f.origin = "--npz " + path;
-      const ValueInfo* decl = g.find_input(a.name);
-      f.tensor = bfloat16_from_bits(a.tensor, decl ? decl->dtype : std::nullopt);
+      f.tensor = numpy_bfloat16_as_declared(g, path, std::move(a.tensor), a.name, 0);
       feeds.push_back(std::move(f));
       srcs.push_back(path);
     }

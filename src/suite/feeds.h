@@ -28,6 +28,13 @@ GatheredInputs given_inputs(const Graph& g, const RunRequest& request);
 // Made up from request.shapes, seed, low and high (exec/random_inputs.h).
 GatheredInputs made_up_inputs(const Graph& g, const RunRequest& request);
 
+// numpy has no bfloat16: a uint16 array read from a .npy file or an .npz archive (`file`)
+// and fed to an input declared bfloat16 carries its bits (io/npy.h), and comes back so
+// retyped. The input is the one `name` binds to, else the required input at `position`.
+// Any other tensor comes back as it is (a .pb says its own type).
+Tensor numpy_bfloat16_as_declared(const Graph& g, const std::string& file, Tensor t, const std::string& name,
+                                  size_t position);
+
 // "-i [NAME=]VALUE" as {NAME or "", VALUE}; see suite/run.h.
 std::pair<std::string, std::string> split_input_arg(const std::string& arg);
 

@@ -6,7 +6,6 @@
 
 #include "exec/bind.h"
 #include "exec/block_run.h"
-#include "io/npy.h"
 #include "io/streamed_outputs.h"
 #include "io/tensor_literal.h"
 #include "io/tensor_stream.h"
@@ -27,25 +26,16 @@ struct StreamFeed {
   std::string source;  // for the report: the file
 };
 
-bool ends_with(const std::string& s, const std::string& x) {
-  return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
-}
-
-// A Feed of the stream's type and shape whose buffer is never read: bind_inputs checks
-// types and shapes only.
-Feed placeholder_feed(const Graph& g, const TensorStream& s, std::string name, size_t position, std::string origin) {
+// A Feed of the stream's type and shape (as a whole read of `file` would give it) whose
+// buffer is never read: bind_inputs checks types and shapes only.
+Feed placeholder_feed(const Graph& g, const std::string& file, const TensorStream& s, std::string name, size_t position,
+                      std::string origin) {
   Feed f;
   f.name = std::move(name);
   f.position = position;
   f.origin = std::move(origin);
-  f.tensor = Tensor(s.dtype, s.shape, Buffer::borrow(nullptr, s.nbytes(), nullptr, false));
-  if (ends_with(s.what, ".npy")) {  // numpy has no bfloat16: '<u2' carries the bits (io/npy.h)
-    const auto required = g.required_inputs();
-    const ValueInfo* decl = !f.name.empty()              ? g.find_input(f.name)
-                            : position < required.size() ? required[position]
-                                                         : nullptr;
-    f.tensor = bfloat16_from_bits(f.tensor, decl ? decl->dtype : std::nullopt);
-  }
+  f.tensor = numpy_bfloat16_as_declared(
+      g, file, Tensor(s.dtype, s.shape, Buffer::borrow(nullptr, s.nbytes(), nullptr, false)), f.name, position);
   return f;
 }
 
@@ -57,14 +47,14 @@ std::optional<std::vector<StreamFeed>> open_feeds(const Graph& g, const RunReque
     if (is_tensor_literal(value)) return std::nullopt;
     std::optional<TensorStream> s = open_tensor_stream(value);
     if (!s) return std::nullopt;
-    Feed f = placeholder_feed(g, *s, name, k, "-i " + r.inputs[k]);
+    Feed f = placeholder_feed(g, value, *s, name, k, "-i " + r.inputs[k]);
     feeds.push_back({std::move(*s), std::move(f), value});
   }
   for (const std::string& path : r.npz) {
     std::optional<std::vector<TensorStream>> members = open_npz_streams(path);
     if (!members) return std::nullopt;
     for (TensorStream& s : *members) {
-      Feed f = placeholder_feed(g, s, s.name, 0, "--npz " + path);
+      Feed f = placeholder_feed(g, path, s, s.name, 0, "--npz " + path);
       feeds.push_back({std::move(s), std::move(f), path});
     }
   }

@@ -45,12 +45,7 @@ std::string body_model(const std::string& dir) {
   add_symbolic_input(m, "y", TP::FLOAT, {"c", "d"});  // may broadcast against x
   add_output(m, "out", TP::FLOAT, {-1, -1});
   add_output(m, "neg", TP::BOOL, {-1, -1});
-  auto* zero = add_node(m, "Constant", {}, {"zero"}, "zero");
-  auto* a = zero->add_attribute();
-  a->set_name("value");
-  a->set_type(onnx::AttributeProto::TENSOR);
-  a->mutable_t()->set_data_type(TP::FLOAT);
-  a->mutable_t()->add_float_data(0.0f);
+  add_tensor_attr(*add_node(m, "Constant", {}, {"zero"}, "zero"), "value", float_tensor("", {}, {0.0f}));
   add_node(m, "Less", {"x", "zero"}, {"neg"}, "less");
   add_node(m, "Mul", {"y", "x"}, {"scaled"}, "mul");
   add_node(m, "Where", {"neg", "scaled", "x"}, {"out"}, "where");

@@ -50,10 +50,7 @@ onnx::ModelProto leaky_body_model(int elem, int64_t n, float alpha, bool scrambl
   nodes.push_back(a);
   nodes.push_back(make_node("CastLike", {"Alpha", "x"}, {"AlphaCast"}, "", "alpha_cast"));
   onnx::NodeProto z = make_node("Constant", {}, {"Zero"}, "", "zero");
-  auto* attr = z.add_attribute();
-  attr->set_name("value");
-  attr->set_type(onnx::AttributeProto::TENSOR);
-  *attr->mutable_t() = scalar_tensor("", onnx::TensorProto::FLOAT, 0.0);
+  add_tensor_attr(z, "value", scalar_tensor("", onnx::TensorProto::FLOAT, 0.0));
   nodes.push_back(z);
   nodes.push_back(make_node("CastLike", {"Zero", "x"}, {"ZeroCast"}, "", "zero_cast"));
   nodes.push_back(make_node("Less", {"x", "ZeroCast"}, {"XLessThanZero"}, "", "less"));

@@ -21,6 +21,13 @@ onnx::NodeProto make_node(const std::string& op_type, std::vector<std::string> i
   return n;
 }
 
+void add_tensor_attr(onnx::NodeProto& n, const std::string& name, const onnx::TensorProto& t) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::TENSOR);
+  *a->mutable_t() = t;
+}
+
 void add_float_attr(onnx::NodeProto& n, const std::string& name, float v) {
   auto* a = n.add_attribute();
   a->set_name(name);

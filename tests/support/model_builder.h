@@ -17,6 +17,7 @@ onnx::NodeProto make_node(const std::string& op_type, std::vector<std::string> i
                           const std::string& domain = "", const std::string& name = "");
 void add_float_attr(onnx::NodeProto& n, const std::string& name, float v);
 void add_int_attr(onnx::NodeProto& n, const std::string& name, int64_t v);
+void add_tensor_attr(onnx::NodeProto& n, const std::string& name, const onnx::TensorProto& t);
 // An attribute that takes its value from the calling node's attribute `ref` (in a function body).
 void add_ref_attr(onnx::NodeProto& n, const std::string& name, const std::string& ref,
                   onnx::AttributeProto::AttributeType type);

@@ -10,9 +10,17 @@
 #include "model/load.h"
 #include "onnx/onnx.pb.h"
 #include "support/load.h"
+#include "support/model_builder.h"
 
 using namespace onnxrun;
+using onnxrun::test::add_node;
+using onnxrun::test::add_output;
+using onnxrun::test::add_symbolic_input;
+using onnxrun::test::add_tensor_attr;
+using onnxrun::test::float_tensor;
 using onnxrun::test::load;
+using onnxrun::test::make_model;
+using onnxrun::test::serialize;
 
 namespace {
 
@@ -57,48 +65,20 @@ std::string chain_model(int t, int nodes, bool with_initializer = false) {
 // Mul(alpha, x)): Constant zero and alpha, Less, Mul, Where. `alpha_dims` gives alpha's
 // dims (a scalar by default; {1, 1} broadcasts to a higher rank, {2} does not fit blocks).
 std::string body_model(bool two_inputs, std::vector<int64_t> alpha_dims = {}) {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  auto* op = m.add_opset_import();
-  op->set_domain("");
-  op->set_version(16);
-  auto* g = m.mutable_graph();
-  g->set_name("body");
-  auto value = [&](onnx::ValueInfoProto* v, const std::string& name, int t) {
-    v->set_name(name);
-    v->mutable_type()->mutable_tensor_type()->set_elem_type(t);
-    auto* shape = v->mutable_type()->mutable_tensor_type()->mutable_shape();
-    shape->add_dim()->set_dim_param("A");
-    shape->add_dim()->set_dim_param("B");
-  };
-  value(g->add_input(), "x", 1);
-  if (two_inputs) value(g->add_input(), "y", 1);
-  auto constant = [&](const std::string& name, float v, const std::vector<int64_t>& dims) {
-    auto* n = g->add_node();
-    n->set_op_type("Constant");
-    n->add_output(name);
-    auto* a = n->add_attribute();
-    a->set_name("value");
-    a->set_type(onnx::AttributeProto::TENSOR);
-    a->mutable_t()->set_data_type(1);
-    int64_t count = 1;
-    for (int64_t d : dims) a->mutable_t()->add_dims(d), count *= d;
-    for (int64_t k = 0; k < count; ++k) a->mutable_t()->add_float_data(v);
-  };
-  auto node = [&](const std::string& type, std::vector<std::string> in, const std::string& out) {
-    auto* n = g->add_node();
-    n->set_op_type(type);
-    for (const auto& i : in) n->add_input(i);
-    n->add_output(out);
-  };
-  constant("zero", 0.0f, {});
-  constant("alpha", 0.01f, alpha_dims);
-  node("Less", {"x", "zero"}, "neg");
-  node("Mul", {two_inputs ? "y" : "alpha", "x"}, "scaled");
-  node("Where", {"neg", "scaled", "x"}, "out");
-  value(g->add_output(), "out", 1);
-  value(g->add_output(), "neg", 9);  // a second output, of another type
-  return m.SerializeAsString();
+  onnx::ModelProto m = make_model(16);
+  add_symbolic_input(m, "x", onnx::TensorProto::FLOAT, {"A", "B"});
+  if (two_inputs) add_symbolic_input(m, "y", onnx::TensorProto::FLOAT, {"A", "B"});
+  int64_t count = 1;
+  for (int64_t d : alpha_dims) count *= d;
+  add_tensor_attr(*add_node(m, "Constant", {}, {"zero"}), "value", float_tensor("", {}, {0.0f}));
+  add_tensor_attr(*add_node(m, "Constant", {}, {"alpha"}), "value",
+                  float_tensor("", alpha_dims, std::vector<float>(static_cast<size_t>(count), 0.01f)));
+  add_node(m, "Less", {"x", "zero"}, {"neg"});
+  add_node(m, "Mul", {two_inputs ? "y" : "alpha", "x"}, {"scaled"});
+  add_node(m, "Where", {"neg", "scaled", "x"}, {"out"});
+  add_output(m, "out", onnx::TensorProto::FLOAT, {-1, -1});
+  add_output(m, "neg", onnx::TensorProto::BOOL, {-1, -1});  // a second output, of another type
+  return serialize(m);
 }
 
 // Runs `exec` whole and block by block over `inputs` (graph order, all of `shape`) and
