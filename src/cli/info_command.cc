@@ -20,6 +20,7 @@ namespace {
 struct InfoArgs {
   std::string model;
   bool json = false;
+  bool all = false;
   CommonOptions common;
 };
 
@@ -29,6 +30,8 @@ void build_info_app(CLI::App& app, InfoArgs& a) {
   add_common_options(app, a.common, "accepted as everywhere; info runs nothing");
   app.add_option("MODEL", a.model, "the .onnx model file")->type_name("FILE")->required();
   app.add_flag("--json", a.json, "print one JSON object instead of text");
+  app.add_flag("--all", a.all,
+               "list initializer-backed inputs, and every initializer and node however many (JSON always has them)");
 }
 
 // Parses argv into `a`; the exit code when parsing ends the command (parse_args).
@@ -43,15 +46,17 @@ std::optional<int> parse_info_args(int argc, char** argv, InfoArgs& a) {
 const CommandDoc& info_doc() {
   static const CommandDoc doc{
       "onnx-run info MODEL [OPTIONS]",
-      "Prints IR version, producer, opset imports, inputs and outputs with types and shapes, "
-      "initializers with sizes, every node with the operator version it resolves to (or why onnx-run "
-      "cannot run it), the operators used, model-local functions, and what the executor fuses "
-      "(subgraphs run as one operator, chains run as one pass).",
+      "Prints IR version, producer, opset imports, the inputs to feed and the outputs with types and "
+      "shapes, initializers with sizes, every node with the operator version it resolves to (or why "
+      "onnx-run cannot run it), each operator used with its node count and support, model-local "
+      "functions, whether the model can run and if not why, and what the executor fuses (subgraphs "
+      "run as one operator, chains run as one pass). Inputs backed by an initializer are counted, and "
+      "lists of more than 20 initializers or nodes only counted, unless --all.",
       {
           {"onnx-run info model.onnx", "describe a model"},
+          {"onnx-run info model.onnx --all", "also every initializer-backed input, initializer and node"},
           {"onnx-run info model.onnx --json | python3 -m json.tool", "the same as JSON"},
-          {"onnx-run info model.onnx --json | jq '.nodes[] | select(.supported | not) | .op_type'",
-           "the operators onnx-run cannot run"},
+          {"onnx-run info model.onnx --json | jq -r '.not_runnable_because[]'", "why onnx-run cannot run it"},
       },
       {
           {0, "described (even if onnx-run cannot run it)"},
@@ -80,7 +85,7 @@ int info_main(int argc, char** argv) {
     fmt::print("{}", info_json(model, fusion));
   } else {
     fmt::print("model:          {}\n", a.model);
-    fmt::print("{}", describe_model_text(model));
+    fmt::print("{}", describe_model_text(model, a.all));
     if (fusion) fmt::print("fusion (as it runs; --no-fuse runs each node alone):\n{}", describe_fusion(*fusion));
   }
   return kExitOk;

@@ -1,5 +1,6 @@
 #include "model/describe.h"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -61,17 +62,68 @@ size_t unsupported_node_count(const Graph& g) {
   return n;
 }
 
+bool has_initializer(const Graph& g, const ValueInfo& input) { return g.initializers.count(input.name) != 0; }
+
+std::vector<OperatorUse> operator_uses(const Graph& g) {
+  std::map<std::pair<std::string, std::string>, OperatorUse> uses;
+  for (const Node& n : g.nodes) {
+    OperatorUse& u = uses[{domain_label(n.domain), n.op_type}];
+    if (u.nodes++ == 0) u.domain = domain_label(n.domain), u.op_type = n.op_type;
+    if (n.op) {
+      const std::string range = n.op->version_range();
+      if (std::find(u.versions.begin(), u.versions.end(), range) == u.versions.end()) u.versions.push_back(range);
+    } else if (u.unsupported++ == 0) {
+      u.reason = node_problem_reason(n);
+      u.invalid = node_is_invalid(n);
+    }
+  }
+  std::vector<OperatorUse> list;
+  for (auto& [key, u] : uses) list.push_back(std::move(u));
+  return list;
+}
+
+namespace {
+std::string operator_name(const OperatorUse& u) { return (u.domain == "ai.onnx" ? "" : u.domain + ".") + u.op_type; }
+}  // namespace
+
+std::vector<std::string> not_runnable_because(const Graph& g) {
+  std::vector<std::string> why;
+  for (const OperatorUse& u : operator_uses(g))
+    if (u.unsupported)
+      why.push_back(fmt::format("{} ({} node{}): {}{}", operator_name(u), u.unsupported, u.unsupported == 1 ? "" : "s",
+                                u.invalid ? "invalid model: " : "", u.reason));
+  return why;
+}
+
 namespace {
 
-size_t invalid_count(const Graph& g) {
-  size_t n = 0;
-  for (const Node& node : g.nodes) n += node.op == nullptr && node_is_invalid(node);
-  return n;
+// "(N, ...)" heads a list; a long one is only counted unless --all (kShortList).
+bool listed(size_t count, bool all) { return all || count <= kShortList; }
+const char* kAllLists = "; --all lists them";
+
+// One operator per line, names and counts in columns.
+std::string operator_table(const std::vector<OperatorUse>& ops) {
+  size_t name_width = 0, count_width = 0;
+  for (const OperatorUse& u : ops) {
+    name_width = std::max(name_width, operator_name(u).size());
+    count_width = std::max(count_width, std::to_string(u.nodes).size() + 1);
+  }
+  std::string out;
+  for (const OperatorUse& u : ops) {
+    std::string serves = joined(u.versions);
+    if (u.unsupported) {
+      if (!serves.empty()) serves += fmt::format("; {} of them ", u.unsupported);  // some nodes resolve, some not
+      serves += fmt::format("{} ({})", u.invalid ? "INVALID" : "NOT SUPPORTED", u.reason);
+    }
+    out += fmt::format("  {:<{}}  {:>{}}  {}\n", operator_name(u), name_width, "x" + std::to_string(u.nodes),
+                       count_width, serves);
+  }
+  return out;
 }
 
 }  // namespace
 
-std::string describe_model_text(const Model& m) {
+std::string describe_model_text(const Model& m, bool all) {
   const Graph& g = m.graph;
   std::string out;
   auto line = [&](const std::string& s) { out += s + "\n"; };
@@ -85,38 +137,41 @@ std::string describe_model_text(const Model& m) {
   for (const auto& [d, v] : g.opset_imports) imports.push_back(fmt::format("{} {}", domain_label(d), v));
   line("opset imports:  " + (imports.empty() ? std::string("(none)") : joined(imports)));
 
-  line(fmt::format("inputs ({}):", g.inputs.size()));
+  size_t backed = 0;
+  for (const ValueInfo& v : g.inputs) backed += has_initializer(g, v);
+  if (backed == 0) line(fmt::format("inputs ({}):", g.inputs.size()));
+  else if (all) line(fmt::format("inputs ({}, {} with an initializer):", g.inputs.size(), backed));
+  else line(fmt::format("inputs ({}; {} more have an initializer{}):", g.inputs.size() - backed, backed, kAllLists));
   for (const ValueInfo& v : g.inputs)
-    line(fmt::format("  {}  {}{}", v.name, describe(v), g.initializers.count(v.name) ? "  (has an initializer)" : ""));
+    if (all || !has_initializer(g, v))
+      line(fmt::format("  {}  {}{}", v.name, describe(v), has_initializer(g, v) ? "  (has an initializer)" : ""));
   line(fmt::format("outputs ({}):", g.outputs.size()));
   for (const ValueInfo& v : g.outputs) line(fmt::format("  {}  {}", v.name, describe(v)));
-  line(fmt::format("initializers ({}, {}):", g.initializers.size(), human_bytes(initializer_bytes(g))));
-  for (const auto& [name, t] : g.initializers)
-    line(fmt::format("  {}  {}  {}", name, t.describe(), human_bytes(t.nbytes())));
+  const bool list_initializers = listed(g.initializers.size(), all);
+  line(fmt::format("initializers ({}, {}{}):", g.initializers.size(), human_bytes(initializer_bytes(g)),
+                   list_initializers ? "" : kAllLists));
+  if (list_initializers)
+    for (const auto& [name, t] : g.initializers)
+      line(fmt::format("  {}  {}  {}", name, t.describe(), human_bytes(t.nbytes())));
 
   const size_t bad = unsupported_node_count(g);
-  line(fmt::format("nodes ({}, {}):", g.nodes.size(),
-                   bad ? fmt::format("{} not supported by onnx-run", bad) : std::string("all supported")));
-  for (const Node& n : g.nodes) {
-    const std::string head = fmt::format("  {}  {}", n.name, n.op_type);
-    const std::string where = fmt::format("{} opset {}", domain_label(n.domain), n.opset);
-    const std::string io = fmt::format("({}) -> ({})", joined(n.inputs), joined(n.outputs));
-    if (n.op) line(fmt::format("{}  {} -> {}  {}", head, where, n.op->version_range(), io));
-    else
-      line(fmt::format("{}  {} -> {} ({})  {}", head, n.opset ? where : domain_label(n.domain),
-                       node_is_invalid(n) ? "INVALID" : "NOT SUPPORTED", node_problem_reason(n), io));
-  }
-  // Which operators the model uses, and how many times: the quickest answer to "can it run?".
-  std::map<std::string, std::pair<size_t, bool>> ops;
-  for (const Node& n : g.nodes) {
-    auto& [count, supported] = ops[n.domain.empty() ? n.op_type : n.domain + "." + n.op_type];
-    supported = count == 0 ? n.op != nullptr : supported && n.op != nullptr;
-    ++count;
-  }
-  std::vector<std::string> op_list;
-  for (const auto& [op, info] : ops)
-    op_list.push_back(fmt::format("{} x{}{}", op, info.first, info.second ? "" : " (not supported)"));
-  line("operators:      " + (op_list.empty() ? std::string("(none)") : joined(op_list)));
+  const bool list_nodes = listed(g.nodes.size(), all);
+  line(fmt::format("nodes ({}, {}{}):", g.nodes.size(),
+                   bad ? fmt::format("{} not supported by onnx-run", bad) : std::string("all supported"),
+                   list_nodes ? "" : kAllLists));
+  if (list_nodes)
+    for (const Node& n : g.nodes) {
+      const std::string head = fmt::format("  {}  {}", n.name, n.op_type);
+      const std::string where = fmt::format("{} opset {}", domain_label(n.domain), n.opset);
+      const std::string io = fmt::format("({}) -> ({})", joined(n.inputs), joined(n.outputs));
+      if (n.op) line(fmt::format("{}  {} -> {}  {}", head, where, n.op->version_range(), io));
+      else
+        line(fmt::format("{}  {} -> {} ({})  {}", head, n.opset ? where : domain_label(n.domain),
+                         node_is_invalid(n) ? "INVALID" : "NOT SUPPORTED", node_problem_reason(n), io));
+    }
+  const std::vector<OperatorUse> ops = operator_uses(g);
+  line(fmt::format("operators ({}):", ops.size()));
+  out += operator_table(ops);
 
   line(fmt::format("local functions ({}):", m.functions.size()));
   for (const Function& f : m.functions)
@@ -124,10 +179,12 @@ std::string describe_model_text(const Model& m) {
                      joined(f.outputs),
                      function_attribute_names(f).empty() ? "" : "  attributes: " + joined(function_attribute_names(f)),
                      joined(function_body_ops(f), " ")));
-  line(std::string("runnable:       ") + (bad == 0 ? "yes"
-                                          : invalid_count(g)
-                                              ? "no (the model is invalid: see the nodes marked INVALID)"
-                                              : "no (onnx-run does not implement everything this model uses)"));
+  const std::vector<std::string> why = not_runnable_because(g);
+  if (why.empty()) line("runnable:       yes");
+  else {
+    line("runnable:       no, because:");
+    for (const std::string& w : why) line("  " + w);
+  }
   return out;
 }
 

@@ -12,8 +12,27 @@
 
 namespace onnxrun {
 
-// Human-readable, one fact per line.
-std::string describe_model_text(const Model& m);
+// Human-readable, one fact per line. A real model has hundreds of initializers and nodes:
+// unless `all`, initializer-backed inputs are only counted, and the initializer and node
+// lists are only counted when longer than kShortList (the operator summary stands for them).
+std::string describe_model_text(const Model& m, bool all = false);
+constexpr size_t kShortList = 20;
+
+// How the graph uses one operator: the quickest answer to "can it run?".
+struct OperatorUse {
+  std::string domain;  // as domain_label writes it
+  std::string op_type;
+  size_t nodes = 0;
+  size_t unsupported = 0;             // nodes no version serves
+  std::vector<std::string> versions;  // the version ranges serving the others, distinct, in node order
+  std::string reason;                 // why not, from the first unsupported node
+  bool invalid = false;               // that node is a fault of the model, not a gap in onnx-run
+};
+std::vector<OperatorUse> operator_uses(const Graph& g);  // by domain, then op_type
+// Why the model cannot run, one line per operator with unsupported nodes; empty when it can.
+std::vector<std::string> not_runnable_because(const Graph& g);
+// Inputs that an initializer of the same name backs: constants, not something to feed.
+bool has_initializer(const Graph& g, const ValueInfo& input);
 
 // The facts the text and the JSON description (suite/json_documents.h, info_json) share.
 std::string domain_label(const std::string& domain);  // "" -> "ai.onnx"

@@ -33,6 +33,18 @@ ordered_json json_value(const ValueInfo& v) {
   return j;
 }
 
+ordered_json json_operator(const OperatorUse& u) {
+  ordered_json j;
+  j["domain"] = u.domain;
+  j["op_type"] = u.op_type;
+  j["nodes"] = u.nodes;
+  j["unsupported_nodes"] = u.unsupported;
+  j["versions"] = u.versions;
+  j["reason"] = u.unsupported ? ordered_json(u.reason) : ordered_json(nullptr);
+  j["invalid"] = u.invalid;
+  return j;
+}
+
 ordered_json json_initializer(const std::pair<const std::string, Tensor>& named) {
   const auto& [name, t] = named;
   ordered_json j;
@@ -101,13 +113,19 @@ std::string info_json(const Model& m, const std::optional<Fusion>& fusion) {
   ordered_json imports = ordered_json::object();
   for (const auto& [domain, version] : g.opset_imports) imports[domain_label(domain)] = version;
   j["opset_imports"] = imports;
-  j["inputs"] = json_array(g.inputs, json_value);
+  j["inputs"] = json_array(g.inputs, [&](const ValueInfo& v) {
+    ordered_json e = json_value(v);
+    e["initializer"] = has_initializer(g, v);
+    return e;
+  });
   j["outputs"] = json_array(g.outputs, json_value);
   j["initializers"] = json_array(g.initializers, json_initializer);
   j["initializer_bytes"] = initializer_bytes(g);
   j["nodes"] = json_array(g.nodes, json_node);
   j["functions"] = json_array(m.functions, json_function);
+  j["operators"] = json_array(operator_uses(g), json_operator);
   j["runnable"] = unsupported_node_count(g) == 0;
+  j["not_runnable_because"] = not_runnable_because(g);
   j["fusion"] = fusion ? json_fusion(*fusion) : ordered_json(nullptr);
   return json_text(j, 2);
 }

@@ -280,13 +280,17 @@ TEST_CASE("issue 12: info describes a node with an empty required input and says
   CHECK_EXIT(text, 0);
   CHECK_THAT(text.out,
              Catch::Contains("n  Mul  ai.onnx opset 16 -> INVALID (input 1 is required but its name is empty)"));
-  CHECK_THAT(text.out, Catch::Contains("runnable:       no (the model is invalid"));
+  CHECK_THAT(text.out, Catch::Contains("runnable:       no, because:\n"
+                                       "  Mul (1 node): invalid model: input 1 is required but its name is empty\n"));
   const ProcessResult json = run_cli({"info", model, "--json"});
   INFO("json: " << json.out);
   CHECK_EXIT(json, 0);
   CHECK_THAT(json.out, Catch::Contains("\"reason\": \"input 1 is required but its name is empty\""));
   CHECK_THAT(json.out, Catch::Contains("\"invalid\": true"));
   CHECK_THAT(json.out, Catch::Contains("\"runnable\": false"));
+  CHECK_THAT(json.out,
+             Catch::Contains("\"not_runnable_because\": [\n"
+                             "    \"Mul (1 node): invalid model: input 1 is required but its name is empty\"\n  ]"));
 }
 
 TEST_CASE("issue 12: the executor refuses an empty required input in a graph built past the loader", "[issue12]") {

@@ -268,11 +268,40 @@ TEST_CASE("info on ONNX's own models", "[cli][info][onnx-tests]") {
                onnxrun::test::node_test("test_leakyrelu") + "/test_data_set_0", "-o", out.path(), "--format", "npy"});
   CHECK_EXIT(r, 0);
   CHECK(read_npy_file(out.file("output_0.npy")).shape() == Shape{3, 4, 5});
-  r = run_cli({"info", onnxrun::test::shared_tests_dir() + "/light/light_bvlc_alexnet.onnx"});
+}
+
+TEST_CASE("info on a real model: the inputs to feed, an operator summary and why it cannot run",
+          "[cli][info][onnx-tests]") {
+  const std::string alexnet = onnxrun::test::shared_tests_dir() + "/light/light_bvlc_alexnet.onnx";
+  auto r = run_cli({"info", alexnet});
   REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.out, Catch::Contains("producer:       onnx-caffe2"));
-  CHECK_THAT(r.out, Catch::Contains("Conv x5 (not supported)"));
-  CHECK_THAT(r.out, Catch::Contains("data_0  float[1,3,224,224]"));
+  CHECK_THAT(r.out, Catch::Contains("inputs (1; 17 more have an initializer; --all lists them):\n"
+                                    "  data_0  float[1,3,224,224]\n"
+                                    "outputs (1):"));
+  CHECK_THAT(r.out, Catch::Contains("initializers (17, 288 B):\n  OC2_DUMMY_1  int64[2]  16 B\n"));  // 20 or fewer
+  CHECK_THAT(r.out, Catch::Contains("nodes (40, 40 not supported by onnx-run; --all lists them):\noperators (9):\n"));
+  CHECK_THAT(r.out, Catch::Contains("\n  Conv              x5  NOT SUPPORTED (operator not implemented)\n"));
+  CHECK_THAT(r.out,
+             Catch::Contains("runnable:       no, because:\n  ConstantOfShape (16 nodes): operator not implemented\n"
+                             "  Conv (5 nodes): operator not implemented\n"));
+  CHECK(lines(r.out) < 60);  // the whole listing is over 100 lines
+  const auto all = run_cli({"info", alexnet, "--all"});
+  REQUIRE_EXIT(all, 0);
+  CHECK_THAT(all.out, Catch::Contains("inputs (18, 17 with an initializer):\n  data_0  float[1,3,224,224]\n"));
+  CHECK_THAT(all.out, Catch::Contains("  conv1_w_0__SHAPE  int64[4]  (has an initializer)\n"));
+  CHECK_THAT(all.out, Catch::Contains("  n0  Conv  ai.onnx opset 9 -> NOT SUPPORTED (operator not implemented)"));
+  CHECK(lines(all.out) == lines(r.out) + 17 + 40);  // the initializer-backed inputs and the nodes
+  r = run_cli({"info", alexnet, "--json"});
+  REQUIRE_EXIT(r, 0);
+  const auto v = onnxrun::test::run_process(
+      {"/usr/bin/python3", "-c",
+       "import json,sys; d=json.loads(sys.argv[1]); "
+       "print(len(d['inputs']), sum(i['initializer'] for i in d['inputs']), len(d['nodes']), "
+       "[(o['op_type'], o['nodes'], o['unsupported_nodes']) for o in d['operators'] if o['op_type'] == 'Conv'], "
+       "d['runnable'], d['not_runnable_because'][1])",
+       r.out});
+  CHECK(v.out == "18 17 40 [('Conv', 5, 5)] False Conv (5 nodes): operator not implemented\n");
 }
 
 TEST_CASE("help teaches with examples, slips get the nearest name", "[cli][help]") {

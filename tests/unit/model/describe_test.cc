@@ -46,7 +46,8 @@ TEST_CASE("a model onnx-run cannot run still loads for describing", "[describe]"
   for (const auto& [key, value] : json.items()) keys.push_back(key);
   CHECK(keys == std::vector<std::string>{"ir_version", "producer_name", "producer_version", "domain", "model_version",
                                          "graph_name", "opset_imports", "inputs", "outputs", "initializers",
-                                         "initializer_bytes", "nodes", "functions", "runnable", "fusion"});
+                                         "initializer_bytes", "nodes", "functions", "operators", "runnable",
+                                         "not_runnable_because", "fusion"});
   CHECK(json["opset_imports"].dump() == R"({"ai.onnx":14,"local":1})");
   CHECK(json["nodes"][0]["resolved_version"] == 6);
   CHECK(json["nodes"][0]["version_range"] == "v6 (6-15)");
@@ -56,4 +57,47 @@ TEST_CASE("a model onnx-run cannot run still loads for describing", "[describe]"
   CHECK(json["initializers"][0].dump() == R"({"name":"w","type":"float","shape":[2,3],"bytes":24})");
   CHECK(json["functions"][0]["attributes"] == nlohmann::json::parse(R"(["unused_attr"])"));
   CHECK(json["runnable"] == false);
+  CHECK(json["inputs"][0]["initializer"] == false);
+  CHECK(json["operators"].dump() ==
+        R"j([{"domain":"ai.onnx","op_type":"LeakyRelu","nodes":3,"unsupported_nodes":0,)j"
+        R"j("versions":["v6 (6-15)","v16 (16+)"],"reason":null,"invalid":false},)j"
+        R"j({"domain":"ai.onnx","op_type":"Relu","nodes":1,"unsupported_nodes":1,"versions":[],)j"
+        R"j("reason":"operator not implemented","invalid":false}])j");
+  CHECK(json["not_runnable_because"].dump() == R"(["Relu (1 node): operator not implemented"])");
+  CHECK_THAT(text, Catch::Contains("operators (2):\n"
+                                   "  LeakyRelu  x3  v6 (6-15), v16 (16+)\n"
+                                   "  Relu       x1  NOT SUPPORTED (operator not implemented)\n"));
+  CHECK_THAT(text, Catch::EndsWith("runnable:       no, because:\n  Relu (1 node): operator not implemented\n"));
+}
+
+TEST_CASE("info counts initializer-backed inputs and long lists unless --all", "[describe]") {
+  LoadOptions keep;
+  keep.keep_unsupported = true;
+  Model m = load_model(quick("not_runnable.onnx"), keep);
+  for (int k = 0; k < 25; ++k) {
+    const std::string name = "c" + std::to_string(k);
+    m.graph.initializers.emplace(name, Tensor(DType::kFloat, Shape{2}));
+    m.graph.inputs.push_back(ValueInfo{name, DType::kFloat, std::vector<Dim>{{2, ""}}});
+  }
+  const std::string brief = describe_model_text(m);
+  CHECK_THAT(brief,
+             Catch::Contains("inputs (1; 25 more have an initializer; --all lists them):\n  x  float[N]\noutputs"));
+  CHECK_THAT(brief, Catch::Contains("initializers (26, 224 B; --all lists them):\nnodes (4, 1 not supported"));
+  CHECK_THAT(brief, Catch::Contains("  relu  Relu  ai.onnx opset 14"));  // 4 nodes: listed
+  const std::string all = describe_model_text(m, true);
+  CHECK_THAT(all, Catch::Contains(
+                      "inputs (26, 25 with an initializer):\n  x  float[N]\n  c0  float[2]  (has an initializer)\n"));
+  CHECK_THAT(all, Catch::Contains("initializers (26, 224 B):\n  c0  float[2]  8 B\n"));
+  const auto json = nlohmann::ordered_json::parse(info_json(m));
+  REQUIRE(json["inputs"].size() == 26);
+  CHECK(json["inputs"][25]["initializer"] == true);
+}
+
+TEST_CASE("info says a model that can run is runnable, with no reasons", "[describe]") {
+  const Model m = load_model(quick("two_chains.onnx"));
+  CHECK_THAT(describe_model_text(m), Catch::EndsWith("runnable:       yes\n"));
+  const auto json = nlohmann::ordered_json::parse(info_json(m));
+  CHECK(json["runnable"] == true);
+  CHECK(json["not_runnable_because"].dump() == "[]");
+  CHECK(json["operators"][0]["reason"].is_null());
 }

@@ -22,8 +22,8 @@ TEST_CASE("info --json: unknown types and dims are null, symbolic dims are names
   m.graph.inputs = {ValueInfo{"u", std::nullopt, std::vector<Dim>{{-1, ""}, {-1, "N"}, {3, ""}}},
                     ValueInfo{"r", DType::kFloat, std::nullopt}};
   const auto json = nlohmann::ordered_json::parse(info_json(m));
-  CHECK(json["inputs"].dump() == R"([{"name":"u","type":null,"shape":[null,"N",3]},)"
-                                 R"({"name":"r","type":"float","shape":null}])");
+  CHECK(json["inputs"].dump() == R"([{"name":"u","type":null,"shape":[null,"N",3],"initializer":false},)"
+                                 R"({"name":"r","type":"float","shape":null,"initializer":false}])");
 }
 
 TEST_CASE("info --json stays valid JSON when the model's strings are not UTF-8", "[describe]") {
