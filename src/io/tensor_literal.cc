@@ -5,8 +5,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "core/element.h"
 #include "core/error.h"
 #include "core/half.h"
 
@@ -25,6 +29,9 @@ class Parser {
   }
 
   std::vector<double> values;
+  // Where each number was written (empty for the words nan, inf, true, false): a finite
+  // number that the type turns into inf is named in a warning as the user wrote it.
+  std::vector<std::string_view> written;
   Shape shape;
 
  private:
@@ -87,6 +94,7 @@ class Parser {
       if (std::strncmp(start, w, std::strlen(w)) != 0) return false;
       p_ += std::strlen(w);
       values.push_back(v);
+      written.emplace_back();
       return true;
     };
     const double inf = std::numeric_limits<double>::infinity();
@@ -99,6 +107,7 @@ class Parser {
     if (end == start || std::isalpha(static_cast<unsigned char>(*start))) bad("expected a number");
     p_ += static_cast<size_t>(end - start);
     values.push_back(v);
+    written.emplace_back(start, static_cast<size_t>(end - start));
   }
 
   const std::string& t_;
@@ -121,12 +130,25 @@ void fill(Tensor& t, const std::vector<double>& values, F convert) {
   for (size_t k = 0; k < values.size(); ++k) p[k] = convert(values[k]);
 }
 
+// "1e40 is beyond float's range and becomes inf (and 2 more values)", or "".
+std::string overflow_warning(const Tensor& t, const std::vector<std::string_view>& written) {
+  const DType d = t.dtype();
+  if (d != DType::kFloat && d != DType::kDouble && d != DType::kFloat16 && d != DType::kBFloat16) return "";
+  int64_t count = 0, first = -1;
+  for (int64_t k = 0; k < t.numel(); ++k)
+    if (!written[static_cast<size_t>(k)].empty() && std::isinf(element_as_double(t, k)) && count++ == 0) first = k;
+  if (count == 0) return "";
+  return fmt::format("{} is beyond {}'s range and becomes {}{}", written[static_cast<size_t>(first)],
+                     dtype_name(t.dtype()), element_as_double(t, first) > 0 ? "inf" : "-inf",
+                     count > 1 ? fmt::format(" (and {} more value{})", count - 1, count > 2 ? "s" : "") : "");
+}
+
 }  // namespace
 
 bool is_tensor_literal(const std::string& text) { return !text.empty() && text[0] == '['; }
 
 Tensor parse_tensor_literal(const std::string& text, DType type, const std::optional<Shape>& shape,
-                            const std::string& what) {
+                            const std::string& what, std::string* warning) {
   Parser p(text, what);
   p.parse();
   Shape s = p.shape;
@@ -159,6 +181,7 @@ Tensor parse_tensor_literal(const std::string& text, DType type, const std::opti
       break;
     default: fail(ErrorKind::kUnsupported, "{}: {} values cannot be written as a list", what, dtype_name(type));
   }
+  if (warning) *warning = overflow_warning(t, p.written);
   return t;
 }
 

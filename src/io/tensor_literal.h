@@ -18,8 +18,10 @@ namespace onnxrun {
 bool is_tensor_literal(const std::string& text);
 
 // Throws Error(kUsage) naming `what` and the expected form for malformed text, an
-// element the type cannot hold, or a --shape whose size differs.
+// element the type cannot hold, or a --shape whose size differs. A finite number that
+// rounds to inf in a float type is taken (as numpy takes it) and, when `warning` is
+// given, described there ("1e40 is beyond float's range and becomes inf"); else "".
 Tensor parse_tensor_literal(const std::string& text, DType type, const std::optional<Shape>& shape,
-                            const std::string& what);
+                            const std::string& what, std::string* warning = nullptr);
 
 }  // namespace onnxrun

@@ -1,6 +1,7 @@
 #include "suite/feeds.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "core/error.h"
 #include "exec/bind.h"
@@ -42,7 +43,9 @@ Feed feed_from_arg(const Graph& g, const std::string& arg, size_t position, cons
            f.name.empty() ? fmt::format("at position {}", position) : "'" + f.name + "'");
     std::optional<Shape> shape;
     if (auto it = shapes.find(decl->name); it != shapes.end()) shape = it->second;
-    f.tensor = parse_tensor_literal(value, decl->dtype.value_or(DType::kFloat), shape, "-i " + arg);
+    std::string overflow;
+    f.tensor = parse_tensor_literal(value, decl->dtype.value_or(DType::kFloat), shape, "-i " + arg, &overflow);
+    if (!overflow.empty()) spdlog::warn("input '{}' (-i {}): {}", decl->name, arg, overflow);
     source = "literal";
   } else {
     f.tensor = numpy_bfloat16_as_declared(g, value, read_input_file(value).tensor, f.name, position);

@@ -16,6 +16,7 @@
 #include "model/load.h"
 #include "suite/feeds.h"
 #include "suite/planned_graph.h"
+#include "suite/run_log.h"
 #include "suite/streamed_run.h"
 #include "suite/test_set.h"
 
@@ -56,6 +57,7 @@ void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Te
   if (!r.dump_dir.empty()) dump.emplace(r.dump_dir, r.format);
   ValueObserver observer;
   if (dump) observer = [&](const std::string& name, const Tensor& t) { dump->write(name, t); };
+  observer = traced(g, std::move(observer));
   const auto t0 = Clock::now();
   std::vector<Tensor> results = exec.run(std::move(bound), observer);
   run.run_ms = ms_since(t0);
@@ -78,6 +80,7 @@ void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     run.input_ms = ms_since(t0);
     run.inputs = std::move(data.inputs);
     execute(r, exec, std::move(data.bound), run, report);
+    log_timings(set.label, run.input_ms, run.run_ms);
     for (size_t j = 0; j < run.outputs.size(); ++j)
       run.checks.push_back({run.outputs[j].name, compare_tensors(data.expected[j], run.outputs[j].tensor, r.tol)});
     digest_values(r, pool, run);
@@ -132,10 +135,12 @@ RunReport run_model(const RunRequest& r) {
   LoadOptions load_options;
   load_options.expand_schema_functions = r.expand_functions;
   Model model = load_model(r.model, load_options);
+  log_loaded(r.model, model, ms_since(t0));
   ThreadPool pool(r.threads);
   report.threads = pool.size();
   Executor exec(std::move(model.graph), exec_options_for(r, &pool));
   report.load_ms = ms_since(t0);
+  log_execution(exec, pool.size());
   const Graph& g = exec.graph();
 
   // Output files are written under temporary names and appear only on commit; a folder
@@ -170,6 +175,7 @@ RunReport run_model(const RunRequest& r) {
   run.inputs = std::move(in.values);
   if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
   execute(r, exec, std::move(in.bound), run, report);
+  log_timings(r.source == FeedSource::kRandom ? "made-up inputs" : "given inputs", run.input_ms, run.run_ms);
   digest_values(r, &pool, run);
   return report;
 }

@@ -1,0 +1,59 @@
+#include "suite/run_log.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
+#include "model/describe.h"
+#include "ops/leaky_relu_paths.h"
+#include "ops/registry.h"
+
+namespace onnxrun {
+
+void log_loaded(const std::string& path, const Model& m, double load_ms) {
+  if (!spdlog::should_log(spdlog::level::debug)) return;
+  const Graph& g = m.graph;
+  std::string imports;
+  for (const auto& [domain, version] : g.opset_imports)
+    imports += fmt::format("{}{} {}", imports.empty() ? "" : ", ", domain_label(domain), version);
+  spdlog::debug("loaded {} in {:.3f} ms: IR version {}, opsets {}, {} node{}, {} initializer{} ({} bytes)", path,
+                load_ms, m.meta.ir_version, imports.empty() ? "(none)" : imports, g.nodes.size(),
+                g.nodes.size() == 1 ? "" : "s", g.initializers.size(), g.initializers.size() == 1 ? "" : "s",
+                initializer_bytes(g));
+  for (const OperatorUse& u : operator_uses(g))
+    spdlog::debug("resolved {}{} x{} -> {}", u.domain == "ai.onnx" ? "" : u.domain + ".", u.op_type, u.nodes,
+                  fmt::join(u.versions, ", "));
+}
+
+void log_execution(const Executor& exec, size_t threads) {
+  if (!spdlog::should_log(spdlog::level::debug)) return;
+  spdlog::debug("executing {} step{} on kernel path {} with {} thread{}", exec.graph().nodes.size(),
+                exec.graph().nodes.size() == 1 ? "" : "s", leaky_relu_active_path().name, threads,
+                threads == 1 ? "" : "s");
+}
+
+void log_timings(const std::string& label, double input_ms, double run_ms) {
+  spdlog::debug("{}: inputs ready in {:.3f} ms, ran in {:.3f} ms", label, input_ms, run_ms);
+}
+
+ValueObserver traced(const Graph& g, ValueObserver inner) {
+  if (!spdlog::should_log(spdlog::level::trace)) return inner;
+  auto producer = std::make_shared<std::map<std::string, std::string>>();
+  for (const Node& n : g.nodes)
+    for (const std::string& out : n.outputs)
+      (*producer)[out] = n.op ? fmt::format("{} as v{}", n.label(), n.op->since) : n.label();
+  const auto t0 = std::chrono::steady_clock::now();
+  return [producer, inner = std::move(inner), t0](const std::string& name, const Tensor& value) {
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const auto it = producer->find(name);
+    spdlog::trace("+{:.3f} ms: {} made '{}' {}", ms, it == producer->end() ? "a fused step" : it->second, name,
+                  value.describe());
+    if (inner) inner(name, value);
+  };
+}
+
+}  // namespace onnxrun
