@@ -109,7 +109,8 @@ def counts_line(outcomes):
     counts = {o: 0 for o in OUTCOMES}
     for outcome, _ in outcomes.values():
         counts[outcome] += 1
-    return ", ".join(f"{n} {o}" for o, n in counts.items()) + f" ({len(outcomes)} tests)"
+    words = {"error": "errors"}  # "0 errors", as onnx-run test's summary says
+    return ", ".join(f"{n} {words.get(o, o)}" for o, n in counts.items()) + f" ({len(outcomes)} tests)"
 
 
 def main(argv=None):
