@@ -10,6 +10,8 @@ BackendIsNotSupposedToImplementIt: ONNX's runner lets those pass silently, so th
 told apart here.
 """
 import argparse
+import os
+import re
 import sys
 import unittest
 
@@ -52,6 +54,12 @@ class _RecordingBackend(backend.OnnxRunBackend):
             raise
 
 
+def _gist(detail):
+    """One line of a traceback: numpy's count of mismatched elements, else the last line."""
+    lines = [line.strip() for line in detail.splitlines() if line.strip()]
+    return next((line for line in lines if line.startswith("Mismatched elements")), lines[-1] if lines else "")
+
+
 class _Result(unittest.TestResult):
     def __init__(self, verbose):
         super().__init__()
@@ -62,8 +70,7 @@ class _Result(unittest.TestResult):
         name = test.id().rsplit(".", 1)[-1]
         self.outcomes[name] = (outcome, detail)
         if self.verbose or outcome in ("failed", "error"):
-            first = detail.strip().splitlines()[-1] if detail.strip() else ""
-            print(f"{outcome:<11} {name}  {first}"[:400], flush=True)
+            print(f"{outcome:<11} {name}  {_gist(detail)}"[:400], flush=True)
 
     def startTest(self, test):
         super().startTest(test)
@@ -121,7 +128,18 @@ def main(argv=None):
     # Not -v: ONNX's runner reads -v from sys.argv itself and prints each unsupported test again.
     ap.add_argument("--each", action="store_true", help="print every test's outcome")
     args = ap.parse_args(argv)
-    outcomes = run(args.data_dir, args.kind or ["node"], args.include, args.each)
+    kinds = args.kind or ["node"]
+    for kind in kinds:
+        if not os.path.isdir(os.path.join(args.data_dir, kind)):
+            print(f"onnx_run.backend_test: {os.path.join(args.data_dir, kind)} is not a folder", file=sys.stderr)
+            return 2
+    for pattern in args.include:
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            print(f"onnx_run.backend_test: --include {pattern}: {e}", file=sys.stderr)
+            return 2
+    outcomes = run(args.data_dir, kinds, args.include, args.each)
     print(counts_line(outcomes))
     return 1 if any(o in ("failed", "error") for o, _ in outcomes.values()) else 0
 

@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 import onnx
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
 from onnx.backend.test.runner import BackendIsNotSupposedToImplementIt
 
 from checks import Checks
@@ -152,6 +152,55 @@ check("a failed run leaves only the model behind", sorted(os.listdir(rep._workdi
 workdir = rep._workdir
 rep.close()
 check("close() removes the model's folder", not os.path.exists(workdir))
+
+# python3 -m onnx_run.backend_test over a tree of its own: ONNX's runner sorts each
+# outcome, and the exit code says whether any test failed or errored.
+tree = os.path.join(scratch, "onnx-tests")
+shutil.rmtree(tree, ignore_errors=True)
+
+
+def node_test(name, model, x_value, y_value):
+    folder = os.path.join(tree, "node", name)
+    os.makedirs(os.path.join(folder, "test_data_set_0"))
+    onnx.save(model, os.path.join(folder, "model.onnx"))
+    onnx.save_tensor(numpy_helper.from_array(x_value, "x"), os.path.join(folder, "test_data_set_0", "input_0.pb"))
+    onnx.save_tensor(numpy_helper.from_array(y_value, "y"), os.path.join(folder, "test_data_set_0", "output_0.pb"))
+
+
+two = np.array([-1.0, 2.0], np.float32)
+node_test("test_good", leaky_model(TensorProto.FLOAT, shape=[2]), two, np.array([-0.1, 2.0], np.float32))
+node_test("test_wrong", leaky_model(TensorProto.FLOAT, shape=[2]), two, two)
+node_test("test_unimplemented", abs_model, two, np.abs(two))
+cycle_w = helper.make_model(helper.make_graph(
+    [helper.make_node("LeakyRelu", ["z"], ["y"]), helper.make_node("LeakyRelu", ["y"], ["z"])], "cycle",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])]),
+    opset_imports=[helper.make_opsetid("", 16)])
+node_test("test_invalid", cycle_w, two, two)
+runner_env = dict(os.environ, PYTHONPATH=PYTHON_DIR)
+p = subprocess.run([sys.executable, "-m", "onnx_run.backend_test", tree, "--each"], capture_output=True, text=True,
+                   env=runner_env)
+lines = p.stdout.splitlines()
+check("backend_test: a failure and an error exit 1", p.returncode == 1, p.stdout + p.stderr)
+for outcome, name in [("passed", "test_good_cpu"), ("failed", "test_wrong_cpu"), ("error", "test_invalid_cpu"),
+                      ("unsupported", "test_unimplemented_cpu")]:
+    check(f"backend_test: {name} {outcome}", any(l.split()[:2] == [outcome, name] for l in lines), p.stdout)
+check("backend_test: the counts", lines[-1:] == ["1 passed, 1 unsupported, 1 failed, 1 errors, 0 skipped (4 tests)"],
+      p.stdout)
+check("backend_test: the error carries onnx-run's message", "cycle" in p.stdout, p.stdout)
+check("backend_test: the failure says how many elements differ", "Mismatched elements: 1 / 2" in p.stdout, p.stdout)
+p = subprocess.run([sys.executable, "-m", "onnx_run.backend_test", tree, "--include", "^test_(good|unimplemented)"],
+                   capture_output=True, text=True, env=runner_env)
+check("backend_test --include: passed and unsupported exit 0, the others not counted",
+      p.returncode == 0 and p.stdout.splitlines()[-1:] == ["1 passed, 1 unsupported, 0 failed, 0 errors, 0 skipped (2 tests)"],
+      p.stdout + p.stderr)
+p = subprocess.run([sys.executable, "-m", "onnx_run.backend_test", os.path.join(scratch, "no-such-tree")],
+                   capture_output=True, text=True, env=runner_env)
+check("backend_test on a folder without node/: exit 2, one line naming it",
+      p.returncode == 2 and p.stderr.strip().count("\n") == 0 and "no-such-tree" in p.stderr, p.stdout + p.stderr)
+p = subprocess.run([sys.executable, "-m", "onnx_run.backend_test", tree, "--include", "("],
+                   capture_output=True, text=True, env=runner_env)
+check("backend_test with a bad --include regex: exit 2, one line", p.returncode == 2
+      and p.stderr.strip().count("\n") == 0 and "--include (" in p.stderr, p.stdout + p.stderr)
 
 # The executable: ONNX_RUN, beside the module, the installed bindir (installed_backend_test.py), PATH.
 check("ONNX_RUN is used", find_onnx_run() == onnx_run, find_onnx_run())
