@@ -126,6 +126,15 @@ p = run_ctest(build, "-j2")
 check("the whole ctest fails, on the wrong model alone", p.returncode != 0 and "1 tests failed out of 6" in p.stdout
       and "swapped (Failed)" in p.stdout, p.stdout + p.stderr)
 
+# STRICT: the unimplemented model fails instead of being skipped.
+strict_models = os.path.join(scratch, "strict")
+shutil.copytree(abs_dir, os.path.join(strict_models, "abs_strict"))
+strict_build = os.path.join(scratch, "strict-build")
+p = configure(strict_build, f"-DEXTRA_PATH={strict_models}", "-DEXTRA_ARGS=STRICT")
+check("STRICT configures", p.returncode == 0, p.stdout + p.stderr)
+p = run_ctest(strict_build, "-R", "abs_strict")
+check("  and its unimplemented model fails", p.returncode != 0 and "abs_strict (Failed)" in p.stdout, p.stdout + p.stderr)
+
 # Each bad call fails the configure and says why.
 empty = os.path.join(scratch, "empty")
 os.makedirs(empty)
@@ -134,10 +143,13 @@ bad_calls = [
     ("an unknown argument", [f"-DEXTRA_PATH={empty}", "-DEXTRA_ARGS=BOGUS"], "unknown arguments: BOGUS"),
     ("a second test of the same name", [f"-DEXTRA_PATH={models}/leaky"], "exists already (from"),
     ("a version newer than installed", ["-DONNX_RUN_WANT_VERSION=99"], "99"),
+    ("ONNX_RUN_EXECUTABLE naming no file", [f"-DONNX_RUN_EXECUTABLE={scratch}/none"], f"no executable at {scratch}/none"),
 ]
 for k, (what, defs, message) in enumerate(bad_calls):
     p = configure(os.path.join(scratch, f"bad{k}"), *defs)
-    check(f"{what}: configure fails saying so", p.returncode != 0 and message in p.stderr, p.stdout + p.stderr)
+    # (CMake wraps its messages: compare with the white space folded.)
+    check(f"{what}: configure fails saying so", p.returncode != 0 and message in " ".join(p.stderr.split()),
+          p.stdout + p.stderr)
 p = configure(os.path.join(scratch, "warn"), f"-DEXTRA_PATH={empty}")
 check("a PATH without models: a warning, no test", p.returncode == 0 and "no model folder" in p.stderr, p.stderr)
 check.finish()
