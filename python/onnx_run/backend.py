@@ -182,7 +182,9 @@ class OnnxRunBackend(Backend):
     def run_node(cls, node, inputs, device="CPU", outputs_info=None, **kwargs):
         """Runs one node on `inputs` (in node.input order) as a one-node model of opset
         `opset_version` (default: the newest this onnx knows). Output types come from
-        `outputs_info` ([(dtype, shape)] per output), else from ONNX's shape inference."""
+        `outputs_info` ([(dtype, shape)] per output), else from ONNX's shape inference.
+        An input's type is its array's (numpy has no bfloat16: give such an input as a
+        TensorProto)."""
         values = [tensors.input_proto(v, name, 0) for name, v in zip(node.input, inputs) if name]
         graph_inputs = [helper.make_tensor_value_info(t.name, t.data_type, t.dims) for t in values]
         if outputs_info:
