@@ -1,8 +1,12 @@
 #!/bin/bash
-# Proves that the .deb built by `cpack -G DEB` installs with apt on a clean Debian 12
+# Proves that the .deb files built by `cpack -G DEB` install with apt on a clean Debian 12
 # (bookworm) root and that the installed onnx-run runs: --version, info and a run on a
 # literal input, the man page and the bash completion in place, and Depends as
-# dpkg-shlibdeps computed them (empty for the default static executable).
+# dpkg-shlibdeps computed them (empty for the default static executable). The second
+# package, python3-onnx-run (onnx_run.backend), must depend on onnx-run of the same
+# version, python3-onnx and python3-numpy, and, unpacked beside onnx-run, find the
+# executable and run a model (tests/python/installed_backend_test.py); once installed,
+# import and run.
 #
 #   tools/test-deb.sh [BUILD_DIR] [ROOT]
 #
@@ -25,7 +29,8 @@ command -v dpkg-shlibdeps >/dev/null || die "dpkg-shlibdeps missing: apt-get ins
 cmake --build "$build" --target onnx-run
 (cd "$build" && cpack -G DEB >/dev/null)
 deb=$(ls -t "$build"/onnx-run_*.deb | head -1)
-say "package: $deb"
+pydeb=$(ls -t "$build"/python3-onnx-run_*.deb | head -1)
+say "packages: $deb $pydeb"
 dpkg-deb -I "$deb"
 depends=$(dpkg-deb -f "$deb" Depends)
 say "Depends: $depends"
@@ -37,9 +42,14 @@ else
     grep -q "$lib" <<<"$depends" || die "Depends lacks $lib"
   done
 fi
+pydepends=$(dpkg-deb -f "$pydeb" Depends)
+say "python3-onnx-run Depends: $pydepends"
+for dep in "onnx-run (= $(dpkg-deb -f "$deb" Version))" python3-onnx python3-numpy; do
+  grep -qF "$dep" <<<"$pydepends" || die "python3-onnx-run's Depends lacks $dep"
+done
 # lintian: errors fail the test; warnings are listed.
 if command -v lintian >/dev/null; then
-  lint=$(lintian --tag-display-limit 0 "$deb" 2>/dev/null) || true
+  lint=$(lintian --tag-display-limit 0 "$deb" "$pydeb" 2>/dev/null) || true
   [ -z "$lint" ] || printf '%s\n' "$lint"
   ! grep -q '^E:' <<<"$lint" || die "lintian reports errors"
   say "lintian: no errors, $(grep -c '^W:' <<<"$lint" || true) warnings"
@@ -50,6 +60,13 @@ contents=$(dpkg-deb -c "$deb")
 grep -q '/usr/bin/onnx-run$' <<<"$contents" || die "no /usr/bin/onnx-run in the package"
 grep -q 'man1/onnx-run.1.gz' <<<"$contents" || die "no man page in the package"
 grep -q 'bash-completion/completions/onnx-run$' <<<"$contents" || die "no bash completion in the package"
+grep -q 'share/cmake/onnx-run/onnx-runConfig.cmake$' <<<"$contents" || die "no CMake package in the package"
+unpacked=$(mktemp -d /var/tmp/onnx-run-deb-unpacked.XXXXXX)
+dpkg-deb -x "$deb" "$unpacked"
+dpkg-deb -x "$pydeb" "$unpacked"
+/usr/bin/python3 "$src/tests/python/installed_backend_test.py" "$unpacked/usr" \
+  "$src/testdata/leakyrelu_opset16_bfloat16_default" || die "the unpacked python3-onnx-run"
+rm -rf "$unpacked"
 
 check_installed() {  # $1: command prefix to run inside the target
   local run=("$@")
@@ -64,7 +81,11 @@ check_installed() {  # $1: command prefix to run inside the target
   tr -d ' \n' <<<"$out" | grep -q '"values":\[\[-1\.0,0\.0,4\.0\]\]' || die "run on a literal says: $out"
   "${run[@]}" test -f /usr/share/man/man1/onnx-run.1.gz || die "man page not installed"
   "${run[@]}" test -f /usr/share/bash-completion/completions/onnx-run || die "completion not installed"
+  out=$("${run[@]}" /usr/bin/python3 -c "$python_check") || die "onnx_run.backend: $out"
+  [[ $out == "[-1.0, 0.0, 4.0]" ]] || die "onnx_run.backend says: $out"
 }
+python_check='import numpy as np, onnx, onnx_run.backend as b
+print(b.prepare(onnx.load("/tmp/onnx-run-test-model.onnx")).run([np.array([[-2, 0, 4]], np.float32)])[0].ravel().tolist())'
 
 model="$src/testdata/quick/leaky_nxm.onnx"
 [[ -f $model ]] || die "missing $model"
@@ -82,20 +103,22 @@ if [[ $(id -u) -eq 0 ]] && command -v debootstrap >/dev/null && command -v chroo
   cp -a "$pristine/." "$root/"
   cp /etc/resolv.conf "$root/etc/resolv.conf"
   mount -t proc proc "$root/proc"
-  cp "$deb" "$root/tmp/"
+  cp "$deb" "$pydeb" "$root/tmp/"
   cp "$model" "$root/tmp/onnx-run-test-model.onnx"
   chroot "$root" /bin/sh -c "echo 'deb $mirror bookworm main' > /etc/apt/sources.list && apt-get update -qq"
-  chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "/tmp/$(basename "$deb")" >/dev/null \
+  chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "/tmp/$(basename "$deb")" \
+    "/tmp/$(basename "$pydeb")" >/dev/null \
     || die "apt-get install in the clean root"
   chroot "$root" /usr/bin/onnx-run --version >/dev/null || die "onnx-run does not start in the clean root"
   check_installed chroot "$root"
   say "PASSED: installed with apt on a clean Debian 12 root and ran"
 else
   say "no root or debootstrap: installing on this machine instead"
-  dpkg -r onnx-run >/dev/null 2>&1 || true
+  dpkg -r python3-onnx-run onnx-run >/dev/null 2>&1 || true
   cp "$model" /tmp/onnx-run-test-model.onnx
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$(readlink -f "$deb")" >/dev/null || die "apt-get install"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$(readlink -f "$deb")" "$(readlink -f "$pydeb")" >/dev/null \
+    || die "apt-get install"
   check_installed env
-  dpkg -r onnx-run >/dev/null
+  dpkg -r python3-onnx-run onnx-run >/dev/null
   say "PASSED: installed with apt on this machine and ran (not a clean root)"
 fi

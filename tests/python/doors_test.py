@@ -24,6 +24,10 @@ from onnx import TensorProto, helper, numpy_helper
 
 from checks import Checks
 
+# bfloat16 as its bits (uint16): the conversions of the onnx_run Python package.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from onnx_run.bfloat16 import from_bits as from_bf16_bits, to_bits as to_bf16_bits  # noqa: E402
+
 onnx_run, scratch = sys.argv[1], sys.argv[2]
 check = Checks('FAILED')
 os.makedirs(scratch, exist_ok=True)
@@ -33,21 +37,6 @@ ALPHA = 0.1
 
 def run(*args):
     return subprocess.run([onnx_run, *args], capture_output=True, text=True)
-
-
-# bfloat16 as its bits (uint16), with conversions that round to nearest even.
-def to_bf16_bits(f32):
-    f32 = np.asarray(f32, dtype=np.float32)
-    u = f32.reshape(-1).view(np.uint32).astype(np.uint64)
-    s16, one = np.uint64(16), np.uint64(1)
-    rounded = ((u + np.uint64(0x7FFF) + ((u >> s16) & one)) >> s16).astype(np.uint16)
-    quiet_nan = ((u >> s16) | np.uint64(0x40)).astype(np.uint16)
-    return np.where(np.isnan(f32.reshape(-1)), quiet_nan, rounded).reshape(f32.shape)
-
-
-def from_bf16_bits(bits):
-    bits = np.asarray(bits, dtype=np.uint16)
-    return (bits.reshape(-1).astype(np.uint32) << np.uint32(16)).view(np.float32).reshape(bits.shape)
 
 
 TYPES = {
