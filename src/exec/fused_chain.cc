@@ -27,6 +27,15 @@ Tensor run_fused_chain(const std::vector<const OpKernel*>& kernels, Tensor x, Th
   auto* dst = static_cast<std::byte*>(y.mutable_raw());
   // Out of place and large: each block is computed in a scratch block that stays in the
   // cache, then streamed out, so the output is written without being read first.
+  if (kernels.size() == 1) {
+    // The chain composed into one kernel (OpKernel::then): it runs as a node alone does,
+    // over whole pieces, streaming its own large outputs; a scratch block would only add
+    // a copy.
+    parallel_for(pool, n, kMinPieceBytes / esize, 64 / esize, [&](size_t begin, size_t end) {
+      kernels[0]->compute_elements(dtype, src + begin * esize, dst + begin * esize, end - begin);
+    });
+    return y;
+  }
   const bool stream = src != dst && n * esize >= kStreamBytes;
   const size_t per_block = std::max<size_t>(kFusedBlockBytes / esize, 1);
   parallel_for(pool, n, kMinPieceBytes / esize, 64 / esize, [&](size_t begin, size_t end) {

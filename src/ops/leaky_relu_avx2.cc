@@ -136,39 +136,62 @@ void bf16_run(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) {
   leaky_relu_bfloat16(x + i, y + i, n - i, alpha_bits);
 }
 
-// Two vectors a step, each through every alpha in registers.
-template <typename L>
-void chain_run(const typename L::T* x, typename L::T* y, size_t n, const typename L::T* alphas, size_t k) {
-  size_t i = 0;
-  for (; i + 2 * L::kLanes <= n; i += 2 * L::kLanes) {
-    typename L::V v0 = L::load(x + i);
-    typename L::V v1 = L::load(x + i + L::kLanes);
-    for (size_t j = 0; j < k; ++j) {
-      const typename L::V a = L::set1(alphas[j]);
-      v0 = L::block(v0, a);
-      v1 = L::block(v1, a);
-    }
-    L::store(y + i, v0);
-    L::store(y + i + L::kLanes, v1);
-  }
-  for (; i < n; ++i) {
-    typename L::T v = x[i];
+// Each element through every alpha in turn, as the nodes would run (the same roundings,
+// in order).
+template <typename T>
+void chain_portable(const T* x, T* y, size_t n, const T* alphas, size_t k) {
+  for (size_t i = 0; i < n; ++i) {
+    T v = x[i];
     for (size_t j = 0; j < k; ++j) v = v < 0 ? v * alphas[j] : v;
     y[i] = v;
   }
 }
 
+// Four vectors a step, each through every alpha in registers: one alpha's multiply and
+// blend wait on the previous alpha's, so four independent vectors keep the units busy
+// where two left the chain latency-bound. Large outputs are streamed, as float_run's.
+template <typename L, bool kStream>
+void chain_run(const typename L::T* x, typename L::T* y, size_t n, const typename L::T* alphas, size_t k) {
+  constexpr size_t kStep = 4 * L::kLanes;
+  size_t i = 0;
+  if (kStream) {
+    i = head_to_align<32>(y, n);
+    chain_portable(x, y, i, alphas, k);
+  }
+  // Four named vectors, not an array: GCC keeps an array indexed in loops on the stack.
+  for (; i + kStep <= n; i += kStep) {
+    typename L::V v0 = L::load(x + i), v1 = L::load(x + i + L::kLanes);
+    typename L::V v2 = L::load(x + i + 2 * L::kLanes), v3 = L::load(x + i + 3 * L::kLanes);
+    for (size_t j = 0; j < k; ++j) {
+      const typename L::V a = L::set1(alphas[j]);
+      v0 = L::block(v0, a);
+      v1 = L::block(v1, a);
+      v2 = L::block(v2, a);
+      v3 = L::block(v3, a);
+    }
+    if (kStream) {
+      L::stream(y + i, v0), L::stream(y + i + L::kLanes, v1);
+      L::stream(y + i + 2 * L::kLanes, v2), L::stream(y + i + 3 * L::kLanes, v3);
+    } else {
+      L::store(y + i, v0), L::store(y + i + L::kLanes, v1);
+      L::store(y + i + 2 * L::kLanes, v2), L::store(y + i + 3 * L::kLanes, v3);
+    }
+  }
+  if (kStream) _mm_sfence();
+  chain_portable(x + i, y + i, n - i, alphas, k);
+}
+
 }  // namespace
 
+using leaky_relu_simd::with_stream_choice;
+
 void chain_f32(const float* x, float* y, size_t n, const float* alphas, size_t k) {
-  chain_run<F32>(x, y, n, alphas, k);
+  with_stream_choice(x, y, n, [&](auto stream) { chain_run<F32, decltype(stream)::value>(x, y, n, alphas, k); });
 }
 
 void chain_f64(const double* x, double* y, size_t n, const double* alphas, size_t k) {
-  chain_run<F64>(x, y, n, alphas, k);
+  with_stream_choice(x, y, n, [&](auto stream) { chain_run<F64, decltype(stream)::value>(x, y, n, alphas, k); });
 }
-
-using leaky_relu_simd::with_stream_choice;
 
 void f32(const float* x, float* y, size_t n, float alpha) {
   with_stream_choice(x, y, n, [&](auto stream) { float_run<F32, decltype(stream)::value>(x, y, n, alpha); });

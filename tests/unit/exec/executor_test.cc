@@ -135,10 +135,14 @@ TEST_CASE("fused plans: a chain over a large tensor, split across threads and st
   // and blocks, with a tail that is no whole block.
   Tensor x(DType::kFloat, {3000001});
   for (int64_t i = 0; i < x.numel(); ++i) x.mutable_data<float>()[i] = u(rng);
+  // And 1.5e6 doubles, the same bytes, through the double chain loop.
+  Tensor xd(DType::kDouble, {1500001});
+  for (int64_t i = 0; i < xd.numel(); ++i) xd.mutable_data<double>()[i] = u(rng) * 1e-3;
   for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
     const Plans both = plans(leaky_chain_model(1, -1, {0.1f, 0.2f, 0.3f}), p);
     REQUIRE(both.fused.fusion().chains.size() == 1);
     require_same_both_ways(both, x);
+    require_same_both_ways(plans(leaky_chain_model(11, -1, {0.1f, -0.2f, 0.3f}), p), xd);
   }
 }
 
