@@ -144,6 +144,14 @@ TEST_CASE("fused plans: a chain over a large tensor, split across threads and st
     require_same_both_ways(both, x);
     require_same_both_ways(plans(leaky_chain_model(11, -1, {0.1f, -0.2f, 0.3f}), p), xd);
   }
+  // Every float16 and bfloat16 pattern 70 times over (9 MB), split across threads.
+  for (auto [elem, type] : {std::pair{10, DType::kFloat16}, std::pair{16, DType::kBFloat16}}) {
+    const Tensor all = all_16_bit_patterns(type);
+    Tensor big(type, {all.numel() * 70 + 3});
+    auto* dst = big.mutable_data<uint16_t>();
+    for (int64_t i = 0; i < big.numel(); ++i) dst[i] = all.data<uint16_t>()[i % all.numel()];
+    require_same_both_ways(plans(leaky_chain_model(elem, -1, {0.1f, -0.2f, 3.0f}), &pool), big);
+  }
 }
 
 TEST_CASE("fused plans: an empty tensor and one element go through a fused chain", "[exec][fusion]") {
