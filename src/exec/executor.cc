@@ -56,7 +56,10 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
     s.release.assign(n.inputs.size(), false);
     steps_.push_back(std::move(s));
   }
-  if (options_.fuse_chains) fuse_chains(graph_outputs);
+  if (options_.fuse_chains) {
+    fuse_chains(graph_outputs);
+    fuse_fanouts();
+  }
   std::map<int, std::pair<size_t, size_t>> last_use;  // value -> (step, input position)
   for (size_t i = 0; i < steps_.size(); ++i)
     for (size_t k = 0; k < steps_[i].inputs.size(); ++k)
@@ -66,7 +69,8 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
   for (const auto& [id, where] : last_use) {
     if (graph_outputs.count(id)) continue;
     Step& s = steps_[where.first];
-    (s.node->op->in_place ? s.hand_over : s.release)[where.second] = true;
+    // A fan-out reads its input once per branch: no branch may overwrite it.
+    (s.node->op->in_place && s.fanout.empty() ? s.hand_over : s.release)[where.second] = true;
   }
   for (const ValueInfo& v : graph_.outputs) output_ids_.push_back(value_ids_.at(v.name));
 }
@@ -124,6 +128,64 @@ void Executor::fuse_chains(const std::set<int>& graph_outputs) {
   }
 }
 
+std::vector<const OpKernel*> Executor::Step::element_kernels() const {
+  if (!chain_kernels.empty()) return chain_kernels;
+  return {kernel.get()};
+}
+
+const std::string& Executor::Step::output_name(size_t k) const {
+  if (!fanout.empty()) return fanout[k].output_name(0);
+  return (chain.empty() ? node : chain.back().node)->outputs[k];
+}
+
+// Steps that are each one elementwise node or chain, and are together all the readers of
+// one value, become one step (a fan-out) at the first one's place: the value is then read
+// once, block by block, rather than once per reader. The later ones run earlier than the
+// graph says, which is safe: they read only that value, which is ready there.
+void Executor::fuse_fanouts() {
+  std::map<int, std::vector<size_t>> readers;  // value -> steps reading it
+  std::map<int, size_t> reads;
+  for (size_t i = 0; i < steps_.size(); ++i)
+    for (int id : steps_[i].inputs)
+      if (id >= 0) {
+        ++reads[id];
+        if (elementwise_one_to_one(*steps_[i].node, steps_[i].inputs, steps_[i].outputs)) readers[id].push_back(i);
+      }
+  std::map<size_t, std::vector<size_t>> groups;  // first step -> all of the group
+  std::set<size_t> joined;
+  for (const auto& [id, steps] : readers)
+    if (steps.size() >= 2 && steps.size() == reads[id]) {
+      groups[steps[0]] = steps;
+      joined.insert(steps.begin(), steps.end());
+    }
+  if (groups.empty()) return;
+  std::vector<Step> merged;
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    auto g = groups.find(i);
+    if (g == groups.end()) {
+      if (!joined.count(i)) merged.push_back(std::move(steps_[i]));
+      continue;
+    }
+    Step group;
+    group.node = steps_[i].node;
+    group.inputs = steps_[i].inputs;
+    group.hand_over.assign(1, false);
+    group.release.assign(1, false);
+    Fusion::FanOut described;
+    for (const auto& [name, id] : value_ids_)
+      if (id == group.inputs[0]) described.input = name;
+    for (size_t member : g->second) {
+      Step& m = steps_[member];
+      group.outputs.push_back(m.outputs[0]);
+      described.branches.push_back(m.node->name);
+      group.fanout.push_back(std::move(m));
+    }
+    fusion_.fanouts.push_back(std::move(described));
+    merged.push_back(std::move(group));
+  }
+  steps_ = std::move(merged);
+}
+
 std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const ValueObserver& observer) const {
   std::vector<Tensor> values(value_ids_.size());
   // Initializers first, so that a fed input of the same name replaces one.
@@ -160,13 +222,25 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
       // Types were checked at load where the graph declares them; inputs fed at run
       // time are checked again here, before the kernel sees them.
       check_input_types(*s.node->op, types);
-      if (s.chain.empty()) {
+      if (!s.fanout.empty()) {
+        std::vector<std::vector<const OpKernel*>> branches;
+        for (const Step& b : s.fanout) {
+          check_input_types(*b.node->op, types);
+          for (const Link& l : b.chain) check_input_types(*l.node->op, types);
+          branches.push_back(b.element_kernels());
+        }
+        std::vector<Tensor> ys = run_fused_fanout(branches, ctx.inputs[0], ctx.pool);
+        for (size_t b = 0; b < ys.size(); ++b) ctx.outputs[b] = std::move(ys[b]);
+      } else if (s.chain.empty()) {
         s.kernel->compute(ctx);
       } else {
         for (const Link& l : s.chain) check_input_types(*l.node->op, types);  // one type: elementwise keeps it
         ctx.outputs[0] = run_fused_chain(s.chain_kernels, std::move(ctx.inputs[0]), ctx.pool);
       }
     } catch (const Error& e) {
+      if (!s.fanout.empty())
+        throw e.with_context(
+            fmt::format("{} (one pass with {} more readers of its input)", s.node->label(), s.fanout.size() - 1));
       throw e.with_context(s.chain.empty() ? s.node->label()
                                            : fmt::format("{} (fused with {} more)", s.node->label(), s.chain.size()));
     }
@@ -176,7 +250,7 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
       if (s.outputs[k] < 0) continue;
       if (!ctx.outputs[k].valid()) fail(ErrorKind::kInternal, "{}: produced no output {}", s.node->label(), k);
       values[s.outputs[k]] = std::move(ctx.outputs[k]);
-      if (observer) observer((s.chain.empty() ? s.node : s.chain.back().node)->outputs[k], values[s.outputs[k]]);
+      if (observer) observer(s.output_name(k), values[s.outputs[k]]);
     }
   }
 

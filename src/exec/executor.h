@@ -77,9 +77,17 @@ class Executor {
     std::vector<bool> hand_over;  // input k's value dies here and the op may run in place: move it to the kernel
     std::vector<bool> release;    // input k's value dies here but the op may not overwrite it: drop it after
     std::vector<int> outputs;     // value ids, -1 for an output not asked for
+    // A fan-out: steps (single nodes or chains) that all read this step's one input and
+    // nothing else, run as one pass over it; the step's outputs are theirs, in order.
+    std::vector<Step> fanout;
+    // What runs a step's elements: its chain's kernels, else its own kernel.
+    std::vector<const OpKernel*> element_kernels() const;
+    // The graph's name for output k: of the last node of a chain, of branch k of a fan-out.
+    const std::string& output_name(size_t k) const;
   };
 
   void fuse_chains(const std::set<int>& graph_outputs);
+  void fuse_fanouts();
 
   Graph graph_;
   ExecOptions options_;

@@ -16,6 +16,30 @@ constexpr size_t kMinPieceBytes = size_t{4} << 20;
 // kernel's do (ops/leaky_relu_paths.h, kLeakyReluStreamBytes).
 constexpr size_t kStreamBytes = size_t{8} << 20;
 
+// A chain over elements [0, n) of src into dst. One kernel (a chain composed by
+// OpKernel::then, or a lone node) runs as a node alone does, over the whole range,
+// streaming its own large outputs. Several go block by block, each block small enough to
+// stay in the cache from the first kernel to the last; `stream`: each block is computed
+// in a scratch block, then streamed out, so the output is written without being read.
+void run_chain_range(const std::vector<const OpKernel*>& kernels, DType dtype, const std::byte* src, std::byte* dst,
+                     size_t n, bool stream) {
+  const size_t esize = dtype_size(dtype);
+  if (kernels.size() == 1) {
+    kernels[0]->compute_elements(dtype, src, dst, n);
+    return;
+  }
+  const size_t per_block = std::max<size_t>(kFusedBlockBytes / esize, 1);
+  std::shared_ptr<Buffer> scratch;
+  if (stream) scratch = Buffer::allocate(std::min(per_block, n) * esize, "a fused block");
+  for (size_t i = 0; i < n; i += per_block) {
+    const size_t len = std::min(per_block, n - i);
+    std::byte* out = stream ? scratch->mutable_data() : dst + i * esize;
+    kernels[0]->compute_elements(dtype, src + i * esize, out, len);
+    for (size_t k = 1; k < kernels.size(); ++k) kernels[k]->compute_elements(dtype, out, out, len);
+    if (stream) copy_streaming(dst + i * esize, out, len * esize);
+  }
+}
+
 }  // namespace
 
 Tensor run_fused_chain(const std::vector<const OpKernel*>& kernels, Tensor x, ThreadPool* pool) {
@@ -25,31 +49,37 @@ Tensor run_fused_chain(const std::vector<const OpKernel*>& kernels, Tensor x, Th
   Tensor y = x.can_overwrite() ? x : Tensor(dtype, x.shape());
   const auto* src = static_cast<const std::byte*>(x.raw());
   auto* dst = static_cast<std::byte*>(y.mutable_raw());
-  // Out of place and large: each block is computed in a scratch block that stays in the
-  // cache, then streamed out, so the output is written without being read first.
-  if (kernels.size() == 1) {
-    // The chain composed into one kernel (OpKernel::then): it runs as a node alone does,
-    // over whole pieces, streaming its own large outputs; a scratch block would only add
-    // a copy.
-    parallel_for(pool, n, kMinPieceBytes / esize, 64 / esize, [&](size_t begin, size_t end) {
-      kernels[0]->compute_elements(dtype, src + begin * esize, dst + begin * esize, end - begin);
-    });
-    return y;
-  }
   const bool stream = src != dst && n * esize >= kStreamBytes;
-  const size_t per_block = std::max<size_t>(kFusedBlockBytes / esize, 1);
   parallel_for(pool, n, kMinPieceBytes / esize, 64 / esize, [&](size_t begin, size_t end) {
-    std::shared_ptr<Buffer> scratch;
-    if (stream) scratch = Buffer::allocate(std::min(per_block, end - begin) * esize, "a fused block");
-    for (size_t i = begin; i < end; i += per_block) {
-      const size_t len = std::min(per_block, end - i);
-      std::byte* out = stream ? scratch->mutable_data() : dst + i * esize;
-      kernels[0]->compute_elements(dtype, src + i * esize, out, len);
-      for (size_t k = 1; k < kernels.size(); ++k) kernels[k]->compute_elements(dtype, out, out, len);
-      if (stream) copy_streaming(dst + i * esize, out, len * esize);
-    }
+    run_chain_range(kernels, dtype, src + begin * esize, dst + begin * esize, end - begin, stream);
   });
   return y;
+}
+
+std::vector<Tensor> run_fused_fanout(const std::vector<std::vector<const OpKernel*>>& branches, const Tensor& x,
+                                     ThreadPool* pool) {
+  const DType dtype = x.dtype();
+  const size_t esize = dtype_size(dtype);
+  const size_t n = static_cast<size_t>(x.numel());
+  std::vector<Tensor> ys;
+  std::vector<std::byte*> dsts;
+  for (size_t b = 0; b < branches.size(); ++b) {
+    ys.emplace_back(dtype, x.shape());
+    dsts.push_back(static_cast<std::byte*>(ys.back().mutable_raw()));
+  }
+  const auto* src = static_cast<const std::byte*>(x.raw());
+  // Every branch takes a piece of x before the next piece: small tensors go in blocks
+  // that stay in L1; large ones in pieces of the streaming size, so that each branch's
+  // output is streamed and the piece of x stays in the last-level cache for the next
+  // branch (it is read from memory once).
+  const bool stream = n * esize >= kStreamBytes;
+  const size_t piece = std::max<size_t>((stream ? kStreamBytes : kFusedBlockBytes) / esize, 1);
+  parallel_for(pool, n, kMinPieceBytes / esize, 64 / esize, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; i += piece)
+      for (size_t b = 0; b < branches.size(); ++b)
+        run_chain_range(branches[b], dtype, src + i * esize, dsts[b] + i * esize, std::min(piece, end - i), stream);
+  });
+  return ys;
 }
 
 }  // namespace onnxrun

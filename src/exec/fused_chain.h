@@ -25,4 +25,10 @@ inline constexpr size_t kFusedBlockBytes = size_t{32} << 10;
 // an elementwise kernel for x's element type (the caller checked the types).
 Tensor run_fused_chain(const std::vector<const OpKernel*>& kernels, Tensor x, ThreadPool* pool);
 
+// A fan-out: several chains (branches[b], each as for run_fused_chain) over the same
+// input, in one pass: each block of x is read once, while it is in the cache, by every
+// branch. Returns one new tensor per branch; x is left as it is.
+std::vector<Tensor> run_fused_fanout(const std::vector<std::vector<const OpKernel*>>& branches, const Tensor& x,
+                                     ThreadPool* pool);
+
 }  // namespace onnxrun

@@ -14,7 +14,14 @@ namespace onnxrun {
 struct Fusion {
   std::vector<RecognisedSubgraph> recognised;
   std::vector<std::vector<std::string>> chains;  // node names, in the order they run; two or more each
-  bool empty() const { return recognised.empty() && chains.empty(); }
+  // Fan-outs run as one pass over their input: the input's name, then each branch's first
+  // node (a branch that is a chain is listed in `chains` too).
+  struct FanOut {
+    std::string input;
+    std::vector<std::string> branches;
+  };
+  std::vector<FanOut> fanouts;
+  bool empty() const { return recognised.empty() && chains.empty() && fanouts.empty(); }
 };
 
 // One line per rewrite, each starting with two spaces ("  recognised ...", "  fused ...");

@@ -96,6 +96,12 @@ ordered_json json_fusion(const Fusion& f) {
     return e;
   });
   j["chains"] = json_array(f.chains, [](const std::vector<std::string>& c) { return ordered_json(c); });
+  j["fanouts"] = json_array(f.fanouts, [](const Fusion::FanOut& fan) {
+    ordered_json e;
+    e["input"] = fan.input;
+    e["branches"] = fan.branches;
+    return e;
+  });
   return j;
 }
 

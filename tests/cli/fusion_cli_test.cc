@@ -75,6 +75,26 @@ TEST_CASE("cli: info says what the plan fuses, in text and JSON", "[cli][fusion]
   REQUIRE(b["fusion"]["recognised"][0]["replaced"].size() == 5);
 }
 
+TEST_CASE("cli: a value read by several chains is read once, shown by info and checked by its test sets",
+          "[cli][fusion]") {
+  const std::string fanout = testdata_dir() + "/graph_chain_fanout/model.onnx";
+  const ProcessResult text = run_cli({"info", fanout});
+  REQUIRE_EXIT(text, 0);
+  CHECK_THAT(text.out, Catch::EndsWith("  fused      'second' -> 'third': one pass per block\n"
+                                       "  fused      'a' read once by 'second', 'fanout': one pass per block\n"));
+  const auto j = nlohmann::json::parse(run_cli({"info", fanout, "--json"}).out);
+  CHECK(j["fusion"]["fanouts"].dump() == R"([{"branches":["second","fanout"],"input":"a"}])");  // json sorts keys
+  for (const std::string& fuse : {"--fuse-default", "--no-fuse"}) {
+    std::vector<std::string> args = {fanout, "--rtol", "0", "--atol", "0"};
+    if (fuse == "--no-fuse") args.push_back(fuse);
+    const ProcessResult r = run_cli(args);
+    CHECK_EXIT(r, 0);
+    CHECK_THAT(r.out, Catch::Contains("2 of 2 test sets passed"));
+  }
+  CHECK_THAT(run_cli({fanout, "--print-graph"}).out, Catch::Contains("'a' read once by 'second', 'fanout'"));
+  CHECK_THAT(run_cli({fanout, "--print-graph", "--no-fuse"}).out, !Catch::Contains("read once"));
+}
+
 TEST_CASE("cli: -o and --json give the same bits fused and with --no-fuse", "[cli][fusion]") {
   Models m;
   for (const std::string& model : {m.body, m.chain}) {

@@ -1,5 +1,7 @@
 #include "support/fusion_models.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -86,6 +88,24 @@ onnx::ModelProto leaky_chain_model(int elem, int64_t n, const std::vector<float>
     in = out;
   }
   declare_xy(m, elem, n);
+  return m;
+}
+
+onnx::ModelProto leaky_fanout_model(int elem, int64_t n, const std::vector<std::vector<float>>& branches) {
+  onnx::ModelProto m = make_model(16);
+  for (size_t b = 0; b < branches.size(); ++b) {
+    std::string in = "x";
+    for (size_t k = 0; k < branches[b].size(); ++k) {
+      const std::string out = k + 1 == branches[b].size() ? "y" + std::to_string(b) : fmt::format("v{}_{}", b, k);
+      onnx::NodeProto node = make_node("LeakyRelu", {in}, {out}, "", fmt::format("leaky{}_{}", b, k));
+      add_float_attr(node, "alpha", branches[b][k]);
+      *m.mutable_graph()->add_node() = node;
+      in = out;
+    }
+  }
+  if (n >= 0) add_input(m, "x", elem, {n});
+  else add_symbolic_input(m, "x", elem, {"N"});
+  for (size_t b = 0; b < branches.size(); ++b) add_output(m, "y" + std::to_string(b), elem, {n >= 0 ? n : -1});
   return m;
 }
 

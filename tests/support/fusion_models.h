@@ -24,6 +24,10 @@ onnx::ModelProto leaky_idiom_model(int elem, int64_t n, double a, double zero = 
 // x -> LeakyRelu(alphas[0]) -> ... -> y, opset 16.
 onnx::ModelProto leaky_chain_model(int elem, int64_t n, const std::vector<float>& alphas);
 
+// x read by several chains: branch b is x -> LeakyRelu(branches[b][0]) -> ... -> y<b>
+// (outputs y0, y1, ... in order), opset 16.
+onnx::ModelProto leaky_fanout_model(int elem, int64_t n, const std::vector<std::vector<float>>& branches);
+
 // A 0-d TensorProto of ONNX type `elem` holding `v` (float16/bfloat16 rounded to nearest).
 onnx::TensorProto scalar_tensor(const std::string& name, int elem, double v);
 

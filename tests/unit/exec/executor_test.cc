@@ -179,6 +179,67 @@ TEST_CASE("fused plans: a value read twice, or a graph output, ends the chain th
   for (size_t k = 0; k < 2; ++k) REQUIRE(same_bits(a[k], b[k]));
 }
 
+// Every output of the fused and the unfused plan on a copy of x (shared: never written).
+void require_same_outputs(const Plans& p, const Tensor& x) {
+  const Tensor keep = copy_of(x);
+  const std::vector<Tensor> a = p.fused.run({{"x", keep}});
+  const std::vector<Tensor> b = p.unfused.run({{"x", keep}});
+  REQUIRE(a.size() == b.size());
+  for (size_t k = 0; k < a.size(); ++k) {
+    INFO("output " << k);
+    REQUIRE(a[k].raw() != keep.raw());
+    REQUIRE(same_bits(a[k], b[k]));
+  }
+  REQUIRE(same_bits(keep, x));  // the fan-out read x, every branch
+}
+
+TEST_CASE("fused plans: a value read only by elementwise chains is read once for all of them", "[exec][fusion]") {
+  const std::vector<std::vector<float>> branches = {{0.1f}, {0.2f, -3.0f}, {0.5f, 0.25f, 2.0f}};
+  std::mt19937_64 rng(18);
+  const Tensor xf = random_plus_edges<float, uint32_t>(DType::kFloat, rng);
+  const Tensor xd = random_plus_edges<double, uint64_t>(DType::kDouble, rng);
+  const Tensor xh = all_16_bit_patterns(DType::kFloat16);
+  const Tensor xb = all_16_bit_patterns(DType::kBFloat16);
+  for (auto [x, elem] : {std::pair{&xf, 1}, std::pair{&xd, 11}, std::pair{&xh, 10}, std::pair{&xb, 16}}) {
+    INFO(dtype_name(x->dtype()));
+    const Plans p = plans(leaky_fanout_model(elem, x->numel(), branches));
+    REQUIRE(p.fused.fusion().fanouts.size() == 1);
+    CHECK(p.fused.fusion().fanouts[0].input == "x");
+    CHECK(p.fused.fusion().fanouts[0].branches == std::vector<std::string>{"leaky0_0", "leaky1_0", "leaky2_0"});
+    CHECK(p.fused.fusion().chains.size() == 2);  // the branches of two and three nodes
+    require_same_outputs(p, *x);
+  }
+}
+
+TEST_CASE("fused plans: a fan-out over a large tensor, split across threads and streamed out, keeps the bits",
+          "[exec][fusion]") {
+  ThreadPool pool(2);
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> u(-5, 5);
+  Tensor x(DType::kFloat, {3000001});  // 12 MB: past the streaming size, a tail that is no whole block
+  for (int64_t i = 0; i < x.numel(); ++i) x.mutable_data<float>()[i] = u(rng);
+  for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool})
+    require_same_outputs(plans(leaky_fanout_model(1, -1, {{0.1f, 0.3f}, {0.2f}}), p), x);
+  for (int64_t n : {0, 1, 17}) {  // empty, one element, less than a vector
+    Tensor small(DType::kFloat, {n});
+    for (int64_t i = 0; i < n; ++i) small.mutable_data<float>()[i] = static_cast<float>(i) - 8;
+    require_same_outputs(plans(leaky_fanout_model(1, -1, {{0.1f}, {0.2f}})), small);
+  }
+}
+
+TEST_CASE("fused plans: a value that another kind of node also reads is no fan-out", "[exec][fusion]") {
+  onnx::ModelProto m = leaky_fanout_model(1, 4, {{0.1f}, {0.2f}});
+  // A third reader, Mul(x, x): x is read where it is, so the LeakyRelus run as they are.
+  *m.mutable_graph()->add_node() = make_node("Mul", {"x", "x"}, {"sq"}, "", "square");
+  add_output(m, "sq", 1, {4});
+  const Plans p = plans(m);
+  CHECK(p.fused.fusion().fanouts.empty());
+  Tensor x(DType::kFloat, {4});
+  const float values[] = {-4, -1, 0, 2};
+  std::memcpy(x.mutable_raw(), values, sizeof values);
+  require_same_outputs(p, x);
+}
+
 TEST_CASE("fused plans: LeakyRelus composed in registers keep the bits, in chains longer than one pass takes",
           "[exec][fusion]") {
   std::mt19937_64 rng(16);
