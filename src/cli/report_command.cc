@@ -17,6 +17,7 @@
 #include "cli/number_options.h"
 #include "io/atomic_file.h"
 #include "suite/baseline.h"
+#include "suite/closing_report.h"
 #include "suite/report.h"
 #include "suite/report_file.h"
 #include "suite/report_merge.h"

@@ -24,6 +24,7 @@
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "suite/baseline.h"
+#include "suite/closing_report.h"
 #include "suite/discovery.h"
 #include "suite/report.h"
 #include "suite/runner.h"
@@ -230,7 +231,9 @@ const CommandDoc& test_doc() {
           {1,
            "a test failed, errored, timed out or crashed (unsupported and no data too with --strict; with "
            "--baseline: a regression)"},
-          {2, "usage error (malformed command line, a PATH with no tests)"},
+          {2,
+           "usage error (malformed command line, a PATH with no tests, --shard auto without a test engine's "
+           "variables or with malformed ones)"},
           {3, "a baseline or report file could not be read or written"},
       }};
   return doc;

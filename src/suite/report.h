@@ -1,10 +1,8 @@
-// What a regression run reports once it is over: the closing text (the table of
-// unsupported causes, the slowest tests, the baseline comparison, the summary line), and
-// the --json and --junit files. Files are written atomically (a
+// What a regression run reports once it is over: the table of unsupported causes, the
+// slowest tests, and the --json and --junit files (the closing text: closing_report.h). Files are written atomically (a
 // temporary, then rename), so a CI job never reads half a report.
 #pragma once
 
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,23 +16,6 @@ std::vector<std::pair<std::string, size_t>> unsupported_causes(const std::vector
 
 // Indices of the `n` slowest tests, slowest first (ties in test order).
 std::vector<size_t> slowest_tests(const std::vector<TestResult>& results, size_t n);
-
-// How the closing text is made: `onnx-run test` and `onnx-run report merge` (which
-// closes merged shards exactly as one run of all of them) pass their options here.
-struct ClosingOptions {
-  size_t slowest = 5;  // how many of the slowest tests to list
-  size_t causes = 15;  // how many unsupported causes to list
-  bool quiet = false;  // only the baseline comparison and the summary line
-  bool strict = false;
-  std::string baseline_path;                // empty: no baseline
-  std::map<std::string, Outcome> baseline;  // read_baseline(baseline_path)
-};
-struct ClosingReport {
-  std::string text;
-  bool failed = false;  // the run fails (exit 1): a problem, or with a baseline a regression
-};
-ClosingReport closing_report(const std::vector<TestResult>& results, const Summary& summary,
-                             const ClosingOptions& options);
 
 // Facts about the run recorded at the top of the JSON report: enough for `report merge`
 // to tell which slice a report holds and whether two reports ran with the same settings.
