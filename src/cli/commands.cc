@@ -18,6 +18,9 @@ const Command kRun{"run",          run_main,
 const Command kTest{"test",          test_main,
                     test_check_args, "run every model test under PATH... and report (JSON, JUnit, baselines)",
                     test_with_app,   test_doc};
+const Command kReport{"report",          report_main,
+                      report_check_args, "merge the --json reports of test shards into one (report merge)",
+                      report_with_app,   report_doc};
 const Command kInfo{"info",        info_main, info_check_args, "what a model is and how onnx-run resolves it",
                     info_with_app, info_doc};
 const Command kBench{"bench",        bench_main, bench_check_args, "time repeated runs of a model, or of memcpy",
@@ -30,7 +33,7 @@ const Command kGenerate{"--generate", generate_main, generate_check_args, "", nu
 }  // namespace
 
 const std::vector<const Command*>& documented_commands() {
-  static const std::vector<const Command*> all{&kRun, &kTest, &kInfo, &kBench, &kHelp};
+  static const std::vector<const Command*> all{&kRun, &kTest, &kReport, &kInfo, &kBench, &kHelp};
   return all;
 }
 

@@ -42,6 +42,11 @@ int test_main(int argc, char** argv);
 int test_check_args(int argc, char** argv);
 void test_with_app(const std::function<void(CLI::App&)>& use);
 const CommandDoc& test_doc();
+// `onnx-run report merge REPORT.json...`: shard reports merged (report_command.cc).
+int report_main(int argc, char** argv);
+int report_check_args(int argc, char** argv);
+void report_with_app(const std::function<void(CLI::App&)>& use);
+const CommandDoc& report_doc();
 // `onnx-run bench MODEL ...`: time repeated runs (bench_command.cc).
 int bench_main(int argc, char** argv);
 int bench_check_args(int argc, char** argv);

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <thread>
@@ -19,9 +20,11 @@
 #include "cli/help_text.h"
 #include "cli/number_options.h"
 #include "cli/progress.h"
+#include "cli/shard_env.h"
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "suite/baseline.h"
+#include "suite/closing_report.h"
 #include "suite/discovery.h"
 #include "suite/report.h"
 #include "suite/runner.h"
@@ -34,7 +37,9 @@ namespace {
 struct TestOptions {
   std::vector<std::string> paths;
   Selection selection;
-  std::string shard;
+  std::string shard;         // "K/N", or "auto" until resolve_auto_shard
+  int shard_count = 0;       // --shard-count (for --shard auto)
+  std::string shard_source;  // the engine --shard auto found
   bool list = false;
   RunnerOptions runner;
   std::string json, junit, baseline;
@@ -44,39 +49,28 @@ struct TestOptions {
   bool quiet = false;
 };
 
-void print_report(const TestOptions& o, const std::vector<TestResult>& results) {
-  const auto causes = unsupported_causes(results);
-  if (!causes.empty() && o.causes > 0) {
-    fmt::print("\nUnsupported, by cause (tests):\n");
-    for (size_t k = 0; k < causes.size() && k < o.causes; ++k)
-      fmt::print("  {:>6}  {}\n", causes[k].second, causes[k].first);
-    if (causes.size() > o.causes) fmt::print("  ... and {} more causes (all in --json)\n", causes.size() - o.causes);
+// --shard auto: the slice from the environment (cli/shard_env.h) replaces "auto" in
+// `o.shard`; with Bazel, a JUnit report goes to XML_OUTPUT_FILE unless --junit names one.
+// Changes nothing outside `o` (test_check_args calls it too). Throws Error(kUsage).
+std::optional<AutoShard> resolve_auto_shard(TestOptions& o) {
+  if (o.shard != "auto") {
+    if (o.shard_count > 0) fail(ErrorKind::kUsage, "--shard-count {} goes with --shard auto", o.shard_count);
+    return std::nullopt;
   }
-  const auto slow = slowest_tests(results, o.slowest);
-  if (!slow.empty()) {
-    fmt::print("\nSlowest tests:\n");
-    for (size_t i : slow)
-      fmt::print("  {:>9.3f} s  {} ({})\n", results[i].seconds, results[i].name, outcome_name(results[i].outcome));
-  }
+  AutoShard a = shard_from_environment(process_environment(), o.shard_count);
+  o.shard = a.slice();
+  o.shard_source = a.engine;
+  if (o.junit.empty()) o.junit = a.xml_output_file;
+  return a;
 }
 
-// Prints the comparison with the baseline; returns true when something regressed.
-bool report_baseline(const std::string& path, const std::map<std::string, Outcome>& baseline,
-                     const std::vector<TestResult>& results) {
-  const BaselineDiff d = compare_with_baseline(results, baseline);
-  if (!d.regressions.empty()) {
-    fmt::print("\nRegressions against {} ({}):\n", path, d.regressions.size());
-    for (const BaselineChange& c : d.regressions)
-      fmt::print("  {}: {} -> {}\n", c.name, outcome_name(c.before), outcome_name(c.now));
-  }
-  if (!d.newly_passing.empty()) {
-    fmt::print("\nNewly passing against {} ({}):\n", path, d.newly_passing.size());
-    for (const BaselineChange& c : d.newly_passing)
-      fmt::print("  {}{}\n", c.name, c.new_test ? " (new test)" : fmt::format(" (was {})", outcome_name(c.before)));
-  }
-  fmt::print("\nBaseline: {} regressions, {} newly passing{}\n", d.regressions.size(), d.newly_passing.size(),
-             d.not_run ? fmt::format(", {} baseline tests not run", d.not_run) : "");
-  return !d.regressions.empty();
+// What the engine asks of a test that runs its slice, once the run is sure to start:
+// Bazel's status file touched (so Bazel knows the slices were honoured), scratch files
+// (children of --isolate, any library's temporary) under TEST_TMPDIR.
+void follow_engine_conventions(const AutoShard& a) {
+  if (!a.tmpdir.empty()) ::setenv("TMPDIR", a.tmpdir.c_str(), 1);
+  if (!a.status_file.empty() && !std::ofstream(a.status_file, std::ios::app))
+    fail(ErrorKind::kIo, "cannot touch TEST_SHARD_STATUS_FILE {}", a.status_file);
 }
 
 // --filter, --exclude and --shard as one Selection. Throws Error(kUsage) for a bad --shard.
@@ -86,7 +80,12 @@ Selection selection_of(const TestOptions& o) {
   return s;
 }
 
-int run(const TestOptions& o) {
+int run(const TestOptions& o, const std::optional<AutoShard>& engine) {
+  if (engine) {
+    spdlog::info("--shard auto: shard {} from {} ({})", engine->slice(), engine->engine, engine->from);
+    if (!engine->xml_output_file.empty() && o.junit == engine->xml_output_file)
+      spdlog::info("--shard auto: JUnit report to {} (XML_OUTPUT_FILE)", o.junit);
+  }
   const std::vector<TestCase> tests = select_tests(discover_tests(o.paths), selection_of(o));
   if (o.list) {
     for (const TestCase& t : tests) fmt::print("{}\n", t.name);
@@ -97,6 +96,7 @@ int run(const TestOptions& o) {
   // So does a report that could not be written: better now than after a long run.
   for (const std::string* report : {&o.json, &o.junit})
     if (!report->empty()) check_writable_target(*report);
+  if (engine) follow_engine_conventions(*engine);
 
   const ReportStamp stamp = report_stamp_now();  // when the run started, as JUnit records it
   const auto start = std::chrono::steady_clock::now();
@@ -114,6 +114,8 @@ int run(const TestOptions& o) {
     info.filter = o.selection.filter;
     info.exclude = o.selection.exclude;
     info.shard = o.shard;
+    info.shard_source = o.shard_source;
+    info.no_fuse = o.runner.case_options.no_fuse;
     info.rtol = o.runner.case_options.tol.rtol;
     info.atol = o.runner.case_options.tol.atol;
     info.jobs = o.runner.jobs;
@@ -124,16 +126,16 @@ int run(const TestOptions& o) {
   }
   if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.strict, stamp);
 
-  if (!o.quiet) print_report(o, results);
-  bool failed = false;
-  if (!o.baseline.empty()) {
-    failed = report_baseline(o.baseline, baseline, results);
-  } else {
-    for (const TestResult& r : results) failed = failed || is_problem(r.outcome, o.strict);
-  }
-  if (tests.empty()) fmt::print("no tests selected\n");
-  fmt::print("{}{}\n", o.quiet ? "" : "\n", summary_line(summary));
-  return failed ? kExitMismatch : kExitOk;
+  ClosingOptions closing;
+  closing.slowest = o.slowest;
+  closing.causes = o.causes;
+  closing.quiet = o.quiet;
+  closing.strict = o.strict;
+  closing.baseline_path = o.baseline;
+  closing.baseline = std::move(baseline);
+  const ClosingReport c = closing_report(results, summary, closing);
+  fmt::print("{}", c.text);
+  return c.failed ? kExitMismatch : kExitOk;
 }
 
 }  // namespace
@@ -160,7 +162,14 @@ void build_test_app(CLI::App& app, TestArgs& a) {
       ->check(whole_number(1, 1024));
   app.add_option("--filter", o.selection.filter, "run only tests whose name matches this regex")->type_name("REGEX");
   app.add_option("--exclude", o.selection.exclude, "skip tests whose name matches this regex")->type_name("REGEX");
-  app.add_option("--shard", o.shard, "run the K-th of N stable slices of the tests (K from 1)")->type_name("K/N");
+  app.add_option("--shard", o.shard,
+                 "run the K-th of N stable slices of the tests (K from 1); auto: the slice the environment gives "
+                 "(Bazel, Kubernetes Indexed Jobs with --shard-count, GitLab, CircleCI, Buildkite)")
+      ->type_name("K/N|auto");
+  app.add_option("--shard-count", o.shard_count,
+                 "with --shard auto: the number of shards (a Kubernetes Indexed Job's completions)")
+      ->type_name("N")
+      ->check(whole_number(1, 999999));
   app.add_flag("--list", o.list, "print the names of the tests that would run, and stop");
   app.add_option("--json", o.json, "write every test's outcome and timing as JSON")->type_name("FILE");
   app.add_option("--junit", o.junit, "write a JUnit XML report (Jenkins xunit junit-10 schema)")->type_name("FILE");
@@ -213,6 +222,8 @@ const CommandDoc& test_doc() {
           {"onnx-run test ../shared/onnx-tests -j 2 --json r.json --junit r.xml", "run a tree, write both reports"},
           {"onnx-run test tests/ --filter leakyrelu --exclude expanded --list", "list the tests a filter picks"},
           {"onnx-run test tests/ --shard 2/4 --json shard2.json", "the second of four slices, for a CI matrix"},
+          {"onnx-run test tests/ --shard auto --json shard.json",
+           "the slice Bazel, GitLab, CircleCI or Buildkite gives"},
           {"onnx-run test tests/ --baseline yesterday.json", "exit 1 only for regressions"},
       },
       {
@@ -220,7 +231,9 @@ const CommandDoc& test_doc() {
           {1,
            "a test failed, errored, timed out or crashed (unsupported and no data too with --strict; with "
            "--baseline: a regression)"},
-          {2, "usage error (malformed command line, a PATH with no tests)"},
+          {2,
+           "usage error (malformed command line, a PATH with no tests, --shard auto without a test engine's "
+           "variables or with malformed ones)"},
           {3, "a baseline or report file could not be read or written"},
       }};
   return doc;
@@ -239,13 +252,15 @@ int test_main(int argc, char** argv) {
   apply_common_options(a.common);
   // One warning per model would bury the report: the loader's warnings only with -v.
   if (a.common.verbosity.verbose == 0) spdlog::set_level(spdlog::level::err);
-  return run(a.test);
+  const std::optional<AutoShard> engine = resolve_auto_shard(a.test);
+  return run(a.test, engine);
 }
 
 int test_check_args(int argc, char** argv) {
   TestArgs a;
   if (auto code = parse_test_args(argc, argv, a)) return *code;
   check_common_options(a.common);
+  resolve_auto_shard(a.test);
   select_tests({}, selection_of(a.test));  // compiles --filter and --exclude
   compile_name_pattern(a.test.runner.case_options.crash_on, "--debug-crash-on");
   compile_name_pattern(a.test.runner.case_options.hang_on, "--debug-hang-on");

@@ -1,35 +1,14 @@
 #include "suite/baseline.h"
 
-#include <fstream>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
-#include "core/error.h"
-#include "suite/json_documents.h"
+#include "suite/report_file.h"
 
 namespace onnxrun {
 
 std::map<std::string, Outcome> read_baseline(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail(ErrorKind::kIo, "cannot read baseline {}", path);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    fail(ErrorKind::kInvalid, "baseline {}: not valid JSON ({})", path, e.what());
-  }
-  if (!j.is_object() || !j.contains("tests") || !j["tests"].is_array())
-    fail(ErrorKind::kInvalid, "baseline {}: not an onnx-run report (no \"tests\" array)", path);
   std::map<std::string, Outcome> out;
-  for (const auto& t : j["tests"]) {
-    try {
-      TestResult r = result_from_json(t);
-      out[r.name] = r.outcome;
-    } catch (const Error& e) {
-      throw e.with_context("baseline " + path);
-    }
-  }
+  for (const TestResult& r : read_report_file(path, "baseline").tests) out[r.name] = r.outcome;
   return out;
 }
 

@@ -20,6 +20,7 @@ namespace onnxrun {
 
 struct RunReport;
 struct RunInfo;
+struct MergeInfo;
 
 // The document as text: indented by `indent` spaces (-1: one line), ending in a newline.
 std::string json_text(const nlohmann::ordered_json& j, int indent);
@@ -64,11 +65,16 @@ nlohmann::ordered_json comparison_json(const Comparison& c);
 std::string bench_json(const std::string& what, unsigned threads, const BenchOptions& options, const BenchResult& r);
 
 // `onnx-run test --json FILE` (json_report.cc), indented by 1:
-// {"generator", "run": {"paths", "filter", "exclude", "shard", "rtol", "atol", "jobs",
-//  "isolate", "timeout", "strict"},
-//  "summary": {"total", "passed", "failed", "unsupported", "error", "timeout", "crashed", "seconds"},
+// {"generator", "run": {"paths", "filter", "exclude", "shard", "shard_source", "rtol", "atol",
+//  "jobs", "isolate", "timeout", "strict", "no_fuse"},
+//  "merge"?: {"shard_count", "reports", "shards", "missing"} (`report merge` only),
+//  "summary": {"total", "passed", "failed", "unsupported", "error", "timeout", "crashed", "no data", "seconds"},
 //  "unsupported_causes": [{"cause", "tests"}], "tests": [RESULT...]}
-std::string test_report_json(const RunInfo& info, const Summary& summary, const std::vector<TestResult>& results);
+std::string test_report_json(const RunInfo& info, const Summary& summary, const std::vector<TestResult>& results,
+                             const MergeInfo* merge = nullptr);
+// The "run" object of that report read back; fields an older report lacks keep their
+// defaults. Throws Error(kInvalid) for a field of the wrong type.
+RunInfo run_info_from_json(const nlohmann::json& run);
 
 // RESULT (json_result.cc): one TestResult, as in the report's "tests", in a baseline
 // read back, and as an isolated child sends it to its parent:

@@ -1,17 +1,34 @@
-// The `onnx-run test --json FILE` report (schema in suite/json_documents.h).
+// The `onnx-run test --json FILE` report (schema in suite/json_documents.h), and its
+// "run" object read back (by `report merge`).
 #include <string>
 
+#include "core/error.h"
 #include "suite/json_documents.h"
 #include "suite/report.h"
 
 namespace onnxrun {
 
-std::string test_report_json(const RunInfo& info, const Summary& s, const std::vector<TestResult>& results) {
+std::string test_report_json(const RunInfo& info, const Summary& s, const std::vector<TestResult>& results,
+                             const MergeInfo* merge) {
   nlohmann::ordered_json j;
   j["generator"] = info.generator;
-  j["run"] = {{"paths", info.paths},     {"filter", info.filter}, {"exclude", info.exclude}, {"shard", info.shard},
-              {"rtol", info.rtol},       {"atol", info.atol},     {"jobs", info.jobs},       {"isolate", info.isolate},
-              {"timeout", info.timeout}, {"strict", info.strict}};
+  j["run"] = {{"paths", info.paths},
+              {"filter", info.filter},
+              {"exclude", info.exclude},
+              {"shard", info.shard},
+              {"shard_source", info.shard_source},
+              {"rtol", info.rtol},
+              {"atol", info.atol},
+              {"jobs", info.jobs},
+              {"isolate", info.isolate},
+              {"timeout", info.timeout},
+              {"strict", info.strict},
+              {"no_fuse", info.no_fuse}};
+  if (merge)
+    j["merge"] = {{"shard_count", merge->shard_count},
+                  {"reports", merge->reports},
+                  {"shards", merge->shards},
+                  {"missing", merge->missing}};
   nlohmann::ordered_json summary;
   summary["total"] = s.total;
   for (int k = 0; k < kOutcomeCount; ++k) summary[std::string(outcome_name(static_cast<Outcome>(k)))] = s.counts[k];
@@ -24,6 +41,39 @@ std::string test_report_json(const RunInfo& info, const Summary& s, const std::v
   for (const TestResult& r : results) tests.push_back(result_to_json(r));
   j["tests"] = tests;
   return json_text(j, 1);
+}
+
+namespace {
+
+// `field` of `run` into `out` when present; a value of another type is no report of ours.
+template <typename T>
+void read_field(const nlohmann::json& run, const char* field, T& out) {
+  if (!run.contains(field) || run[field].is_null()) return;
+  try {
+    out = run[field].get<T>();
+  } catch (const nlohmann::json::exception&) {
+    fail(ErrorKind::kInvalid, "\"run\".\"{}\" has the wrong type", field);
+  }
+}
+
+}  // namespace
+
+RunInfo run_info_from_json(const nlohmann::json& run) {
+  RunInfo info;
+  if (!run.is_object()) fail(ErrorKind::kInvalid, "\"run\" is not an object");
+  read_field(run, "paths", info.paths);
+  read_field(run, "filter", info.filter);
+  read_field(run, "exclude", info.exclude);
+  read_field(run, "shard", info.shard);
+  read_field(run, "shard_source", info.shard_source);
+  read_field(run, "rtol", info.rtol);
+  read_field(run, "atol", info.atol);
+  read_field(run, "jobs", info.jobs);
+  read_field(run, "isolate", info.isolate);
+  read_field(run, "timeout", info.timeout);
+  read_field(run, "strict", info.strict);
+  read_field(run, "no_fuse", info.no_fuse);
+  return info;
 }
 
 }  // namespace onnxrun

@@ -60,8 +60,8 @@ std::vector<size_t> slowest_tests(const std::vector<TestResult>& results, size_t
 }
 
 void write_json_report(const std::string& path, const RunInfo& info, const Summary& s,
-                       const std::vector<TestResult>& results) {
-  write_text_file_now(path, test_report_json(info, s, results));
+                       const std::vector<TestResult>& results, const MergeInfo* merge) {
+  write_text_file_now(path, test_report_json(info, s, results, merge));
 }
 
 ReportStamp report_stamp_now() {

@@ -1,5 +1,5 @@
 // What a regression run reports once it is over: the table of unsupported causes, the
-// slowest tests, and the --json and --junit files. Files are written atomically (a
+// slowest tests, and the --json and --junit files (the closing text: closing_report.h). Files are written atomically (a
 // temporary, then rename), so a CI job never reads half a report.
 #pragma once
 
@@ -17,20 +17,32 @@ std::vector<std::pair<std::string, size_t>> unsupported_causes(const std::vector
 // Indices of the `n` slowest tests, slowest first (ties in test order).
 std::vector<size_t> slowest_tests(const std::vector<TestResult>& results, size_t n);
 
-// Facts about the run recorded at the top of the JSON report.
+// Facts about the run recorded at the top of the JSON report: enough for `report merge`
+// to tell which slice a report holds and whether two reports ran with the same settings.
 struct RunInfo {
   std::string generator;  // "onnx-run 0.1.0 (...)"
   std::vector<std::string> paths;
-  std::string filter, exclude, shard;
+  std::string filter, exclude;
+  std::string shard;         // the slice run, "K/N" (as resolved by --shard auto too); empty: all tests
+  std::string shard_source;  // where --shard auto found it ("Bazel", "GitLab", ...); empty: --shard K/N or none
   double rtol = 0, atol = 0;
   int jobs = 0;
-  bool isolate = false, strict = false;
+  bool isolate = false, strict = false, no_fuse = false;
   double timeout = 0;
 };
 
+// A merged report's record of what it was made from (`onnx-run report merge`).
+struct MergeInfo {
+  int shard_count = 0;               // N of the shards' K/N
+  std::vector<std::string> reports;  // the shard reports, in the order given
+  std::vector<std::string> shards;   // their slices, "K/N", in that order
+  std::vector<std::string> missing;  // slices of 1..N that no report holds, "K/N"
+};
+
 // The --json report (test_report_json, suite/json_documents.h), written atomically.
+// A merged report also carries `merge` (null: a single run's report).
 void write_json_report(const std::string& path, const RunInfo& info, const Summary& summary,
-                       const std::vector<TestResult>& results);
+                       const std::vector<TestResult>& results, const MergeInfo* merge = nullptr);
 
 // When and where a run ran, for the JUnit report.
 struct ReportStamp {

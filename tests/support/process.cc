@@ -82,3 +82,20 @@ ProcessResult run_cli(const std::vector<std::string>& args) {
 }
 
 }  // namespace onnxrun::test
+
+namespace onnxrun::test {
+
+ProcessResult run_cli_env(const std::vector<std::string>& env, const std::vector<std::string>& args) {
+  static const char* const kEngineVariables[] = {
+      "TEST_TOTAL_SHARDS", "TEST_SHARD_INDEX",     "TEST_SHARD_STATUS_FILE", "XML_OUTPUT_FILE",
+      "TEST_TMPDIR",       "JOB_COMPLETION_INDEX", "CI_NODE_INDEX",          "CI_NODE_TOTAL",
+      "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL",    "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT"};
+  std::vector<std::string> argv{"/usr/bin/env"};
+  for (const char* v : kEngineVariables) argv.insert(argv.end(), {"-u", v});
+  argv.insert(argv.end(), env.begin(), env.end());
+  argv.push_back(onnx_run_binary());
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_process(argv);
+}
+
+}  // namespace onnxrun::test

@@ -18,6 +18,11 @@ struct ProcessResult {
 ProcessResult run_process(const std::vector<std::string>& argv);
 // run_process({onnx_run_binary(), args...})
 ProcessResult run_cli(const std::vector<std::string>& args);
+// run_cli in an environment where every test engine's sharding variable (Bazel,
+// Kubernetes, GitLab, CircleCI, Buildkite: cli/shard_env.h) is unset but `env`
+// ("NAME=VALUE" each) is set, as that engine sets them; through /usr/bin/env, so a
+// failure message shows the variables.
+ProcessResult run_cli_env(const std::vector<std::string>& env, const std::vector<std::string>& args);
 
 // The command line (shell-quoted where needed), the exit code, stderr and the head of
 // stdout, on several lines: what a failed exit-code check shows.

@@ -1,0 +1,138 @@
+// `onnx-run report merge R1.json R2.json ...`: the --json reports of the shards of one
+// regression run merged into the report, the JUnit file and the closing text one run
+// over all of them would have given (suite/report_merge.h), a baseline applied as
+// `onnx-run test --baseline` applies it, and the same exit codes.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "cli/app_common.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/help_text.h"
+#include "cli/number_options.h"
+#include "io/atomic_file.h"
+#include "suite/baseline.h"
+#include "suite/closing_report.h"
+#include "suite/report.h"
+#include "suite/report_file.h"
+#include "suite/report_merge.h"
+
+namespace onnxrun::cli {
+namespace {
+
+struct ReportArgs {
+  std::string action;
+  std::vector<std::string> reports;
+  std::string json, junit, baseline;
+  size_t slowest = 5;
+  CommonOptions common;
+};
+
+void build_report_app(CLI::App& app, ReportArgs& a) {
+  describe_app(app, "onnx-run report", report_doc());
+  app.description("onnx-run report merge: merge the --json reports of test shards into one");
+  add_common_options(app, a.common, "accepted as everywhere; report runs nothing");
+  app.add_option("ACTION", a.action, "what to do with the reports: merge")
+      ->required()
+      ->type_name("merge")
+      ->check(CLI::IsMember({"merge"}));
+  app.add_option("REPORT", a.reports, "`onnx-run test --json` reports of the shards (--shard K/N or auto)")
+      ->required()
+      ->type_name("REPORT.json");
+  app.add_option("--json", a.json, "write the merged report as JSON (the schema of test --json)")->type_name("FILE");
+  app.add_option("--junit", a.junit, "write the merged JUnit XML report")->type_name("FILE");
+  app.add_option("--baseline", a.baseline,
+                 "an earlier --json report: exit 1 only for tests that passed there and not in the merge")
+      ->type_name("FILE");
+  app.add_option("--slowest", a.slowest, "how many of the slowest tests to list")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number(0));
+}
+
+std::optional<int> parse_report_args(int argc, char** argv, ReportArgs& a) {
+  CLI::App app;
+  build_report_app(app, a);
+  return parse_args(app, argc, argv);
+}
+
+int merge(const ReportArgs& a) {
+  ClosingOptions closing;
+  closing.slowest = a.slowest;
+  closing.quiet = a.common.verbosity.quiet;
+  closing.baseline_path = a.baseline;
+  if (!a.baseline.empty()) closing.baseline = read_baseline(a.baseline);
+  std::vector<ReportFile> shards;
+  for (const std::string& path : a.reports) shards.push_back(read_report_file(path, "report"));
+  const MergedReport m = merge_reports(shards);
+  for (const std::string* out : {&a.json, &a.junit})
+    if (!out->empty()) check_writable_target(*out);
+  if (!m.merge.missing.empty())
+    spdlog::warn("{} of {} shards missing ({}): their tests are not in the merged report", m.merge.missing.size(),
+                 m.merge.shard_count, fmt::join(m.merge.missing, ", "));
+
+  if (!a.json.empty()) write_json_report(a.json, m.run, m.summary, m.tests, &m.merge);
+  if (!a.junit.empty()) write_junit_report(a.junit, m.summary, m.tests, m.run.strict, report_stamp_now());
+  closing.strict = m.run.strict;
+  if (!closing.quiet)
+    fmt::print("Merged {} of {} shards ({}): {} tests\n", m.merge.shards.size(), m.merge.shard_count,
+               fmt::join(m.merge.shards, ", "), m.tests.size());
+  const ClosingReport c = closing_report(m.tests, m.summary, closing);
+  fmt::print("{}", c.text);
+  return c.failed ? kExitMismatch : kExitOk;
+}
+
+}  // namespace
+
+const CommandDoc& report_doc() {
+  static const CommandDoc doc{
+      "onnx-run report merge REPORT.json... [OPTIONS]",
+      "Merges the --json reports of the shards of one `onnx-run test` run (--shard K/N or --shard auto) "
+      "into one: the tests of all shards in the order one run gives them, the summary and the unsupported "
+      "causes as one run prints them, and the --json and --junit reports one run would write. Refuses, "
+      "with exit 2, reports of the same shard, of different shard counts, or of different settings "
+      "(onnx-run version, --rtol, --atol, --filter, --exclude, --strict, --no-fuse, --isolate, "
+      "--timeout); warns of shards that no report holds, and records them in the merged report.",
+      {
+          {"onnx-run report merge shard1.json shard2.json shard3.json --json all.json --junit all.xml",
+           "one report of three shards"},
+          {"onnx-run report merge shards/*.json --baseline yesterday.json", "exit 1 only for regressions"},
+      },
+      {
+          {0, "no test failed (with --baseline: no regression)"},
+          {1,
+           "a test failed, errored, timed out or crashed (unsupported and no data too when the shards ran with "
+           "--strict; with --baseline: a regression)"},
+          {2, "usage error (malformed command line; overlapping shards, different shard counts or settings)"},
+          {3, "a report or baseline could not be read or is no onnx-run report, or a report could not be written"},
+      }};
+  return doc;
+}
+
+void report_with_app(const std::function<void(CLI::App&)>& use) {
+  ReportArgs a;
+  CLI::App app;
+  build_report_app(app, a);
+  use(app);
+}
+
+int report_main(int argc, char** argv) {
+  ReportArgs a;
+  if (auto code = parse_report_args(argc, argv, a)) return *code;
+  apply_common_options(a.common);
+  return merge(a);
+}
+
+int report_check_args(int argc, char** argv) {
+  ReportArgs a;
+  if (auto code = parse_report_args(argc, argv, a)) return *code;
+  check_common_options(a.common);
+  return kExitOk;
+}
+
+}  // namespace onnxrun::cli

@@ -1,0 +1,32 @@
+// The text that closes a regression run's output: the table of unsupported causes and
+// the slowest tests, the comparison with a baseline, the summary line. `onnx-run test`
+// prints it after its run, `onnx-run report merge` after merging shards, so merged
+// shards close exactly as one run of all of them.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "suite/outcome.h"
+
+namespace onnxrun {
+
+// How the closing text is made: `onnx-run test` and `onnx-run report merge` (which
+// closes merged shards exactly as one run of all of them) pass their options here.
+struct ClosingOptions {
+  size_t slowest = 5;  // how many of the slowest tests to list
+  size_t causes = 15;  // how many unsupported causes to list
+  bool quiet = false;  // only the baseline comparison and the summary line
+  bool strict = false;
+  std::string baseline_path;                // empty: no baseline
+  std::map<std::string, Outcome> baseline;  // read_baseline(baseline_path)
+};
+struct ClosingReport {
+  std::string text;
+  bool failed = false;  // the run fails (exit 1): a problem, or with a baseline a regression
+};
+ClosingReport closing_report(const std::vector<TestResult>& results, const Summary& summary,
+                             const ClosingOptions& options);
+
+}  // namespace onnxrun

@@ -1,0 +1,250 @@
+// `onnx-run report merge` as a CI job's last step runs it: shard reports merged into the
+// full run's report, text, -q, --json and --junit; a baseline applied as `test
+// --baseline` does; missing shards said; and each refusal a one-line usage error (2),
+// each unreadable report exit 3, with nothing written.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include <tinyxml2.h>
+
+#include "support/check_exit.h"
+#include "support/model_tree.h"
+#include "support/paths.h"
+#include "support/process.h"
+#include "support/shard_runs.h"
+
+using namespace onnxrun::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The corpus in d/corpus, its full run in d/full.json (text output returned), and its
+// shards k/3 in d/s<k>.json.
+struct Sharded {
+  TempDir d;
+  ProcessResult full;
+  Sharded(const std::vector<std::string>& extra = {}) {
+    write_mixed_corpus(d.file("corpus"));
+    std::vector<std::string> args{"test", d.file("corpus"), "-j", "1", "--json", d.file("full.json")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    full = run_cli(args);
+    REQUIRE_NO_SIGNAL(full);
+    for (int k = 1; k <= 3; ++k) shard(k, 3, d.file("s" + std::to_string(k) + ".json"), extra);
+  }
+  void shard(int k, int n, const std::string& json, const std::vector<std::string>& extra = {}) const {
+    std::vector<std::string> args{
+        "test", d.file("corpus"), "-q", "--shard", std::to_string(k) + "/" + std::to_string(n), "--json", json};
+    args.insert(args.end(), extra.begin(), extra.end());
+    REQUIRE_NO_SIGNAL(run_cli(args));
+  }
+  std::vector<std::string> merge(std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args{"report", "merge", d.file("s1.json"), d.file("s2.json"), d.file("s3.json")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+};
+
+// From the closing report on: the unsupported causes and the summary line, times blanked.
+std::string closing_text(const std::string& out) {
+  const size_t from = out.find("\nUnsupported, by cause");
+  std::string tail = from == std::string::npos ? out : out.substr(from);
+  const size_t slow = tail.find("\nSlowest tests:");
+  const size_t after = tail.find("\n\n", slow + 1);
+  if (slow != std::string::npos) tail.erase(slow, after - slow);
+  return std::regex_replace(tail, std::regex(R"(\d+\.\d+ s)"), "T s");
+}
+
+void rewrite_json(const std::string& path, const std::function<void(nlohmann::json&)>& change) {
+  nlohmann::json j = read_json_file(path);
+  change(j);
+  std::ofstream(path) << j.dump(1);
+}
+
+}  // namespace
+
+TEST_CASE("report merge of all shards equals the full run: --json, --junit, text", "[cli][merge]") {
+  Sharded s;
+  const auto r = run_cli(s.merge({"--json", s.d.file("all.json"), "--junit", s.d.file("all.xml")}));
+  CHECK(r.exit_code == s.full.exit_code);
+  CHECK_EXIT(r, 1);  // the corpus has failing and broken tests
+  check_same_tests(read_json_file(s.d.file("all.json")), read_json_file(s.d.file("full.json")));
+  CHECK_THAT(r.out, Catch::StartsWith("Merged 3 of 3 shards (1/3, 2/3, 3/3): 14 tests\n"));
+  CHECK(closing_text(r.out) == closing_text(s.full.out));
+  CHECK_THAT(r.out, Catch::Contains("Unsupported, by cause (tests):\n       2  Conv\n       1  Gemm\n"));
+  const auto merged = read_json_file(s.d.file("all.json"));
+  CHECK(merged["merge"]["shard_count"] == 3);
+  CHECK(merged["merge"]["shards"] == nlohmann::json::array({"1/3", "2/3", "3/3"}));
+  CHECK(merged["run"]["shard"] == "");
+  tinyxml2::XMLDocument xml;
+  REQUIRE(xml.LoadFile(s.d.file("all.xml").c_str()) == tinyxml2::XML_SUCCESS);
+  const auto* suite = xml.FirstChildElement("testsuites")->FirstChildElement("testsuite");
+  CHECK(suite->IntAttribute("tests") == 14);
+  CHECK(suite->IntAttribute("failures") == 2);
+  CHECK(suite->IntAttribute("errors") == 1);
+  CHECK(suite->IntAttribute("skipped") == 3);
+}
+
+TEST_CASE("report merge -q prints the summary line alone", "[cli][merge]") {
+  Sharded s;
+  const auto r = run_cli(s.merge({"-q"}));
+  CHECK_EXIT(r, 1);
+  CHECK(std::regex_match(
+      r.out,
+      std::regex(R"(8 passed, 2 failed, 3 unsupported, 1 errors, 0 timeouts, 0 crashed \(14 tests in \d+\.\d\d s\)
+)")));
+}
+
+TEST_CASE("report merge of passing shards exits 0", "[cli][merge]") {
+  TempDir d;
+  for (const char* n : {"t1", "t2", "t3", "t4", "t5"}) write_leaky_test(d.file(std::string("ok/") + n));
+  std::vector<std::string> args{"report", "merge"};
+  for (int k = 1; k <= 2; ++k) {
+    const std::string json = d.file("s" + std::to_string(k) + ".json");
+    REQUIRE_EXIT(run_cli({"test", d.file("ok"), "-q", "--shard", std::to_string(k) + "/2", "--json", json}), 0);
+    args.push_back(json);
+  }
+  const auto r = run_cli(args);
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out, Catch::Contains("5 passed, 0 failed"));
+}
+
+TEST_CASE("report merge applies a baseline as test --baseline does", "[cli][merge]") {
+  Sharded s;
+  // The full run as baseline: nothing regressed, exit 0 though tests fail.
+  const auto same = run_cli(s.merge({"--baseline", s.d.file("full.json")}));
+  CHECK_EXIT(same, 0);
+  const auto same_test = run_cli({"test", s.d.file("corpus"), "--baseline", s.d.file("full.json")});
+  CHECK_EXIT(same_test, 0);
+  CHECK_THAT(same.out, Catch::Contains("Baseline: 0 regressions, 0 newly passing"));
+  // A baseline where the failing test passed: a regression, exit 1, as `test` says it.
+  rewrite_json(s.d.file("full.json"), [](nlohmann::json& j) {
+    for (auto& t : j["tests"])
+      if (t["name"] == "bad/test_fail") t["outcome"] = "passed";
+  });
+  const auto worse = run_cli(s.merge({"--baseline", s.d.file("full.json")}));
+  CHECK_EXIT(worse, 1);
+  const auto worse_test = run_cli({"test", s.d.file("corpus"), "--baseline", s.d.file("full.json")});
+  CHECK_THAT(worse.out, Catch::Contains("Regressions against " + s.d.file("full.json") +
+                                        " (1):\n  bad/test_fail: passed -> failed\n"));
+  CHECK(closing_text(worse.out) == closing_text(worse_test.out));
+}
+
+TEST_CASE("report merge says which shards are missing, on stderr and in the report", "[cli][merge]") {
+  Sharded s;
+  const auto r = run_cli({"report", "merge", s.d.file("s1.json"), s.d.file("s3.json"), "--json", s.d.file("m.json")});
+  REQUIRE_NO_SIGNAL(r);
+  CHECK_THAT(r.err, Catch::Contains("onnx-run: warning: 1 of 3 shards missing (2/3): their tests are not in the merged "
+                                    "report"));
+  CHECK_THAT(r.out, Catch::StartsWith("Merged 2 of 3 shards (1/3, 3/3):"));
+  const auto m = read_json_file(s.d.file("m.json"));
+  CHECK(m["merge"]["missing"] == nlohmann::json::array({"2/3"}));
+  const size_t two = read_json_file(s.d.file("s2.json"))["tests"].size();
+  CHECK(m["tests"].size() + two == 14);
+}
+
+TEST_CASE("report merge refuses two reports of the same shard", "[cli][merge]") {
+  Sharded s;
+  fs::copy_file(s.d.file("s2.json"), s.d.file("again.json"));
+  const auto r = run_cli({"report", "merge", s.d.file("s1.json"), s.d.file("s2.json"), s.d.file("again.json"), "--json",
+                          s.d.file("m.json")});
+  CHECK_EXIT(r, 2);
+  CHECK(r.err == "onnx-run: report merge: " + s.d.file("s2.json") + " and " + s.d.file("again.json") +
+                     " both hold shard 2/3: overlapping shards\n");
+  CHECK_FALSE(fs::exists(s.d.file("m.json")));
+}
+
+TEST_CASE("report merge refuses a test in two reports", "[cli][merge]") {
+  Sharded s;
+  rewrite_json(s.d.file("s3.json"),
+               [&](nlohmann::json& j) { j["tests"].push_back(read_json_file(s.d.file("s1.json"))["tests"][0]); });
+  const auto r = run_cli(s.merge());
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Catch::Contains("overlapping shards"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
+TEST_CASE("report merge refuses shards of different counts", "[cli][merge]") {
+  Sharded s;
+  s.shard(1, 2, s.d.file("half.json"));
+  const auto r = run_cli({"report", "merge", s.d.file("s1.json"), s.d.file("half.json")});
+  CHECK_EXIT(r, 2);
+  CHECK(r.err == "onnx-run: report merge: " + s.d.file("half.json") + " holds shard 1/2 but " + s.d.file("s1.json") +
+                     " holds shard 1/3: different shard counts\n");
+}
+
+TEST_CASE("report merge refuses reports run with different tolerances", "[cli][merge]") {
+  Sharded s;
+  s.shard(2, 3, s.d.file("s2.json"), {"--rtol", "0.01"});
+  const auto r = run_cli(s.merge({"--junit", s.d.file("m.xml")}));
+  CHECK_EXIT(r, 2);
+  CHECK(r.err == "onnx-run: report merge: " + s.d.file("s2.json") + " ran with --rtol '0.01' but " +
+                     s.d.file("s1.json") + " with '0.001': reports of different settings\n");
+  CHECK_FALSE(fs::exists(s.d.file("m.xml")));
+  s.shard(2, 3, s.d.file("s2.json"), {"--atol", "0"});
+  CHECK_THAT(run_cli(s.merge()).err, Catch::Contains("ran with --atol '0' but"));
+}
+
+TEST_CASE("report merge refuses reports of other onnx-run versions", "[cli][merge]") {
+  Sharded s;
+  rewrite_json(s.d.file("s3.json"), [](nlohmann::json& j) { j["generator"] = "onnx-run 0.0.1 (old)"; });
+  const auto r = run_cli(s.merge());
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Catch::Contains("ran with onnx-run version 'onnx-run 0.0.1 (old)' but"));
+}
+
+TEST_CASE("report merge refuses reports run with different options", "[cli][merge]") {
+  Sharded s;
+  s.shard(3, 3, s.d.file("s3.json"), {"--no-fuse"});
+  const auto r = run_cli(s.merge());
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Catch::Contains("ran with --no-fuse 'on' but"));
+  s.shard(3, 3, s.d.file("s3.json"), {"--strict"});
+  CHECK_THAT(run_cli(s.merge()).err, Catch::Contains("ran with --strict 'on' but"));
+  s.shard(3, 3, s.d.file("s3.json"), {"--exclude", "zzz"});
+  CHECK_THAT(run_cli(s.merge()).err, Catch::Contains("ran with --exclude 'zzz' but"));
+}
+
+TEST_CASE("report merge refuses a merged report among its inputs", "[cli][merge]") {
+  Sharded s;
+  REQUIRE_NO_SIGNAL(run_cli(s.merge({"-q", "--json", s.d.file("all.json")})));
+  const auto r = run_cli({"report", "merge", s.d.file("all.json")});
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Catch::Contains("is itself a merged report"));
+}
+
+TEST_CASE("report merge of a file that is no report exits 3", "[cli][merge]") {
+  Sharded s;
+  write_text_file(s.d.file("junk.json"), "{\"tests\": 5}");
+  const auto r = run_cli({"report", "merge", s.d.file("s1.json"), s.d.file("junk.json"), "--json", s.d.file("m.json")});
+  CHECK_EXIT(r, 3);
+  CHECK(r.err == "onnx-run: report " + s.d.file("junk.json") + ": not an onnx-run report (no \"tests\" array)\n");
+  CHECK_FALSE(fs::exists(s.d.file("m.json")));
+}
+
+TEST_CASE("report merge of a missing report exits 3", "[cli][merge]") {
+  Sharded s;
+  const auto r = run_cli({"report", "merge", s.d.file("s1.json"), s.d.file("nowhere.json")});
+  CHECK_EXIT(r, 3);
+  CHECK(r.err == "onnx-run: cannot read report " + s.d.file("nowhere.json") + "\n");
+}
+
+TEST_CASE("report merge with an unreadable baseline exits 3", "[cli][merge]") {
+  Sharded s;
+  const auto r = run_cli(s.merge({"--baseline", s.d.file("nowhere.json"), "--json", s.d.file("m.json")}));
+  CHECK_EXIT(r, 3);
+  CHECK_THAT(r.err, Catch::Contains("cannot read baseline"));
+  CHECK_FALSE(fs::exists(s.d.file("m.json")));
+}
+
+TEST_CASE("report without merge, or merge without reports, is a usage error", "[cli][merge]") {
+  const auto other = run_cli({"report", "split", "a.json"});
+  CHECK_EXIT(other, 2);
+  CHECK(std::count(other.err.begin(), other.err.end(), '\n') == 1);
+  CHECK_THAT(other.err, Catch::Contains("split"));
+  const auto none = run_cli({"report", "merge"});
+  CHECK_EXIT(none, 2);
+  CHECK(std::count(none.err.begin(), none.err.end(), '\n') == 1);
+}
