@@ -128,6 +128,15 @@ TEST_CASE("bench --duration runs for that long instead of --repeat", "[cli][benc
   CHECK(nlohmann::json::parse(memcpy.out).at("runs").get<int64_t>() > 20);
 }
 
+TEST_CASE("bench makes up an input whose dim nothing binds with that dim 1, and says so", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, 1);
+  auto r = run_cli({"bench", model, "--repeat", "2", "--json"});
+  REQUIRE_EXIT(r, 0);
+  CHECK_THAT(r.err, Catch::Contains("warning: input 'x'") && Catch::Contains("dim 0 ('N') set to 1"));
+  CHECK(nlohmann::json::parse(r.out).at("elements_per_run") == 1);
+}
+
 TEST_CASE("bench --memcpy times the bandwidth baseline", "[cli][bench]") {
   auto r = run_cli({"bench", "--memcpy", "100000", "--repeat", "3", "--json"});
   REQUIRE_EXIT(r, 0);
@@ -140,7 +149,6 @@ TEST_CASE("bench usage errors exit 2 with one line", "[cli][bench]") {
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"bench"},
                                              {"bench", model, "--repeat", "0"},
-                                             {"bench", model},  // N unbound
                                              {"bench", model, "--shape", "x=1,a"},
                                              {"bench", model, "--shape", "x=9", "--duration", "1", "--repeat", "5"},
                                              {"bench", model, "--shape", "x=9", "--repeat", "5", "--duration", "1"},
