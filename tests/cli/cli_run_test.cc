@@ -106,17 +106,6 @@ TEST_CASE("the model's inputs, bound wrongly, are refused with exit 3 and nothin
   require_rejected(run_cli({m, "-i", "x=" + m, "-o", o}), 3, {"not a valid TensorProto"}, o);
 }
 
-TEST_CASE("a model with an input of no declared shape and no data asks for --shape", "[cli]") {
-  TempDir dir;
-  auto m = make_model(13);
-  m.mutable_graph()->add_input()->set_name("x");
-  m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
-  add_output(m, "y", onnx::TensorProto::FLOAT, {-1});
-  add_node(m, "LeakyRelu", {"x"}, {"y"});
-  save_model(m, dir.file("m.onnx"));
-  require_rejected(run_cli({dir.file("m.onnx")}), 2, {"input 'x' declares no shape", "--shape x="});
-}
-
 TEST_CASE("corrupt, missing and unsupported models are refused with exit 3", "[cli]") {
   TempDir dir;
   const std::string o = dir.file("out");

@@ -105,7 +105,7 @@ std::string ext_of(const std::string& format) { return format == "npz" ? "npz" :
 
 }  // namespace
 
-TEST_CASE("--save-inputs keeps made-up inputs; -i from them gives the same outputs byte for byte", "[cli][save]") {
+TEST_CASE("--save-inputs keeps made-up inputs, and -i from them gives the same outputs byte for byte", "[cli][save]") {
   for (int elem : {TP::FLOAT, TP::DOUBLE, TP::FLOAT16, TP::BFLOAT16}) {
     for (const std::string format : {"pb", "npy", "npz"}) {
       CAPTURE(elem, format);
