@@ -55,11 +55,16 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
   const BenchStats& s = r.stats;
   const size_t rss = peak_rss_bytes();
   const std::string path = leaky_relu_active_path().name;
-  fmt::print("{}: {} runs after {} warm-up, {} thread{}, kernel path {}\n", what, s.runs, a.bench.warmup, threads,
-             threads == 1 ? "" : "s", path);
-  fmt::print("  per run: min {}  median {}  p90 {}  p99 {}  max {}\n", human_ns(static_cast<double>(s.min_ns)),
-             human_ns(static_cast<double>(s.median_ns)), human_ns(static_cast<double>(s.p90_ns)),
-             human_ns(static_cast<double>(s.p99_ns)), human_ns(static_cast<double>(s.max_ns)));
+  const std::string in_time = a.bench.duration_s > 0 ? fmt::format(" in {:g} s", a.bench.duration_s) : "";
+  fmt::print("{}: {} runs{} after {} warm-up, {} thread{}, kernel path {}\n", what, s.runs, in_time, a.bench.warmup,
+             threads, threads == 1 ? "" : "s", path);
+  fmt::print("  per run: min {}  mean {}  max {}\n", human_ns(static_cast<double>(s.min_ns)), human_ns(s.mean_ns),
+             human_ns(static_cast<double>(s.max_ns)));
+  std::string line;
+  for (const Percentile& p : s.percentiles)
+    line += fmt::format("  {}{} {}", p.name, p.is_max ? fmt::format(" (max of {} runs)", s.runs) : "",
+                        human_ns(static_cast<double>(p.ns)));
+  fmt::print("{}\n", line);
   fmt::print("  {:.4g} elements/s, {:.2f} GB/s ({} bytes read + written per run, at the median)\n", r.elements_per_s(),
              r.gb_per_s(), r.bytes_per_run);
   fmt::print("  peak RSS {:.1f} MiB\n", static_cast<double>(rss) / (1 << 20));
@@ -122,10 +127,15 @@ void build_bench_app(CLI::App& app, BenchArgs& a, CommonOptions& common) {
       ->type_name("N")
       ->capture_default_str()
       ->check(whole_number(0, kMaxRuns));
-  app.add_option("--repeat", a.bench.repeat, "timed runs")
-      ->type_name("N")
-      ->capture_default_str()
-      ->check(whole_number(1, kMaxRuns));
+  CLI::Option* repeat = app.add_option("--repeat", a.bench.repeat, "timed runs")
+                            ->type_name("N")
+                            ->capture_default_str()
+                            ->check(whole_number(1, kMaxRuns));
+  app.add_option("--duration", a.bench.duration_s,
+                 "timed runs for S seconds instead of --repeat (at least one; at most 10 million)")
+      ->type_name("S")
+      ->check(positive_number())
+      ->excludes(repeat);
   app.add_option("--seed", a.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
   app.add_option("--memcpy", a.memcpy_bytes, "time memcpy of BYTES bytes instead of a model")
       ->type_name("BYTES")
@@ -155,12 +165,16 @@ const CommandDoc& bench_doc() {
   static const CommandDoc doc{
       "onnx-run bench MODEL [OPTIONS] | onnx-run bench --memcpy BYTES",
       "Times repeated runs of the whole graph (Executor::run), inputs already in memory, on given or "
-      "made-up inputs. GB/s counts the bytes of the inputs read plus the outputs written, at the median "
+      "made-up inputs: --repeat N runs, or as many as --duration S seconds holds. It prints min, mean, max "
+      "and the p50, p90, p95, p99 and p99.9 run times (nearest rank); a percentile that needs more runs "
+      "than were made (p99 under 100) is the max, and says so. GB/s counts the bytes of the inputs read plus the "
+      "outputs written, at the median "
       "run. --memcpy times memcpy of the same bytes: the memory-bandwidth baseline; --stats the "
       "statistics printed after an output. ONNXRUN_ISA forces a kernel path.",
       {
           {"onnx-run bench model.onnx --shape x=1000000 --threads 1", "one thread, a made-up input of a million"},
           {"onnx-run bench model.onnx -i x=x.pb --repeat 50 --json", "fifty timed runs on a file, as JSON"},
+          {"onnx-run bench model.onnx --shape x=1000 --duration 2", "timed runs for two seconds, with p50 to p99.9"},
           {"onnx-run bench model_expanded.onnx --shape x=1000000 --no-fuse", "the written-out body, node by node"},
           {"onnx-run bench --memcpy 4000000", "the bandwidth baseline for 4 MB"},
           {"onnx-run bench --stats 400000000 --threads 1", "the cost of the printed statistics over 400 MB"},

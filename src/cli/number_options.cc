@@ -8,16 +8,29 @@
 
 namespace onnxrun::cli {
 
-CLI::Validator non_negative_number() {
+namespace {
+
+// A finite decimal number that `fits`; otherwise "expected <wanted>, got '<text>'".
+CLI::Validator finite_number(bool (*fits)(double), const char* wanted, const char* description) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [fits, wanted](std::string& text) -> std::string {
         double v = 0;
         const char* end = text.data() + text.size();
         const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-        if (!text.empty() && ec == std::errc() && ptr == end && std::isfinite(v) && v >= 0) return "";
-        return fmt::format("expected a number >= 0, got '{}'", text);
+        if (!text.empty() && ec == std::errc() && ptr == end && std::isfinite(v) && fits(v)) return "";
+        return fmt::format("expected {}, got '{}'", wanted, text);
       },
-      "", "non-negative number");
+      "", description);
+}
+
+}  // namespace
+
+CLI::Validator non_negative_number() {
+  return finite_number([](double v) { return v >= 0; }, "a number >= 0", "non-negative number");
+}
+
+CLI::Validator positive_number() {
+  return finite_number([](double v) { return v > 0; }, "a number > 0", "positive number");
 }
 
 CLI::Validator whole_number(uint64_t min, uint64_t max) {

@@ -12,6 +12,8 @@ namespace onnxrun::cli {
 
 // A finite decimal number >= 0 (1e-3, 0.5, 7).
 CLI::Validator non_negative_number();
+// A finite decimal number > 0 (0.5, 2).
+CLI::Validator positive_number();
 // A whole number in [min, max], written in decimal digits (no sign, no fraction).
 CLI::Validator whole_number(uint64_t min, uint64_t max = UINT64_MAX);
 

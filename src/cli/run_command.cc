@@ -1,6 +1,5 @@
 #include "cli/run_command.h"
 
-#include <cstdlib>
 #include <filesystem>
 #include <optional>
 
@@ -12,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
+#include "cli/input_ranges.h"
 #include "cli/number_options.h"
 #include "cli/render_run.h"
 #include "cli/shape_args.h"
@@ -56,10 +56,15 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->type_name("NAME=d0,d1,...");
   app.add_flag("--random", o.random, "run on made-up inputs even when test sets exist");
   app.add_option("--seed", o.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
-  app.add_option("--range", o.range, "made-up values are uniform in [LO,HI] (for example --range -5,5)")
-      ->type_name("LO,HI")
-      ->capture_default_str();
-  app.add_option("--format", o.format, "file format for -o and --dump-intermediates")
+  app.add_option("--range", o.ranges,
+                 "made-up values are uniform in [LO,HI] (default -1,1; for example --range=-5,5); NAME:LO,HI sets one "
+                 "input's own (for example --range x:0,1)")
+      ->type_name("[NAME:]LO,HI");
+  app.add_option("--save-inputs", o.save_inputs_dir,
+                 "write the inputs the run used (made-up ones too) as DIR/input_<k>.pb (.npy; or DIR/inputs.npz), to "
+                 "run again with -i or --npz")
+      ->type_name("DIR");
+  app.add_option("--format", o.format, "file format for -o, --save-inputs and --dump-intermediates")
       ->check(CLI::IsMember({"pb", "npy", "npz"}))
       ->capture_default_str();
   // Hidden: every path gives the same bits and text, and the tests prove it through here.
@@ -88,20 +93,6 @@ std::vector<std::string> mark_list_args(int argc, char** argv) {
 
 std::string unmark_list_arg(const std::string& arg) {
   return !arg.empty() && arg[0] == kListMark ? arg.substr(1) : arg;
-}
-
-std::pair<double, double> parse_range(const std::string& text) {
-  const size_t comma = text.find(',');
-  char* end1 = nullptr;
-  char* end2 = nullptr;
-  double lo = 0, hi = 0;
-  if (comma != std::string::npos) {
-    const std::string a = text.substr(0, comma), b = text.substr(comma + 1);
-    lo = std::strtod(a.c_str(), &end1);
-    hi = std::strtod(b.c_str(), &end2);
-    if (!a.empty() && !b.empty() && *end1 == 0 && *end2 == 0 && lo <= hi) return {lo, hi};
-  }
-  fail(ErrorKind::kUsage, "--range {}: expected LO,HI with LO <= HI (for example --range=-5,5)", text);
 }
 
 namespace {
@@ -143,9 +134,12 @@ RunRequest request_from_options(const RunOptions& o) {
   r.npz = o.npz;
   r.shapes = parse_shape_args(o.shapes);
   r.seed = o.seed;
-  std::tie(r.low, r.high) = parse_range(o.range);
+  const InputRanges ranges = parse_input_ranges(o.ranges);
+  std::tie(r.low, r.high) = ranges.all;
+  r.ranges = ranges.named;
   r.tol = o.tol;
   r.output_dir = o.output_dir;
+  r.save_inputs_dir = o.save_inputs_dir;
   r.format = parse_tensor_format(o.format);
   r.dump_dir = o.dump_dir;
   r.threads = static_cast<unsigned>(o.threads);
@@ -218,6 +212,8 @@ const CommandDoc& run_doc() {
           {"onnx-run model.onnx -i x=x.npy -o out --format npy", "run on a numpy array, write out/output_0.npy"},
           {"onnx-run model.onnx -i 'x=[[-1,0],[1,2]]'", "run on a literal"},
           {"onnx-run model.onnx --shape x=1,3,224,224 --seed 7 --json", "random input of a given shape, JSON report"},
+          {"onnx-run model.onnx --random --range x:0,1 --save-inputs in -o out",
+           "made-up x in [0,1], saved as in/input_0.pb beside out/output_0.pb (-i in/input_0.pb runs it again)"},
           {"onnx-run model.onnx --expand-functions --print-graph", "show LeakyRelu-16 expanded into its function body"},
           {"onnx-run model.onnx --print-graph", "show what the plan fuses (--no-fuse: run each node alone)"},
       },

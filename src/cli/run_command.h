@@ -27,8 +27,9 @@ struct RunOptions {
   std::vector<std::string> shapes;  // --shape NAME=d0,d1,...
   bool random = false;              // --random: made-up inputs even when test sets exist
   uint64_t seed = 0;                // --seed
-  std::string range = "-1,1";       // --range LO,HI
-  std::string format = "pb";        // --format pb|npy|npz (for -o and --dump-intermediates)
+  std::vector<std::string> ranges;  // --range LO,HI and NAME:LO,HI (cli/input_ranges.h)
+  std::string save_inputs_dir;      // --save-inputs DIR
+  std::string format = "pb";        // --format pb|npy|npz (for -o, --save-inputs, --dump-intermediates)
   bool full = false;                // --full: print every element
   bool json = false;                // --json: the report as JSON on stdout
   std::string dump_dir;             // --dump-intermediates DIR
@@ -44,8 +45,5 @@ int run_command(const RunOptions& opts);
 // them whole; unmark_list_arg gives the text back.
 std::vector<std::string> mark_list_args(int argc, char** argv);
 std::string unmark_list_arg(const std::string& arg);
-
-// "LO,HI" of --range. Throws Error(kUsage).
-std::pair<double, double> parse_range(const std::string& text);
 
 }  // namespace onnxrun::cli

@@ -1,8 +1,11 @@
 #include "exec/random_inputs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
+
+#include <spdlog/spdlog.h>
 
 #include "core/error.h"
 #include "core/half.h"
@@ -48,8 +51,11 @@ std::map<std::string, Shape> resolve_input_shapes(const Graph& g, const std::map
       } else if (auto sym = symbols.find(d.param); !d.param.empty() && sym != symbols.end()) {
         s.push_back(sym->second);
       } else {
-        fail(ErrorKind::kUsage, "input '{}' ({}): dim {} is {}; give the shape with --shape {}=d0,d1,...", v->name,
-             describe(*v), k, d.param.empty() ? "unknown" : "'" + d.param + "'", v->name);
+        // Polygraphy's default: a run that says what it chose beats one that refuses.
+        spdlog::warn("input '{}' ({}): dim {} ({}) set to 1; give the shape with --shape {}=d0,d1,...", v->name,
+                     describe(*v), k, d.param.empty() ? "unknown" : "'" + d.param + "'", v->name);
+        if (!d.param.empty()) symbols.emplace(d.param, 1);
+        s.push_back(1);
       }
     }
     out[v->name] = s;
@@ -97,12 +103,18 @@ Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, 
 }
 
 std::map<std::string, Tensor> random_inputs(const Graph& g, const RandomInputSpec& spec) {
+  const auto required = g.required_inputs();
+  for (const auto& [name, range] : spec.ranges)
+    if (std::none_of(required.begin(), required.end(), [&](const ValueInfo* v) { return v->name == name; }))
+      fail(ErrorKind::kUsage, "--range names '{}', which is not an input of the model", name);
   const auto shapes = resolve_input_shapes(g, spec.shapes);
   std::map<std::string, Tensor> out;
   uint64_t k = 0;
-  for (const ValueInfo* v : g.required_inputs()) {
+  for (const ValueInfo* v : required) {
     if (!v->dtype) fail(ErrorKind::kUsage, "input '{}' declares no element type; give it with -i", v->name);
-    out[v->name] = random_tensor(*v->dtype, shapes.at(v->name), spec.seed * 1000003u + k++, spec.low, spec.high);
+    std::pair<double, double> range{spec.low, spec.high};
+    if (auto it = spec.ranges.find(v->name); it != spec.ranges.end()) range = it->second;
+    out[v->name] = random_tensor(*v->dtype, shapes.at(v->name), spec.seed * 1000003u + k++, range.first, range.second);
   }
   return out;
 }

@@ -11,6 +11,15 @@ namespace fs = std::filesystem;
 
 namespace onnxrun {
 
+std::string numbered_file_path(const std::string& dir, TensorRole role, size_t k, const std::string& ext) {
+  const char* stem = role == TensorRole::kInputs ? "input_" : "output_";
+  return (fs::path(dir) / (stem + std::to_string(k) + ext)).string();
+}
+
+std::string bundle_file_path(const std::string& dir, TensorRole role) {
+  return (fs::path(dir) / (role == TensorRole::kInputs ? "inputs.npz" : "outputs.npz")).string();
+}
+
 void make_output_dir(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -19,14 +28,15 @@ void make_output_dir(const std::string& dir) {
 }
 
 std::vector<std::string> write_numbered_outputs(const std::string& dir, const std::string& ext, size_t count,
-                                                const std::function<void(const std::string&, size_t)>& write_one) {
+                                                const std::function<void(const std::string&, size_t)>& write_one,
+                                                TensorRole role) {
   make_output_dir(dir);
   // All or none: the caller's transaction holds the files, or this call's own does.
   std::optional<OutputTransaction> own;
   if (!OutputTransaction::current()) own.emplace();
   std::vector<std::string> written;
   for (size_t k = 0; k < count; ++k) {
-    const std::string path = (fs::path(dir) / ("output_" + std::to_string(k) + ext)).string();
+    const std::string path = numbered_file_path(dir, role, k, ext);
     write_one(path, k);
     written.push_back(path);
   }
@@ -35,10 +45,10 @@ std::vector<std::string> write_numbered_outputs(const std::string& dir, const st
 }
 
 std::vector<std::string> write_output_files(const std::string& dir, const std::vector<std::string>& names,
-                                            const std::vector<Tensor>& tensors) {
-  return write_numbered_outputs(dir, ".pb", tensors.size(), [&](const std::string& path, size_t k) {
-    write_tensor_file(path, tensors[k], names[k]);
-  });
+                                            const std::vector<Tensor>& tensors, TensorRole role) {
+  return write_numbered_outputs(
+      dir, ".pb", tensors.size(),
+      [&](const std::string& path, size_t k) { write_tensor_file(path, tensors[k], names[k]); }, role);
 }
 
 }  // namespace onnxrun

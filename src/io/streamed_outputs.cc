@@ -1,29 +1,20 @@
 #include "io/streamed_outputs.h"
 
-#include <filesystem>
-
 #include "core/error.h"
 #include "io/output_files.h"
 #include "io/output_transaction.h"
 
-namespace fs = std::filesystem;
-
 namespace onnxrun {
-namespace {
-
-std::string npz_path(const std::string& dir) { return (fs::path(dir) / "outputs.npz").string(); }
-
-}  // namespace
 
 StreamedOutputs::StreamedOutputs(TensorFormat format, std::string dir, std::vector<std::string> names,
-                                 std::vector<DType> dtypes, std::vector<Shape> shapes)
+                                 std::vector<DType> dtypes, std::vector<Shape> shapes, TensorRole role)
     : format_(format), dir_(std::move(dir)), names_(std::move(names)) {
   if (dtypes.size() != names_.size() || shapes.size() != names_.size())
     fail(ErrorKind::kInternal, "StreamedOutputs: {} names, {} types, {} shapes", names_.size(), dtypes.size(),
          shapes.size());
   if (format_ == TensorFormat::kNpz) {
     layout_.emplace(names_, dtypes, shapes);  // refuses what write_npz_file refuses, before any file exists
-    const std::string path = npz_path(dir_);
+    const std::string path = bundle_file_path(dir_, role);
     make_output_dir(dir_);
     if (!AtomicFile::can_seek_at(path)) fail(ErrorKind::kInternal, "{}: cannot be written block by block", path);
     npz_ = std::make_unique<AtomicFile>(path);
@@ -39,7 +30,7 @@ StreamedOutputs::StreamedOutputs(TensorFormat format, std::string dir, std::vect
   make_output_dir(dir_);
   const char* ext = format_ == TensorFormat::kPb ? ".pb" : ".npy";
   for (size_t k = 0; k < names_.size(); ++k) {
-    const std::string path = (fs::path(dir_) / ("output_" + std::to_string(k) + ext)).string();
+    const std::string path = numbered_file_path(dir_, role, k, ext);
     files_.push_back(std::make_unique<StreamedTensorFile>(path, format_, dtypes[k], shapes[k], names_[k]));
   }
 }
@@ -88,11 +79,11 @@ std::vector<std::string> StreamedOutputs::finish() {
   return written;
 }
 
-bool StreamedOutputs::can_stream(TensorFormat format, const std::string& dir, size_t count) {
+bool StreamedOutputs::can_stream(TensorFormat format, const std::string& dir, size_t count, TensorRole role) {
   (void)count;  // each .pb or .npy is written in order, so any target takes it
   if (format != TensorFormat::kNpz) return true;
   try {
-    return AtomicFile::can_seek_at(npz_path(dir));
+    return AtomicFile::can_seek_at(bundle_file_path(dir, role));
   } catch (const Error&) {
     return false;  // outputs.npz is a folder or cannot be looked at: write_outputs_as says so
   }

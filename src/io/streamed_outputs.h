@@ -31,8 +31,9 @@ class StreamedOutputs {
   // Creates `dir` if missing and opens every file (Error(kIo) as write_outputs_as).
   // REQUIRES: names, dtypes and shapes of one size; for npz, can_stream() (else
   // Error(kInternal)).
+  // TensorRole::kInputs writes the files --save-inputs names (input_<k>, inputs.npz).
   StreamedOutputs(TensorFormat format, std::string dir, std::vector<std::string> names, std::vector<DType> dtypes,
-                  std::vector<Shape> shapes);
+                  std::vector<Shape> shapes, TensorRole role = TensorRole::kOutputs);
   // Not finished: every temporary removed, nothing left (a FIFO keeps what it was sent).
   ~StreamedOutputs();
   StreamedOutputs(const StreamedOutputs&) = delete;
@@ -48,7 +49,8 @@ class StreamedOutputs {
   // False when this format and folder cannot be streamed (outputs.npz resolves to a FIFO
   // or device, which cannot seek): the caller then writes whole tensors with
   // write_outputs_as.
-  static bool can_stream(TensorFormat format, const std::string& dir, size_t count);
+  static bool can_stream(TensorFormat format, const std::string& dir, size_t count,
+                         TensorRole role = TensorRole::kOutputs);
 
  private:
   TensorFormat format_;

@@ -20,28 +20,28 @@ TensorFormat parse_tensor_format(const std::string& name) {
 }
 
 std::vector<std::string> write_outputs_as(TensorFormat format, const std::string& dir,
-                                          const std::vector<std::string>& names, const std::vector<Tensor>& tensors) {
-  if (format == TensorFormat::kPb) return write_output_files(dir, names, tensors);
+                                          const std::vector<std::string>& names, const std::vector<Tensor>& tensors,
+                                          TensorRole role) {
+  if (format == TensorFormat::kPb) return write_output_files(dir, names, tensors, role);
   if (format == TensorFormat::kNpz) {
     make_output_dir(dir);
     std::vector<NamedArray> arrays;
     for (size_t k = 0; k < tensors.size(); ++k) arrays.push_back({names[k], tensors[k]});
-    const std::string path = (fs::path(dir) / "outputs.npz").string();
+    const std::string path = bundle_file_path(dir, role);
     write_npz_file(path, arrays);
     return {path};
   }
-  return write_numbered_outputs(dir, ".npy", tensors.size(),
-                                [&](const std::string& path, size_t k) { write_npy_file(path, tensors[k]); });
+  return write_numbered_outputs(
+      dir, ".npy", tensors.size(), [&](const std::string& path, size_t k) { write_npy_file(path, tensors[k]); }, role);
 }
 
-void check_output_targets(TensorFormat format, const std::string& dir, size_t count) {
+void check_output_targets(TensorFormat format, const std::string& dir, size_t count, TensorRole role) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) return;  // made by the write; a bad parent fails there
   if (!fs::is_directory(dir, ec)) fail(ErrorKind::kIo, "cannot create output folder {}: not a folder", dir);
-  if (format == TensorFormat::kNpz) return check_writable_target((fs::path(dir) / "outputs.npz").string());
+  if (format == TensorFormat::kNpz) return check_writable_target(bundle_file_path(dir, role));
   const char* ext = format == TensorFormat::kPb ? ".pb" : ".npy";
-  for (size_t k = 0; k < count; ++k)
-    check_writable_target((fs::path(dir) / ("output_" + std::to_string(k) + ext)).string());
+  for (size_t k = 0; k < count; ++k) check_writable_target(numbered_file_path(dir, role, k, ext));
 }
 
 std::string file_name_for_value(const std::string& value_name) {

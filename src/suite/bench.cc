@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <utility>
 
 #include "core/error.h"
 #include "core/tensor_stats.h"
@@ -25,7 +27,32 @@ int64_t ns_since(Clock::time_point t0) {
 void check_options(const BenchOptions& o) {
   if (o.warmup < 0) fail(ErrorKind::kUsage, "--warmup must be 0 or more, not {}", o.warmup);
   if (o.repeat < 1) fail(ErrorKind::kUsage, "--repeat must be at least 1, not {}", o.repeat);
+  if (!(o.duration_s >= 0) || !std::isfinite(o.duration_s))
+    fail(ErrorKind::kUsage, "--duration must be a number of seconds above 0, not {}", o.duration_s);
 }
+
+// Calls run(k) for k = 0 .. warmup-1 untimed, then for the timed runs (repeat of them,
+// or as many as fit in duration_s, at least one, at most kMaxDurationRuns); each call
+// returns the nanoseconds of what it timed. Returns those, in run order.
+std::vector<int64_t> timed_runs(const BenchOptions& o, const std::function<int64_t(int)>& run) {
+  check_options(o);
+  int k = 0;
+  for (; k < o.warmup; ++k) run(k);
+  std::vector<int64_t> times;
+  if (o.duration_s > 0) {
+    const auto end =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.duration_s));
+    do times.push_back(run(k++));
+    while (Clock::now() < end && times.size() < kMaxDurationRuns);
+    return times;
+  }
+  for (int j = 0; j < o.repeat; ++j) times.push_back(run(k++));
+  return times;
+}
+
+// The percentiles the report shows, in permille (integers: no rounding in the rank).
+constexpr std::pair<const char*, size_t> kPercentiles[] = {
+    {"p50", 500}, {"p90", 900}, {"p95", 950}, {"p99", 990}, {"p99.9", 999}};
 
 }  // namespace
 
@@ -33,17 +60,17 @@ BenchStats summarize_times(std::vector<int64_t> ns) {
   if (ns.empty()) fail(ErrorKind::kInternal, "no times to summarize");
   std::sort(ns.begin(), ns.end());
   const size_t n = ns.size();
-  auto rank = [&](double q) {
-    size_t k = static_cast<size_t>(std::ceil(q * static_cast<double>(n)));
-    return ns[std::clamp<size_t>(k, 1, n) - 1];
-  };
   BenchStats s;
   s.runs = n;
   s.min_ns = ns.front();
   s.max_ns = ns.back();
-  s.median_ns = rank(0.5);
-  s.p90_ns = rank(0.9);
-  s.p99_ns = rank(0.99);
+  for (const auto& [name, permille] : kPercentiles) {
+    const size_t rank = std::clamp<size_t>((permille * n + 999) / 1000, 1, n);  // ceil(q * n)
+    s.percentiles.push_back({name, ns[rank - 1], rank == n});
+  }
+  s.median_ns = s.percentiles[0].ns;
+  s.p90_ns = s.percentiles[1].ns;
+  s.p99_ns = s.percentiles[3].ns;
   double sum = 0;
   for (int64_t v : ns) sum += static_cast<double>(v);
   s.mean_ns = sum / static_cast<double>(n);
@@ -60,11 +87,10 @@ double BenchResult::gb_per_s() const {
 
 BenchResult bench_executor(const Executor& exec, const std::map<std::string, Tensor>& inputs,
                            const BenchOptions& options) {
-  check_options(options);
   BenchResult r;
   size_t in_bytes = 0;
   for (const auto& [name, t] : inputs) in_bytes += t.nbytes();
-  for (int k = 0; k < options.warmup + options.repeat; ++k) {
+  r.times_ns = timed_runs(options, [&](int k) {
     std::map<std::string, Tensor> feed = inputs;  // shares the buffers; copied untimed
     const Clock::time_point t0 = Clock::now();
     std::vector<Tensor> outputs = exec.run(std::move(feed));
@@ -78,14 +104,14 @@ BenchResult bench_executor(const Executor& exec, const std::map<std::string, Ten
       r.bytes_per_run = in_bytes + out_bytes;
       r.elements_per_run = out_elems;
     }
-    if (k >= options.warmup) r.times_ns.push_back(ns);
-  }
+    return ns;
+  });
   r.stats = summarize_times(r.times_ns);
   return r;
 }
 
 BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* pool) {
-  check_options(options);
+  check_options(options);  // before the buffers are allocated
   const auto src = Buffer::allocate(bytes == 0 ? 1 : bytes);
   const auto dst = Buffer::allocate(bytes == 0 ? 1 : bytes);
   std::memset(src->mutable_data(), 1, bytes);
@@ -97,18 +123,17 @@ BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* 
   BenchResult r;
   r.bytes_per_run = 2 * bytes;
   r.elements_per_run = bytes;
-  for (int k = 0; k < options.warmup + options.repeat; ++k) {
+  r.times_ns = timed_runs(options, [&](int) {
     const Clock::time_point t0 = Clock::now();
     parallel_for(pool, bytes, kMinPieceBytes, 64, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); });
-    const int64_t ns = ns_since(t0);
-    if (k >= options.warmup) r.times_ns.push_back(ns);
-  }
+    return ns_since(t0);
+  });
   r.stats = summarize_times(r.times_ns);
   return r;
 }
 
 BenchResult bench_stats(size_t bytes, const BenchOptions& options, ThreadPool* pool) {
-  check_options(options);
+  check_options(options);  // before the tensor is allocated
   const size_t n = bytes / sizeof(float);
   Tensor t(DType::kFloat, Shape{static_cast<int64_t>(n)});
   float* x = t.mutable_data<float>();
@@ -117,12 +142,11 @@ BenchResult bench_stats(size_t bytes, const BenchOptions& options, ThreadPool* p
   r.bytes_per_run = n * sizeof(float);
   r.elements_per_run = n;
   double sink = 0;
-  for (int k = 0; k < options.warmup + options.repeat; ++k) {
+  r.times_ns = timed_runs(options, [&](int) {
     const Clock::time_point t0 = Clock::now();
     sink += tensor_stats(t, pool).mean;
-    const int64_t ns = ns_since(t0);
-    if (k >= options.warmup) r.times_ns.push_back(ns);
-  }
+    return ns_since(t0);
+  });
   if (sink == 12345.678) std::fputc(' ', stderr);  // keeps the result alive
   r.stats = summarize_times(r.times_ns);
   return r;

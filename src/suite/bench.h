@@ -16,18 +16,34 @@ class Executor;
 class ThreadPool;
 
 struct BenchOptions {
-  int warmup = 3;   // untimed runs first
-  int repeat = 20;  // timed runs
+  int warmup = 3;         // untimed runs first
+  int repeat = 20;        // timed runs
+  double duration_s = 0;  // > 0: timed runs for this long instead of `repeat` (at least one)
+};
+
+// A timed loop of duration_s stops at this many runs, so that the times it keeps (8 bytes
+// a run) stay below 80 MB however fast a run is.
+constexpr size_t kMaxDurationRuns = 10'000'000;
+
+// One percentile of the timed runs, by nearest rank: pXX is the smallest time that at
+// least XX% of the runs did not exceed. When there are too few runs for that rank to fall
+// below the last one (p99 needs 100 runs, p99.9 needs 1000), it is the max, and is_max
+// says so: the report then labels it as the max it is.
+struct Percentile {
+  std::string name;  // "p50", "p90", "p95", "p99", "p99.9"
+  int64_t ns = 0;
+  bool is_max = false;
 };
 
 struct BenchStats {
   size_t runs = 0;
   int64_t min_ns = 0, median_ns = 0, p90_ns = 0, p99_ns = 0, max_ns = 0;
   double mean_ns = 0;
+  std::vector<Percentile> percentiles;  // p50, p90, p95, p99, p99.9
 };
 
-// Order statistics of `ns` (nearest rank: pXX is the smallest time at least XX% of the
-// runs did not exceed). REQUIRES: !ns.empty().
+// Order statistics of `ns` (percentiles as above; median_ns, p90_ns and p99_ns are
+// those of `percentiles`). REQUIRES: !ns.empty().
 BenchStats summarize_times(std::vector<int64_t> ns);
 
 struct BenchResult {
@@ -41,7 +57,8 @@ struct BenchResult {
   double gb_per_s() const;
 };
 
-// Runs exec.run(inputs) warmup + repeat times and times each call. The inputs are shared
+// Runs exec.run(inputs) warmup times, then repeat times (or for duration_s), and times
+// each of those calls. The inputs are shared
 // with the caller, so kernels never overwrite them and every run computes the same thing.
 // Outputs are released outside the timed region.
 BenchResult bench_executor(const Executor& exec, const std::map<std::string, Tensor>& inputs,

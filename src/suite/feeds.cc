@@ -110,6 +110,7 @@ GatheredInputs made_up_inputs(const Graph& g, const RunRequest& r) {
   spec.seed = r.seed;
   spec.low = r.low;
   spec.high = r.high;
+  spec.ranges = r.ranges;
   std::map<std::string, Tensor> bound = random_inputs(g, spec);
   std::map<std::string, std::string> sources;
   for (const auto& [name, t] : bound) sources[name] = "random";

@@ -6,10 +6,13 @@ namespace onnxrun {
 
 std::string bench_json(const std::string& what, unsigned threads, const BenchOptions& options, const BenchResult& r) {
   const BenchStats& s = r.stats;
+  nlohmann::ordered_json percentiles = nlohmann::ordered_json::object();
+  for (const Percentile& p : s.percentiles) percentiles[p.name] = {{"ns", p.ns}, {"is_max", p.is_max}};
   const nlohmann::ordered_json j = {{"what", what},
                                     {"threads", threads},
                                     {"kernel_path", leaky_relu_active_path().name},
                                     {"warmup", options.warmup},
+                                    {"duration_s", options.duration_s},
                                     {"runs", s.runs},
                                     {"min_ns", s.min_ns},
                                     {"median_ns", s.median_ns},
@@ -17,6 +20,7 @@ std::string bench_json(const std::string& what, unsigned threads, const BenchOpt
                                     {"p99_ns", s.p99_ns},
                                     {"max_ns", s.max_ns},
                                     {"mean_ns", s.mean_ns},
+                                    {"percentiles", percentiles},
                                     {"elements_per_run", r.elements_per_run},
                                     {"bytes_per_run", r.bytes_per_run},
                                     {"elements_per_s", r.elements_per_s()},

@@ -37,6 +37,9 @@ void check_request(const RunRequest& r) {
   const bool one_run = r.source != FeedSource::kTestSets || r.test_sets.size() == 1;
   if (!one_run && !r.output_dir.empty())
     fail(ErrorKind::kUsage, "-o needs one run: the model has {} test sets; pick one with -d", r.test_sets.size());
+  if (!one_run && !r.save_inputs_dir.empty())
+    fail(ErrorKind::kUsage, "--save-inputs needs one run: the model has {} test sets; pick one with -d",
+         r.test_sets.size());
   if (!one_run && !r.dump_dir.empty())
     fail(ErrorKind::kUsage, "--dump-intermediates needs one run: the model has {} test sets; pick one with -d",
          r.test_sets.size());
@@ -47,6 +50,28 @@ void digest_values(const RunRequest& r, ThreadPool* pool, SetRun& run) {
   if (!r.digests) return;
   for (RunValue& v : run.inputs) v.digest = digest_of(v.tensor, r.print, pool);
   for (RunValue& v : run.outputs) v.digest = digest_of(v.tensor, r.print, pool);
+}
+
+// --save-inputs: the inputs as the run uses them, into the report's transaction, so they
+// appear with the outputs or not at all.
+void save_inputs(const RunRequest& r, const std::vector<RunValue>& inputs) {
+  if (r.save_inputs_dir.empty()) return;
+  std::vector<std::string> names;
+  std::vector<Tensor> tensors;
+  for (const RunValue& v : inputs) {
+    names.push_back(v.name);
+    tensors.push_back(v.tensor);
+  }
+  write_outputs_as(r.format, r.save_inputs_dir, names, tensors, TensorRole::kInputs);
+}
+
+// The notice of a run on made-up inputs: what makes them again.
+std::string made_up_notice(const RunRequest& r) {
+  std::string ranges;
+  for (const auto& [name, range] : r.ranges)
+    ranges += fmt::format(", --range {}:{},{}", name, range.first, range.second);
+  return fmt::format("no inputs given: made up random inputs (--seed {}, --range {},{}{})", r.seed, r.low, r.high,
+                     ranges);
 }
 
 // Runs the graph on `bound`; fills run.outputs, the dump and the output files.
@@ -79,6 +104,7 @@ void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     TestSetData data = read_test_set(g, set.label, set.files);
     run.input_ms = ms_since(t0);
     run.inputs = std::move(data.inputs);
+    save_inputs(r, run.inputs);
     execute(r, exec, std::move(data.bound), run, report);
     log_timings(set.label, run.input_ms, run.run_ms);
     for (size_t j = 0; j < run.outputs.size(); ++j)
@@ -145,10 +171,10 @@ RunReport run_model(const RunRequest& r) {
 
   // Output files are written under temporary names and appear only on commit; a folder
   // they cannot go to is refused before anything runs.
-  if (!r.output_dir.empty()) {
-    check_output_targets(r.format, r.output_dir, g.outputs.size());
-    report.outputs_ = std::make_unique<OutputTransaction>();
-  }
+  if (!r.output_dir.empty()) check_output_targets(r.format, r.output_dir, g.outputs.size());
+  if (!r.save_inputs_dir.empty())
+    check_output_targets(r.format, r.save_inputs_dir, g.required_inputs().size(), TensorRole::kInputs);
+  if (!r.output_dir.empty() || !r.save_inputs_dir.empty()) report.outputs_ = std::make_unique<OutputTransaction>();
 
   if (r.source == FeedSource::kTestSets) {
     for (const TestSetSpec& set : r.test_sets) {
@@ -169,10 +195,9 @@ RunReport run_model(const RunRequest& r) {
   const auto t1 = Clock::now();
   GatheredInputs in = r.source == FeedSource::kRandom ? made_up_inputs(g, r) : given_inputs(g, r);
   run.input_ms = ms_since(t1);
-  if (r.source == FeedSource::kRandom && !g.required_inputs().empty())
-    report.notice =
-        fmt::format("no inputs given: made up random inputs (--seed {}, --range {},{})", r.seed, r.low, r.high);
+  if (r.source == FeedSource::kRandom && !g.required_inputs().empty()) report.notice = made_up_notice(r);
   run.inputs = std::move(in.values);
+  save_inputs(r, run.inputs);
   if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
   execute(r, exec, std::move(in.bound), run, report);
   log_timings(r.source == FeedSource::kRandom ? "made-up inputs" : "given inputs", run.input_ms, run.run_ms);

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -48,13 +49,15 @@ struct RunRequest {
   std::map<std::string, Shape> shapes;  // --shape: made-up inputs, symbolic dims, literals
   uint64_t seed = 0;                    // made-up inputs
   double low = -1, high = 1;
-  std::vector<TestSetSpec> test_sets;  // kTestSets, in order (none: the model is only loaded)
+  std::map<std::string, std::pair<double, double>> ranges;  // --range NAME:LO,HI: one input's own
+  std::vector<TestSetSpec> test_sets;                       // kTestSets, in order (none: the model is only loaded)
 
   Tolerance tol;
   std::string output_dir;  // -o: outputs as DIR/output_<k>.<format> (or outputs.npz)
   TensorFormat format = TensorFormat::kPb;
-  std::string dump_dir;  // --dump-intermediates
-  unsigned threads = 0;  // 0: one per core; 1: the calling thread only
+  std::string save_inputs_dir;  // --save-inputs: the inputs as DIR/input_<k>.<format> (or inputs.npz)
+  std::string dump_dir;         // --dump-intermediates
+  unsigned threads = 0;         // 0: one per core; 1: the calling thread only
 
   // What the caller reads of each RunValue: its digest (what printing and JSON show;
   // `print` says which elements it keeps), and the whole tensor. A run that keeps no

@@ -102,6 +102,9 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, S
     for (const Shape& s : plan->output_shapes)
       if (checked_numel(shown_shape(s, r.print)) > kMaxShownElements) return false;
   if (!r.output_dir.empty() && !StreamedOutputs::can_stream(r.format, r.output_dir, g.outputs.size())) return false;
+  if (!r.save_inputs_dir.empty() &&
+      !StreamedOutputs::can_stream(r.format, r.save_inputs_dir, inputs.size(), TensorRole::kInputs))
+    return false;
 
   std::vector<DigestBuilder> in_digests, out_digests;
   if (r.digests) {
@@ -114,6 +117,18 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, S
     std::vector<std::string> names;
     for (const ValueInfo& v : g.outputs) names.push_back(v.name);
     files.emplace(r.format, r.output_dir, names, plan->output_dtypes, plan->output_shapes);
+  }
+  // --save-inputs: the input blocks as they are read, byte for byte what a whole run saves.
+  std::optional<StreamedOutputs> saved_inputs;
+  if (!r.save_inputs_dir.empty()) {
+    std::vector<std::string> names;
+    std::vector<DType> dtypes;
+    for (const BlockInput& in : inputs) {
+      names.push_back(in.name);
+      dtypes.push_back(in.dtype);
+    }
+    saved_inputs.emplace(r.format, r.save_inputs_dir, names, dtypes, std::vector<Shape>(inputs.size(), shape),
+                         TensorRole::kInputs);
   }
   // --dump-intermediates: each value of the blocks' size streamed into its file, begun
   // at the first block (so values.tsv lists them in the order a whole run produces them);
@@ -132,9 +147,12 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, S
       if (begin == 0) dumping[name] = dump->begin_value(name, t.dtype(), v.shape);
       dump->append(dumping.at(name), t.raw(), t.nbytes());
     };
-  if (r.digests)
+  if (r.digests || saved_inputs)
     sinks.inputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
-      for (size_t k = 0; k < blocks.size(); ++k) in_digests[k].add(begin, blocks[k], pool);
+      for (size_t k = 0; k < blocks.size(); ++k) {
+        if (r.digests) in_digests[k].add(begin, blocks[k], pool);
+        if (saved_inputs) saved_inputs->append(k, blocks[k].raw(), blocks[k].nbytes());
+      }
     };
   sinks.outputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
     for (size_t k = 0; k < blocks.size(); ++k) {
@@ -147,6 +165,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, S
     for (const auto& [name, id] : dumping) dump->end_value(id);
     values_dumped = dump->finish();
   }
+  if (saved_inputs) saved_inputs->finish();
   if (files) files->finish();  // into the report's transaction: they appear on commit
   run.run_ms = ms_since(t0);
 

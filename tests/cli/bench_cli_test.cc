@@ -74,9 +74,67 @@ TEST_CASE("bench reads inputs with -i and prints text", "[cli][bench]") {
   auto r = run_cli({"bench", model, "-i", "x=" + tmp.file("x.pb"), "--repeat", "3"});
   REQUIRE_EXIT(r, 0);
   CHECK_THAT(r.out, Catch::Contains("3 runs"));
-  CHECK_THAT(r.out, Catch::Contains("median"));
+  CHECK_THAT(r.out, Catch::Contains("p50"));
   CHECK_THAT(r.out, Catch::Contains("GB/s"));
   CHECK_THAT(r.out, Catch::Contains("peak RSS"));
+}
+
+TEST_CASE("bench prints p50 to p99.9, and labels those beyond its runs as the max", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, 1);
+  auto text = run_cli({"bench", model, "--shape", "x=100", "--repeat", "40", "--warmup", "0"});
+  REQUIRE_EXIT(text, 0);
+  CHECK_THAT(text.out, Catch::Contains("40 runs after 0 warm-up"));
+  CHECK(std::regex_search(text.out, std::regex("  p50 [0-9.]+ [nmu]?s  p90 [0-9.]+ [nmu]?s  p95 [0-9.]+ [nmu]?s  "
+                                               "p99 \\(max of 40 runs\\) [0-9.]+ [nmu]?s  "
+                                               "p99\\.9 \\(max of 40 runs\\) [0-9.]+ [nmu]?s\n")));
+
+  auto j = nlohmann::json::parse(
+      run_cli({"bench", model, "--shape", "x=100", "--repeat", "100", "--warmup", "0", "--json"}).out);
+  CHECK(j.at("runs") == 100);
+  CHECK(j.at("duration_s") == 0);
+  const auto& p = j.at("percentiles");
+  std::vector<std::string> names;
+  for (const auto& [name, value] : p.items()) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"p50", "p90", "p95", "p99", "p99.9"});
+  for (const char* name : {"p50", "p90", "p95", "p99"}) CHECK(p.at(name).at("is_max") == false);
+  CHECK(p.at("p99.9").at("is_max") == true);
+  CHECK(p.at("p99.9").at("ns") == j.at("max_ns"));
+  CHECK(p.at("p50").at("ns") == j.at("median_ns"));
+  CHECK(p.at("p50").at("ns") <= p.at("p95").at("ns"));
+  CHECK(p.at("p95").at("ns") <= p.at("p99").at("ns"));
+}
+
+TEST_CASE("bench --duration runs for that long instead of --repeat", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, 1);
+  auto text = run_cli({"bench", model, "--shape", "x=100", "--duration", "0.3"});
+  REQUIRE_EXIT(text, 0);
+  std::smatch m;
+  REQUIRE(std::regex_search(text.out, m, std::regex("([0-9]+) runs in 0.3 s after 3 warm-up")));
+  CHECK(std::stoul(m[1]) > 20);  // more than --repeat's default: a run of 100 floats takes microseconds
+  CHECK_THAT(text.out, Catch::Contains("p99.9"));
+
+  auto json = run_cli({"bench", model, "--shape", "x=100", "--duration", "0.2", "--json"});
+  REQUIRE_EXIT(json, 0);
+  const auto j = nlohmann::json::parse(json.out);
+  CHECK(j.at("duration_s") == 0.2);
+  CHECK(j.at("runs").get<int64_t>() > 20);
+  const bool enough = j.at("runs").get<int64_t>() >= 1000;
+  CHECK(j.at("percentiles").at("p99.9").at("is_max") == !enough);
+
+  auto memcpy = run_cli({"bench", "--memcpy", "1000", "--duration", "0.1", "--json"});
+  REQUIRE_EXIT(memcpy, 0);
+  CHECK(nlohmann::json::parse(memcpy.out).at("runs").get<int64_t>() > 20);
+}
+
+TEST_CASE("bench makes up an input whose dim nothing binds with that dim 1, and says so", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, 1);
+  auto r = run_cli({"bench", model, "--repeat", "2", "--json"});
+  REQUIRE_EXIT(r, 0);
+  CHECK_THAT(r.err, Catch::Contains("warning: input 'x'") && Catch::Contains("dim 0 ('N') set to 1"));
+  CHECK(nlohmann::json::parse(r.out).at("elements_per_run") == 1);
 }
 
 TEST_CASE("bench --memcpy times the bandwidth baseline", "[cli][bench]") {
@@ -91,8 +149,14 @@ TEST_CASE("bench usage errors exit 2 with one line", "[cli][bench]") {
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"bench"},
                                              {"bench", model, "--repeat", "0"},
-                                             {"bench", model},  // N unbound
-                                             {"bench", model, "--shape", "x=1,a"}}) {
+                                             {"bench", model, "--shape", "x=1,a"},
+                                             {"bench", model, "--shape", "x=9", "--duration", "1", "--repeat", "5"},
+                                             {"bench", model, "--shape", "x=9", "--repeat", "5", "--duration", "1"},
+                                             {"bench", model, "--shape", "x=9", "--duration", "0"},
+                                             {"bench", model, "--shape", "x=9", "--duration", "-1"},
+                                             {"bench", model, "--shape", "x=9", "--duration", "inf"},
+                                             {"bench", model, "--shape", "x=9", "--duration", "2s"},
+                                             {"bench", "--memcpy", "100", "--duration", "0"}}) {
     auto r = run_cli(args);
     INFO(r.err);
     CHECK_EXIT(r, 2);

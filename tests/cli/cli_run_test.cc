@@ -106,16 +106,6 @@ TEST_CASE("the model's inputs, bound wrongly, are refused with exit 3 and nothin
   require_rejected(run_cli({m, "-i", "x=" + m, "-o", o}), 3, {"not a valid TensorProto"}, o);
 }
 
-TEST_CASE("a model with symbolic dims and no data asks for --shape", "[cli]") {
-  TempDir dir;
-  auto m = make_model(13);
-  add_symbolic_input(m, "x", onnx::TensorProto::FLOAT, {"N"});
-  add_output(m, "y", onnx::TensorProto::FLOAT, {-1});
-  add_node(m, "LeakyRelu", {"x"}, {"y"});
-  save_model(m, dir.file("m.onnx"));
-  require_rejected(run_cli({dir.file("m.onnx")}), 2, {"input 'x'", "--shape x="});
-}
-
 TEST_CASE("corrupt, missing and unsupported models are refused with exit 3", "[cli]") {
   TempDir dir;
   const std::string o = dir.file("out");

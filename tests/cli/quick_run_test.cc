@@ -108,9 +108,9 @@ TEST_CASE("random inputs: from declared shapes, --shape for symbols, seeded, in 
   CHECK(without_timings(a.out) != without_timings(c.out));
   CHECK(json::parse(a.out)["inputs"][0]["source"] == "random");
 
-  auto r = run_cli({quick("leaky_nxm.onnx")});
-  CHECK_EXIT(r, 2);
-  CHECK_THAT(r.err, Catch::Contains("--shape x=d0,d1,..."));
+  auto r = run_cli({quick("leaky_nxm.onnx")});  // symbolic dims unbound: 1 each, with a warning
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.err, Catch::Contains("set to 1") && Catch::Contains("--shape x=d0,d1,..."));
 
   TempDir out;
   r = run_cli({quick("leaky_nxm.onnx"), "--shape", "x=30,40", "--range=100,200", "-o", out.path(), "--format", "npz"});

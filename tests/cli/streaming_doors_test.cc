@@ -1,7 +1,7 @@
 // Every door of `onnx-run MODEL -i ...` gives the same bytes whichever way the run goes:
 // block by block (--exec-path blocks) or whole (--exec-path whole). The text report, -q,
-// --json, -o in each format and --dump-intermediates are compared byte for byte, over
-// the four float types, the shape classes (empty, one element, small, over the summary
+// --json, -o in each format, --dump-intermediates and --save-inputs are compared byte for
+// byte, over the four float types, the shape classes (empty, one element, small, over the summary
 // limit and several blocks long; 0-d in tests/unit/suite/streamed_run_test.cc) and the input formats (.pb, .npy, stored and deflated .npz).
 #include <catch2/catch.hpp>
 
@@ -148,6 +148,8 @@ const std::vector<Door>& doors() {
       {"-q -o npy", {"-q", "-o", "OUT", "--format", "npy"}},
       {"-o npz --json", {"-o", "OUT", "--format", "npz", "--json"}},
       {"--dump-intermediates", {"-q", "--dump-intermediates", "OUT", "--format", "npy"}},
+      {"--save-inputs pb", {"--save-inputs", "OUT"}},
+      {"--save-inputs npz -o npz", {"-q", "--save-inputs", "OUT", "-o", "OUT", "--format", "npz"}},
   };
   return d;
 }

@@ -1,0 +1,95 @@
+// The run-time statistics of `onnx-run bench` (suite/bench.h): nearest-rank percentiles,
+// the ones too few runs leave at the max and say so, and timing by duration.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <numeric>
+#include <vector>
+
+#include "suite/bench.h"
+
+using namespace onnxrun;
+
+namespace {
+
+// 1, 2, ..., n nanoseconds, shuffled (summarize_times sorts).
+std::vector<int64_t> one_to(int64_t n) {
+  std::vector<int64_t> v(static_cast<size_t>(n));
+  std::iota(v.rbegin(), v.rend(), 1);
+  return v;
+}
+
+const Percentile& percentile(const BenchStats& s, const std::string& name) {
+  for (const Percentile& p : s.percentiles)
+    if (p.name == name) return p;
+  FAIL("no " << name);
+  return s.percentiles.front();
+}
+
+}  // namespace
+
+TEST_CASE("bench percentiles are nearest ranks, p50 to p99.9", "[bench]") {
+  const BenchStats s = summarize_times(one_to(1000));
+  REQUIRE(s.percentiles.size() == 5);
+  CHECK(s.runs == 1000);
+  CHECK(percentile(s, "p50").ns == 500);
+  CHECK(percentile(s, "p90").ns == 900);
+  CHECK(percentile(s, "p95").ns == 950);
+  CHECK(percentile(s, "p99").ns == 990);
+  CHECK(percentile(s, "p99.9").ns == 999);
+  for (const Percentile& p : s.percentiles) CHECK_FALSE(p.is_max);
+  CHECK(s.median_ns == 500);
+  CHECK(s.p90_ns == 900);
+  CHECK(s.p99_ns == 990);
+  CHECK(s.min_ns == 1);
+  CHECK(s.max_ns == 1000);
+  CHECK(s.mean_ns == 500.5);
+}
+
+TEST_CASE("a percentile that needs more runs than were made is the max, and says so", "[bench]") {
+  // p99 needs 100 runs, p99.9 1000, p95 20, p90 10, p50 2.
+  for (const auto& [runs, max_ones] :
+       std::vector<std::pair<int64_t, std::vector<std::string>>>{{1, {"p50", "p90", "p95", "p99", "p99.9"}},
+                                                                 {2, {"p90", "p95", "p99", "p99.9"}},
+                                                                 {10, {"p95", "p99", "p99.9"}},
+                                                                 {19, {"p95", "p99", "p99.9"}},
+                                                                 {20, {"p99", "p99.9"}},
+                                                                 {40, {"p99", "p99.9"}},
+                                                                 {99, {"p99", "p99.9"}},
+                                                                 {100, {"p99.9"}},
+                                                                 {999, {"p99.9"}},
+                                                                 {1000, {}}}) {
+    CAPTURE(runs);
+    const BenchStats s = summarize_times(one_to(runs));
+    for (const Percentile& p : s.percentiles) {
+      CAPTURE(p.name);
+      const bool listed = std::find(max_ones.begin(), max_ones.end(), p.name) != max_ones.end();
+      CHECK(p.is_max == listed);
+      if (p.is_max) CHECK(p.ns == runs);
+      else CHECK(p.ns < runs);
+    }
+  }
+}
+
+TEST_CASE("bench by duration runs until the time is up, at least once", "[bench]") {
+  BenchOptions o;
+  o.warmup = 0;
+  o.duration_s = 0.05;
+  const auto t0 = std::chrono::steady_clock::now();
+  const BenchResult r = bench_memcpy(1000, o, nullptr);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(s >= 0.05);
+  CHECK(r.stats.runs > 20);  // not --repeat's 20: a 1000-byte memcpy takes well under 2.5 ms
+  CHECK(r.times_ns.size() == r.stats.runs);
+
+  o.duration_s = 1e-9;  // over before the first run ends: still one
+  CHECK(bench_memcpy(1000, o, nullptr).stats.runs == 1);
+}
+
+TEST_CASE("bench refuses a duration that is not a number of seconds", "[bench]") {
+  BenchOptions o;
+  for (double d : {-1.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    o.duration_s = d;
+    CHECK_THROWS_WITH(bench_memcpy(1000, o, nullptr), Catch::Contains("--duration"));
+  }
+}
