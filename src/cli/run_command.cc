@@ -37,12 +37,11 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("-o,--output-dir", o.output_dir, "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
       ->type_name("DIR");
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
-  app.add_option("--rtol", o.tol.rtol, "relative tolerance for comparisons")
-      ->capture_default_str()
-      ->check(non_negative_number());
-  app.add_option("--atol", o.tol.atol, "absolute tolerance for comparisons")
-      ->capture_default_str()
-      ->check(non_negative_number());
+  add_tolerance_options(app, o.tol);
+  app.add_option("--expected", o.expected,
+                 "compare the outputs with expected ones: an .npz (arrays by output name), a folder of output_K.pb "
+                 "or NAME.npy files, or NAME=FILE for one output (repeatable); matched by name, else by position")
+      ->type_name("FILE|DIR|NAME=FILE");
   app.add_flag("--expand-functions", o.expand_functions,
                "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
   app.add_flag("--no-fuse", o.no_fuse,
@@ -144,7 +143,8 @@ RunRequest request_from_options(const RunOptions& o) {
   r.shapes = parse_shape_args(o.shapes);
   r.seed = o.seed;
   std::tie(r.low, r.high) = parse_range(o.range);
-  r.tol = o.tol;
+  r.tol = tolerance_from(o.tol);
+  r.expected = o.expected;
   r.output_dir = o.output_dir;
   r.format = parse_tensor_format(o.format);
   r.dump_dir = o.dump_dir;
@@ -160,6 +160,9 @@ RunRequest request_from_options(const RunOptions& o) {
   if (given && o.random) fail(ErrorKind::kUsage, "give inputs with -i/--npz or ask for --random ones, not both");
   if (o.random && !o.test_dir.empty())
     fail(ErrorKind::kUsage, "give a test set with -d or ask for --random inputs, not both");
+  if (!o.expected.empty() && !given && !o.random)
+    fail(ErrorKind::kUsage,
+         "--expected needs inputs given with -i/--npz or --random: a test set brings its own expected outputs");
   r.source = given ? FeedSource::kGiven : o.random ? FeedSource::kRandom : FeedSource::kTestSets;
   return r;
 }
