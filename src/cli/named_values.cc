@@ -23,7 +23,9 @@ std::string problem_with(const std::string& arg) {
   const NamedValue nv = split_named_value(arg);
   if (arg.find(':') != std::string::npos && nv.name.empty())
     return fmt::format("expected [NAME:]V with a name before ':', got '{}'", arg);
-  if (!non_negative(nv.value)) return fmt::format("expected a number >= 0 or NAME:NUMBER, got '{}'", arg);
+  if (!non_negative(nv.value))
+    return nv.name.empty() ? fmt::format("expected a number >= 0, got '{}'", arg)
+                           : fmt::format("expected NAME:NUMBER with a number >= 0, got '{}'", arg);
   return "";
 }
 

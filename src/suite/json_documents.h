@@ -56,8 +56,8 @@ std::string run_json(const RunReport& report);
 // COMPARISON, an output's "comparison": {"ok", "elements", "mismatches", "problem"?,
 //   "worst"?: {"index", "position", "expected", "actual", "expected_bits", "actual_bits",
 //   "abs_err", "rel_err"}, "needed_atol", "needed_rtol", "rtol", "atol",
-//   "check_error_stat", "errors": {"abs": {"max", "mean", "median"}, "rel": {...},
-//   "beyond_tolerance", "abs_histogram": [{"from", "to", "count"}]}} (only the first
+//   "check_error_stat", "errors": {"max_abs_err", "mean_abs_err", "median_abs_err",
+//   "max_rel_err", "mean_rel_err", "median_rel_err", "beyond_tolerance", "abs_histogram": [{"from", "to", "count"}]}} (only the first
 //   four with a "problem"). The histogram: {0, 0} for exact elements, [10^d, 10^(d+1)) per
 //   decade that has errors, {"inf", "inf"} for NaN and infinity mismatches.
 //   A run on given or made-up inputs with --expected has a "comparison" on each compared

@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "io/tensor_json.h"
 #include "suite/json_documents.h"
@@ -79,19 +82,19 @@ ordered_json comparison_json(const Comparison& c) {
   j["rtol"] = json_real(c.rtol);
   j["atol"] = json_real(c.atol);
   j["check_error_stat"] = error_stat_name(c.stat);
+  // The errors are computed in double, as abs_err and rel_err are: exact, not shortened.
   const ErrorStats& e = c.errors;
+  auto power_of_ten = [](int d) { return json_real(std::stod(fmt::format("1e{}", d))); };  // 1e-3, not pow's
   ordered_json histogram = ordered_json::array();
   if (e.exact) histogram.push_back({{"from", 0}, {"to", 0}, {"count", e.exact}});
   for (const auto& [decade, count] : e.decades)
-    histogram.push_back(
-        {{"from", json_real(std::pow(10.0, decade))}, {"to", json_real(std::pow(10.0, decade + 1))}, {"count", count}});
+    histogram.push_back({{"from", power_of_ten(decade)}, {"to", power_of_ten(decade + 1)}, {"count", count}});
   if (e.infinite)
     histogram.push_back({{"from", json_real(INFINITY)}, {"to", json_real(INFINITY)}, {"count", e.infinite}});
-  j["errors"] = {
-      {"abs", {{"max", json_real(e.max_abs)}, {"mean", json_real(e.mean_abs)}, {"median", json_real(e.median_abs)}}},
-      {"rel", {{"max", json_real(e.max_rel)}, {"mean", json_real(e.mean_rel)}, {"median", json_real(e.median_rel)}}},
-      {"beyond_tolerance", c.mismatches},
-      {"abs_histogram", std::move(histogram)}};
+  j["errors"] = {{"max_abs_err", json_real(e.max_abs)},       {"mean_abs_err", json_real(e.mean_abs)},
+                 {"median_abs_err", json_real(e.median_abs)}, {"max_rel_err", json_real(e.max_rel)},
+                 {"mean_rel_err", json_real(e.mean_rel)},     {"median_rel_err", json_real(e.median_rel)},
+                 {"beyond_tolerance", c.mismatches},          {"abs_histogram", std::move(histogram)}};
   return j;
 }
 

@@ -110,7 +110,7 @@ TEST_CASE("--expected reports a mismatch with statistics and a histogram, exit 1
   CHECK(c["ok"] == false);
   CHECK(c["mismatches"] == 3);
   CHECK(c["worst"]["index"] == 50);
-  CHECK(c["errors"]["abs"]["median"] == 0);
+  CHECK(c["errors"]["median_abs_err"] == 0);
   CHECK(c["errors"]["beyond_tolerance"] == 3);
   CHECK(c["errors"]["abs_histogram"].size() == 4);
   CHECK(c["check_error_stat"] == "elemwise");
@@ -232,4 +232,43 @@ TEST_CASE("test: per-output tolerances from --atol NAME:V and from data.json", "
   // The run command's test-set mode takes them too.
   CHECK_EXIT(run_cli({dir + "/model.onnx", "-q", "--atol", "y:0.2"}), 0);
   CHECK_EXIT(run_cli({dir + "/model.onnx", "-q"}), 1);
+}
+
+TEST_CASE("--expected over several blocks: the same report block by block as whole", "[cli][expected][blocks]") {
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", TP::FLOAT, {1024, 1024});  // 4 MiB: four 1 MiB blocks
+  add_output(m, "y", TP::FLOAT, {1024, 1024});
+  add_node(m, "LeakyRelu", {"x"}, {"y"}, "lrelu");
+  const std::string model = save_model(m, d.file("model.onnx"));
+  const std::string x = d.file("x.npy");
+  std::vector<float> xs(1024 * 1024);
+  for (size_t k = 0; k < xs.size(); ++k) xs[k] = static_cast<float>(static_cast<int>(k % 2001) - 1000) * 0.01f;
+  write_npy_file(x, float_tensor({1024, 1024}, xs));
+  REQUIRE_EXIT(run_cli({model, "-i", x, "-o", d.file("out"), "--format", "npy", "-q"}), 0);
+  Tensor y = read_npy_file(d.file("out/output_0.npy"));
+  float* v = y.mutable_data<float>();
+  for (size_t k : {size_t{5}, size_t{300000}, size_t{600001}, size_t{1048575}}) v[k] = v[k] * 2 + 1;
+  write_npy_file(d.file("bad.npy"), y);
+  for (const char* stat : {"elemwise", "median"}) {
+    const ProcessResult whole =
+        run_cli({model, "-i", x, "--expected", d.file("bad.npy"), "--exec-path", "whole", "--check-error-stat", stat});
+    const ProcessResult blocks = run_cli(
+        {model, "-i", x, "--expected", d.file("bad.npy"), "--exec-path", "blocks", "--check-error-stat", stat, "-v"});
+    CHECK_EXIT(whole, std::string(stat) == "median" ? 0 : 1);
+    CHECK(blocks.exit_code == whole.exit_code);
+    CHECK_THAT(blocks.err, Contains("ran block by block"));
+    CHECK_THAT(whole.out, Contains("4 of 1048576 beyond tolerance"));
+    CHECK(whole.out == blocks.out);
+  }
+}
+
+TEST_CASE("made-up inputs are repeatable: --random --seed with --expected of an earlier run", "[cli][expected]") {
+  TempDir d;
+  const std::string model = save_model(leaky_relu_model(16), d.file("model.onnx"));
+  REQUIRE_EXIT(run_cli({model, "--random", "--seed", "7", "-o", d.file("first"), "-q"}), 0);
+  CHECK_EXIT(run_cli({model, "--random", "--seed", "7", "--expected", d.file("first"), "-q"}), 0);
+  const ProcessResult other = run_cli({model, "--random", "--seed", "8", "--expected", d.file("first"), "-q"});
+  CHECK_EXIT(other, 1);
+  CHECK_THAT(other.out, Contains("elements differ"));
 }

@@ -77,7 +77,7 @@ TEST_CASE("the installed man page and completions are what the binary generates"
 
 TEST_CASE("every option of every command is in its --help, the man page and the completions", "[cli][docs]") {
   const auto options = options_by_command();
-  REQUIRE(options.size() == 5);
+  REQUIRE(options.size() == 6);
   const std::string man = generated("man");
   const std::string fish = generated("fish-completion");
   const size_t global_from = man.find(".SH GLOBAL OPTIONS");
@@ -129,7 +129,7 @@ TEST_CASE("bash completes options, commands and the right files", "[cli][docs]")
   CHECK(complete("onnx-run --th") == std::set<std::string>{"--threads"});
   CHECK(complete("onnx-run -q test --ju") == std::set<std::string>{"--junit"});
   CHECK(complete("onnx-run he") == std::set<std::string>{"help"});
-  CHECK(complete("onnx-run help ") == std::set<std::string>{"bench", "help", "info", "run", "test"});
+  CHECK(complete("onnx-run help ") == std::set<std::string>{"bench", "compare", "help", "info", "run", "test"});
   CHECK(complete("onnx-run m.onnx --format ") == std::set<std::string>{"npy", "npz", "pb"});
   const std::string set0 = "testdata/leakyrelu_opset16_float_default/test_data_set_0/";
   // -i NAME=<TAB>: the files after '=' (bash completes the part after '=' itself).

@@ -8,7 +8,7 @@ using namespace onnxrun;
 using namespace onnxrun::cli;
 using Catch::Matchers::Contains;
 
-TEST_CASE("NAME:V splits at the last colon; V alone is for every name", "[named-values]") {
+TEST_CASE("NAME:V splits at the last colon, and V alone is for every name", "[named-values]") {
   CHECK(split_named_value("1e-3").name.empty());
   CHECK(split_named_value("y:1e-3").name == "y");
   CHECK(split_named_value("y:1e-3").value == "1e-3");
