@@ -27,6 +27,7 @@ ResultTensor read_one(const fs::path& file, const std::string& listed_name) {
            : file.extension() == ".npy" ? file.stem().string()
                                         : "";
   r.tensor = std::move(nt.tensor);
+  r.numpy = file.extension() == ".npy";
   return r;
 }
 
@@ -81,7 +82,7 @@ std::vector<ResultTensor> read_result_files(const std::string& path) {
   if (!fs::exists(p, ec)) fail(ErrorKind::kIo, "{}: no such file or folder", path);
   std::vector<ResultTensor> out;
   if (p.extension() == ".npz") {
-    for (NamedArray& a : read_npz_file(path)) out.push_back({a.name, path + ":" + a.name, std::move(a.tensor)});
+    for (NamedArray& a : read_npz_file(path)) out.push_back({a.name, path + ":" + a.name, std::move(a.tensor), true});
     return out;
   }
   out.push_back(read_one(p, ""));

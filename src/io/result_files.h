@@ -17,6 +17,9 @@ struct ResultTensor {
   std::string name;
   std::string file;  // for messages: "dir/output_0.pb", "out.npz:y"
   Tensor tensor;
+  // From a .npy or .npz: a uint16 tensor may be bfloat16's bits (numpy has no bfloat16;
+  // io/npy.h bfloat16_from_bits), to retype where the other side says bfloat16.
+  bool numpy = false;
 };
 
 // The tensors of `path`, in order: a folder's .pb and .npy files in values.tsv's order

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "io/npy.h"
 #include "io/result_files.h"
 #include "model/load.h"
 
@@ -47,7 +48,10 @@ SetsComparison compare_result_sets(const std::string& a, const std::string& b, c
     p.file_a = set_a[j].file;
     if (const ResultTensor* other = partner[j]) {
       p.file_b = other->file;
-      p.comparison = compare_tensors(set_a[j].tensor, other->tensor, tol.for_output(p.name));
+      // numpy has no bfloat16: a numpy side's uint16 bits are bfloat16 where the other side is.
+      const Tensor x = set_a[j].numpy ? bfloat16_from_bits(set_a[j].tensor, other->tensor.dtype()) : set_a[j].tensor;
+      const Tensor y = other->numpy ? bfloat16_from_bits(other->tensor, set_a[j].tensor.dtype()) : other->tensor;
+      p.comparison = compare_tensors(x, y, tol.for_output(p.name));
     }
     out.values.push_back(std::move(p));
   }

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "io/npy.h"
 #include "io/result_files.h"
 #include "suite/feeds.h"
 
@@ -13,11 +14,12 @@ std::vector<Tensor> read_expected_outputs(const Graph& g, const std::vector<std:
   const std::vector<std::string> outputs = g.output_names();
   std::vector<Tensor> expected(outputs.size());
   std::vector<std::string> given_by(outputs.size());
-  auto put = [&](size_t slot, Tensor t, const std::string& arg) {
+  auto put = [&](size_t slot, ResultTensor r, const std::string& arg) {
     if (expected[slot].valid())
       fail(ErrorKind::kInput, "--expected {}: output '{}' is already given by --expected {}", arg, outputs[slot],
            given_by[slot]);
-    expected[slot] = std::move(t);
+    // numpy has no bfloat16: its uint16 bits for an output declared bfloat16.
+    expected[slot] = r.numpy ? bfloat16_from_bits(r.tensor, g.outputs[slot].dtype) : std::move(r.tensor);
     given_by[slot] = arg;
   };
   for (const std::string& arg : args) {
@@ -32,7 +34,7 @@ std::vector<Tensor> read_expected_outputs(const Graph& g, const std::vector<std:
              fmt::join(outputs, ", "));
       if (set.size() != 1)
         fail(ErrorKind::kInput, "--expected {}: NAME=FILE takes one tensor; {} holds {}", arg, path, set.size());
-      put(slot, std::move(set[0].tensor), arg);
+      put(slot, std::move(set[0]), arg);
       continue;
     }
     std::vector<std::string> names;
@@ -42,7 +44,7 @@ std::vector<Tensor> read_expected_outputs(const Graph& g, const std::vector<std:
       if (slot[k] == outputs.size())
         fail(ErrorKind::kInput, "--expected {}: {} tensors for the model's {} outputs ({} is left over)", arg,
              set.size(), outputs.size(), set[k].file);
-      put(slot[k], std::move(set[k].tensor), arg);
+      put(slot[k], std::move(set[k]), arg);
     }
   }
   return expected;

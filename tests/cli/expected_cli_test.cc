@@ -272,3 +272,16 @@ TEST_CASE("made-up inputs are repeatable: --random --seed with --expected of an 
   CHECK_EXIT(other, 1);
   CHECK_THAT(other.out, Contains("elements differ"));
 }
+
+TEST_CASE("bfloat16 outputs written as numpy bits compare as bfloat16 with --expected and compare",
+          "[cli][expected][compare]") {
+  TempDir d;
+  const std::string model = save_model(leaky_relu_model(16, TP::BFLOAT16), d.file("model.onnx"));
+  REQUIRE_EXIT(run_cli({model, "--random", "--seed", "3", "-o", d.file("npy"), "--format", "npy", "-q"}), 0);
+  REQUIRE_EXIT(run_cli({model, "--random", "--seed", "3", "-o", d.file("pb"), "-q"}), 0);
+  const ProcessResult r = run_cli({model, "--random", "--seed", "3", "--expected", d.file("npy")});
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("ok (") && Contains("exact)"));
+  CHECK_EXIT(run_cli({"compare", d.file("npy"), d.file("pb"), "-q"}), 0);
+  CHECK_EXIT(run_cli({"compare", d.file("pb"), d.file("npy"), "-q"}), 0);
+}
