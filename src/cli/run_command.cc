@@ -213,7 +213,8 @@ const CommandDoc& run_doc() {
       "onnx-run [run] MODEL [OPTIONS]",
       "Runs MODEL on given inputs (-i, --npz), on every test_data_set_* folder beside it, on one test "
       "set (-d), or, with neither, on inputs made up from the declared types and shapes, and compares "
-      "the outputs with the expected ones where a test set gives them. Outputs print as numpy prints "
+      "the outputs with the expected ones where a test set gives them (or --expected, for given or made-up "
+      "inputs). Outputs print as numpy prints "
       "them, with statistics; -o writes them as files, renamed into place only when the whole run has "
       "succeeded. `run` may be left out: `onnx-run MODEL` is `onnx-run run MODEL`.",
       {
@@ -221,6 +222,8 @@ const CommandDoc& run_doc() {
           {"onnx-run model.onnx -i x=x.npy -o out --format npy", "run on a numpy array, write out/output_0.npy"},
           {"onnx-run model.onnx -i 'x=[[-1,0],[1,2]]'", "run on a literal"},
           {"onnx-run model.onnx --shape x=1,3,224,224 --seed 7 --json", "random input of a given shape, JSON report"},
+          {"onnx-run model.onnx -i x=x.npy --expected theirs.npz --atol y:1e-4",
+           "compare with another runtime's outputs, y with its own atol"},
           {"onnx-run model.onnx --expand-functions --print-graph", "show LeakyRelu-16 expanded into its function body"},
           {"onnx-run model.onnx --print-graph", "show what the plan fuses (--no-fuse: run each node alone)"},
       },
