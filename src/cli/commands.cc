@@ -25,6 +25,9 @@ const Command kInfo{"info",        info_main, info_check_args, "what a model is 
                     info_with_app, info_doc};
 const Command kBench{"bench",        bench_main, bench_check_args, "time repeated runs of a model, or of memcpy",
                      bench_with_app, bench_doc};
+const Command kCompare{"compare",          compare_main,
+                       compare_check_args, "compare two sets of result tensors (folders, .npz)",
+                       compare_with_app,   compare_doc};
 const Command kHelp{"help",        help_main, help_check_args, "print the help of onnx-run or of one command",
                     help_with_app, help_doc};
 // Hidden: makes the man page and the completions (the build runs it).
@@ -33,7 +36,7 @@ const Command kGenerate{"--generate", generate_main, generate_check_args, "", nu
 }  // namespace
 
 const std::vector<const Command*>& documented_commands() {
-  static const std::vector<const Command*> all{&kRun, &kTest, &kReport, &kInfo, &kBench, &kHelp};
+  static const std::vector<const Command*> all{&kRun, &kTest, &kReport, &kInfo, &kBench, &kCompare, &kHelp};
   return all;
 }
 

@@ -57,6 +57,11 @@ int info_main(int argc, char** argv);
 int info_check_args(int argc, char** argv);
 void info_with_app(const std::function<void(CLI::App&)>& use);
 const CommandDoc& info_doc();
+// `onnx-run compare A B ...`: compare two result sets (compare_command.cc).
+int compare_main(int argc, char** argv);
+int compare_check_args(int argc, char** argv);
+void compare_with_app(const std::function<void(CLI::App&)>& use);
+const CommandDoc& compare_doc();
 // `onnx-run help [COMMAND]`: a command's --help (help_command.cc).
 int help_main(int argc, char** argv);
 int help_check_args(int argc, char** argv);

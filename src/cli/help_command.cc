@@ -24,7 +24,8 @@ void build_help_app(CLI::App& app, HelpArgs& a) {
   describe_app(app, "onnx-run help", help_doc());
   app.description("onnx-run help: the help of onnx-run, or of one command");
   add_common_options(app, a.common, "accepted as everywhere; help runs nothing");
-  app.add_option("COMMAND", a.command, "the command to explain (run, test, info, bench, help)")->type_name("NAME");
+  app.add_option("COMMAND", a.command, "the command to explain (run, test, info, bench, compare, help)")
+      ->type_name("NAME");
 }
 
 std::vector<std::string> command_names() {
@@ -42,8 +43,8 @@ std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a, const Com
   if (command && command->doc) return std::nullopt;
   command = nullptr;
   const auto near = nearest_name(a.command, command_names());
-  fmt::print(stderr, "onnx-run: help: '{}' is not a command{} (commands: run, test, info, bench, help)\n", a.command,
-             near ? fmt::format("; did you mean `onnx-run help {}`?", *near) : "");
+  fmt::print(stderr, "onnx-run: help: '{}' is not a command{} (commands: run, test, info, bench, compare, help)\n",
+             a.command, near ? fmt::format("; did you mean `onnx-run help {}`?", *near) : "");
   return kExitUsage;
 }
 

@@ -213,7 +213,10 @@ std::string man_page() {
        roff(
            "the ONNX test data beside a model: inputs bind by TensorProto name, else by position K; outputs "
            "likewise.") +
-       "\n.TP\n.I data.json\n" + roff("beside a model in a test tree: \"rtol\" and \"atol\" override the tolerances.") +
+       "\n.TP\n.I data.json\n" +
+       roff(
+           "beside a model in a test tree: \"rtol\" and \"atol\" override the tolerances, each a number for every "
+           "output or {\"NAME\": number} per output.") +
        "\n";
   m += ".SH SEE ALSO\n.BR python3 (1),\n.BR jq (1)\n.PP\n" +
        roff("The ONNX operator and test data documentation (onnx.ai); /usr/share/doc/onnx-run/.") + "\n";

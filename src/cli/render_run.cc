@@ -18,9 +18,16 @@ void print_outputs(const SetRun& run) {
   for (size_t k = 0; k < run.outputs.size(); ++k) {
     const ValueDigest& d = run.outputs[k].digest;
     fmt::print("output '{}': {}\n  {}\n", run.outputs[k].name, describe(d), format_stats(d.stats));
-    if (k < run.checks.size()) fmt::print("  {}\n", run.checks[k].comparison.verdict());
+    if (const OutputVerdict* check = run.check_for(run.outputs[k].name))
+      fmt::print("  {}\n{}", check->comparison.verdict(), check->comparison.error_report("  "));
     fmt::print("{}\n", format_shown(d.shown, d.shape, d.print));
   }
+}
+
+// -q: only the checks that failed, each with its error statistics.
+void print_failed_checks(const SetRun& run) {
+  for (const OutputVerdict& c : run.checks)
+    if (!c.comparison.ok) fmt::print("  {}\n{}", c.comparison.summary(c.name), c.comparison.error_report("    "));
 }
 
 void print_test_set(const SetRun& run, const RenderOptions& o) {
@@ -32,8 +39,7 @@ void print_test_set(const SetRun& run, const RenderOptions& o) {
   if (o.quiet && passed) return;
   fmt::print("{}: {}\n", run.label, passed ? "passed" : "FAILED");
   if (o.quiet) {
-    for (const OutputVerdict& c : run.checks)
-      if (!c.comparison.ok) fmt::print("  {}\n", c.comparison.summary(c.name));
+    print_failed_checks(run);
     return;
   }
   print_inputs(run);
@@ -44,7 +50,10 @@ void print_test_set(const SetRun& run, const RenderOptions& o) {
 
 void print_run_text(const RunReport& report, const RenderOptions& o) {
   if (report.source != FeedSource::kTestSets) {
-    if (o.quiet) return;
+    if (o.quiet) {
+      print_failed_checks(report.runs.at(0));
+      return;
+    }
     print_inputs(report.runs.at(0));
     print_outputs(report.runs.at(0));
     return;

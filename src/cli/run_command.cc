@@ -37,12 +37,11 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("-o,--output-dir", o.output_dir, "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
       ->type_name("DIR");
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
-  app.add_option("--rtol", o.tol.rtol, "relative tolerance for comparisons")
-      ->capture_default_str()
-      ->check(non_negative_number());
-  app.add_option("--atol", o.tol.atol, "absolute tolerance for comparisons")
-      ->capture_default_str()
-      ->check(non_negative_number());
+  add_tolerance_options(app, o.tol);
+  app.add_option("--expected", o.expected,
+                 "compare the outputs with expected ones: an .npz (arrays by output name), a folder of output_K.pb "
+                 "or NAME.npy files, or NAME=FILE for one output (repeatable); matched by name, else by position")
+      ->type_name("FILE|DIR|NAME=FILE");
   app.add_flag("--expand-functions", o.expand_functions,
                "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
   app.add_flag("--no-fuse", o.no_fuse,
@@ -137,7 +136,8 @@ RunRequest request_from_options(const RunOptions& o) {
   const InputRanges ranges = parse_input_ranges(o.ranges);
   std::tie(r.low, r.high) = ranges.all;
   r.ranges = ranges.named;
-  r.tol = o.tol;
+  r.tol = tolerance_from(o.tol);
+  r.expected = o.expected;
   r.output_dir = o.output_dir;
   r.save_inputs_dir = o.save_inputs_dir;
   r.format = parse_tensor_format(o.format);
@@ -154,6 +154,9 @@ RunRequest request_from_options(const RunOptions& o) {
   if (given && o.random) fail(ErrorKind::kUsage, "give inputs with -i/--npz or ask for --random ones, not both");
   if (o.random && !o.test_dir.empty())
     fail(ErrorKind::kUsage, "give a test set with -d or ask for --random inputs, not both");
+  if (!o.expected.empty() && !given && !o.random)
+    fail(ErrorKind::kUsage,
+         "--expected needs inputs given with -i/--npz or --random: a test set brings its own expected outputs");
   r.source = given ? FeedSource::kGiven : o.random ? FeedSource::kRandom : FeedSource::kTestSets;
   return r;
 }
@@ -204,7 +207,8 @@ const CommandDoc& run_doc() {
       "onnx-run [run] MODEL [OPTIONS]",
       "Runs MODEL on given inputs (-i, --npz), on every test_data_set_* folder beside it, on one test "
       "set (-d), or, with neither, on inputs made up from the declared types and shapes, and compares "
-      "the outputs with the expected ones where a test set gives them. Outputs print as numpy prints "
+      "the outputs with the expected ones where a test set gives them (or --expected, for given or made-up "
+      "inputs). Outputs print as numpy prints "
       "them, with statistics; -o writes them as files, renamed into place only when the whole run has "
       "succeeded. `run` may be left out: `onnx-run MODEL` is `onnx-run run MODEL`.",
       {
@@ -214,6 +218,8 @@ const CommandDoc& run_doc() {
           {"onnx-run model.onnx --shape x=1,3,224,224 --seed 7 --json", "random input of a given shape, JSON report"},
           {"onnx-run model.onnx --random --range x:0,1 --save-inputs in -o out",
            "made-up x in [0,1], saved as in/input_0.pb beside out/output_0.pb (-i in/input_0.pb runs it again)"},
+          {"onnx-run model.onnx -i x=x.npy --expected theirs.npz --atol y:1e-4",
+           "compare with another runtime's outputs, y with its own atol"},
           {"onnx-run model.onnx --expand-functions --print-graph", "show LeakyRelu-16 expanded into its function body"},
           {"onnx-run model.onnx --print-graph", "show what the plan fuses (--no-fuse: run each node alone)"},
       },

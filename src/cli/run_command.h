@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "suite/compare.h"
+#include "cli/named_values.h"
 
 namespace onnxrun::cli {
 
@@ -19,7 +19,8 @@ struct RunOptions {
   std::vector<std::string> npz;     // --npz FILE: named arrays bound by name
   std::string output_dir;
   std::string test_dir;
-  Tolerance tol;
+  ToleranceArgs tol;                  // --rtol, --atol, --check-error-stat
+  std::vector<std::string> expected;  // --expected FILE|DIR|NAME=FILE
   bool quiet = false;
   bool expand_functions = false;    // run LeakyRelu-16 through its function body
   bool no_fuse = false;             // --no-fuse: no plan-time rewrite

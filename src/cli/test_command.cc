@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
+#include "cli/named_values.h"
 #include "cli/number_options.h"
 #include "cli/progress.h"
 #include "cli/shard_env.h"
@@ -47,6 +48,7 @@ struct TestOptions {
   size_t slowest = 5;
   size_t causes = 15;
   bool quiet = false;
+  ToleranceArgs tol;  // into runner.case_options.tol after parsing
 };
 
 // --shard auto: the slice from the environment (cli/shard_env.h) replaces "auto" in
@@ -183,12 +185,7 @@ void build_test_app(CLI::App& app, TestArgs& a) {
       ->type_name("S")
       ->check(non_negative_number());
   app.add_flag("--isolate", o.runner.isolate, "run each test in a child process, so a crash is recorded, not fatal");
-  app.add_option("--rtol", o.runner.case_options.tol.rtol, "relative tolerance (a data.json beside a model overrides)")
-      ->capture_default_str()
-      ->check(non_negative_number());
-  app.add_option("--atol", o.runner.case_options.tol.atol, "absolute tolerance (a data.json beside a model overrides)")
-      ->capture_default_str()
-      ->check(non_negative_number());
+  add_tolerance_options(app, o.tol, "; a data.json beside a model overrides");
   app.add_option("--slowest", o.slowest, "how many of the slowest tests to list")
       ->type_name("N")
       ->capture_default_str()
@@ -204,6 +201,7 @@ std::optional<int> parse_test_args(int argc, char** argv, TestArgs& a) {
   build_test_app(app, a);
   if (auto code = parse_args(app, argc, argv)) return code;
   a.test.quiet = a.common.verbosity.quiet;
+  a.test.runner.case_options.tol = tolerance_from(a.test.tol);
   a.test.runner.case_options.threads = app.count("--threads") ? a.common.threads : 1;
   return std::nullopt;
 }

@@ -20,6 +20,12 @@ std::string Function::label() const {
                      overload.empty() ? "" : ", overload " + overload);
 }
 
+std::vector<std::string> Graph::output_names() const {
+  std::vector<std::string> names;
+  for (const ValueInfo& v : outputs) names.push_back(v.name);
+  return names;
+}
+
 std::vector<const ValueInfo*> Graph::required_inputs() const {
   std::vector<const ValueInfo*> out;
   for (const ValueInfo& v : inputs)

@@ -66,6 +66,8 @@ struct Graph {
   // Inputs a caller must feed: declared inputs with no initializer, in order.
   std::vector<const ValueInfo*> required_inputs() const;
   const ValueInfo* find_input(const std::string& value) const;
+  // The outputs' names, in order.
+  std::vector<std::string> output_names() const;
 };
 
 struct ModelMeta {

@@ -123,14 +123,23 @@ Tolerance tolerance_for(const std::string& dir, Tolerance base) {
   } catch (const nlohmann::json::exception& e) {
     fail(ErrorKind::kInvalid, "{}: not valid JSON ({})", file.string(), e.what());
   }
-  auto take = [&](const char* key, double& into) {
+  // "rtol": V for every output, or {"NAME": V, ...} per output.
+  auto take = [&](const char* key, double& all, std::map<std::string, double>& per_output) {
     if (!j.is_object() || !j.contains(key)) return;
-    if (!j[key].is_number() || j[key].get<double>() < 0)
-      fail(ErrorKind::kInvalid, "{}: \"{}\" must be a non-negative number", file.string(), key);
-    into = j[key].get<double>();
+    auto number = [&](const nlohmann::json& v, const std::string& what) {
+      if (!v.is_number() || v.get<double>() < 0)
+        fail(ErrorKind::kInvalid, "{}: {} must be a non-negative number", file.string(), what);
+      return v.get<double>();
+    };
+    if (j[key].is_object()) {
+      for (const auto& [name, v] : j[key].items())
+        per_output[name] = number(v, fmt::format("\"{}\" of output \"{}\"", key, name));
+      return;
+    }
+    all = number(j[key], fmt::format("\"{}\"", key));
   };
-  take("rtol", base.rtol);
-  take("atol", base.atol);
+  take("rtol", base.rtol, base.output_rtol);
+  take("atol", base.atol, base.output_atol);
   return base;
 }
 

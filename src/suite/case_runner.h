@@ -30,8 +30,9 @@ struct CaseOptions {
 TestResult run_case(const TestCase& test, const CaseOptions& options);
 
 // The tolerance for a test: `base` overridden by "rtol"/"atol" in dir/data.json when
-// that file exists. Throws Error(kInvalid) for a data.json that is not valid JSON or
-// holds a tolerance that is not a non-negative number.
+// that file exists, each a number for every output or {"NAME": number} per output.
+// Throws Error(kInvalid) for a data.json that is not valid JSON or holds a tolerance
+// that is not a non-negative number.
 Tolerance tolerance_for(const std::string& dir, Tolerance base);
 
 }  // namespace onnxrun

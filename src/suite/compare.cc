@@ -1,5 +1,6 @@
 #include "suite/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -12,6 +13,8 @@
 
 namespace onnxrun {
 namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 bool is_float_type(DType t) {
   return t == DType::kFloat || t == DType::kDouble || t == DType::kFloat16 || t == DType::kBFloat16;
@@ -41,73 +44,123 @@ std::string position_of(const Shape& shape, int64_t k) {
   return fmt::format("[{}]", fmt::join(idx, ","));
 }
 
+std::string short_number(double v) { return fmt::format("{:.3g}", v); }
+
+// The statistic `stat` of the absolute and of the relative errors.
+std::pair<double, double> stat_errors(const ErrorStats& e, ErrorStat stat) {
+  switch (stat) {
+    case ErrorStat::kMax: return {e.max_abs, e.max_rel};
+    case ErrorStat::kMean: return {e.mean_abs, e.mean_rel};
+    case ErrorStat::kMedian: return {e.median_abs, e.median_rel};
+    case ErrorStat::kElemwise: break;
+  }
+  return {0, 0};
+}
+
 }  // namespace
 
-Comparison compare_tensors(const Tensor& expected, const Tensor& actual, Tolerance tol) {
-  Comparison c;
-  c.numel = expected.numel();
-  if (expected.dtype() != actual.dtype() || expected.shape() != actual.shape()) {
-    c.ok = false;
-    c.problem = fmt::format("expected {}, got {}", expected.describe(), actual.describe());
-    return c;
-  }
-  const bool floating = is_float_type(expected.dtype());
-  const bool bytes_only = !floating && !is_integer_type(expected.dtype());
-  const double inf = std::numeric_limits<double>::infinity();
-  double worst_score = -1;
-  for (int64_t k = 0; k < c.numel; ++k) {
+ComparisonBuilder::ComparisonBuilder(const Tensor& expected, DType actual_dtype, const Shape& actual_shape,
+                                     const Tolerance& tol)
+    : expected_(expected), tol_(tol) {
+  c_.numel = expected.numel();
+  c_.rtol = tol.rtol;
+  c_.atol = tol.atol;
+  c_.stat = tol.stat;
+  if (expected.dtype() != actual_dtype || expected.shape() != actual_shape)
+    c_.problem = fmt::format("expected {}, got {}{}", expected.describe(), dtype_name(actual_dtype),
+                             shape_to_string(actual_shape));
+  else if (c_.numel > 0) worst_actual_ = Tensor(expected.dtype(), {1});
+}
+
+void ComparisonBuilder::add(int64_t begin, const Tensor& block) {
+  if (!c_.problem.empty()) return;
+  Comparison& c = c_;
+  const DType dtype = expected_.dtype();
+  const bool floating = is_float_type(dtype);
+  const bool bytes_only = !floating && !is_integer_type(dtype);
+  const size_t sz = dtype_size(dtype);
+  const auto* expected_bytes = static_cast<const char*>(expected_.raw());
+  const auto* actual_bytes = static_cast<const char*>(block.raw());
+  const int64_t n = block.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t k = begin + i;
     double score;  // error / allowed error; > 1 fails; inf for a mismatch no tolerance fixes
     double e, a, d = 0;
     if (bytes_only) {  // types without arithmetic: compare element bytes
-      const size_t sz = dtype_size(expected.dtype());
-      const bool same = std::memcmp(static_cast<const char*>(expected.raw()) + k * sz,
-                                    static_cast<const char*>(actual.raw()) + k * sz, sz) == 0;
+      const bool same = std::memcmp(expected_bytes + k * sz, actual_bytes + i * sz, sz) == 0;
       e = a = 0;
-      score = same ? 0 : inf;
-      if (!same) c.needed_atol = c.needed_rtol = inf;
+      score = same ? 0 : kInf;
     } else {
-      e = element_as_double(expected, k);
-      a = element_as_double(actual, k);
+      e = element_as_double(expected_, k);
+      a = element_as_double(block, i);
       if (!floating) {
         // Integers must be equal; compare the raw bytes too, since doubles above 2^53 round.
-        const size_t sz = dtype_size(expected.dtype());
-        const bool same = std::memcmp(static_cast<const char*>(expected.raw()) + k * sz,
-                                      static_cast<const char*>(actual.raw()) + k * sz, sz) == 0;
-        score = same ? 0 : inf;
-        if (!same) c.needed_atol = c.needed_rtol = inf;
+        const bool same = std::memcmp(expected_bytes + k * sz, actual_bytes + i * sz, sz) == 0;
+        score = same ? 0 : kInf;
         d = std::fabs(a - e);
       } else if (std::isnan(e) || std::isnan(a)) {
-        score = (std::isnan(e) && std::isnan(a)) ? 0 : inf;
+        score = (std::isnan(e) && std::isnan(a)) ? 0 : kInf;
       } else if (std::isinf(e) || std::isinf(a)) {
-        score = (e == a) ? 0 : inf;
+        score = (e == a) ? 0 : kInf;
       } else {
         d = std::fabs(a - e);
-        const double allowed = tol.atol + tol.rtol * std::fabs(e);
-        score = d == 0 ? 0 : allowed > 0 ? d / allowed : inf;
-        c.needed_atol = std::max(c.needed_atol, d - tol.rtol * std::fabs(e));
-        c.needed_rtol = std::max(c.needed_rtol, d <= tol.atol ? 0 : (e != 0 ? (d - tol.atol) / std::fabs(e) : inf));
+        const double allowed = tol_.atol + tol_.rtol * std::fabs(e);
+        score = d == 0 ? 0 : allowed > 0 ? d / allowed : kInf;
+        c.needed_atol = std::max(c.needed_atol, d - tol_.rtol * std::fabs(e));
+        c.needed_rtol = std::max(c.needed_rtol, d <= tol_.atol ? 0 : (e != 0 ? (d - tol_.atol) / std::fabs(e) : kInf));
       }
-      if (floating && score == inf) c.needed_atol = c.needed_rtol = inf;
+    }
+    const double rel = d == 0 ? 0 : e != 0 ? d / std::fabs(e) : kInf;
+    // A mismatch no tolerance fixes (NaN, infinity, unequal integers or bytes) has an
+    // infinite error in the statistics, and fails under every one of them.
+    const bool hard = score == kInf && (bytes_only || !floating || d == 0);
+    if (hard) {
+      c.hard_mismatch = true;
+      c.needed_atol = c.needed_rtol = kInf;
+      errors_.add(kInf, kInf);
+    } else {
+      errors_.add(d, rel);
     }
     if (score > 1) ++c.mismatches;
-    if (score > worst_score) {
-      worst_score = score;
+    if (score > worst_score_) {
+      worst_score_ = score;
       c.worst_index = k;
       c.expected = e;
       c.actual = a;
       c.abs_err = d;
-      c.rel_err = e != 0 ? d / std::fabs(e) : (d == 0 ? 0 : inf);
+      c.rel_err = rel;
+      std::memcpy(worst_actual_.mutable_raw(), actual_bytes + i * sz, sz);
     }
   }
-  c.ok = c.mismatches == 0;
+}
+
+Comparison ComparisonBuilder::finish() {
+  Comparison c = std::move(c_);
+  if (!c.problem.empty()) {
+    c.ok = false;
+    return c;
+  }
+  c.errors = errors_.finish();
+  if (c.stat == ErrorStat::kElemwise) {
+    c.ok = c.mismatches == 0;
+  } else {
+    const auto [abs_stat, rel_stat] = stat_errors(c.errors, c.stat);
+    c.ok = !c.hard_mismatch && !(abs_stat > c.atol && rel_stat > c.rtol);
+  }
   if (c.worst_index >= 0) {
-    c.worst_position = position_of(expected.shape(), c.worst_index);
-    c.expected_text = format_element_shortest(expected, c.worst_index);
-    c.actual_text = format_element_shortest(actual, c.worst_index);
-    c.expected_bits = element_bits(expected, c.worst_index);
-    c.actual_bits = element_bits(actual, c.worst_index);
+    c.worst_position = position_of(expected_.shape(), c.worst_index);
+    c.expected_text = format_element_shortest(expected_, c.worst_index);
+    c.actual_text = format_element_shortest(worst_actual_, 0);
+    c.expected_bits = element_bits(expected_, c.worst_index);
+    c.actual_bits = element_bits(worst_actual_, 0);
   }
   return c;
+}
+
+Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol) {
+  ComparisonBuilder b(expected, actual.dtype(), actual.shape(), tol);
+  b.add(0, actual);
+  return b.finish();
 }
 
 std::string Comparison::summary(const std::string& name) const {
@@ -116,19 +169,63 @@ std::string Comparison::summary(const std::string& name) const {
 
 std::string Comparison::verdict() const {
   if (!problem.empty()) return problem;
-  if (ok) {
-    if (worst_index < 0 || abs_err == 0) return fmt::format("ok ({} elements, exact)", numel);
-    return fmt::format("ok ({} elements, max abs err {:.3g} at {})", numel, abs_err, worst_position);
-  }
   auto bits = [](const std::string& b) { return b.empty() ? std::string() : " (" + b + ")"; };
-  auto tol = [](double v) { return std::isinf(v) ? std::string("none") : fmt::format("{:.3g}", v); };
-  return fmt::format(
+  auto tol = [](double v) { return std::isinf(v) ? std::string("none") : short_number(v); };
+  const std::string differ = fmt::format(
       "{} of {} elements differ; worst at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err "
       "{:.3g}; would pass with atol >= {} or rtol >= {}",
       mismatches, numel, worst_position, worst_index,
       expected_text.empty() ? fmt::format("{}", expected) : expected_text, bits(expected_bits),
       actual_text.empty() ? fmt::format("{}", actual) : actual_text, bits(actual_bits), abs_err, rel_err,
       tol(needed_atol), tol(needed_rtol));
+  if (stat == ErrorStat::kElemwise) {
+    if (!ok) return differ;
+    if (worst_index < 0 || abs_err == 0) return fmt::format("ok ({} elements, exact)", numel);
+    return fmt::format("ok ({} elements, max abs err {:.3g} at {})", numel, abs_err, worst_position);
+  }
+  const char* name = error_stat_name(stat);
+  const auto [abs_stat, rel_stat] = stat_errors(errors, stat);
+  if (ok)
+    return fmt::format(
+        "ok by {} error: abs {:.3g} {} atol {:.3g}, rel {:.3g} {} rtol {:.3g} ({} of {} elements beyond atol + rtol * "
+        "|expected|)",
+        name, abs_stat, abs_stat <= atol ? "<=" : ">", atol, rel_stat, rel_stat <= rtol ? "<=" : ">", rtol, mismatches,
+        numel);
+  if (hard_mismatch) return fmt::format("a mismatch no tolerance fixes (any error statistic fails): {}", differ);
+  return fmt::format("{} error too large: abs {:.3g} > atol {:.3g} and rel {:.3g} > rtol {:.3g}; {}", name, abs_stat,
+                     atol, rel_stat, rtol, differ);
+}
+
+std::string Comparison::error_report(const std::string& indent) const {
+  if (!problem.empty() || errors.count == errors.exact) return {};
+  std::string out = fmt::format(
+      "{}abs err: max {}, mean {}, median {}; rel err: max {}, mean {}, median {}; {} of {} beyond tolerance\n", indent,
+      short_number(errors.max_abs), short_number(errors.mean_abs), short_number(errors.median_abs),
+      short_number(errors.max_rel), short_number(errors.mean_rel), short_number(errors.median_rel), mismatches, numel);
+  // The histogram: one row per decade from the smallest error's to the largest's.
+  std::vector<std::pair<std::string, int64_t>> rows;
+  if (errors.exact) rows.emplace_back("0", errors.exact);
+  if (!errors.decades.empty())
+    for (int d = errors.decades.begin()->first; d <= errors.decades.rbegin()->first; ++d) {
+      const auto it = errors.decades.find(d);
+      rows.emplace_back(fmt::format("[1e{}, 1e{})", d, d + 1), it == errors.decades.end() ? 0 : it->second);
+    }
+  if (errors.infinite) rows.emplace_back("inf (NaN, inf)", errors.infinite);
+  size_t label_width = 0;
+  int64_t most = 0, count_width = 1;
+  for (const auto& [label, n] : rows) {
+    label_width = std::max(label_width, label.size());
+    most = std::max(most, n);
+  }
+  count_width = static_cast<int64_t>(fmt::format("{}", most).size());
+  constexpr int64_t kBarWidth = 40;
+  out += fmt::format("{}abs err histogram:\n", indent);
+  for (const auto& [label, n] : rows) {
+    const int64_t bar = n == 0 ? 0 : std::max<int64_t>(1, n * kBarWidth / most);
+    out += fmt::format("{}  {:>{}} {:>{}}{}{}\n", indent, label, label_width, n, count_width, bar ? " " : "",
+                       std::string(bar, '#'));
+  }
+  return out;
 }
 
 }  // namespace onnxrun

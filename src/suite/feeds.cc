@@ -71,13 +71,14 @@ Tensor numpy_bfloat16_as_declared(const Graph& g, const std::string& file, Tenso
   return bfloat16_from_bits(t, decl ? decl->dtype : std::nullopt);
 }
 
-std::pair<std::string, std::string> split_input_arg(const std::string& arg) {
+std::pair<std::string, std::string> split_input_arg(const std::string& arg, const char* option) {
   const size_t eq = arg.find('=');
   // The text before '=' is a name unless it looks like a path or a literal.
   if (eq == std::string::npos || arg.find('/') < eq || arg.find('[') < eq) return {"", arg};
   std::string name = arg.substr(0, eq), value = arg.substr(eq + 1);
   if (name.empty() || value.empty())
-    fail(ErrorKind::kUsage, "-i {}: expected [NAME=]FILE or [NAME=][v0,v1,...] (for example -i x=in.npy)", arg);
+    fail(ErrorKind::kUsage, "{} {}: expected [NAME=]FILE{} (for example {} x=in.npy)", option, arg,
+         std::string(option) == "-i" ? " or [NAME=][v0,v1,...]" : "", option);
   return {name, value};
 }
 

@@ -35,7 +35,8 @@ GatheredInputs made_up_inputs(const Graph& g, const RunRequest& request);
 Tensor numpy_bfloat16_as_declared(const Graph& g, const std::string& file, Tensor t, const std::string& name,
                                   size_t position);
 
-// "-i [NAME=]VALUE" as {NAME or "", VALUE}; see suite/run.h.
-std::pair<std::string, std::string> split_input_arg(const std::string& arg);
+// "-i [NAME=]VALUE" as {NAME or "", VALUE}; see suite/run.h. `option` names the option
+// in the message for a malformed argument (Error(kUsage)).
+std::pair<std::string, std::string> split_input_arg(const std::string& arg, const char* option = "-i");
 
 }  // namespace onnxrun

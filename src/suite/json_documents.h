@@ -21,6 +21,7 @@ namespace onnxrun {
 struct RunReport;
 struct RunInfo;
 struct MergeInfo;
+struct SetsComparison;
 
 // The document as text: indented by `indent` spaces (-1: one line), ending in a newline.
 std::string json_text(const nlohmann::ordered_json& j, int indent);
@@ -55,8 +56,20 @@ std::string info_json(const Model& m, const std::optional<Fusion>& fusion = std:
 std::string run_json(const RunReport& report);
 // COMPARISON, an output's "comparison": {"ok", "elements", "mismatches", "problem"?,
 //   "worst"?: {"index", "position", "expected", "actual", "expected_bits", "actual_bits",
-//   "abs_err", "rel_err"}, "needed_atol", "needed_rtol"}.
+//   "abs_err", "rel_err"}, "needed_atol", "needed_rtol", "rtol", "atol",
+//   "check_error_stat", "errors": {"max_abs_err", "mean_abs_err", "median_abs_err",
+//   "max_rel_err", "mean_rel_err", "median_rel_err", "beyond_tolerance", "abs_histogram": [{"from", "to", "count"}]}} (only the first
+//   four with a "problem"). The histogram: {0, 0} for exact elements, [10^d, 10^(d+1)) per
+//   decade that has errors, {"inf", "inf"} for NaN and infinity mismatches.
+//   A run on given or made-up inputs with --expected has a "comparison" on each compared
+//   output, and "passed" beside "outputs".
 nlohmann::ordered_json comparison_json(const Comparison& c);
+
+// `onnx-run compare --json` (json_compare.cc), indented by 2:
+// {"a", "b", "model" (null without --model), "equal", "values": [{"name", "a", "b"
+//  (a file, null on the side that lacks the value), "comparison": COMPARISON | null}],
+//  "same", "total", "first_divergent": name | null}.
+std::string compare_json(const SetsComparison& s);
 
 // `onnx-run bench --json` (json_bench.cc), one line, for scripts (tools/bench.py):
 // {"what", "threads", "kernel_path", "warmup", "duration_s" (0: --repeat counted the runs),

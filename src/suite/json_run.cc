@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "io/tensor_json.h"
 #include "suite/json_documents.h"
@@ -34,10 +37,10 @@ ordered_json json_tensor(const RunValue& v, const OutputVerdict* check) {
   return j;
 }
 
-ordered_json json_values(const std::vector<RunValue>& values, const std::vector<OutputVerdict>* checks) {
+// `run` gives the outputs' comparisons; null for inputs.
+ordered_json json_values(const std::vector<RunValue>& values, const SetRun* run) {
   ordered_json list = ordered_json::array();
-  for (size_t k = 0; k < values.size(); ++k)
-    list.push_back(json_tensor(values[k], checks && k < checks->size() ? &(*checks)[k] : nullptr));
+  for (const RunValue& v : values) list.push_back(json_tensor(v, run ? run->check_for(v.name) : nullptr));
   return list;
 }
 
@@ -76,6 +79,22 @@ ordered_json comparison_json(const Comparison& c) {
   }
   j["needed_atol"] = json_real(c.needed_atol);
   j["needed_rtol"] = json_real(c.needed_rtol);
+  j["rtol"] = json_real(c.rtol);
+  j["atol"] = json_real(c.atol);
+  j["check_error_stat"] = error_stat_name(c.stat);
+  // The errors are computed in double, as abs_err and rel_err are: exact, not shortened.
+  const ErrorStats& e = c.errors;
+  auto power_of_ten = [](int d) { return json_real(std::stod(fmt::format("1e{}", d))); };  // 1e-3, not pow's
+  ordered_json histogram = ordered_json::array();
+  if (e.exact) histogram.push_back({{"from", 0}, {"to", 0}, {"count", e.exact}});
+  for (const auto& [decade, count] : e.decades)
+    histogram.push_back({{"from", power_of_ten(decade)}, {"to", power_of_ten(decade + 1)}, {"count", count}});
+  if (e.infinite)
+    histogram.push_back({{"from", json_real(INFINITY)}, {"to", json_real(INFINITY)}, {"count", e.infinite}});
+  j["errors"] = {{"max_abs_err", json_real(e.max_abs)},       {"mean_abs_err", json_real(e.mean_abs)},
+                 {"median_abs_err", json_real(e.median_abs)}, {"max_rel_err", json_real(e.max_rel)},
+                 {"mean_rel_err", json_real(e.mean_rel)},     {"median_rel_err", json_real(e.median_rel)},
+                 {"beyond_tolerance", c.mismatches},          {"abs_histogram", std::move(histogram)}};
   return j;
 }
 
@@ -85,7 +104,8 @@ std::string run_json(const RunReport& report) {
   if (report.source != FeedSource::kTestSets) {
     const SetRun& run = report.runs.at(0);
     j["inputs"] = json_values(run.inputs, nullptr);
-    j["outputs"] = json_values(run.outputs, nullptr);
+    j["outputs"] = json_values(run.outputs, &run);
+    if (!run.checks.empty()) j["passed"] = run.passed();
     j["timings_ms"] = {{"load", to_microseconds(report.load_ms)},
                        {"inputs", to_microseconds(run.input_ms)},
                        {"run", to_microseconds(run.run_ms)}};
@@ -101,7 +121,7 @@ std::string run_json(const RunReport& report) {
     passed += run.passed();
     if (run.error) s["error"] = run.error->what();
     s["inputs"] = json_values(run.inputs, nullptr);
-    s["outputs"] = json_values(run.outputs, &run.checks);
+    s["outputs"] = json_values(run.outputs, &run);
     s["timings_ms"] = {{"inputs", to_microseconds(run.input_ms)}, {"run", to_microseconds(run.run_ms)}};
     sets.push_back(std::move(s));
   }

@@ -14,6 +14,7 @@
 #include "io/tensor_format.h"
 #include "io/value_dump.h"
 #include "model/load.h"
+#include "suite/expected_outputs.h"
 #include "suite/feeds.h"
 #include "suite/planned_graph.h"
 #include "suite/run_log.h"
@@ -27,13 +28,10 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-std::vector<std::string> output_names(const Graph& g) {
-  std::vector<std::string> names;
-  for (const ValueInfo& v : g.outputs) names.push_back(v.name);
-  return names;
-}
-
 void check_request(const RunRequest& r) {
+  if (!r.expected.empty() && r.source == FeedSource::kTestSets)
+    fail(ErrorKind::kUsage,
+         "--expected needs inputs given with -i/--npz or --random: a test set brings its own expected outputs");
   const bool one_run = r.source != FeedSource::kTestSets || r.test_sets.size() == 1;
   if (!one_run && !r.output_dir.empty())
     fail(ErrorKind::kUsage, "-o needs one run: the model has {} test sets; pick one with -d", r.test_sets.size());
@@ -90,7 +88,7 @@ void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Te
     report.values_dumped = dump->finish();
     spdlog::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
   }
-  if (!r.output_dir.empty()) write_outputs_as(r.format, r.output_dir, output_names(g), results);
+  if (!r.output_dir.empty()) write_outputs_as(r.format, r.output_dir, g.output_names(), results);
   for (size_t k = 0; k < results.size(); ++k) run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
 }
 
@@ -108,7 +106,8 @@ void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     execute(r, exec, std::move(data.bound), run, report);
     log_timings(set.label, run.input_ms, run.run_ms);
     for (size_t j = 0; j < run.outputs.size(); ++j)
-      run.checks.push_back({run.outputs[j].name, compare_tensors(data.expected[j], run.outputs[j].tensor, r.tol)});
+      run.checks.push_back({run.outputs[j].name, compare_tensors(data.expected[j], run.outputs[j].tensor,
+                                                                 r.tol.for_output(run.outputs[j].name))});
     digest_values(r, pool, run);
     if (!r.keep_tensors) {  // `onnx-run test` holds one set's tensors at a time
       for (RunValue& v : run.inputs) v.tensor = Tensor();
@@ -124,7 +123,21 @@ void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   }
 }
 
+// The checks of a run on given or made-up inputs against --expected.
+void check_expected(const RunRequest& r, const std::vector<Tensor>& expected, SetRun& run) {
+  for (size_t k = 0; k < run.outputs.size(); ++k)
+    if (expected[k].valid())
+      run.checks.push_back({run.outputs[k].name, compare_tensors(expected[k], run.outputs[k].tensor,
+                                                                 r.tol.for_output(run.outputs[k].name))});
+}
+
 }  // namespace
+
+const OutputVerdict* SetRun::check_for(const std::string& name) const {
+  for (const OutputVerdict& c : checks)
+    if (c.name == name) return &c;
+  return nullptr;
+}
 
 bool SetRun::passed() const {
   if (error) return false;
@@ -184,9 +197,12 @@ RunReport run_model(const RunRequest& r) {
     return report;
   }
 
+  // Read before anything runs: a bad file stops the run with nothing written.
+  const std::vector<Tensor> expected =
+      r.expected.empty() ? std::vector<Tensor>() : read_expected_outputs(g, r.expected);
   report.runs.emplace_back();
   SetRun& run = report.runs.back();
-  if (run_streamed(r, exec, &pool, run, report.values_dumped)) {
+  if (run_streamed(r, exec, &pool, r.expected.empty() ? nullptr : &expected, run, report.values_dumped)) {
     report.streamed = true;
     spdlog::info("ran block by block ({} KiB blocks)", r.block_bytes >> 10);
     if (!r.dump_dir.empty()) spdlog::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
@@ -201,6 +217,7 @@ RunReport run_model(const RunRequest& r) {
   if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
   execute(r, exec, std::move(in.bound), run, report);
   log_timings(r.source == FeedSource::kRandom ? "made-up inputs" : "given inputs", run.input_ms, run.run_ms);
+  if (!expected.empty()) check_expected(r, expected, run);
   digest_values(r, &pool, run);
   return report;
 }

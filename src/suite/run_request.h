@@ -53,6 +53,9 @@ struct RunRequest {
   std::vector<TestSetSpec> test_sets;                       // kTestSets, in order (none: the model is only loaded)
 
   Tolerance tol;
+  // --expected: result sets or NAME=FILE (suite/expected_outputs.h) the outputs of a run
+  // on given or made-up inputs are compared with.
+  std::vector<std::string> expected;
   std::string output_dir;  // -o: outputs as DIR/output_<k>.<format> (or outputs.npz)
   TensorFormat format = TensorFormat::kPb;
   std::string save_inputs_dir;  // --save-inputs: the inputs as DIR/input_<k>.<format> (or inputs.npz)
@@ -92,10 +95,12 @@ struct SetRun {
   std::string dir;
   std::vector<RunValue> inputs;       // in graph input order
   std::vector<RunValue> outputs;      // in graph output order
-  std::vector<OutputVerdict> checks;  // one per output when there are expected outputs
+  std::vector<OutputVerdict> checks;  // one per output with expected values, in output order
   std::optional<Error> error;         // the set could not be run (then nothing else is set)
   double input_ms = 0, run_ms = 0;
   bool passed() const;  // no error, every check ok
+  // The check of output `name`; null when it was not compared.
+  const OutputVerdict* check_for(const std::string& name) const;
 };
 
 }  // namespace onnxrun

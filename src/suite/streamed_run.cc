@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <optional>
 
 #include "exec/bind.h"
@@ -65,7 +66,8 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 
 }  // namespace
 
-bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, SetRun& run, size_t& values_dumped) {
+bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const std::vector<Tensor>* expected,
+                  SetRun& run, size_t& values_dumped) {
   const Graph& g = exec.graph();
   if (r.source != FeedSource::kGiven || r.path == ExecPath::kWhole || r.keep_tensors || r.bench ||
       !can_run_in_blocks(g))
@@ -112,6 +114,13 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, S
     for (size_t k = 0; k < plan->output_dtypes.size(); ++k)
       out_digests.emplace_back(plan->output_dtypes[k], plan->output_shapes[k], r.print);
   }
+  // --expected: each output compared as its blocks pass.
+  std::vector<std::unique_ptr<ComparisonBuilder>> checks(g.outputs.size());
+  if (expected)
+    for (size_t k = 0; k < g.outputs.size(); ++k)
+      if ((*expected)[k].valid())
+        checks[k] = std::make_unique<ComparisonBuilder>((*expected)[k], plan->output_dtypes[k], plan->output_shapes[k],
+                                                        r.tol.for_output(g.outputs[k].name));
   std::optional<StreamedOutputs> files;
   if (!r.output_dir.empty()) {
     std::vector<std::string> names;
@@ -157,6 +166,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, S
   sinks.outputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
     for (size_t k = 0; k < blocks.size(); ++k) {
       if (r.digests) out_digests[k].add(begin, blocks[k], pool);
+      if (checks[k]) checks[k]->add(static_cast<int64_t>(begin), blocks[k]);
       if (files) files->append(k, blocks[k].raw(), blocks[k].nbytes());
     }
   };
@@ -178,6 +188,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, S
     RunValue v{g.outputs[k].name, Tensor(), "computed", {}};
     if (r.digests) v.digest = out_digests[k].finish();
     run.outputs.push_back(std::move(v));
+    if (checks[k]) run.checks.push_back({g.outputs[k].name, checks[k]->finish()});
   }
   return true;
 }

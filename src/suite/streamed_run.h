@@ -22,6 +22,9 @@ class ThreadPool;
 // the tensors, a --full print of a large tensor, outputs that cannot be streamed,
 // bench; and, unless r.path is kBlocks, inputs too small for it to matter. The caller
 // then runs it whole.
-bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, SetRun& run, size_t& values_dumped);
+// `expected` (--expected; null for none): one per graph output, !valid() for one not
+// compared; the outputs are compared with them block by block, as compare_tensors would.
+bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const std::vector<Tensor>* expected,
+                  SetRun& run, size_t& values_dumped);
 
 }  // namespace onnxrun

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "exec/bind.h"
+#include "io/result_files.h"
 #include "io/tensor_file.h"
 #include "io/test_data.h"
 #include "suite/run_request.h"
@@ -35,29 +36,15 @@ TestSetData read_test_set(const Graph& g, const std::string& label, const TestSe
   if (files.outputs.size() != g.outputs.size())
     fail(ErrorKind::kInvalid, "{}: {} output files for the model's {} outputs", label, files.outputs.size(),
          g.outputs.size());
-  std::vector<NamedTensor> expected(g.outputs.size());
-  std::vector<bool> taken(g.outputs.size(), false);
-  std::vector<NamedTensor> unnamed;
+  std::vector<NamedTensor> files_read;
+  std::vector<std::string> names;
   for (const std::string& path : files.outputs) {
-    NamedTensor nt = read_tensor_file(path);
-    size_t slot = g.outputs.size();
-    for (size_t j = 0; j < g.outputs.size(); ++j)
-      if (!nt.name.empty() && g.outputs[j].name == nt.name) slot = j;
-    if (slot < g.outputs.size() && !taken[slot]) {
-      taken[slot] = true;
-      expected[slot] = std::move(nt);
-    } else {
-      unnamed.push_back(std::move(nt));
-    }
+    files_read.push_back(read_tensor_file(path));
+    names.push_back(files_read.back().name);
   }
-  // Files whose names match no graph output fill the remaining outputs in order.
-  size_t next = 0;
-  for (NamedTensor& nt : unnamed) {
-    while (taken[next]) ++next;
-    taken[next] = true;
-    expected[next] = std::move(nt);
-  }
-  for (NamedTensor& nt : expected) data.expected.push_back(std::move(nt.tensor));
+  const std::vector<size_t> slot = match_by_name_then_position(g.output_names(), names);
+  data.expected.resize(g.outputs.size());
+  for (size_t k = 0; k < files_read.size(); ++k) data.expected[slot[k]] = std::move(files_read[k].tensor);
   return data;
 }
 

@@ -129,7 +129,8 @@ TEST_CASE("bash completes options, commands and the right files", "[cli][docs]")
   CHECK(complete("onnx-run --th") == std::set<std::string>{"--threads"});
   CHECK(complete("onnx-run -q test --ju") == std::set<std::string>{"--junit"});
   CHECK(complete("onnx-run he") == std::set<std::string>{"help"});
-  CHECK(complete("onnx-run help ") == std::set<std::string>{"bench", "help", "info", "report", "run", "test"});
+  CHECK(complete("onnx-run help ") ==
+        std::set<std::string>{"bench", "compare", "help", "info", "report", "run", "test"});
   CHECK(complete("onnx-run m.onnx --format ") == std::set<std::string>{"npy", "npz", "pb"});
   const std::string set0 = "testdata/leakyrelu_opset16_float_default/test_data_set_0/";
   // -i NAME=<TAB>: the files after '=' (bash completes the part after '=' itself).

@@ -20,10 +20,11 @@ namespace {
 
 // A number with more digits than any float32 needs (9 significant): a double's expansion.
 // The errors and the tolerances that would pass are computed in double, not values of
-// the tensor, and stay exact (a script may rerun with needed_atol): they are left out.
+// the tensor, and stay exact (a script may rerun with needed_atol): they are left out,
+// with the error statistics ("max_abs_err", "median_rel_err", ...).
 bool has_long_number(const std::string& s) {
   const std::string values =
-      std::regex_replace(s, std::regex(R"re("(abs_err|rel_err|needed_atol|needed_rtol)": [^,\n]*)re"), "");
+      std::regex_replace(s, std::regex(R"re("(\w*abs_err|\w*rel_err|needed_atol|needed_rtol)": [^,\n]*)re"), "");
   return std::regex_search(values, std::regex(R"(\d\.\d{10,})"));
 }
 

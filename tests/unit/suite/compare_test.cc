@@ -67,3 +67,104 @@ TEST_CASE("integers compare exactly", "[compare]") {
   a.mutable_data<int64_t>()[0] = (int64_t{1} << 60);
   CHECK_FALSE(compare_tensors(e, a, {1, 1}).ok);  // equal as doubles, not as integers
 }
+
+TEST_CASE("error statistics: max, mean and exact median of absolute and relative errors", "[compare][error-stats]") {
+  // Errors 0, 0, 0.5, 1, 4 (abs) over expected 1, 2, 1, 4, 2: rel 0, 0, 0.5, 0.25, 2.
+  const Comparison c = compare_tensors(float_tensor({1, 2, 1, 4, 2}), float_tensor({1, 2, 1.5f, 5, 6}), {});
+  CHECK_FALSE(c.ok);
+  CHECK(c.mismatches == 3);
+  CHECK(c.errors.count == 5);
+  CHECK(c.errors.max_abs == 4);
+  CHECK(c.errors.mean_abs == Approx(1.1));
+  CHECK(c.errors.median_abs == 0.5);
+  CHECK(c.errors.max_rel == 2);
+  CHECK(c.errors.median_rel == 0.25);
+  CHECK(c.errors.exact == 2);
+  CHECK(c.errors.decades.at(-1) == 1);  // 0.5
+  CHECK(c.errors.decades.at(0) == 2);   // 1 and 4
+  // An even count: the mean of the two middle errors.
+  const Comparison even = compare_tensors(float_tensor({0, 0, 0, 0}), float_tensor({0, 1, 3, 8}), {});
+  CHECK(even.errors.median_abs == 2);
+  CHECK(std::isinf(even.errors.median_rel));  // 1 and 3 over an expected 0
+}
+
+TEST_CASE("the histogram puts powers of ten in their own decade, NaN mismatches apart", "[compare][error-stats]") {
+  const Comparison c =
+      compare_tensors(float_tensor({0, 0, 0, 0}), float_tensor({1e-3f * 1.0001f, 0.01f * 1.0001f, 100, NAN}), {});
+  CHECK(c.errors.decades.at(-3) == 1);
+  CHECK(c.errors.decades.at(-2) == 1);
+  CHECK(c.errors.decades.at(2) == 1);
+  CHECK(c.errors.infinite == 1);
+  CHECK(std::isinf(c.errors.max_abs));
+  const std::string report = c.error_report("  ");
+  CHECK_THAT(report, Contains("abs err: max inf") && Contains("4 of 4 beyond tolerance") &&
+                         Contains("[1e-3, 1e-2) 1 #") && Contains("[1e0, 1e1) 0\n") && Contains("inf (NaN, inf) 1"));
+  // Exact comparisons have nothing to report.
+  CHECK(compare_tensors(float_tensor({1, 2}), float_tensor({1, 2}), {}).error_report("  ").empty());
+}
+
+TEST_CASE("--check-error-stat: an output fails only when the statistic exceeds both atol and rtol",
+          "[compare][error-stat]") {
+  // One large error among many exact elements: elemwise and max fail, median passes.
+  std::vector<float> e(9, 1.0f), a(9, 1.0f);
+  a[4] = 2;
+  Tolerance tol;
+  tol.stat = ErrorStat::kElemwise;
+  CHECK_FALSE(compare_tensors(float_tensor(e), float_tensor(a), tol).ok);
+  tol.stat = ErrorStat::kMax;
+  const Comparison max = compare_tensors(float_tensor(e), float_tensor(a), tol);
+  CHECK_FALSE(max.ok);
+  CHECK_THAT(max.verdict(), Contains("max error too large: abs 1 > atol 1e-07 and rel 1 > rtol 0.001"));
+  tol.stat = ErrorStat::kMedian;
+  const Comparison median = compare_tensors(float_tensor(e), float_tensor(a), tol);
+  CHECK(median.ok);
+  CHECK(median.mismatches == 1);
+  CHECK_THAT(median.verdict(), Contains("ok by median error") && Contains("1 of 9 elements beyond"));
+  tol.stat = ErrorStat::kMean;  // mean abs 1/9 > atol; mean rel 1/9 > rtol
+  CHECK_FALSE(compare_tensors(float_tensor(e), float_tensor(a), tol).ok);
+  tol.rtol = 0.2;  // within rtol is enough
+  CHECK(compare_tensors(float_tensor(e), float_tensor(a), tol).ok);
+  // A NaN mismatch fails under every statistic.
+  a[4] = NAN;
+  tol.stat = ErrorStat::kMedian;
+  const Comparison nan = compare_tensors(float_tensor(e), float_tensor(a), tol);
+  CHECK_FALSE(nan.ok);
+  CHECK_THAT(nan.verdict(), Contains("no tolerance fixes"));
+}
+
+TEST_CASE("per-output tolerances override the global ones for that output only", "[compare][tolerance]") {
+  Tolerance tol;
+  tol.output_atol["y"] = 0.5;
+  tol.output_rtol["z"] = 0.25;
+  CHECK(tol.for_output("y").atol == 0.5);
+  CHECK(tol.for_output("y").rtol == 1e-3);
+  CHECK(tol.for_output("z").rtol == 0.25);
+  CHECK(tol.for_output("w").atol == 1e-7);
+  CHECK(compare_tensors(float_tensor({1}), float_tensor({1.4f}), tol.for_output("y")).ok);
+  CHECK_FALSE(compare_tensors(float_tensor({1}), float_tensor({1.4f}), tol.for_output("w")).ok);
+  CHECK(parse_error_stat("median") == ErrorStat::kMedian);
+  CHECK_FALSE(parse_error_stat("p99"));
+}
+
+TEST_CASE("a comparison fed in blocks is the comparison of the whole tensor", "[compare][blocks]") {
+  std::vector<float> e(1000), a(1000);
+  for (size_t k = 0; k < e.size(); ++k) {
+    e[k] = static_cast<float>(k) - 500;
+    a[k] = e[k] + (k % 7 == 0 ? 0.01f * static_cast<float>(k) : 0);
+  }
+  a[321] = NAN;
+  const Tensor expected = float_tensor(e), actual = float_tensor(a);
+  const Comparison whole = compare_tensors(expected, actual, {});
+  ComparisonBuilder b(expected, DType::kFloat, {1000}, {});
+  for (int64_t begin = 0; begin < 1000; begin += 300) {
+    const int64_t n = std::min<int64_t>(300, 1000 - begin);
+    b.add(begin, float_tensor(std::vector<float>(a.begin() + begin, a.begin() + begin + n)));
+  }
+  const Comparison blocks = b.finish();
+  CHECK(blocks.verdict() == whole.verdict());
+  CHECK(blocks.error_report("") == whole.error_report(""));
+  CHECK(blocks.errors.mean_abs == whole.errors.mean_abs);
+  CHECK(blocks.errors.median_rel == whole.errors.median_rel);
+  CHECK(blocks.worst_index == 321);
+  CHECK(blocks.actual_bits == whole.actual_bits);
+}

@@ -1,0 +1,132 @@
+// `onnx-run compare A B [--model M] [--json]`: two result sets compared as a run's
+// outputs are (suite/compare_sets.h); exit 0 when they agree, 1 when they differ.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <fmt/core.h>
+
+#include "cli/app_common.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/help_text.h"
+#include "cli/named_values.h"
+#include "core/error.h"
+#include "suite/compare_sets.h"
+#include "suite/json_documents.h"
+
+namespace onnxrun::cli {
+namespace {
+
+struct CompareArgs {
+  std::string a, b, model;
+  bool json = false;
+  ToleranceArgs tol;
+  CommonOptions common;
+};
+
+void build_compare_app(CLI::App& app, CompareArgs& a) {
+  describe_app(app, "onnx-run compare", compare_doc());
+  app.description("onnx-run compare: compare two sets of result tensors, as a run compares its outputs");
+  add_common_options(app, a.common, "accepted as everywhere; compare runs nothing");
+  app.add_option("A", a.a, "a result set: a folder of .pb/.npy files, an .npz, or one tensor file")
+      ->type_name("PATH")
+      ->required();
+  app.add_option("B", a.b, "the result set to compare with A")->type_name("PATH")->required();
+  app.add_option("--model", a.model,
+                 "list the values in this model's graph order (two --dump-intermediates folders: the first one "
+                 "that differs is where the runs part)")
+      ->type_name("FILE");
+  app.add_flag("--json", a.json, "print one JSON object instead of text");
+  add_tolerance_options(app, a.tol);
+}
+
+// Parses argv into `a`; the exit code when parsing ends the command (parse_args).
+std::optional<int> parse_compare_args(int argc, char** argv, CompareArgs& a) {
+  CLI::App app;
+  build_compare_app(app, a);
+  return parse_args(app, argc, argv);
+}
+
+// A path that is not there is a mistake on the command line (exit 2), not bad data.
+void check_paths(const CompareArgs& a) {
+  for (const std::string* p : {&a.a, &a.b, &a.model}) {
+    std::error_code ec;
+    if (!p->empty() && !std::filesystem::exists(*p, ec)) fail(ErrorKind::kUsage, "{}: no such file or folder", *p);
+  }
+}
+
+void print_text(const SetsComparison& s, bool quiet) {
+  size_t same = 0;
+  for (const ValuePair& p : s.values) {
+    same += p.same();
+    if (quiet && p.same()) continue;
+    const std::string name = p.name.empty() ? "(unnamed)" : "'" + p.name + "'";
+    if (!p.comparison) {
+      fmt::print("{}: only in {} ({})\n", name, p.file_a.empty() ? "B" : "A", p.file_a.empty() ? p.file_b : p.file_a);
+      continue;
+    }
+    fmt::print("{}: {} vs {}\n  {}\n{}", name, p.file_a, p.file_b, p.comparison->verdict(),
+               p.comparison->error_report("  "));
+  }
+  if (s.first_divergent) {
+    const ValuePair& first = s.values[*s.first_divergent];
+    fmt::print("first divergent value{}: {}\n", s.model.empty() ? "" : " in graph order",
+               first.name.empty() ? first.file_a.empty() ? first.file_b : first.file_a : "'" + first.name + "'");
+  }
+  fmt::print("{} of {} values agree\n", same, s.values.size());
+}
+
+}  // namespace
+
+const CommandDoc& compare_doc() {
+  static const CommandDoc doc{
+      "onnx-run compare A B [OPTIONS]",
+      "Compares two result sets: folders of TensorProto .pb and numpy .npy files (a test set's "
+      "output_K.pb, NAME.npy, a --dump-intermediates folder, whose values.tsv names the values), .npz "
+      "archives or single tensor files, in any mix. Tensors pair by name, else by position, and each "
+      "pair is compared as a run compares its outputs: the worst element, the error statistics and a "
+      "histogram of the absolute error. With --model, values are listed in the graph's order, and the "
+      "first that differs is named.",
+      {
+          {"onnx-run compare ours/ theirs.npz", "compare our outputs with another runtime's"},
+          {"onnx-run compare dump_a/ dump_b/ --model model.onnx", "where two runs' intermediates part"},
+          {"onnx-run compare a/ b/ --atol y:1e-3 --check-error-stat median --json", "tolerances per output, JSON"},
+      },
+      {
+          {0, "every value agrees"},
+          {1, "a value differs, or is in one set only"},
+          {2, "usage error (malformed command line, a path that does not exist)"},
+          {3, "a file that cannot be read or is not a tensor, or a model that cannot be loaded"},
+      }};
+  return doc;
+}
+
+void compare_with_app(const std::function<void(CLI::App&)>& use) {
+  CompareArgs a;
+  CLI::App app;
+  build_compare_app(app, a);
+  use(app);
+}
+
+int compare_main(int argc, char** argv) {
+  CompareArgs a;
+  if (auto code = parse_compare_args(argc, argv, a)) return *code;
+  apply_common_options(a.common);
+  const Tolerance tol = tolerance_from(a.tol);
+  check_paths(a);
+  const SetsComparison s = compare_result_sets(a.a, a.b, tol, a.model);
+  if (a.json) fmt::print("{}", compare_json(s));
+  else print_text(s, a.common.verbosity.quiet);
+  return s.equal() ? kExitOk : kExitMismatch;
+}
+
+int compare_check_args(int argc, char** argv) {
+  CompareArgs a;
+  if (auto code = parse_compare_args(argc, argv, a)) return *code;
+  check_common_options(a.common);
+  tolerance_from(a.tol);
+  return kExitOk;
+}
+
+}  // namespace onnxrun::cli

@@ -1,0 +1,87 @@
+#include "cli/named_values.h"
+
+#include <charconv>
+#include <cmath>
+
+#include <fmt/core.h>
+
+#include "core/error.h"
+
+namespace onnxrun::cli {
+namespace {
+
+// The number `text` is, when it is a finite decimal >= 0.
+std::optional<double> non_negative(const std::string& text) {
+  double v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(v) || v < 0) return std::nullopt;
+  return v;
+}
+
+std::string problem_with(const std::string& arg) {
+  const NamedValue nv = split_named_value(arg);
+  if (arg.find(':') != std::string::npos && nv.name.empty())
+    return fmt::format("expected [NAME:]V with a name before ':', got '{}'", arg);
+  if (!non_negative(nv.value))
+    return nv.name.empty() ? fmt::format("expected a number >= 0, got '{}'", arg)
+                           : fmt::format("expected NAME:NUMBER with a number >= 0, got '{}'", arg);
+  return "";
+}
+
+}  // namespace
+
+NamedValue split_named_value(const std::string& arg) {
+  const size_t colon = arg.rfind(':');
+  if (colon == std::string::npos) return {"", arg};
+  return {arg.substr(0, colon), arg.substr(colon + 1)};
+}
+
+NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std::string& option) {
+  NamedNumbers out;
+  for (const std::string& arg : args) {
+    if (const std::string problem = problem_with(arg); !problem.empty())
+      fail(ErrorKind::kUsage, "{}: {}", option, problem);
+    const NamedValue nv = split_named_value(arg);
+    const double v = *non_negative(nv.value);
+    if (nv.name.empty()) out.all = v;
+    else out.by_name[nv.name] = v;
+  }
+  return out;
+}
+
+CLI::Validator named_non_negative_number() {
+  return CLI::Validator([](std::string& text) { return problem_with(text); }, "", "[NAME:]number >= 0");
+}
+
+void add_tolerance_options(CLI::App& app, ToleranceArgs& a, const std::string& note) {
+  const Tolerance defaults;
+  app.add_option("--rtol", a.rtol, "relative tolerance for comparisons; NAME:V for one output (repeatable)" + note)
+      ->type_name("[NAME:]V")
+      ->default_str(fmt::format("{}", defaults.rtol))
+      ->check(named_non_negative_number());
+  app.add_option("--atol", a.atol, "absolute tolerance for comparisons; NAME:V for one output (repeatable)" + note)
+      ->type_name("[NAME:]V")
+      ->default_str(fmt::format("{}", defaults.atol))
+      ->check(named_non_negative_number());
+  app.add_option("--check-error-stat", a.stat,
+                 "what must be within tolerance: every element (elemwise: |err| <= atol + rtol*|expected|), or the "
+                 "max, mean or median error (absolute within atol or relative within rtol, as Polygraphy)")
+      ->check(CLI::IsMember({"elemwise", "max", "mean", "median"}))
+      ->capture_default_str();
+}
+
+Tolerance tolerance_from(const ToleranceArgs& a, Tolerance base) {
+  const NamedNumbers rtol = parse_named_numbers(a.rtol, "--rtol");
+  const NamedNumbers atol = parse_named_numbers(a.atol, "--atol");
+  if (rtol.all) base.rtol = *rtol.all;
+  if (atol.all) base.atol = *atol.all;
+  for (const auto& [name, v] : rtol.by_name) base.output_rtol[name] = v;
+  for (const auto& [name, v] : atol.by_name) base.output_atol[name] = v;
+  const std::optional<ErrorStat> stat = parse_error_stat(a.stat);
+  if (!stat) fail(ErrorKind::kUsage, "--check-error-stat {}: expected elemwise, max, mean or median", a.stat);
+  base.stat = *stat;
+  return base;
+}
+
+}  // namespace onnxrun::cli

@@ -1,0 +1,47 @@
+// Options that take a value for everything or for one name: `--atol 1e-5` and
+// `--atol y:1e-3` (Polygraphy's NAME:VALUE form), given any number of times. The name is
+// what comes before the last ':', so a TensorFlow-style output "y:0" is written
+// `--atol y:0:1e-3`.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "suite/tolerance.h"
+
+namespace onnxrun::cli {
+
+struct NamedValue {
+  std::string name;  // empty: the value is for every name
+  std::string value;
+};
+// "NAME:VALUE" or "VALUE".
+NamedValue split_named_value(const std::string& arg);
+
+// Numbers >= 0 given as VALUE (the last one wins) and NAME:VALUE (per name; the last one
+// wins).
+struct NamedNumbers {
+  std::optional<double> all;
+  std::map<std::string, double> by_name;
+};
+// Throws Error(kUsage) naming `option` for a value that is not a finite number >= 0 or
+// an empty name.
+NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std::string& option);
+
+// CLI11's check of one such argument, for the option's definition.
+CLI::Validator named_non_negative_number();
+
+// --rtol/--atol [NAME:]V and --check-error-stat, added to `app` and stored as text.
+struct ToleranceArgs {
+  std::vector<std::string> rtol, atol;
+  std::string stat = "elemwise";
+};
+void add_tolerance_options(CLI::App& app, ToleranceArgs& args, const std::string& note = "");
+// Global values over `base`, per-output ones beside base's. Throws Error(kUsage).
+Tolerance tolerance_from(const ToleranceArgs& args, Tolerance base = {});
+
+}  // namespace onnxrun::cli

@@ -1,0 +1,39 @@
+// Sets of result tensors as other tools leave them, for comparing (`--expected`,
+// `onnx-run compare`): a folder of TensorProto .pb and numpy .npy files (a test set's
+// output_K.pb, NAME.npy, a --dump-intermediates folder), an .npz archive, or one file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace onnxrun {
+
+struct ResultTensor {
+  // The value it holds: a .pb's TensorProto name, an .npz member's or an .npy's name
+  // (its file name without .npy), the name values.tsv gives its file; empty when the
+  // file does not say (a .pb without a name), and then it matches by position.
+  std::string name;
+  std::string file;  // for messages: "dir/output_0.pb", "out.npz:y"
+  Tensor tensor;
+  // From a .npy or .npz: a uint16 tensor may be bfloat16's bits (numpy has no bfloat16;
+  // io/npy.h bfloat16_from_bits), to retype where the other side says bfloat16.
+  bool numpy = false;
+};
+
+// The tensors of `path`, in order: a folder's .pb and .npy files in values.tsv's order
+// when it has one (a --dump-intermediates folder), its output_K.pb files by K when it
+// has those (a test set: its inputs are left out), else sorted naturally; an .npz's members in archive order; a single .pb or .npy file.
+// Other files in a folder are ignored. Throws Error(kIo) for what cannot be read,
+// Error(kInvalid) for a damaged file or a folder without tensor files.
+std::vector<ResultTensor> read_result_files(const std::string& path);
+
+// Matching tensors to wanted names (graph outputs, or the other set's names): each
+// tensor whose name is one of `wanted` (and not yet taken) goes there; the others fill
+// the remaining places in order. Returns, per tensor, its place in `wanted`, or
+// wanted.size() for a tensor left over (more tensors than places).
+std::vector<size_t> match_by_name_then_position(const std::vector<std::string>& wanted,
+                                                const std::vector<std::string>& names);
+
+}  // namespace onnxrun

@@ -1,0 +1,40 @@
+#include "suite/tolerance.h"
+
+namespace onnxrun {
+namespace {
+
+constexpr struct {
+  ErrorStat stat;
+  const char* name;
+} kStatNames[] = {
+    {ErrorStat::kElemwise, "elemwise"},
+    {ErrorStat::kMax, "max"},
+    {ErrorStat::kMean, "mean"},
+    {ErrorStat::kMedian, "median"},
+};
+
+}  // namespace
+
+std::optional<ErrorStat> parse_error_stat(const std::string& name) {
+  for (const auto& s : kStatNames)
+    if (name == s.name) return s.stat;
+  return std::nullopt;
+}
+
+const char* error_stat_name(ErrorStat stat) {
+  for (const auto& s : kStatNames)
+    if (stat == s.stat) return s.name;
+  return "?";
+}
+
+Tolerance Tolerance::for_output(const std::string& name) const {
+  Tolerance t;
+  t.rtol = rtol;
+  t.atol = atol;
+  t.stat = stat;
+  if (auto it = output_rtol.find(name); it != output_rtol.end()) t.rtol = it->second;
+  if (auto it = output_atol.find(name); it != output_atol.end()) t.atol = it->second;
+  return t;
+}
+
+}  // namespace onnxrun

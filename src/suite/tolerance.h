@@ -1,0 +1,33 @@
+// How close an output must be to its expected value: the global rtol and atol, the
+// ones given per output (--atol NAME:V, a data.json's "atol": {"NAME": V}), and which
+// error statistic decides (Polygraphy's --check-error-stat).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace onnxrun {
+
+// elemwise: every element within atol + rtol * |expected| (the ONNX backend tests' rule).
+// max / mean / median: that statistic of the absolute errors within atol, or that of the
+// relative errors within rtol (Polygraphy: an output fails only when it exceeds both).
+// NaN and infinity mismatches, and unequal integers, fail under every statistic.
+enum class ErrorStat { kElemwise, kMax, kMean, kMedian };
+
+// "elemwise", "max", "mean", "median"; nullopt for anything else.
+std::optional<ErrorStat> parse_error_stat(const std::string& name);
+const char* error_stat_name(ErrorStat stat);
+
+struct Tolerance {
+  double rtol = 1e-3;
+  double atol = 1e-7;
+  ErrorStat stat = ErrorStat::kElemwise;
+  // Per output name; an output not named here uses rtol and atol.
+  std::map<std::string, double> output_rtol, output_atol;
+
+  // The tolerance output `name` is compared with (its own rtol and atol where given).
+  Tolerance for_output(const std::string& name) const;
+};
+
+}  // namespace onnxrun

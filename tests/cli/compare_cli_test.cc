@@ -1,0 +1,164 @@
+// `onnx-run compare A B`: result sets of any form paired by name, then by position,
+// compared as a run's outputs are; for two --dump-intermediates folders with --model,
+// the first value that differs in graph order. Exit 0 / 1, 2 for bad command lines, 3
+// for files that are not tensors.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/tensor.h"
+#include "io/npy.h"
+#include "io/npz.h"
+#include "io/tensor_file.h"
+#include "support/check_exit.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+#include "support/process.h"
+#include "support/tensors.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using TP = onnx::TensorProto;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Two result folders, y.npy and z.pb, and an .npz of the same; `flipped` has one
+// element of y changed.
+struct Sets {
+  TempDir d;
+  std::string a = d.file("a"), flipped = d.file("flipped"), npz = d.file("a.npz");
+  Sets() {
+    fs::create_directories(a);
+    fs::create_directories(flipped);
+    const Tensor y = float_tensor({2, 3}, {-3, -2, -1, 0, 1, 2});
+    const Tensor z = float_tensor({4});
+    write_npy_file(a + "/y.npy", y);
+    write_tensor_file(a + "/z.pb", z, "z");
+    write_npz_file(npz, {{"z", z}, {"y", y}});
+    write_npy_file(flipped + "/y.npy", float_tensor({2, 3}, {-3, -2, -1, 0, 1, -2}));
+    write_tensor_file(flipped + "/z.pb", z, "z");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("compare: equal sets exit 0 in any mix of forms", "[cli][compare]") {
+  Sets s;
+  for (const auto& [x, y] : {std::pair{s.a, s.a}, {s.a, s.npz}, {s.npz, s.a}}) {
+    const ProcessResult r = run_cli({"compare", x, y});
+    CHECK_EXIT(r, 0);
+    CHECK_THAT(r.out, Contains("'y': ") && Contains("ok (6 elements, exact)") && Contains("2 of 2 values agree"));
+  }
+  CHECK_EXIT(run_cli({"compare", s.a + "/y.npy", s.npz + "", "-q"}), 1);  // one tensor against two: z is only in B
+}
+
+TEST_CASE("compare: a flipped element exits 1 and is named, in text, -q and --json", "[cli][compare]") {
+  Sets s;
+  const ProcessResult r = run_cli({"compare", s.a, s.flipped});
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.out, Contains("'y': " + s.a + "/y.npy vs " + s.flipped +
+                             "/y.npy\n  1 of 6 elements differ; worst at "
+                             "[1,2] (flat 5): expected 2"));
+  CHECK_THAT(r.out, Contains("abs err histogram:") && Contains("first divergent value: 'y'") &&
+                        Contains("1 of 2 values agree"));
+  const ProcessResult q = run_cli({"compare", s.a, s.flipped, "-q"});
+  CHECK_EXIT(q, 1);
+  CHECK_THAT(q.out, !Contains("'z'") && Contains("'y'"));
+  const ProcessResult j = run_cli({"compare", s.a, s.flipped, "--json"});
+  CHECK_EXIT(j, 1);
+  const nlohmann::json doc = nlohmann::json::parse(j.out);
+  CHECK(doc["equal"] == false);
+  CHECK(doc["first_divergent"] == "y");
+  CHECK(doc["same"] == 1);
+  CHECK(doc["values"][0]["comparison"]["worst"]["position"] == "[1,2]");
+  CHECK(doc["values"][0]["comparison"]["errors"]["max_abs_err"] == 4);
+  // A tolerance for y alone lets it pass.
+  CHECK_EXIT(run_cli({"compare", s.a, s.flipped, "--atol", "y:4"}), 0);
+  CHECK_EXIT(run_cli({"compare", s.a, s.flipped, "--check-error-stat", "median", "-q"}), 0);
+}
+
+TEST_CASE("compare: a value on one side only is a difference", "[cli][compare]") {
+  Sets s;
+  fs::remove(s.flipped + "/z.pb");
+  const ProcessResult r = run_cli({"compare", s.a, s.flipped, "--json"});
+  CHECK_EXIT(r, 1);
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  REQUIRE(doc["values"].size() == 2);
+  CHECK(doc["values"][1]["name"] == "z");
+  CHECK(doc["values"][1]["b"].is_null());
+  CHECK(doc["values"][1]["comparison"].is_null());
+}
+
+TEST_CASE("compare --model: two dumps part at the first value that differs in graph order", "[cli][compare]") {
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", TP::FLOAT, {4});
+  add_output(m, "y", TP::FLOAT, {4});
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"h"}, "first"), "alpha", 0.1f);
+  add_float_attr(*add_node(m, "LeakyRelu", {"h"}, {"y"}, "second"), "alpha", 3.0f);
+  const std::string model = save_model(m, d.file("chain.onnx"));
+  const std::string one = d.file("one"), two = d.file("two");
+  for (const std::string& dump : {one, two})
+    REQUIRE_EXIT(
+        run_cli({model, "-i", "x=[-1,0,1,2]", "--no-fuse", "--dump-intermediates", dump, "--format", "npy", "-q"}), 0);
+  // The second run went wrong at h, and so at y.
+  const std::vector<std::string> files = names_in(one);
+  REQUIRE(std::find(files.begin(), files.end(), "h.npy") != files.end());
+  write_npy_file(two + "/h.npy", float_tensor({-0.1f, 0, 1, 2.5f}));
+  write_npy_file(two + "/y.npy", float_tensor({-0.3f, 0, 1, 2.5f}));
+  // values.tsv of A listing y before h: without the model, y comes first.
+  const std::string tsv = read_file(one + "/values.tsv");
+  std::string reordered;
+  for (const char* name : {"y", "h", "x"})
+    for (size_t at = 0; (at = tsv.find(std::string(name) + ".npy\t", at)) != std::string::npos; at++)
+      if (at == 0 || tsv[at - 1] == '\n') reordered += tsv.substr(at, tsv.find('\n', at) + 1 - at);
+  write_file(one + "/values.tsv", reordered);
+  const ProcessResult plain = run_cli({"compare", one, two, "-q"});
+  CHECK_EXIT(plain, 1);
+  CHECK_THAT(plain.out, Contains("first divergent value: 'y'"));
+  const ProcessResult ordered = run_cli({"compare", one, two, "--model", model, "-q"});
+  CHECK_EXIT(ordered, 1);
+  CHECK_THAT(ordered.out, Contains("first divergent value in graph order: 'h'"));
+  const nlohmann::json doc = nlohmann::json::parse(run_cli({"compare", one, two, "--model", model, "--json"}).out);
+  CHECK(doc["first_divergent"] == "h");
+}
+
+TEST_CASE("compare with a missing argument: exit 2", "[cli][compare][bad-input]") {
+  Sets s;
+  const ProcessResult r = run_cli({"compare", s.a});
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, StartsWith("onnx-run: "));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
+TEST_CASE("compare with a path that does not exist: exit 2", "[cli][compare][bad-input]") {
+  Sets s;
+  const ProcessResult r = run_cli({"compare", s.a, s.d.file("nowhere")});
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Contains("nowhere: no such file or folder"));
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("compare with a malformed tolerance: exit 2", "[cli][compare][bad-input]") {
+  Sets s;
+  const ProcessResult r = run_cli({"compare", s.a, s.a, "--rtol", "y:x"});
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Contains("--rtol"));
+}
+
+TEST_CASE("compare with a file that is not a tensor: exit 3", "[cli][compare][bad-input]") {
+  Sets s;
+  write_file(s.flipped + "/y.npy", "not numpy");
+  const ProcessResult r = run_cli({"compare", s.a, s.flipped});
+  CHECK_EXIT(r, 3);
+  CHECK_THAT(r.err, StartsWith("onnx-run: ") && Contains("y.npy"));
+  CHECK(r.out.empty());
+}

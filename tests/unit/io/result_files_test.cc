@@ -1,0 +1,69 @@
+// Result sets as other tools leave them (io/result_files.h) and matching by name, then
+// by position.
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+#include "io/npy.h"
+#include "io/npz.h"
+#include "io/result_files.h"
+#include "io/tensor_file.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+#include "support/tensors.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+
+TEST_CASE("matching by name first, then the rest in order", "[result-files]") {
+  using V = std::vector<size_t>;
+  CHECK(match_by_name_then_position({"a", "b"}, {"b", "a"}) == V{1, 0});
+  CHECK(match_by_name_then_position({"a", "b"}, {"", "a"}) == V{1, 0});
+  CHECK(match_by_name_then_position({"a", "b"}, {"x", "y"}) == V{0, 1});
+  CHECK(match_by_name_then_position({"a"}, {"x", "a"}) == V{1, 0});  // x is left over
+  CHECK(match_by_name_then_position({"a", "b"}, {"a", "a"}) == V{0, 1});
+}
+
+TEST_CASE("a folder of .npy and .pb, a test set, an .npz and one file read as result sets", "[result-files]") {
+  TempDir d;
+  write_npy_file(d.file("y.npy"), float_tensor({1, 2}));
+  write_tensor_file(d.file("output_10.pb"), float_tensor({3}), "z");
+  write_tensor_file(d.file("output_2.pb"), float_tensor({4}), "");
+  write_file(d.file("notes.txt"), "not a tensor");
+  // No output_0.pb: not a test set, so every tensor file, sorted naturally.
+  std::vector<ResultTensor> set = read_result_files(d.path());
+  REQUIRE(set.size() == 3);
+  CHECK(set[0].name.empty());  // output_2.pb without a TensorProto name
+  CHECK(set[1].name == "z");
+  CHECK(set[2].name == "y");
+
+  TempDir ts;
+  write_tensor_file(ts.file("input_0.pb"), float_tensor({9}), "x");
+  write_tensor_file(ts.file("output_0.pb"), float_tensor({5}), "y");
+  set = read_result_files(ts.path());
+  REQUIRE(set.size() == 1);  // the test set's input is not a result
+  CHECK(set[0].name == "y");
+
+  write_npz_file(d.file("r.npz"), {{"b", float_tensor({1})}, {"a", float_tensor({2})}});
+  set = read_result_files(d.file("r.npz"));
+  REQUIRE(set.size() == 2);
+  CHECK(set[0].name == "b");
+  CHECK(set[0].file == d.file("r.npz") + ":b");
+  CHECK(read_result_files(d.file("y.npy")).at(0).name == "y");
+}
+
+TEST_CASE("a dump folder's values.tsv names its files' values", "[result-files]") {
+  TempDir d;
+  write_npy_file(d.file("a_b.npy"), float_tensor({1}));
+  write_file(d.file("values.tsv"), "a_b.npy\ta/b\n");
+  const std::vector<ResultTensor> set = read_result_files(d.path());
+  REQUIRE(set.size() == 1);
+  CHECK(set[0].name == "a/b");
+  write_file(d.file("values.tsv"), "../x.npy\tx\n");
+  CHECK_THROWS_AS(read_result_files(d.path()), Error);
+}
+
+TEST_CASE("a missing path or a folder without tensors is an error", "[result-files]") {
+  TempDir d;
+  CHECK_THROWS_AS(read_result_files(d.file("nothing")), Error);
+  CHECK_THROWS_AS(read_result_files(d.path()), Error);
+}
