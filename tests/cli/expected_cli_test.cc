@@ -285,3 +285,36 @@ TEST_CASE("bfloat16 outputs written as numpy bits compare as bfloat16 with --exp
   CHECK_EXIT(run_cli({"compare", d.file("npy"), d.file("pb"), "-q"}), 0);
   CHECK_EXIT(run_cli({"compare", d.file("pb"), d.file("npy"), "-q"}), 0);
 }
+
+TEST_CASE("round trip: made-up inputs saved, run again from the files with --expected, one flipped element compared",
+          "[cli][expected][compare][save-inputs]") {
+  for (int elem : {TP::FLOAT, TP::DOUBLE, TP::FLOAT16, TP::BFLOAT16}) {
+    for (const std::string format : {"pb", "npy"}) {
+      INFO("type " << elem << ", format " << format);
+      TempDir d;
+      const std::string model = save_model(leaky_relu_model(16, elem), d.file("model.onnx"));
+      const std::string d1 = d.file("D1"), d2 = d.file("D2");
+      REQUIRE_EXIT(
+          run_cli({model, "--random", "--seed", "11", "--save-inputs", d1, "-o", d2, "--format", format, "-q"}), 0);
+      const std::string input = d1 + "/input_0." + format, output = d2 + "/output_0." + format;
+      const ProcessResult again = run_cli({model, "-i", input, "--expected", d2});
+      CHECK_EXIT(again, 0);
+      CHECK_THAT(again.out, Contains("ok (") && Contains("exact)"));
+      // D2' = D2 with element 4 changed: compare names it and exits 1; D2 against itself is 0.
+      const std::string d2b = d.file("D2b");
+      std::filesystem::create_directories(d2b);
+      NamedTensor y = format == "pb" ? read_tensor_file(output) : NamedTensor{"", read_npy_file(output)};
+      auto* bits = static_cast<unsigned char*>(y.tensor.mutable_raw());
+      bits[4 * dtype_size(y.tensor.dtype()) + dtype_size(y.tensor.dtype()) - 1] ^= 0x80;  // element 4's sign
+      if (format == "pb") write_tensor_file(d2b + "/output_0.pb", y.tensor, y.name);
+      else write_npy_file(d2b + "/output_0.npy", y.tensor);
+      CHECK_EXIT(run_cli({"compare", d2, d2, "-q"}), 0);
+      const ProcessResult diff = run_cli({"compare", d2, d2b});
+      CHECK_EXIT(diff, 1);
+      CHECK_THAT(diff.out, Contains("1 of ") && Contains(" elements differ; worst at [") && Contains("(flat 4)"));
+      // A TensorProto carries the output's name; a .npy file is named by its file.
+      CHECK_THAT(diff.out,
+                 Contains(format == "pb" ? "first divergent value: 'y'" : "first divergent value: 'output_0'"));
+    }
+  }
+}
