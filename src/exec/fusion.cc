@@ -22,8 +22,8 @@ std::string describe_fusion(const Fusion& f) {
                      quoted(r.replaced, ", "));
   for (const std::vector<std::string>& c : f.chains)
     s += fmt::format("  fused      {}: one pass per block\n", quoted(c, " -> "));
-  for (const Fusion::FanOut& f : f.fanouts)
-    s += fmt::format("  fused      '{}' read once by {}: one pass per block\n", f.input, quoted(f.branches, ", "));
+  for (const Fusion::FanOut& fan : f.fanouts)
+    s += fmt::format("  fused      '{}' read once by {}: one pass per block\n", fan.input, quoted(fan.branches, ", "));
   return s;
 }
 
