@@ -128,11 +128,6 @@ void Executor::fuse_chains(const std::set<int>& graph_outputs) {
   }
 }
 
-std::vector<const OpKernel*> Executor::Step::element_kernels() const {
-  if (!chain_kernels.empty()) return chain_kernels;
-  return {kernel.get()};
-}
-
 const std::string& Executor::Step::output_name(size_t k) const {
   if (!fanout.empty()) return fanout[k].output_name(0);
   return (chain.empty() ? node : chain.back().node)->outputs[k];
@@ -172,12 +167,14 @@ void Executor::fuse_fanouts() {
     group.hand_over.assign(1, false);
     group.release.assign(1, false);
     Fusion::FanOut described;
-    for (const auto& [name, id] : value_ids_)
-      if (id == group.inputs[0]) described.input = name;
+    described.input = group.node->inputs[0];
     for (size_t member : g->second) {
       Step& m = steps_[member];
       group.outputs.push_back(m.outputs[0]);
       described.branches.push_back(m.node->name);
+      // A chain's kernels (fuse_chains composed them), else the node's own.
+      group.fanout_kernels.push_back(m.chain_kernels.empty() ? std::vector<const OpKernel*>{m.kernel.get()}
+                                                             : m.chain_kernels);
       group.fanout.push_back(std::move(m));
     }
     fusion_.fanouts.push_back(std::move(described));
@@ -223,13 +220,11 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
       // time are checked again here, before the kernel sees them.
       check_input_types(*s.node->op, types);
       if (!s.fanout.empty()) {
-        std::vector<std::vector<const OpKernel*>> branches;
         for (const Step& b : s.fanout) {
           check_input_types(*b.node->op, types);
           for (const Link& l : b.chain) check_input_types(*l.node->op, types);
-          branches.push_back(b.element_kernels());
         }
-        std::vector<Tensor> ys = run_fused_fanout(branches, ctx.inputs[0], ctx.pool);
+        std::vector<Tensor> ys = run_fused_fanout(s.fanout_kernels, ctx.inputs[0], ctx.pool);
         for (size_t b = 0; b < ys.size(); ++b) ctx.outputs[b] = std::move(ys[b]);
       } else if (s.chain.empty()) {
         s.kernel->compute(ctx);

@@ -80,8 +80,7 @@ class Executor {
     // A fan-out: steps (single nodes or chains) that all read this step's one input and
     // nothing else, run as one pass over it; the step's outputs are theirs, in order.
     std::vector<Step> fanout;
-    // What runs a step's elements: its chain's kernels, else its own kernel.
-    std::vector<const OpKernel*> element_kernels() const;
+    std::vector<std::vector<const OpKernel*>> fanout_kernels;  // what runs each branch's elements, decided once
     // The graph's name for output k: of the last node of a chain, of branch k of a fan-out.
     const std::string& output_name(size_t k) const;
   };

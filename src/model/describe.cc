@@ -86,9 +86,9 @@ namespace {
 std::string operator_name(const OperatorUse& u) { return (u.domain == "ai.onnx" ? "" : u.domain + ".") + u.op_type; }
 }  // namespace
 
-std::vector<std::string> not_runnable_because(const Graph& g) {
+std::vector<std::string> not_runnable_because(const std::vector<OperatorUse>& uses) {
   std::vector<std::string> why;
-  for (const OperatorUse& u : operator_uses(g))
+  for (const OperatorUse& u : uses)
     if (u.unsupported)
       why.push_back(fmt::format("{} ({} node{}): {}{}", operator_name(u), u.unsupported, u.unsupported == 1 ? "" : "s",
                                 u.invalid ? "invalid model: " : "", u.reason));
@@ -179,7 +179,7 @@ std::string describe_model_text(const Model& m, bool all) {
                      joined(f.outputs),
                      function_attribute_names(f).empty() ? "" : "  attributes: " + joined(function_attribute_names(f)),
                      joined(function_body_ops(f), " ")));
-  const std::vector<std::string> why = not_runnable_because(g);
+  const std::vector<std::string> why = not_runnable_because(ops);
   if (why.empty()) line("runnable:       yes");
   else {
     line("runnable:       no, because:");

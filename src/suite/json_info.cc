@@ -129,9 +129,10 @@ std::string info_json(const Model& m, const std::optional<Fusion>& fusion) {
   j["initializer_bytes"] = initializer_bytes(g);
   j["nodes"] = json_array(g.nodes, json_node);
   j["functions"] = json_array(m.functions, json_function);
-  j["operators"] = json_array(operator_uses(g), json_operator);
+  const std::vector<OperatorUse> uses = operator_uses(g);
+  j["operators"] = json_array(uses, json_operator);
   j["runnable"] = unsupported_node_count(g) == 0;
-  j["not_runnable_because"] = not_runnable_because(g);
+  j["not_runnable_because"] = not_runnable_because(uses);
   j["fusion"] = fusion ? json_fusion(*fusion) : ordered_json(nullptr);
   return json_text(j, 2);
 }
