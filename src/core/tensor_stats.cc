@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/error.h"
 #include "core/tensor_stats_chunk.h"
 #include "core/thread_pool.h"
 
@@ -18,47 +19,73 @@ bool has_arithmetic(DType t) { return t != DType::kComplex64 && t != DType::kCom
 
 }  // namespace
 
-StatsAccumulator::StatsAccumulator(DType dtype)
-    : dtype_(dtype), esize_(dtype_size(dtype)), numeric_(has_arithmetic(dtype)) {}
+StatsAccumulator::StatsAccumulator(DType dtype, size_t count)
+    : dtype_(dtype),
+      esize_(dtype_size(dtype)),
+      numeric_(has_arithmetic(dtype)),
+      count_(count),
+      chunks_((count + kStatsChunk - 1) / kStatsChunk) {}
 
-void StatsAccumulator::add_chunks(const unsigned char* data, size_t chunks, ThreadPool* pool) {
-  if (chunks == 1) {
-    total_ = merge_stats(total_, chunk_stats(dtype_, data, kStatsChunk));
-    return;
-  }
-  std::vector<StatsPart> parts(chunks);
-  parallel_for(pool, chunks, kChunksPerPiece, 1, [&](size_t begin, size_t end) {
-    for (size_t c = begin; c < end; ++c) parts[c] = chunk_stats(dtype_, data + c * kStatsChunk * esize_, kStatsChunk);
-  });
-  for (const StatsPart& p : parts) total_ = merge_stats(total_, p);
+size_t StatsAccumulator::chunk_size(size_t c) const { return std::min(kStatsChunk, count_ - c * kStatsChunk); }
+
+void StatsAccumulator::add_piece(size_t c, size_t offset, const unsigned char* data, size_t n) {
+  const size_t len = chunk_size(c);
+  Partial& p = partial_[c];
+  if (p.bytes.empty()) p.bytes.resize(len * esize_);
+  std::memcpy(p.bytes.data() + offset * esize_, data, n * esize_);
+  p.filled += n;
+  if (p.filled < len) return;
+  ready_[c] = chunk_stats(dtype_, p.bytes.data(), len);
+  partial_.erase(c);
 }
 
-void StatsAccumulator::add(const void* data, size_t n, ThreadPool* pool) {
-  count_ += static_cast<int64_t>(n);
-  if (!numeric_ || n == 0) return;
-  const auto* p = static_cast<const unsigned char*>(data);
-  const size_t chunk_bytes = kStatsChunk * esize_;
-  if (!carry_.empty()) {  // complete the chunk the last block ended in
-    const size_t take = std::min(n, kStatsChunk - carry_.size() / esize_);
-    carry_.insert(carry_.end(), p, p + take * esize_);
-    p += take * esize_;
-    n -= take;
-    if (carry_.size() < chunk_bytes) return;
-    add_chunks(carry_.data(), 1, pool);
-    carry_.clear();
+void StatsAccumulator::merge_ready() {
+  for (auto it = ready_.find(next_); it != ready_.end(); it = ready_.find(++next_)) {
+    total_ = merge_stats(total_, it->second);
+    ready_.erase(it);
   }
-  const size_t whole = n / kStatsChunk;
-  if (whole) add_chunks(p, whole, pool);
-  carry_.assign(p + whole * chunk_bytes, p + n * esize_);
+}
+
+void StatsAccumulator::add(size_t first, const void* data, size_t n, ThreadPool* pool) {
+  if (n > count_ || first > count_ - n)
+    fail(ErrorKind::kInternal, "statistics of {} elements given elements [{}, {})", count_, first, first + n);
+  if (!numeric_ || n == 0) {
+    std::lock_guard<std::mutex> lock(mu_);
+    added_ += n;
+    return;
+  }
+  const auto* p = static_cast<const unsigned char*>(data);
+  // The elements before the first chunk boundary, then whole chunks (the tensor's last
+  // chunk may be short, and is whole when the block ends the tensor), then the rest.
+  const size_t head = first % kStatsChunk ? std::min(n, kStatsChunk - first % kStatsChunk) : 0;
+  const size_t whole_at = first + head, end = first + n, rest = end - whole_at;
+  const size_t c0 = whole_at / kStatsChunk;
+  const size_t whole = rest / kStatsChunk + (end == count_ && rest % kStatsChunk ? 1 : 0);
+  const size_t tail_at = std::min(end, whole_at + whole * kStatsChunk);
+  std::vector<StatsPart> parts(whole);
+  if (whole) {
+    const unsigned char* w = p + head * esize_;
+    parallel_for(pool, whole, kChunksPerPiece, 1, [&](size_t b, size_t e) {
+      for (size_t c = b; c < e; ++c) parts[c] = chunk_stats(dtype_, w + c * kStatsChunk * esize_, chunk_size(c0 + c));
+    });
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  added_ += n;
+  if (head) add_piece(first / kStatsChunk, first % kStatsChunk, p, head);
+  for (size_t c = 0; c < whole; ++c) ready_[c0 + c] = parts[c];
+  if (tail_at < end) add_piece(tail_at / kStatsChunk, 0, p + (tail_at - first) * esize_, end - tail_at);
+  merge_ready();
 }
 
 TensorStats StatsAccumulator::result() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (added_ != count_ || (numeric_ && next_ != chunks_))
+    fail(ErrorKind::kInternal, "statistics of {} elements given {} of them", count_, added_);
   TensorStats s;
-  s.count = count_;
+  s.count = static_cast<int64_t>(count_);
   if (!numeric_) return s;
   s.numeric = true;
-  StatsPart t = total_;
-  if (!carry_.empty()) t = merge_stats(t, chunk_stats(dtype_, carry_.data(), carry_.size() / esize_));
+  const StatsPart& t = total_;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   s.nan = t.nan;
   s.pos_inf = t.pos_inf;
@@ -72,8 +99,8 @@ TensorStats StatsAccumulator::result() const {
 }
 
 TensorStats tensor_stats(const Tensor& t, ThreadPool* pool) {
-  StatsAccumulator a(t.dtype());
-  a.add(t.numel() ? t.raw() : nullptr, static_cast<size_t>(t.numel()), pool);
+  StatsAccumulator a(t.dtype(), static_cast<size_t>(t.numel()));
+  a.add(0, t.numel() ? t.raw() : nullptr, static_cast<size_t>(t.numel()), pool);
   return a.result();
 }
 

@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <vector>
 
 #include "core/stats_part.h"
@@ -32,23 +34,42 @@ struct TensorStats {
   double min = 0, max = 0, mean = 0, std = 0;
 };
 
-// Statistics of elements given in order, in blocks of any size.
+// Statistics of a tensor's elements given in blocks of any size, in any order, from
+// several threads at once: whole chunks are computed as they come, the elements of a chunk
+// cut by a block's edge are kept until the chunk is complete, and the chunks' parts are
+// merged in chunk order as each next one is ready. So the result is the same bits however
+// the tensor was cut and whichever block came first.
 class StatsAccumulator {
  public:
-  explicit StatsAccumulator(DType dtype);
-  // The next n elements of the tensor, `data` in the dtype's layout. Chunks are computed
-  // across `pool` when given; the merge is in order whatever the pool.
-  void add(const void* data, size_t n, ThreadPool* pool = nullptr);
+  // Of a tensor of `count` elements of `dtype`.
+  StatsAccumulator(DType dtype, size_t count);
+  // Elements [first, first + n), `data` in the dtype's layout; each element once. Whole
+  // chunks are computed across `pool` when given (a ThreadPool takes one job at a time:
+  // callers adding from several threads give none).
+  void add(size_t first, const void* data, size_t n, ThreadPool* pool = nullptr);
+  // Error(kInternal) unless every element was added.
   TensorStats result() const;
 
  private:
-  void add_chunks(const unsigned char* data, size_t chunks, ThreadPool* pool);
+  struct Partial {  // a chunk cut by a block's edge, until its elements are all here
+    std::vector<unsigned char> bytes;
+    size_t filled = 0;
+  };
+  size_t chunk_size(size_t c) const;
+  // Under mu_.
+  void add_piece(size_t c, size_t offset, const unsigned char* data, size_t n);
+  void merge_ready();
+
   DType dtype_;
   size_t esize_;
   bool numeric_;
-  int64_t count_ = 0;
+  size_t count_, chunks_;
+  mutable std::mutex mu_;
+  size_t added_ = 0;  // elements
+  size_t next_ = 0;   // chunks [0, next_) are merged into total_
   StatsPart total_;
-  std::vector<unsigned char> carry_;  // the elements of a chunk not yet complete
+  std::map<size_t, StatsPart> ready_;  // chunks computed past next_
+  std::map<size_t, Partial> partial_;
 };
 
 TensorStats tensor_stats(const Tensor& t, ThreadPool* pool = nullptr);

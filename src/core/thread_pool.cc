@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/spin_wait.h"
+
 namespace onnxrun {
 
 ThreadPool::ThreadPool(unsigned threads) {
@@ -14,7 +16,7 @@ ThreadPool::~ThreadPool() {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
-  wake_.notify_all();
+  wake_.notify_all();  // a spinning worker sees stop_ itself
   for (std::thread& t : workers_) t.join();
 }
 
@@ -37,19 +39,24 @@ void ThreadPool::work_on_current_job() {
     }
     lock.lock();
     if (err && !error_) error_ = err;
-    if (--unfinished_ == 0) done_.notify_all();
+    if (unfinished_.fetch_sub(1, std::memory_order_acq_rel) == 1 && caller_sleeping_) done_.notify_all();
   }
 }
 
 void ThreadPool::worker_loop() {
   size_t seen = 0;
+  auto ready = [&] {
+    return stop_.load(std::memory_order_acquire) || generation_.load(std::memory_order_acquire) != seen;
+  };
   for (;;) {
-    {
+    if (!spin_until(ready)) {
       std::unique_lock<std::mutex> lock(mu_);
-      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
+      ++sleeping_workers_;
+      wake_.wait(lock, ready);
+      --sleeping_workers_;
     }
+    if (stop_) return;
+    seen = generation_;
     work_on_current_job();
   }
 }
@@ -61,6 +68,7 @@ void ThreadPool::run(size_t tasks, const std::function<void(size_t)>& fn) {
     return;
   }
   if (workers_.empty()) start_workers();
+  bool wake = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
     fn_ = &fn;
@@ -69,13 +77,18 @@ void ThreadPool::run(size_t tasks, const std::function<void(size_t)>& fn) {
     unfinished_ = tasks;
     error_ = nullptr;
     ++generation_;
+    wake = sleeping_workers_ > 0;  // the others are spinning and see generation_ move
   }
-  wake_.notify_all();
+  if (wake) wake_.notify_all();
   work_on_current_job();
+  auto done = [&] { return unfinished_.load(std::memory_order_acquire) == 0; };
+  spin_until(done);
   std::exception_ptr err;
   {
     std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, [&] { return unfinished_ == 0; });
+    caller_sleeping_ = true;
+    done_.wait(lock, done);
+    caller_sleeping_ = false;
     fn_ = nullptr;
     err = error_;
     error_ = nullptr;

@@ -5,8 +5,13 @@
 // parallel_for splits a range only into pieces of at least `min_piece` items; below
 // two pieces it runs on the calling thread alone, so a small run never pays for threads.
 // run() and parallel_for() may be called from one thread at a time.
+//
+// Between jobs a worker spins for a while before it sleeps, and the caller spins for the
+// last pieces before it sleeps (core/spin_wait.h): a job every block of a streamed run
+// found the threads asleep and paid more to wake them than the job took.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
@@ -41,13 +46,16 @@ class ThreadPool {
   std::mutex mu_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  bool stop_ = false;
-  size_t generation_ = 0;
+  // Written under mu_; read without it too, by the spinning threads.
+  std::atomic<bool> stop_{false};
+  std::atomic<size_t> generation_{0};
+  std::atomic<size_t> unfinished_{0};
+  unsigned sleeping_workers_ = 0;  // in wake_.wait (guarded by mu_)
+  bool caller_sleeping_ = false;   // in done_.wait (guarded by mu_)
   // The current job (guarded by mu_).
   const std::function<void(size_t)>* fn_ = nullptr;
   size_t tasks_ = 0;
   size_t next_ = 0;
-  size_t unfinished_ = 0;
   std::exception_ptr error_;
 };
 

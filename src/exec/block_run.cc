@@ -1,10 +1,17 @@
 #include "exec/block_run.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "core/error.h"
+#include "core/spin_wait.h"
 #include "exec/executor.h"
 #include "ops/registry.h"
 
@@ -100,15 +107,75 @@ std::optional<BlockPlan> plan_block_run(const Executor& exec, const std::vector<
   return plan;
 }
 
-void run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
-                   size_t block_bytes, const BlockSinks& sinks) {
-  size_t widest = 1;
-  for (const BlockInput& in : inputs) widest = std::max(widest, dtype_size(in.dtype));
-  for (DType t : plan.output_dtypes) widest = std::max(widest, dtype_size(t));
-  const size_t total = static_cast<size_t>(checked_numel(plan.input_shape));
-  const size_t per_block = std::max<size_t>(block_bytes / widest, 1);
-  // Buffers the last block let go of, by size: an input's buffer comes back when a kernel
-  // computed in place into it (the feed held the only reference) or its output is done.
+namespace {
+
+// The in-order sinks' turns, for lanes: block b's wait for block b - 1's. A lane that
+// fails ends every wait, so that the others stop too.
+class Turns {
+ public:
+  // Waits for block b's turn: false when a lane failed instead.
+  bool wait(size_t b) {
+    auto ready = [&] { return failed_.load(std::memory_order_acquire) || turn_.load(std::memory_order_acquire) == b; };
+    if (!spin_until(ready)) {
+      std::unique_lock<std::mutex> lock(mu_);
+      ++sleeping_;
+      cv_.wait(lock, ready);
+      --sleeping_;
+    }
+    return !failed();
+  }
+  void done(size_t b) {
+    set([&] { turn_.store(b + 1, std::memory_order_release); });
+  }
+  // Of several lanes' errors, the earliest block's is the one reported.
+  void fail(size_t b, std::exception_ptr e) {
+    set([&] {
+      if (!error_ || b < error_block_) error_ = e, error_block_ = b;
+      failed_.store(true, std::memory_order_release);
+    });
+  }
+  bool failed() const { return failed_.load(std::memory_order_acquire); }
+  void rethrow() {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  template <class F>
+  void set(const F& f) {
+    bool wake;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      f();
+      wake = sleeping_ > 0;
+    }
+    if (wake) cv_.notify_all();
+  }
+  std::atomic<size_t> turn_{0};
+  std::atomic<bool> failed_{false};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  unsigned sleeping_ = 0;     // guarded by mu_
+  std::exception_ptr error_;  // guarded by mu_
+  size_t error_block_ = 0;    // guarded by mu_
+};
+
+// What every lane shares.
+struct BlockRun {
+  const Executor& exec;
+  const BlockPlan& plan;
+  const std::vector<BlockInput>& inputs;
+  const BlockSinks& sinks;
+  size_t per_block, blocks, total;
+  unsigned lanes;
+  Turns* turns;  // null for one lane
+};
+
+// Blocks lane, lane + lanes, ... of the run, each read into this lane's reused buffers;
+// `at` is the block in hand.
+void run_lane(const BlockRun& r, unsigned lane, size_t& at) {
+  const bool lanes = r.turns != nullptr;
+  // Buffers a block let go of, by size: an input's buffer comes back when a kernel
+  // computed in place into it (the feed held the only reference) or its block is done.
   std::vector<std::shared_ptr<Buffer>> spare;
   auto buffer_for = [&](size_t bytes) {
     for (auto it = spare.begin(); it != spare.end(); ++it)
@@ -119,32 +186,87 @@ void run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vecto
       }
     return Buffer::allocate(std::max<size_t>(bytes, 1));
   };
-  ValueObserver observer;
+  auto recycle = [&](std::vector<Tensor>& tensors) {
+    for (Tensor& t : tensors) {
+      std::shared_ptr<Buffer> b = t.buffer();
+      t = Tensor();
+      if (b && b.use_count() == 1 && b->writable() && spare.size() < r.inputs.size() + r.plan.output_dtypes.size())
+        spare.push_back(std::move(b));
+    }
+    tensors.clear();
+  };
+  // With lanes, an in-order input sink comes after the graph: its inputs are kept whole.
+  const bool keep_inputs = lanes && r.sinks.inputs;
   size_t begin = 0;
-  if (sinks.value) observer = [&](const std::string& name, const Tensor& v) { sinks.value(begin, name, v); };
-  for (; begin < total || (begin == 0 && total == 0); begin += per_block) {
-    const size_t n = std::min(per_block, total - begin);
+  ValueObserver observer;
+  if (r.sinks.value) observer = [&](const std::string& name, const Tensor& v) { r.sinks.value(begin, name, v); };
+  for (size_t b = lane; b < r.blocks; b += r.lanes) {
+    if (lanes && r.turns->failed()) return;
+    at = b;
+    begin = b * r.per_block;
+    const size_t n = std::min(r.per_block, r.total - begin);
     std::vector<Tensor> block_inputs;
-    for (const BlockInput& in : inputs) {
+    for (const BlockInput& in : r.inputs) {
       const size_t esize = dtype_size(in.dtype);
       Tensor t(in.dtype, Shape{static_cast<int64_t>(n)}, buffer_for(n * esize));
       if (n) in.read(begin * esize, t.mutable_raw(), n * esize);
       block_inputs.push_back(std::move(t));
     }
-    if (sinks.inputs) sinks.inputs(begin, block_inputs);
+    if (r.sinks.inputs_any_order) r.sinks.inputs_any_order(begin, block_inputs);
+    if (!lanes && r.sinks.inputs) r.sinks.inputs(begin, block_inputs);
     std::map<std::string, Tensor> feed;
-    for (size_t k = 0; k < inputs.size(); ++k) feed.emplace(inputs[k].name, std::move(block_inputs[k]));
-    block_inputs.clear();
-    std::vector<Tensor> out = exec.run(std::move(feed), observer);
-    if (sinks.outputs) sinks.outputs(begin, out);
-    for (Tensor& o : out) {
-      std::shared_ptr<Buffer> b = o.buffer();
-      o = Tensor();
-      if (b && b.use_count() == 1 && b->writable() && spare.size() < inputs.size() + plan.output_dtypes.size())
-        spare.push_back(std::move(b));
+    for (size_t k = 0; k < r.inputs.size(); ++k)
+      feed.emplace(r.inputs[k].name, keep_inputs ? block_inputs[k] : std::move(block_inputs[k]));
+    if (!keep_inputs) block_inputs.clear();
+    std::vector<Tensor> out =
+        r.exec.run(std::move(feed), observer, lanes ? RunThreads::kCallerOnly : RunThreads::kPool);
+    if (r.sinks.outputs_any_order) r.sinks.outputs_any_order(begin, out);
+    if (lanes && (r.sinks.inputs || r.sinks.outputs)) {
+      if (!r.turns->wait(b)) return;
+      if (r.sinks.inputs) r.sinks.inputs(begin, block_inputs);
+      if (r.sinks.outputs) r.sinks.outputs(begin, out);
+      r.turns->done(b);
+    } else if (!lanes && r.sinks.outputs) {
+      r.sinks.outputs(begin, out);
     }
-    if (total == 0) break;
+    recycle(out);
+    recycle(block_inputs);
   }
+}
+
+}  // namespace
+
+void run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
+                   size_t block_bytes, const BlockSinks& sinks, unsigned lanes) {
+  size_t widest = 1;
+  for (const BlockInput& in : inputs) widest = std::max(widest, dtype_size(in.dtype));
+  for (DType t : plan.output_dtypes) widest = std::max(widest, dtype_size(t));
+  const size_t total = static_cast<size_t>(checked_numel(plan.input_shape));
+  const size_t per_block = std::max<size_t>(block_bytes / widest, 1);
+  const size_t blocks = std::max<size_t>((total + per_block - 1) / per_block, 1);  // an empty tensor: one empty block
+  bool side_by_side = !sinks.value;
+  for (const BlockInput& in : inputs) side_by_side = side_by_side && in.any_order;
+  lanes = side_by_side ? static_cast<unsigned>(std::min<size_t>(std::max(lanes, 1u), blocks)) : 1;
+  if (lanes == 1) {
+    size_t at = 0;
+    run_lane(BlockRun{exec, plan, inputs, sinks, per_block, blocks, total, 1, nullptr}, 0, at);
+    return;
+  }
+  Turns turns;
+  const BlockRun run{exec, plan, inputs, sinks, per_block, blocks, total, lanes, &turns};
+  auto lane = [&](unsigned k) {
+    size_t at = k;
+    try {
+      run_lane(run, k, at);
+    } catch (...) {
+      turns.fail(at, std::current_exception());
+    }
+  };
+  std::vector<std::thread> others;
+  for (unsigned k = 1; k < lanes; ++k) others.emplace_back(lane, k);
+  lane(0);
+  for (std::thread& t : others) t.join();
+  turns.rethrow();
 }
 
 }  // namespace onnxrun

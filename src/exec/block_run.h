@@ -34,8 +34,11 @@ struct BlockInput {
   std::string name;  // the graph input
   DType dtype = DType::kFloat;
   // Copies data bytes [offset, offset + n) into dst; calls come in order, each where the
-  // last ended.
+  // last ended, unless any_order.
   std::function<void(size_t offset, void* dst, size_t n)> read;
+  // read() takes any range at any time, from several threads at once (pread of a file):
+  // blocks can then be read side by side by run_in_blocks' lanes.
+  bool any_order = false;
 };
 
 // What a block run makes: the graph outputs' types and shapes.
@@ -65,9 +68,18 @@ std::optional<BlockPlan> plan_block_run(const Executor& exec, const std::vector<
 // What a block run tells its caller about each block; `begin` is the block's first
 // element. Tensors are 1-D (or of a broadcast rank) and valid only during the call.
 struct BlockSinks {
-  // The inputs, in the order given, before the graph may compute in their buffers.
+  // Called as soon as a block is read (before the graph may compute in its buffers) and as
+  // soon as it is computed. With lanes, the calls of several blocks come at once, from
+  // different threads, in no order: for work whose result does not depend on the order
+  // (statistics, core/tensor_stats.h).
+  std::function<void(size_t begin, const std::vector<Tensor>& inputs)> inputs_any_order;
+  std::function<void(size_t begin, const std::vector<Tensor>& outputs)> outputs_any_order;
+  // Called block after block in order, one call at a time (files, comparisons):
+  // The inputs; with one lane before the graph may compute in their buffers, with lanes
+  // after (their buffers are then never computed in).
   std::function<void(size_t begin, const std::vector<Tensor>& inputs)> inputs;
-  // Every node output as it is produced (the Executor's ValueObserver, per block).
+  // Every node output as it is produced (the Executor's ValueObserver, per block). Given,
+  // it keeps the run to one lane.
   std::function<void(size_t begin, const std::string& name, const Tensor& value)> value;
   // The graph outputs, in graph order.
   std::function<void(size_t begin, const std::vector<Tensor>& outputs)> outputs;
@@ -75,8 +87,16 @@ struct BlockSinks {
 
 // Runs exec's graph over `inputs` in blocks of about `block_bytes` (rounded to whole
 // elements of the widest type), calling `sinks` for each. Buffers are reused from block
-// to block. REQUIRES: plan == plan_block_run(exec, <inputs' names and types>, shape).
+// to block. What a sink or a read throws ends the run and is rethrown here (of several,
+// the one of the earliest block).
+//
+// `lanes` > 1: that many threads (the caller and lanes - 1 more) each read, compute and
+// hand to the any-order sinks every lanes-th block, so that a block's reads, kernels and
+// statistics stay in one core's cache and the cores share the work; the in-order sinks
+// take their turns. The graph's kernels then use no pool. One lane when an input cannot
+// be read in any order, when sinks.value is given, or for a single block.
+// REQUIRES: plan == plan_block_run(exec, <inputs' names and types>, shape).
 void run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
-                   size_t block_bytes, const BlockSinks& sinks);
+                   size_t block_bytes, const BlockSinks& sinks, unsigned lanes = 1);
 
 }  // namespace onnxrun

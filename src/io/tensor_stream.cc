@@ -79,6 +79,7 @@ std::optional<TensorStream> open_pb_stream(const std::string& path) {
     check_range(offset, n, nbytes, file->path());
     if (file->read_at(data_at + offset, dst, n) != n) fail(ErrorKind::kIo, "cannot read {}: file shrank", file->path());
   };
+  s.any_order = true;
   return s;
 }
 
@@ -114,6 +115,7 @@ std::optional<TensorStream> open_npy_stream(const std::string& path) {
       fail(ErrorKind::kInvalid, "{}: the data does not have the {} bytes the header promises", file->path(), nbytes);
     if (bools) check_bools(dst, n, offset, file->path());
   };
+  s.any_order = true;
   return s;
 }
 

@@ -32,9 +32,12 @@ struct TensorStream {
   // the last byte checks what only the end can (an .npz entry's CRC-32, a deflated
   // entry's end), so a damaged file fails before the run's outputs are committed. A
   // .npy bool array's elements are checked as they pass (0 or 1, as read_npy_file does).
-  // Several streams (the members of one .npz) may be read interleaved; one stream is
-  // not to be read from two threads at once.
+  // Several streams (the members of one .npz) may be read interleaved; a stream that
+  // is not any_order (below) is not to be read from two threads at once.
   std::function<void(size_t offset, void* dst, size_t n)> read;
+  // read() takes any range in any order, from several threads at once (a .pb or .npy
+  // file read by pread; not an .npz member, whose CRC-32 is taken as its bytes pass).
+  bool any_order = false;
 
   size_t nbytes() const { return checked_nbytes(dtype, shape); }
 };

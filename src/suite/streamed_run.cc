@@ -1,10 +1,12 @@
 #include "suite/streamed_run.h"
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 
+#include "core/thread_pool.h"
 #include "exec/bind.h"
 #include "exec/block_run.h"
 #include "io/streamed_outputs.h"
@@ -91,7 +93,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     for (const StreamFeed& c : *feeds)
       if (c.feed.tensor.buffer() == placeholder.buffer()) f = &c;
     if (!f || placeholder.shape() != shape) return false;  // broadcasting between inputs: whole
-    inputs.push_back({v->name, placeholder.dtype(), f->stream.read});
+    inputs.push_back({v->name, placeholder.dtype(), f->stream.read, f->stream.any_order});
     signature.emplace_back(v->name, placeholder.dtype());
     feed_of.push_back(f);
     bytes += placeholder.nbytes();
@@ -108,7 +110,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
       !StreamedOutputs::can_stream(r.format, r.save_inputs_dir, inputs.size(), TensorRole::kInputs))
     return false;
 
-  std::vector<DigestBuilder> in_digests, out_digests;
+  std::deque<DigestBuilder> in_digests, out_digests;  // not movable: they may be fed from several threads
   if (r.digests) {
     for (const BlockInput& in : inputs) in_digests.emplace_back(in.dtype, shape, r.print);
     for (size_t k = 0; k < plan->output_dtypes.size(); ++k)
@@ -156,21 +158,30 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
       if (begin == 0) dumping[name] = dump->begin_value(name, t.dtype(), v.shape);
       dump->append(dumping.at(name), t.raw(), t.nbytes());
     };
-  if (r.digests || saved_inputs)
-    sinks.inputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
+  // With more than one thread, blocks are run side by side, one per thread (run_in_blocks'
+  // lanes); their statistics are then taken on each block's own thread, without the pool.
+  const unsigned lanes = pool ? pool->size() : 1;
+  ThreadPool* const digest_pool = lanes > 1 ? nullptr : pool;
+  if (r.digests) {
+    sinks.inputs_any_order = [&](size_t begin, const std::vector<Tensor>& blocks) {
+      for (size_t k = 0; k < blocks.size(); ++k) in_digests[k].add(begin, blocks[k], digest_pool);
+    };
+    sinks.outputs_any_order = [&](size_t begin, const std::vector<Tensor>& blocks) {
+      for (size_t k = 0; k < blocks.size(); ++k) out_digests[k].add(begin, blocks[k], digest_pool);
+    };
+  }
+  if (saved_inputs)
+    sinks.inputs = [&](size_t, const std::vector<Tensor>& blocks) {
+      for (size_t k = 0; k < blocks.size(); ++k) saved_inputs->append(k, blocks[k].raw(), blocks[k].nbytes());
+    };
+  if (files || expected)
+    sinks.outputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
       for (size_t k = 0; k < blocks.size(); ++k) {
-        if (r.digests) in_digests[k].add(begin, blocks[k], pool);
-        if (saved_inputs) saved_inputs->append(k, blocks[k].raw(), blocks[k].nbytes());
+        if (checks[k]) checks[k]->add(static_cast<int64_t>(begin), blocks[k]);
+        if (files) files->append(k, blocks[k].raw(), blocks[k].nbytes());
       }
     };
-  sinks.outputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
-    for (size_t k = 0; k < blocks.size(); ++k) {
-      if (r.digests) out_digests[k].add(begin, blocks[k], pool);
-      if (checks[k]) checks[k]->add(static_cast<int64_t>(begin), blocks[k]);
-      if (files) files->append(k, blocks[k].raw(), blocks[k].nbytes());
-    }
-  };
-  run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks);
+  run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks, lanes);
   if (dump) {
     for (const auto& [name, id] : dumping) dump->end_value(id);
     values_dumped = dump->finish();

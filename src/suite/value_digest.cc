@@ -1,5 +1,6 @@
 #include "suite/value_digest.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -22,7 +23,8 @@ ValueDigest digest_of(const Tensor& t, const ArrayPrintOptions& print, ThreadPoo
   return d;
 }
 
-DigestBuilder::DigestBuilder(DType dtype, Shape shape, const ArrayPrintOptions& print) : stats_(dtype) {
+DigestBuilder::DigestBuilder(DType dtype, Shape shape, const ArrayPrintOptions& print)
+    : stats_(dtype, static_cast<size_t>(checked_numel(shape))) {
   digest_.dtype = dtype;
   digest_.shape = std::move(shape);
   digest_.print = print;
@@ -35,16 +37,18 @@ DigestBuilder::DigestBuilder(DType dtype, Shape shape, const ArrayPrintOptions& 
 
 void DigestBuilder::add(size_t begin, const Tensor& block, ThreadPool* pool) {
   const size_t n = static_cast<size_t>(block.numel());
-  stats_.add(block.raw(), n, pool);
+  stats_.add(begin, block.raw(), n, pool);
+  // The shown elements in this block: each block writes its own, so blocks may come at once.
   const size_t esize = dtype_size(digest_.dtype);
   auto* dst = static_cast<unsigned char*>(digest_.shown.mutable_raw());
   const auto* src = static_cast<const unsigned char*>(block.raw());
-  for (; next_ < offsets_.size() && static_cast<size_t>(offsets_[next_]) < begin + n; ++next_)
-    std::memcpy(dst + next_ * esize, src + (static_cast<size_t>(offsets_[next_]) - begin) * esize, esize);
+  const auto first = std::lower_bound(offsets_.begin(), offsets_.end(), static_cast<int64_t>(begin));
+  for (auto it = first; it != offsets_.end() && static_cast<size_t>(*it) < begin + n; ++it)
+    std::memcpy(dst + static_cast<size_t>(it - offsets_.begin()) * esize,
+                src + (static_cast<size_t>(*it) - begin) * esize, esize);
 }
 
 ValueDigest DigestBuilder::finish() {
-  if (next_ != offsets_.size()) fail(ErrorKind::kInternal, "{}: blocks ended early", describe(digest_));
   digest_.stats = stats_.result();
   return std::move(digest_);
 }

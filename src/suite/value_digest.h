@@ -35,19 +35,21 @@ inline constexpr int64_t kMaxShownElements = int64_t{1} << 20;
 
 ValueDigest digest_of(const Tensor& t, const ArrayPrintOptions& print, ThreadPool* pool = nullptr);
 
-// A digest of a tensor of `dtype` and `shape` seen in blocks, in order.
+// A digest of a tensor of `dtype` and `shape` seen in blocks: in any order, from several
+// threads at once (each element once).
 class DigestBuilder {
  public:
   DigestBuilder(DType dtype, Shape shape, const ArrayPrintOptions& print);
   // Elements [begin, begin + block.numel()) of the flattened tensor, `block` of `dtype`.
+  // `pool`: as StatsAccumulator::add's.
   void add(size_t begin, const Tensor& block, ThreadPool* pool = nullptr);
+  // Error(kInternal) unless every element was added.
   ValueDigest finish();
 
  private:
   ValueDigest digest_;
   StatsAccumulator stats_;
   std::vector<int64_t> offsets_;  // of the shown elements, ascending
-  size_t next_ = 0;               // the next of offsets_ to take
 };
 
 }  // namespace onnxrun

@@ -1,5 +1,6 @@
 // Every door of `onnx-run MODEL -i ...` gives the same bytes whichever way the run goes:
-// block by block (--exec-path blocks) or whole (--exec-path whole). The text report, -q,
+// block by block (--exec-path blocks, on one thread or with blocks side by side on three)
+// or whole (--exec-path whole). The text report, -q,
 // --json, -o in each format, --dump-intermediates and --save-inputs are compared byte for
 // byte, over the four float types, the shape classes (empty, one element, small, over the summary
 // limit and several blocks long; 0-d in tests/unit/suite/streamed_run_test.cc) and the input formats (.pb, .npy, stored and deflated .npz).
@@ -154,34 +155,45 @@ const std::vector<Door>& doors() {
   return d;
 }
 
-// Runs `model` on `feed` through every door both ways and compares what each leaves.
+// Runs `model` on `feed` through every door three ways and compares what each leaves with
+// the whole run's: whole, block by block on one thread, and block by block on three
+// threads (three lanes of blocks side by side, whatever this machine's core count, for
+// the .pb and .npy inputs that can be read in any order).
 void check_every_door(const std::string& model, const std::vector<std::string>& feed, bool expect_blocks) {
   for (const Door& door : doors()) {
     CAPTURE(door.name);
-    std::string stdout_of[2];
-    std::map<std::string, std::string> files_of[2];
-    const char* paths[2] = {"whole", "blocks"};
-    for (int k = 0; k < 2; ++k) {
+    constexpr int kWays = 3;
+    std::string stdout_of[kWays];
+    std::map<std::string, std::string> files_of[kWays];
+    const std::vector<std::string> ways[kWays] = {{"--exec-path", "whole"},
+                                                  {"--exec-path", "blocks", "--threads", "1"},
+                                                  {"--exec-path", "blocks", "--threads", "3"}};
+    for (int k = 0; k < kWays; ++k) {
+      CAPTURE(k);
       TempDir out;
       std::vector<std::string> args{model};
       args.insert(args.end(), feed.begin(), feed.end());
       for (const std::string& a : door.args) args.push_back(a == "OUT" ? out.path() + "/o" : a);
-      args.insert(args.end(), {"--exec-path", paths[k], "-v"});
+      args.insert(args.end(), ways[k].begin(), ways[k].end());
+      args.push_back("-v");
       const ProcessResult r = run_cli(args);
       REQUIRE_EXIT(r, 0);
       // -v says which way it went; -q silences that too.
       const bool quiet = std::find(door.args.begin(), door.args.end(), "-q") != door.args.end();
       const bool blocks = r.err.find("ran block by block") != std::string::npos;
-      if (!quiet) CHECK(blocks == (k == 1 && expect_blocks));
+      if (!quiet) CHECK(blocks == (k > 0 && expect_blocks));
       const bool json = std::find(door.args.begin(), door.args.end(), "--json") != door.args.end();
       stdout_of[k] = json ? without_timings(r.out) : r.out;
       files_of[k] = files_under(out.path());
     }
-    CHECK(stdout_of[0] == stdout_of[1]);
-    CHECK(files_of[0].size() == files_of[1].size());
-    for (const auto& [name, bytes] : files_of[0]) {
-      CAPTURE(name);
-      CHECK((files_of[1].count(name) && files_of[1].at(name) == bytes));
+    for (int k = 1; k < kWays; ++k) {
+      CAPTURE(k);
+      CHECK(stdout_of[0] == stdout_of[k]);
+      CHECK(files_of[0].size() == files_of[k].size());
+      for (const auto& [name, bytes] : files_of[0]) {
+        CAPTURE(name);
+        CHECK((files_of[k].count(name) && files_of[k].at(name) == bytes));
+      }
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <thread>
 
 #include "core/half.h"
 #include "core/tensor_stats.h"
@@ -154,12 +155,52 @@ TEST_CASE("statistics do not depend on the blocks a caller gives, nor on threads
     const size_t esize = dtype_size(dtype);
     for (size_t block : {size_t{1}, size_t{3}, size_t{4096}, size_t{10000}, size_t{262144}}) {
       CAPTURE(block);
-      StatsAccumulator a(dtype);
+      StatsAccumulator a(dtype, values.size());
       for (size_t at = 0; at < values.size(); at += block)
-        a.add(bytes + at * esize, std::min(block, values.size() - at), block % 2 ? nullptr : &pool);
+        a.add(at, bytes + at * esize, std::min(block, values.size() - at), block % 2 ? nullptr : &pool);
       check_identical(a.result(), whole);
     }
   }
+}
+
+TEST_CASE("statistics do not depend on the order blocks come in, nor on how many threads add them", "[stats]") {
+  for (DType dtype : {DType::kFloat, DType::kDouble, DType::kFloat16, DType::kInt32}) {
+    CAPTURE(dtype_name(dtype));
+    const auto [t, values] = sample(dtype, 100003, true, 12);
+    const TensorStats whole = tensor_stats(t);
+    const auto* bytes = static_cast<const unsigned char*>(t.raw());
+    const size_t esize = dtype_size(dtype), n = values.size();
+    for (size_t block : {size_t{1000}, size_t{4096}, size_t{5000}}) {
+      CAPTURE(block);
+      {  // last block first
+        StatsAccumulator a(dtype, n);
+        for (size_t at = (n - 1) / block * block;; at -= block) {
+          a.add(at, bytes + at * esize, std::min(block, n - at));
+          if (at == 0) break;
+        }
+        check_identical(a.result(), whole);
+      }
+      {  // two threads taking alternate blocks, as run_in_blocks' lanes do
+        StatsAccumulator a(dtype, n);
+        auto lane = [&](size_t first) {
+          for (size_t at = first * block; at < n; at += 2 * block)
+            a.add(at, bytes + at * esize, std::min(block, n - at));
+        };
+        std::thread other(lane, 1);
+        lane(0);
+        other.join();
+        check_identical(a.result(), whole);
+      }
+    }
+  }
+}
+
+TEST_CASE("statistics refuse a result before every element came, and elements past the end", "[stats]") {
+  const auto [t, values] = sample(DType::kFloat, 10000, false, 13);
+  StatsAccumulator a(DType::kFloat, values.size());
+  a.add(0, t.raw(), 9999);
+  CHECK_THROWS_WITH(a.result(), Catch::Contains("given 9999 of them"));
+  CHECK_THROWS_WITH(a.add(9999, t.raw(), 2), Catch::Contains("given elements [9999, 10001)"));
 }
 
 TEST_CASE("the AVX2 statistics path gives the portable path's bits", "[stats]") {

@@ -2,8 +2,13 @@
 // chains of elementwise ops qualify.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
 
+#include "core/error.h"
 #include "core/thread_pool.h"
 #include "exec/block_run.h"
 #include "exec/executor.h"
@@ -81,10 +86,12 @@ std::string body_model(bool two_inputs, std::vector<int64_t> alpha_dims = {}) {
   return serialize(m);
 }
 
-// Runs `exec` whole and block by block over `inputs` (graph order, all of `shape`) and
-// checks the outputs' bits and the inputs each block saw.
+// Runs `exec` whole and block by block over `inputs` (graph order, all of `shape`), on
+// `lanes` threads, and checks the outputs' bits and the inputs each block saw: through
+// the in-order sinks (which must see the blocks in order) and the any-order ones (which
+// must see each block once).
 void check_blocks_match_whole(const Executor& exec, const std::vector<std::pair<std::string, Tensor>>& inputs,
-                              size_t block_bytes) {
+                              size_t block_bytes, unsigned lanes = 1) {
   std::map<std::string, Tensor> feed;
   std::vector<std::pair<std::string, DType>> signature;
   for (const auto& [name, t] : inputs) feed.emplace(name, t), signature.emplace_back(name, t.dtype());
@@ -97,8 +104,17 @@ void check_blocks_match_whole(const Executor& exec, const std::vector<std::pair<
   for (const auto& [name, t] : inputs) {
     const auto* bytes = static_cast<const unsigned char*>(t.raw());
     block_inputs.push_back(
-        {name, t.dtype(), [bytes](size_t off, void* dst, size_t len) { std::memcpy(dst, bytes + off, len); }});
+        {name, t.dtype(), [bytes](size_t off, void* dst, size_t len) { std::memcpy(dst, bytes + off, len); }, true});
   }
+  // Any order: each block's inputs and outputs by its first element, from whichever thread.
+  std::mutex mu;
+  std::map<size_t, std::vector<std::string>> any_inputs, any_outputs;
+  auto keep = [&](std::map<size_t, std::vector<std::string>>& into, size_t begin, const std::vector<Tensor>& ts) {
+    std::vector<std::string> bytes;
+    for (const Tensor& t : ts) bytes.emplace_back(static_cast<const char*>(t.raw()), t.nbytes());
+    std::lock_guard<std::mutex> lock(mu);
+    CHECK(into.emplace(begin, std::move(bytes)).second);
+  };
   std::vector<std::string> streamed(whole.size()), seen(inputs.size());
   size_t blocks = 0, expected_begin = 0;
   BlockSinks sinks;
@@ -111,8 +127,19 @@ void check_blocks_match_whole(const Executor& exec, const std::vector<std::pair<
     ++blocks;
     for (size_t k = 0; k < out.size(); ++k) streamed[k].append(static_cast<const char*>(out[k].raw()), out[k].nbytes());
   };
-  run_in_blocks(exec, *plan, block_inputs, block_bytes, sinks);
+  sinks.inputs_any_order = [&](size_t begin, const std::vector<Tensor>& in) { keep(any_inputs, begin, in); };
+  sinks.outputs_any_order = [&](size_t begin, const std::vector<Tensor>& out) { keep(any_outputs, begin, out); };
+  run_in_blocks(exec, *plan, block_inputs, block_bytes, sinks, lanes);
   CHECK(blocks > 3);
+  REQUIRE(any_inputs.size() == blocks);
+  REQUIRE(any_outputs.size() == blocks);
+  std::vector<std::string> any_streamed(whole.size()), any_seen(inputs.size());
+  for (const auto& [begin, bytes] : any_inputs)
+    for (size_t k = 0; k < bytes.size(); ++k) any_seen[k] += bytes[k];
+  for (const auto& [begin, bytes] : any_outputs)
+    for (size_t k = 0; k < bytes.size(); ++k) any_streamed[k] += bytes[k];
+  CHECK(any_streamed == streamed);
+  CHECK(any_seen == seen);
   for (size_t k = 0; k < whole.size(); ++k) {
     CAPTURE(k);
     CHECK(plan->output_dtypes[k] == whole[k].dtype());
@@ -176,6 +203,53 @@ TEST_CASE("a graph run block by block gives the whole run's bits", "[block_run]"
     Tensor x(dt, Shape{n});
     auto* bytes = static_cast<unsigned char*>(x.mutable_raw());
     for (size_t i = 0; i < x.nbytes(); ++i) bytes[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
-    check_blocks_match_whole(exec, {{"x", x}}, 4096 * 3 + 8);
+    for (unsigned lanes : {1u, 2u, 3u}) {
+      CAPTURE(lanes);
+      check_blocks_match_whole(exec, {{"x", x}}, 4096 * 3 + 8, lanes);
+    }
+  }
+}
+
+TEST_CASE("blocks side by side give the whole run's bits for several inputs and outputs", "[block_run]") {
+  const Shape shape{301, 333};
+  Executor two(load(body_model(true)).graph);
+  for (unsigned lanes : {2u, 4u}) {
+    CAPTURE(lanes);
+    check_blocks_match_whole(two, {{"x", varied(DType::kFloat, shape, 1)}, {"y", varied(DType::kFloat, shape, 2)}},
+                             10000, lanes);
+  }
+}
+
+TEST_CASE("a read that fails in one lane ends every lane, and the earliest block's error is the one thrown",
+          "[block_run]") {
+  Executor exec(load(chain_model(1, 1)).graph);
+  const size_t n = 64 * 1024;
+  const std::optional<BlockPlan> plan = plan_block_run(exec, {{"x", DType::kFloat}}, Shape{static_cast<int64_t>(n)});
+  REQUIRE(plan);
+  const size_t block_bytes = 4096;  // 1024 floats: 64 blocks
+  std::atomic<size_t> reads{0};
+  // Blocks 20 and up fail, each with its own number: whichever lane gets there first, the
+  // error of block 20 (the earliest) is the one reported.
+  BlockInput in{"x", DType::kFloat,
+                [&](size_t off, void* dst, size_t len) {
+                  ++reads;
+                  const size_t block = off / block_bytes;
+                  if (block >= 20) fail(ErrorKind::kIo, "block {} unreadable", block);
+                  std::memset(dst, 0, len);
+                },
+                true};
+  for (unsigned lanes : {1u, 2u, 3u}) {
+    CAPTURE(lanes);
+    reads = 0;
+    std::vector<size_t> written;  // in-order sinks: one call at a time
+    BlockSinks sinks;
+    sinks.outputs = [&](size_t begin, const std::vector<Tensor>&) { written.push_back(begin); };
+    CHECK_THROWS_WITH(run_in_blocks(exec, *plan, {in}, block_bytes, sinks, lanes), "block 20 unreadable");
+    // In order and none from the failed block on (with lanes, the blocks just before it
+    // may not have had their turn).
+    for (size_t k = 0; k < written.size(); ++k) CHECK(written[k] == k * 1024);
+    CHECK(written.size() <= 20);
+    if (lanes == 1) CHECK(written.size() == 20);
+    CHECK(reads < 20 + 2 * lanes);  // the other lanes stopped at their next block
   }
 }
