@@ -1,6 +1,6 @@
-// The AVX2 (+F16C) chunk kernels of core/tensor_stats_chunk.h: the portable loops' sixteen
-// lanes held in four vectors of doubles, element i of a chunk in lane i % 16 as there, and
-// no fused multiply-add (the target has none), so both give the same bits.
+// The AVX2 (+F16C) chunk kernels of core/tensor_stats_chunk.h: the portable loop's eight
+// lanes held in two vectors of doubles per sum, element i of a chunk in lane i % 8 as
+// there, and no fused multiply-add (the target has none), so both give the same bits.
 #include <immintrin.h>
 
 #include <cmath>
@@ -14,59 +14,40 @@ namespace onnxrun::stats_avx2 {
 namespace {
 
 constexpr size_t L = kStatsLanes;
-static_assert(L == 16, "four vectors of four doubles");
+static_assert(L == 8, "two vectors of four doubles");
 
-// Lanes 0-3, 4-7, 8-11, 12-15 of 16 consecutive elements, as doubles.
-struct Quad {
-  __m256d v0, v1, v2, v3;
+// Lanes 0-3 and 4-7 of 8 consecutive elements, as doubles.
+struct Pair {
+  __m256d lo, hi;
 };
 
-ONNXRUN_AVX2 inline Quad widen(const float* x) {
-  const __m256 a = _mm256_loadu_ps(x), b = _mm256_loadu_ps(x + 8);
-  return {_mm256_cvtps_pd(_mm256_castps256_ps128(a)), _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)),
-          _mm256_cvtps_pd(_mm256_castps256_ps128(b)), _mm256_cvtps_pd(_mm256_extractf128_ps(b, 1))};
+ONNXRUN_AVX2 inline Pair widen(__m256 a) {
+  return {_mm256_cvtps_pd(_mm256_castps256_ps128(a)), _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1))};
 }
 
-ONNXRUN_AVX2 inline Quad widen(const double* x) {
-  return {_mm256_loadu_pd(x), _mm256_loadu_pd(x + 4), _mm256_loadu_pd(x + 8), _mm256_loadu_pd(x + 12)};
+ONNXRUN_AVX2 inline Pair widen(const double* x) { return {_mm256_loadu_pd(x), _mm256_loadu_pd(x + 4)}; }
+
+// The lanes' sums after the loop, for finish_lanes.
+struct Sums {
+  __m256d s0, s1, q0, q1;
+};
+
+ONNXRUN_AVX2 inline void accumulate(Sums& a, const Pair& w, __m256d k) {
+  const __m256d d0 = _mm256_sub_pd(w.lo, k), d1 = _mm256_sub_pd(w.hi, k);
+  a.s0 = _mm256_add_pd(a.s0, d0);
+  a.s1 = _mm256_add_pd(a.s1, d1);
+  a.q0 = _mm256_add_pd(a.q0, _mm256_mul_pd(d0, d0));
+  a.q1 = _mm256_add_pd(a.q1, _mm256_mul_pd(d1, d1));
 }
 
-// Pass 2: the sum of squared deviations from `mean`, lane by lane as the portable loop.
-// (Four named accumulators, not an array: GCC at -O2 keeps an array on the stack.)
 template <class T>
-ONNXRUN_AVX2 double squares(const T* x, size_t n, double mean) {
-  const __m256d m = _mm256_set1_pd(mean);
-  __m256d q0 = _mm256_setzero_pd(), q1 = q0, q2 = q0, q3 = q0;
-  size_t i = 0;
-  for (; i + L <= n; i += L) {
-    const Quad w = widen(x + i);
-    const __m256d d0 = _mm256_sub_pd(w.v0, m), d1 = _mm256_sub_pd(w.v1, m);
-    const __m256d d2 = _mm256_sub_pd(w.v2, m), d3 = _mm256_sub_pd(w.v3, m);
-    q0 = _mm256_add_pd(q0, _mm256_mul_pd(d0, d0));
-    q1 = _mm256_add_pd(q1, _mm256_mul_pd(d1, d1));
-    q2 = _mm256_add_pd(q2, _mm256_mul_pd(d2, d2));
-    q3 = _mm256_add_pd(q3, _mm256_mul_pd(d3, d3));
-  }
-  alignas(32) double lanes[L];
-  _mm256_store_pd(lanes, q0);
-  _mm256_store_pd(lanes + 4, q1);
-  _mm256_store_pd(lanes + 8, q2);
-  _mm256_store_pd(lanes + 12, q3);
-  return finish_pass_two(x, n, i, mean, lanes);
-}
-
-// Pass 1 done for whole groups of 16: the tail into the same lanes, the lanes reduced in
-// order, then pass 2 (or the plain loop when a value was not finite).
-template <class T>
-ONNXRUN_AVX2 StatsPart finish(const T* x, size_t n, size_t i, const Quad& sums, T* mn, T* mx) {
-  alignas(32) double s[L];
-  _mm256_store_pd(s, sums.v0);
-  _mm256_store_pd(s + 4, sums.v1);
-  _mm256_store_pd(s + 8, sums.v2);
-  _mm256_store_pd(s + 12, sums.v3);
-  const PassOne<T> one = finish_pass_one(x, n, i, s, mn, mx);
-  if (!std::isfinite(one.sum)) return plain_stats(x, n);
-  return finite_part(n, one.sum, one.lo, one.hi, squares(x, n, one.sum / static_cast<double>(n)));
+ONNXRUN_AVX2 StatsPart finish(const T* x, size_t n, size_t i, double k, const Sums& a, T* lo, T* hi) {
+  alignas(32) double s[L], q[L];
+  _mm256_store_pd(s, a.s0);
+  _mm256_store_pd(s + 4, a.s1);
+  _mm256_store_pd(q, a.q0);
+  _mm256_store_pd(q + 4, a.q1);
+  return finish_lanes(x, n, i, k, s, q, lo, hi);
 }
 
 }  // namespace
@@ -74,59 +55,43 @@ ONNXRUN_AVX2 StatsPart finish(const T* x, size_t n, size_t i, const Quad& sums, 
 bool supported() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"); }
 
 ONNXRUN_AVX2 StatsPart f32(const float* x, size_t n) {
-  __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
-  __m256 mn0 = _mm256_set1_ps(x[0]), mn1 = mn0, mx0 = mn0, mx1 = mn0;
+  const double k = static_cast<double>(x[0]);
+  const __m256d kv = _mm256_set1_pd(k);
+  Sums a{_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
+  __m256 mn = _mm256_set1_ps(x[0]), mx = mn;
   size_t i = 0;
   for (; i + L <= n; i += L) {
-    const Quad w = widen(x + i);
-    s0 = _mm256_add_pd(s0, w.v0);
-    s1 = _mm256_add_pd(s1, w.v1);
-    s2 = _mm256_add_pd(s2, w.v2);
-    s3 = _mm256_add_pd(s3, w.v3);
-    const __m256 a = _mm256_loadu_ps(x + i), b = _mm256_loadu_ps(x + i + 8);
-    mn0 = _mm256_min_ps(a, mn0);  // a < mn ? a : mn, as the portable loop
-    mn1 = _mm256_min_ps(b, mn1);
-    mx0 = _mm256_max_ps(a, mx0);
-    mx1 = _mm256_max_ps(b, mx1);
+    const __m256 v = _mm256_loadu_ps(x + i);
+    accumulate(a, widen(v), kv);
+    mn = _mm256_min_ps(v, mn);  // v < mn ? v : mn, as the portable loop
+    mx = _mm256_max_ps(v, mx);
   }
   alignas(32) float lo[L], hi[L];
-  _mm256_store_ps(lo, mn0);
-  _mm256_store_ps(lo + 8, mn1);
-  _mm256_store_ps(hi, mx0);
-  _mm256_store_ps(hi + 8, mx1);
-  return finish<float>(x, n, i, Quad{s0, s1, s2, s3}, lo, hi);
+  _mm256_store_ps(lo, mn);
+  _mm256_store_ps(hi, mx);
+  return finish<float>(x, n, i, k, a, lo, hi);
 }
 
 ONNXRUN_AVX2 StatsPart f64(const double* x, size_t n) {
-  __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
-  __m256d mn0 = _mm256_set1_pd(x[0]), mn1 = mn0, mn2 = mn0, mn3 = mn0;
-  __m256d mx0 = mn0, mx1 = mn0, mx2 = mn0, mx3 = mn0;
+  const double k = x[0];
+  const __m256d kv = _mm256_set1_pd(k);
+  Sums a{_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
+  __m256d mn0 = _mm256_set1_pd(x[0]), mn1 = mn0, mx0 = mn0, mx1 = mn0;
   size_t i = 0;
   for (; i + L <= n; i += L) {
-    const Quad w = widen(x + i);
-    s0 = _mm256_add_pd(s0, w.v0);
-    s1 = _mm256_add_pd(s1, w.v1);
-    s2 = _mm256_add_pd(s2, w.v2);
-    s3 = _mm256_add_pd(s3, w.v3);
-    mn0 = _mm256_min_pd(w.v0, mn0);
-    mn1 = _mm256_min_pd(w.v1, mn1);
-    mn2 = _mm256_min_pd(w.v2, mn2);
-    mn3 = _mm256_min_pd(w.v3, mn3);
-    mx0 = _mm256_max_pd(w.v0, mx0);
-    mx1 = _mm256_max_pd(w.v1, mx1);
-    mx2 = _mm256_max_pd(w.v2, mx2);
-    mx3 = _mm256_max_pd(w.v3, mx3);
+    const Pair w = widen(x + i);
+    accumulate(a, w, kv);
+    mn0 = _mm256_min_pd(w.lo, mn0);
+    mn1 = _mm256_min_pd(w.hi, mn1);
+    mx0 = _mm256_max_pd(w.lo, mx0);
+    mx1 = _mm256_max_pd(w.hi, mx1);
   }
   alignas(32) double lo[L], hi[L];
   _mm256_store_pd(lo, mn0);
   _mm256_store_pd(lo + 4, mn1);
-  _mm256_store_pd(lo + 8, mn2);
-  _mm256_store_pd(lo + 12, mn3);
   _mm256_store_pd(hi, mx0);
   _mm256_store_pd(hi + 4, mx1);
-  _mm256_store_pd(hi + 8, mx2);
-  _mm256_store_pd(hi + 12, mx3);
-  return finish<double>(x, n, i, Quad{s0, s1, s2, s3}, lo, hi);
+  return finish<double>(x, n, i, k, a, lo, hi);
 }
 
 ONNXRUN_AVX2 StatsPart f16(const uint16_t* x, size_t n) {

@@ -49,13 +49,13 @@ StatsPart plain_stats(const T* x, size_t n) {
 template StatsPart plain_stats<float>(const float*, size_t);
 template StatsPart plain_stats<double>(const double*, size_t);
 
-StatsPart finite_part(size_t n, double sum, double mn, double mx, double m2) {
+StatsPart finite_part(size_t n, double mean, double mn, double mx, double m2) {
   StatsPart p;
   p.count = p.finite = static_cast<int64_t>(n);
   p.any = true;
   p.min = mn;
   p.max = mx;
-  p.mean = sum / static_cast<double>(n);
+  p.mean = mean;
   p.m2 = m2;
   return p;
 }
@@ -66,27 +66,21 @@ namespace {
 template <class T>
 StatsPart lanes(const T* x, size_t n) {
   constexpr size_t L = kStatsLanes;
-  double s[L] = {};
+  const double k = static_cast<double>(x[0]);
+  double s[L] = {}, q[L] = {};
   T mn[L], mx[L];
   for (size_t l = 0; l < L; ++l) mn[l] = mx[l] = x[0];
   size_t i = 0;
   for (; i + L <= n; i += L)
     for (size_t l = 0; l < L; ++l) {
       const T v = x[i + l];
-      s[l] += static_cast<double>(v);
+      const double d = static_cast<double>(v) - k;
+      s[l] += d;
+      q[l] += d * d;
       mn[l] = v < mn[l] ? v : mn[l];
       mx[l] = v > mx[l] ? v : mx[l];
     }
-  const PassOne<T> one = finish_pass_one(x, n, i, s, mn, mx);
-  if (!std::isfinite(one.sum)) return plain_stats(x, n);
-  const double mean = one.sum / static_cast<double>(n);
-  double q[L] = {};
-  for (i = 0; i + L <= n; i += L)
-    for (size_t l = 0; l < L; ++l) {
-      const double d = static_cast<double>(x[i + l]) - mean;
-      q[l] += d * d;
-    }
-  return finite_part(n, one.sum, one.lo, one.hi, finish_pass_two(x, n, i, mean, q));
+  return finish_lanes(x, n, i, k, s, q, mn, mx);
 }
 
 }  // namespace

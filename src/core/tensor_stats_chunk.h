@@ -1,11 +1,16 @@
 // The per-chunk kernels of core/tensor_stats.h: one chunk of at most kStatsChunk elements
-// in, its StatsPart out. A chunk of finite values takes the fast path: two passes with
-// sixteen independent lanes (sum and min/max, then squared deviations from the chunk's
-// mean); a chunk with a NaN or an infinity (seen as a non-finite lane sum) is redone by
-// the plain loop, which counts them. The AVX2 path uses the same lanes in the same order
-// and no fused multiply-add, so it gives the same bits as the portable one.
+// in, its StatsPart out. A chunk of finite values takes the fast path: one pass with eight
+// independent lanes, each summing d = x - k and d * d in double, k being the chunk's first
+// element (so the deviations are those from a value inside the chunk's range, and the
+// cancellation in m2 = sum(d * d) - sum(d)^2 / n is bounded: d^2 <= 4 (x - mean)^2 for the
+// farthest x); a chunk with a NaN or an infinity (seen as a non-finite lane sum) is redone
+// by the plain two-pass loop, which counts them. One pass reads the chunk once and takes
+// a quarter fewer operations than two (docs/perf.md, "Statistics"). The AVX2 path uses the
+// same lanes in the same order and no fused multiply-add, so it gives the same bits as
+// the portable one.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -14,8 +19,9 @@
 
 namespace onnxrun {
 
-// Sixteen lanes: four AVX2 vectors of doubles, enough to hide the latency of the adds.
-inline constexpr size_t kStatsLanes = 16;
+// Eight lanes: two AVX2 vectors of doubles for each sum, with the other sum's adds and the
+// multiplies in between enough to hide their latency (four vectors ran out of registers).
+inline constexpr size_t kStatsLanes = 8;
 
 // n in [1, kStatsChunk]. The dtype's element layout at `data`.
 StatsPart chunk_stats(DType dtype, const void* data, size_t n);
@@ -40,45 +46,36 @@ StatsPart bf16(const uint16_t* x, size_t n);
 template <class T>
 StatsPart plain_stats(const T* x, size_t n);
 
-// The fast paths' common ends, so that every path fills and reduces its lanes alike.
-// Pass 1 from element i (the first not in a whole group of lanes): elements [i, n) into
-// lanes s, mn, mx, then the lanes reduced in order into sum, lo, hi.
+// The part of n finite values: their mean, min, max and sum of squared deviations from
+// the mean.
+StatsPart finite_part(size_t n, double mean, double mn, double mx, double m2);
+
+// The fast paths' common end, so that every path fills and reduces its lanes alike: the
+// elements [i, n) (fewer than a whole group of lanes) into lanes s, q, mn, mx as the loop
+// puts them, the lanes reduced in order, and the part made; or the plain loop's part
+// when a sum is not finite. `k` is x[0] as a double.
 template <class T>
-struct PassOne {
-  double sum;
-  T lo, hi;
-};
-template <class T>
-inline PassOne<T> finish_pass_one(const T* x, size_t n, size_t i, double* s, T* mn, T* mx) {
+inline StatsPart finish_lanes(const T* x, size_t n, size_t i, double k, double* s, double* q, T* mn, T* mx) {
   for (size_t l = 0; i + l < n; ++l) {
     const T v = x[i + l];
-    s[l] += static_cast<double>(v);
+    const double d = static_cast<double>(v) - k;
+    s[l] += d;
+    q[l] += d * d;
     mn[l] = v < mn[l] ? v : mn[l];
     mx[l] = v > mx[l] ? v : mx[l];
   }
-  PassOne<T> r{0, mn[0], mx[0]};
+  double sum = 0, squares = 0;
+  T lo = mn[0], hi = mx[0];
   for (size_t l = 0; l < kStatsLanes; ++l) {
-    r.sum += s[l];
-    r.lo = mn[l] < r.lo ? mn[l] : r.lo;
-    r.hi = mx[l] > r.hi ? mx[l] : r.hi;
+    sum += s[l];
+    squares += q[l];
+    lo = mn[l] < lo ? mn[l] : lo;
+    hi = mx[l] > hi ? mx[l] : hi;
   }
-  return r;
+  if (!std::isfinite(sum) || !std::isfinite(squares)) return plain_stats(x, n);
+  const double count = static_cast<double>(n);
+  const double m2 = squares - sum * (sum / count);
+  return finite_part(n, k + sum / count, lo, hi, m2 > 0 ? m2 : 0);
 }
-// Pass 2 from element i: squared deviations from `mean` into lanes q, reduced in order.
-template <class T>
-inline double finish_pass_two(const T* x, size_t n, size_t i, double mean, double* q) {
-  for (size_t l = 0; i + l < n; ++l) {
-    const double d = static_cast<double>(x[i + l]) - mean;
-    q[l] += d * d;
-  }
-  double m2 = 0;
-  for (size_t l = 0; l < kStatsLanes; ++l) m2 += q[l];
-  return m2;
-}
-
-// The part of n finite values with their lane sums and min/max already reduced (the fast
-// paths' second half): `sum` their sum, `mn`/`mx` their min and max, `m2` their sum of
-// squared deviations from sum / n.
-StatsPart finite_part(size_t n, double sum, double mn, double mx, double m2);
 
 }  // namespace onnxrun

@@ -144,6 +144,37 @@ TEST_CASE("statistics agree with a plain two-pass reference for every float type
       }
 }
 
+TEST_CASE("statistics stay accurate when a chunk's first element is far from the rest", "[stats]") {
+  // Each chunk's sums are of deviations from its first element; the worst case for the
+  // cancellation in sum(d^2) - sum(d)^2 / n is a first element far out and the rest close
+  // together, with a large offset. The bound is d^2 <= 4 (x - mean)^2 for the farthest x.
+  for (DType dtype : {DType::kFloat, DType::kDouble}) {
+    CAPTURE(dtype_name(dtype));
+    const size_t n = 3 * 4096 + 5;
+    std::mt19937 rng(5);
+    std::normal_distribution<double> near(0, 1e-3);
+    std::vector<double> values(n);
+    Tensor t(dtype, Shape{static_cast<int64_t>(n)});
+    for (size_t i = 0; i < n; ++i) {
+      const double x = i % 4096 == 0 ? 1e6 + 1e3 : 1e6 + near(rng);
+      if (dtype == DType::kFloat) values[i] = t.mutable_data<float>()[i] = static_cast<float>(x);
+      else values[i] = t.mutable_data<double>()[i] = x;
+    }
+    const TensorStats got = tensor_stats(t), want = reference_stats(values);
+    CHECK(got.mean == Approx(want.mean).epsilon(1e-12));
+    CHECK(got.std == Approx(want.std).epsilon(1e-9));
+    // And all alike but the last: a spread of 1e-3 around 1e6, found to 6 digits.
+    for (size_t i = 0; i < n; ++i) {
+      const double x = 1e6 + (i % 2 ? 1e-3 : -1e-3);
+      if (dtype == DType::kDouble) values[i] = t.mutable_data<double>()[i] = x;
+    }
+    if (dtype == DType::kDouble) {
+      const TensorStats close = tensor_stats(t);
+      CHECK(close.std == Approx(reference_stats(values).std).epsilon(1e-6));
+    }
+  }
+}
+
 TEST_CASE("statistics do not depend on the blocks a caller gives, nor on threads", "[stats]") {
   ThreadPool pool(2);
   for (DType dtype : {DType::kFloat, DType::kDouble, DType::kFloat16, DType::kBFloat16, DType::kInt32}) {
