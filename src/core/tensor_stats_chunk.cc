@@ -80,7 +80,8 @@ StatsPart lanes(const T* x, size_t n) {
       mn[l] = v < mn[l] ? v : mn[l];
       mx[l] = v > mx[l] ? v : mx[l];
     }
-  return finish_lanes(x, n, i, k, s, q, mn, mx);
+  if (const std::optional<StatsPart> p = finish_lanes(x + i, n - i, n, k, s, q, mn, mx)) return *p;
+  return plain_stats(x, n);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "core/dtype.h"
 #include "core/stats_part.h"
@@ -51,13 +52,15 @@ StatsPart plain_stats(const T* x, size_t n);
 StatsPart finite_part(size_t n, double mean, double mn, double mx, double m2);
 
 // The fast paths' common end, so that every path fills and reduces its lanes alike: the
-// elements [i, n) (fewer than a whole group of lanes) into lanes s, q, mn, mx as the loop
-// puts them, the lanes reduced in order, and the part made; or the plain loop's part
-// when a sum is not finite. `k` is x[0] as a double.
+// `tail_n` elements at `tail` (those after the last whole group of lanes, fewer than one)
+// into lanes s, q, mn, mx as the loop puts them, the lanes reduced in order, and the part
+// of all n elements made; nullopt when a sum is not finite (the caller then runs the plain
+// loop, which counts NaN and infinities). `k` is the chunk's first element as a double.
 template <class T>
-inline StatsPart finish_lanes(const T* x, size_t n, size_t i, double k, double* s, double* q, T* mn, T* mx) {
-  for (size_t l = 0; i + l < n; ++l) {
-    const T v = x[i + l];
+inline std::optional<StatsPart> finish_lanes(const T* tail, size_t tail_n, size_t n, double k, double* s, double* q,
+                                             T* mn, T* mx) {
+  for (size_t l = 0; l < tail_n; ++l) {
+    const T v = tail[l];
     const double d = static_cast<double>(v) - k;
     s[l] += d;
     q[l] += d * d;
@@ -72,7 +75,7 @@ inline StatsPart finish_lanes(const T* x, size_t n, size_t i, double k, double* 
     lo = mn[l] < lo ? mn[l] : lo;
     hi = mx[l] > hi ? mx[l] : hi;
   }
-  if (!std::isfinite(sum) || !std::isfinite(squares)) return plain_stats(x, n);
+  if (!std::isfinite(sum) || !std::isfinite(squares)) return std::nullopt;
   const double count = static_cast<double>(n);
   const double m2 = squares - sum * (sum / count);
   return finite_part(n, k + sum / count, lo, hi, m2 > 0 ? m2 : 0);

@@ -264,6 +264,54 @@ TEST_CASE("the AVX2 statistics path gives the portable path's bits", "[stats]") 
     }
 }
 
+TEST_CASE("every float16 and bfloat16 bit pattern: the AVX2 path's bits, and the plain reference's values", "[stats]") {
+  // All 65536 patterns in 16 chunks of 4096, once in order (NaN and infinities in the
+  // chunks of the exponent's top, finite elsewhere) and once with the non-finite
+  // patterns left out, so that both the fast path and the plain loop see every value.
+  for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
+    CAPTURE(dtype_name(dtype));
+    auto to_double = [&](uint16_t h) {
+      return static_cast<double>(dtype == DType::kFloat16 ? float16_to_float(h) : bfloat16_to_float(h));
+    };
+    std::vector<uint16_t> all(65536), finite;
+    for (size_t i = 0; i < all.size(); ++i) {
+      all[i] = static_cast<uint16_t>(i);
+      if (std::isfinite(to_double(all[i]))) finite.push_back(all[i]);
+    }
+    for (const std::vector<uint16_t>* bits : {&all, &finite}) {
+      const size_t n = bits->size();
+      for (size_t at = 0; at < n; at += kStatsChunk) {
+        const size_t len = std::min(kStatsChunk, n - at);
+        const uint16_t* x = bits->data() + at;
+        const StatsPart portable =
+            dtype == DType::kFloat16 ? stats_portable::f16(x, len) : stats_portable::bf16(x, len);
+        if (stats_avx2::supported()) {
+          const StatsPart avx2 = dtype == DType::kFloat16 ? stats_avx2::f16(x, len) : stats_avx2::bf16(x, len);
+          CHECK(avx2.nan == portable.nan);
+          CHECK(avx2.finite == portable.finite);
+          CHECK(same_bits(avx2.min, portable.min));
+          CHECK(same_bits(avx2.max, portable.max));
+          CHECK(same_bits(avx2.mean, portable.mean));
+          CHECK(same_bits(avx2.m2, portable.m2));
+        }
+      }
+      Tensor t(dtype, Shape{static_cast<int64_t>(n)});
+      std::memcpy(t.mutable_raw(), bits->data(), n * 2);
+      std::vector<double> values;
+      for (uint16_t h : *bits) values.push_back(to_double(h));
+      const TensorStats got = tensor_stats(t), want = reference_stats(values);
+      CHECK(got.nan == want.nan);
+      CHECK(got.pos_inf == want.pos_inf);
+      CHECK(got.neg_inf == want.neg_inf);
+      CHECK(got.min == want.min);
+      CHECK(got.max == want.max);
+      // The patterns are symmetric: the mean is 0, so its error is measured against the spread.
+      CHECK(std::abs(got.mean - want.mean) <= 1e-12 * want.std);
+      CHECK(got.std == Approx(want.std).epsilon(1e-12));
+    }
+  }
+}
+
 TEST_CASE("statistics of empty and 0-d tensors", "[stats]") {
   const TensorStats empty = tensor_stats(Tensor(DType::kFloat, Shape{3, 0}));
   CHECK(empty.count == 0);
