@@ -173,7 +173,7 @@ struct BlockRun {
 // Blocks lane, lane + lanes, ... of the run, each read into this lane's reused buffers;
 // `at` is the block in hand.
 void run_lane(const BlockRun& r, unsigned lane, size_t& at) {
-  const bool lanes = r.turns != nullptr;
+  const bool side_by_side = r.turns != nullptr;
   // Buffers a block let go of, by size: an input's buffer comes back when a kernel
   // computed in place into it (the feed held the only reference) or its block is done.
   std::vector<std::shared_ptr<Buffer>> spare;
@@ -196,12 +196,12 @@ void run_lane(const BlockRun& r, unsigned lane, size_t& at) {
     tensors.clear();
   };
   // With lanes, an in-order input sink comes after the graph: its inputs are kept whole.
-  const bool keep_inputs = lanes && r.sinks.inputs;
+  const bool keep_inputs = side_by_side && r.sinks.inputs;
   size_t begin = 0;
   ValueObserver observer;
   if (r.sinks.value) observer = [&](const std::string& name, const Tensor& v) { r.sinks.value(begin, name, v); };
   for (size_t b = lane; b < r.blocks; b += r.lanes) {
-    if (lanes && r.turns->failed()) return;
+    if (side_by_side && r.turns->failed()) return;
     at = b;
     begin = b * r.per_block;
     const size_t n = std::min(r.per_block, r.total - begin);
@@ -213,20 +213,20 @@ void run_lane(const BlockRun& r, unsigned lane, size_t& at) {
       block_inputs.push_back(std::move(t));
     }
     if (r.sinks.inputs_any_order) r.sinks.inputs_any_order(begin, block_inputs);
-    if (!lanes && r.sinks.inputs) r.sinks.inputs(begin, block_inputs);
+    if (!side_by_side && r.sinks.inputs) r.sinks.inputs(begin, block_inputs);
     std::map<std::string, Tensor> feed;
     for (size_t k = 0; k < r.inputs.size(); ++k)
       feed.emplace(r.inputs[k].name, keep_inputs ? block_inputs[k] : std::move(block_inputs[k]));
     if (!keep_inputs) block_inputs.clear();
     std::vector<Tensor> out =
-        r.exec.run(std::move(feed), observer, lanes ? RunThreads::kCallerOnly : RunThreads::kPool);
+        r.exec.run(std::move(feed), observer, side_by_side ? RunThreads::kCallerOnly : RunThreads::kPool);
     if (r.sinks.outputs_any_order) r.sinks.outputs_any_order(begin, out);
-    if (lanes && (r.sinks.inputs || r.sinks.outputs)) {
+    if (side_by_side && (r.sinks.inputs || r.sinks.outputs)) {
       if (!r.turns->wait(b)) return;
       if (r.sinks.inputs) r.sinks.inputs(begin, block_inputs);
       if (r.sinks.outputs) r.sinks.outputs(begin, out);
       r.turns->done(b);
-    } else if (!lanes && r.sinks.outputs) {
+    } else if (!side_by_side && r.sinks.outputs) {
       r.sinks.outputs(begin, out);
     }
     recycle(out);
@@ -263,8 +263,12 @@ void run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vecto
     }
   };
   std::vector<std::thread> others;
-  for (unsigned k = 1; k < lanes; ++k) others.emplace_back(lane, k);
-  lane(0);
+  try {
+    for (unsigned k = 1; k < lanes; ++k) others.emplace_back(lane, k);
+  } catch (...) {  // no thread to be had: the lanes that started stop at their next block
+    turns.fail(0, std::current_exception());
+  }
+  if (others.size() + 1 == lanes) lane(0);
   for (std::thread& t : others) t.join();
   turns.rethrow();
 }
