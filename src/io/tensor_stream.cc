@@ -6,7 +6,9 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string_view>
 
 #include <zlib.h>
@@ -119,9 +121,11 @@ std::optional<TensorStream> open_npy_stream(const std::string& path) {
   return s;
 }
 
-// One .npz member's uncompressed bytes (its .npy header, then the data), in order. The
-// read that ends the member checks what read_npz_file checks of the whole: that a
-// deflated member inflates to exactly its stated size, and the CRC-32.
+// One .npz member's uncompressed bytes (its .npy header, then the data), in order; a
+// stored member's data also in any order, from several threads at once (read_stored).
+// The read that ends the member (the one that completes it, for read_stored) checks what
+// read_npz_file checks of the whole: that a deflated member inflates to exactly its
+// stated size, and the CRC-32 (of pieces read in any order, joined by crc32_combine).
 class MemberBytes {
  public:
   MemberBytes(std::shared_ptr<const ReadAtFile> file, ZipMember m, std::string archive)
@@ -150,6 +154,26 @@ class MemberBytes {
     crc_ = crc32_update(crc_, dst, n);
     pos_ += n;
     if (pos_ == m_.usize) finish();
+  }
+
+  bool stored() const { return m_.method == 0; }
+
+  // n bytes from byte `at` of a stored member into dst: any range after those next() read
+  // (the header), each once. REQUIRES: stored(), at >= pos(), at + n <= usize.
+  void read_stored(uint64_t at, void* dst, size_t n) {
+    if (n == 0) return;
+    if (file_->read_at(m_.data_at + at, dst, n) != n) bad("an entry lies beyond the end of the file");
+    const uint32_t crc = crc32_update(0, dst, n);
+    std::lock_guard<std::mutex> lock(mu_);
+    pieces_[at] = {n, crc};
+    pieces_bytes_ += n;
+    if (pos_ + pieces_bytes_ < m_.usize) return;
+    for (const auto& [from, piece] : pieces_) {
+      if (from != pos_) fail(ErrorKind::kInternal, "{}: bytes from {} read twice or not at all", m_.label, pos_);
+      crc_ = static_cast<uint32_t>(crc32_combine(crc_, piece.crc, static_cast<z_off_t>(piece.bytes)));
+      pos_ += piece.bytes;
+    }
+    finish();
   }
 
  private:
@@ -212,6 +236,14 @@ class MemberBytes {
   std::vector<Bytef> in_;
   uint64_t in_at_ = 0;  // compressed bytes fed so far
   bool ended_ = false;
+  // read_stored's pieces by first byte, with their CRC-32s (guarded by mu_).
+  struct Piece {
+    size_t bytes;
+    uint32_t crc;
+  };
+  std::mutex mu_;
+  std::map<uint64_t, Piece> pieces_;
+  uint64_t pieces_bytes_ = 0;
 };
 
 // A member as a stream, its .npy header read (inflated) from its start. nullopt when the
@@ -244,12 +276,17 @@ std::optional<TensorStream> open_member(const std::shared_ptr<const ReadAtFile>&
   const size_t data_at = h.data_offset, nbytes = h.nbytes;
   const bool bools = h.dtype == DType::kBool;
   const std::string label = m.label;
+  s.any_order = bytes->stored();
   s.read = [bytes, data_at, nbytes, bools, label](size_t offset, void* dst, size_t n) {
     check_range(offset, n, nbytes, label);
-    if (data_at + offset != bytes->pos())
-      fail(ErrorKind::kInternal, "{}: data read at byte {}, but the member is read in order (next: {})", label, offset,
-           bytes->pos() - data_at);
-    bytes->next(dst, n);
+    if (bytes->stored()) {
+      bytes->read_stored(data_at + offset, dst, n);
+    } else {
+      if (data_at + offset != bytes->pos())
+        fail(ErrorKind::kInternal, "{}: data read at byte {}, but the member is read in order (next: {})", label,
+             offset, bytes->pos() - data_at);
+      bytes->next(dst, n);
+    }
     if (bools) check_bools(dst, n, offset, label);
   };
   return s;

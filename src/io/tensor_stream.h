@@ -27,16 +27,17 @@ struct TensorStream {
   Shape shape;
   std::string what;  // names it in messages: "x.npy", "in.npz: x.npy"
   // Copies data bytes [offset, offset + n) into dst. Calls come in order, each starting
-  // where the last ended (a deflated member can only be read so; .pb and .npy data may be
-  // read in any order). Throws Error(kIo/kInvalid) naming the file. The call that reads
-  // the last byte checks what only the end can (an .npz entry's CRC-32, a deflated
-  // entry's end), so a damaged file fails before the run's outputs are committed. A
+  // where the last ended, unless any_order (a deflated member can only be read so).
+  // Throws Error(kIo/kInvalid) naming the file. The call that completes the data checks
+  // what only the end can (an .npz entry's CRC-32, a deflated entry's end), so a damaged
+  // file fails before the run's outputs are committed. A
   // .npy bool array's elements are checked as they pass (0 or 1, as read_npy_file does).
   // Several streams (the members of one .npz) may be read interleaved; a stream that
   // is not any_order (below) is not to be read from two threads at once.
   std::function<void(size_t offset, void* dst, size_t n)> read;
-  // read() takes any range in any order, from several threads at once (a .pb or .npy
-  // file read by pread; not an .npz member, whose CRC-32 is taken as its bytes pass).
+  // read() takes any range in any order, each once, from several threads at once: a .pb
+  // or .npy file, or a stored .npz member (its CRC-32 joined from the pieces' at the end);
+  // not a deflated member, which inflates in order.
   bool any_order = false;
 
   size_t nbytes() const { return checked_nbytes(dtype, shape); }

@@ -308,6 +308,36 @@ TEST_CASE("deflated .npz members (numpy.savez_compressed) stream through inflate
   CHECK_THROWS_AS((*streams)[0].read(8, buf.data(), 8), Error);
 }
 
+TEST_CASE("a stored .npz member reads in any order, its CRC-32 checked when the pieces complete it", "[io][stream]") {
+  TempDir d;
+  const Tensor t = patterned(DType::kFloat, {5000});
+  const std::string good = npz_bytes({{"x", t}});
+  const std::string path = d.file("any.npz");
+  write_file(path, good);
+  auto streams = open_npz_streams(path);
+  REQUIRE(streams);
+  const TensorStream& x = (*streams)[0];
+  CHECK(x.any_order);
+  // Pieces of 4093 bytes, last first: the bytes of a whole read.
+  const size_t piece = 4093, n = x.nbytes();
+  std::string got(n, '\0');
+  for (size_t at = (n - 1) / piece * piece;; at -= piece) {
+    x.read(at, got.data() + at, std::min(piece, n - at));
+    if (at == 0) break;
+  }
+  CHECK(got == bytes_of(t));
+  // A flipped data byte: every piece but the one that completes the member reads; that
+  // one fails, whichever it is.
+  std::string flipped = good;
+  flipped[200] ^= 0x40;
+  write_file(path, flipped);
+  streams = open_npz_streams(path);
+  REQUIRE(streams);
+  const TensorStream& bad = (*streams)[0];
+  CHECK_NOTHROW(bad.read(piece, got.data(), n - piece));
+  CHECK_THROWS_WITH(bad.read(0, got.data(), piece), Catch::Contains("CRC-32 mismatch"));
+}
+
 TEST_CASE("a damaged .npz fails as read_npz_file fails, by the last read at the latest", "[io][stream]") {
   TempDir d;
   const Tensor t = patterned(DType::kFloat, {5000});
