@@ -236,8 +236,8 @@ void run_lane(const BlockRun& r, unsigned lane, size_t& at) {
 
 }  // namespace
 
-void run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
-                   size_t block_bytes, const BlockSinks& sinks, unsigned lanes) {
+unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
+                       size_t block_bytes, const BlockSinks& sinks, unsigned lanes) {
   size_t widest = 1;
   for (const BlockInput& in : inputs) widest = std::max(widest, dtype_size(in.dtype));
   for (DType t : plan.output_dtypes) widest = std::max(widest, dtype_size(t));
@@ -250,7 +250,7 @@ void run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vecto
   if (lanes == 1) {
     size_t at = 0;
     run_lane(BlockRun{exec, plan, inputs, sinks, per_block, blocks, total, 1, nullptr}, 0, at);
-    return;
+    return 1;
   }
   Turns turns;
   const BlockRun run{exec, plan, inputs, sinks, per_block, blocks, total, lanes, &turns};
@@ -271,6 +271,7 @@ void run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vecto
   if (others.size() + 1 == lanes) lane(0);
   for (std::thread& t : others) t.join();
   turns.rethrow();
+  return lanes;
 }
 
 }  // namespace onnxrun

@@ -96,8 +96,9 @@ struct BlockSinks {
 // statistics stay in one core's cache and the cores share the work; the in-order sinks
 // take their turns. The graph's kernels then use no pool. One lane when an input cannot
 // be read in any order, when sinks.value is given, or for a single block.
-// REQUIRES: plan == plan_block_run(exec, <inputs' names and types>, shape).
-void run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
-                   size_t block_bytes, const BlockSinks& sinks, unsigned lanes = 1);
+// Returns the lanes it ran. REQUIRES: plan == plan_block_run(exec, <inputs' names and
+// types>, shape).
+unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
+                       size_t block_bytes, const BlockSinks& sinks, unsigned lanes = 1);
 
 }  // namespace onnxrun

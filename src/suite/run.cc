@@ -204,7 +204,9 @@ RunReport run_model(const RunRequest& r) {
   SetRun& run = report.runs.back();
   if (run_streamed(r, exec, &pool, r.expected.empty() ? nullptr : &expected, run, report.values_dumped)) {
     report.streamed = true;
-    spdlog::info("ran block by block ({} KiB blocks)", r.block_bytes >> 10);
+    if (run.block_lanes > 1)
+      spdlog::info("ran block by block ({} KiB blocks, {} side by side)", r.block_bytes >> 10, run.block_lanes);
+    else spdlog::info("ran block by block ({} KiB blocks)", r.block_bytes >> 10);
     if (!r.dump_dir.empty()) spdlog::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
     return report;
   }

@@ -98,7 +98,8 @@ struct SetRun {
   std::vector<OutputVerdict> checks;  // one per output with expected values, in output order
   std::optional<Error> error;         // the set could not be run (then nothing else is set)
   double input_ms = 0, run_ms = 0;
-  bool passed() const;  // no error, every check ok
+  unsigned block_lanes = 0;  // a run block by block: how many blocks ran side by side (else 0)
+  bool passed() const;       // no error, every check ok
   // The check of output `name`; null when it was not compared.
   const OutputVerdict* check_for(const std::string& name) const;
 };

@@ -181,7 +181,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
         if (files) files->append(k, blocks[k].raw(), blocks[k].nbytes());
       }
     };
-  run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks, lanes);
+  run.block_lanes = run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks, lanes);
   if (dump) {
     for (const auto& [name, id] : dumping) dump->end_value(id);
     values_dumped = dump->finish();

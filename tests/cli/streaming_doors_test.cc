@@ -248,3 +248,38 @@ TEST_CASE("a run that cannot go block by block says so with -v and runs whole", 
   check_every_door(model, feed, false);
   check_every_door(chain_model(dir.path(), TP::FLOAT), {"-i", "x=[[1,-2],[3,-4]]"}, false);
 }
+
+TEST_CASE("-v says how many blocks ran side by side, and which inputs keep a run to one at a time",
+          "[cli][streaming]") {
+  TempDir dir;
+  const std::string model = chain_model(dir.path(), TP::FLOAT);
+  const Tensor x = sample(DType::kFloat, {700, 1001}, 3);  // 2.8 MB: three 1 MiB blocks
+  struct Case {
+    std::string format;
+    std::vector<std::string> extra;
+    bool side_by_side;
+  };
+  const Case cases[] = {
+      {"pb", {"--threads", "3"}, true},
+      {"npy", {"--threads", "2"}, true},
+      {"npz", {"--threads", "3"}, true},        // stored: read in any order
+      {"deflated", {"--threads", "3"}, false},  // inflated in order
+      {"pb", {"--threads", "1"}, false},
+      {"pb", {"--threads", "3", "--dump-intermediates", "DUMP"}, false},  // values in order
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.format, c.extra);
+    TempDir out;
+    std::vector<std::string> args{model};
+    const std::vector<std::string> feed = write_input(dir, "x", x, c.format);
+    args.insert(args.end(), feed.begin(), feed.end());
+    for (const std::string& a : c.extra) args.push_back(a == "DUMP" ? out.path() + "/d" : a);
+    args.insert(args.end(), {"--exec-path", "blocks", "-v"});
+    const ProcessResult r = run_cli(args);
+    REQUIRE_EXIT(r, 0);
+    CHECK_THAT(r.err, Catch::Contains("ran block by block (1024 KiB blocks"));
+    const std::string lanes = c.extra[1] == "2" ? "2 side by side" : "3 side by side";
+    CHECK((r.err.find(lanes) != std::string::npos) == c.side_by_side);
+    if (!c.side_by_side) CHECK(r.err.find("side by side") == std::string::npos);
+  }
+}
