@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -109,32 +110,34 @@ std::optional<BlockPlan> plan_block_run(const Executor& exec, const std::vector<
 
 namespace {
 
-// The in-order sinks' turns, for lanes: block b's wait for block b - 1's. A lane that
-// fails ends every wait, so that the others stop too.
+// The in-order sinks' turns, for lanes: block b's wait for block b - 1's. A failed block
+// ends every later one (their turns would never come) but not the blocks before it, so
+// that the error reported is the earliest block's, as on one lane.
 class Turns {
  public:
-  // Waits for block b's turn: false when a lane failed instead.
+  // Waits for block b's turn: false when a block before b failed instead.
   bool wait(size_t b) {
-    auto ready = [&] { return failed_.load(std::memory_order_acquire) || turn_.load(std::memory_order_acquire) == b; };
+    auto ready = [&] { return failed_before(b) || turn_.load(std::memory_order_acquire) == b; };
     if (!spin_until(ready)) {
       std::unique_lock<std::mutex> lock(mu_);
       ++sleeping_;
       cv_.wait(lock, ready);
       --sleeping_;
     }
-    return !failed();
+    return !failed_before(b);
   }
   void done(size_t b) {
     set([&] { turn_.store(b + 1, std::memory_order_release); });
   }
-  // Of several lanes' errors, the earliest block's is the one reported.
   void fail(size_t b, std::exception_ptr e) {
     set([&] {
-      if (!error_ || b < error_block_) error_ = e, error_block_ = b;
-      failed_.store(true, std::memory_order_release);
+      if (b < first_failed_.load(std::memory_order_relaxed)) {
+        error_ = e;
+        first_failed_.store(b, std::memory_order_release);
+      }
     });
   }
-  bool failed() const { return failed_.load(std::memory_order_acquire); }
+  bool failed_before(size_t b) const { return first_failed_.load(std::memory_order_acquire) < b; }
   void rethrow() {
     if (error_) std::rethrow_exception(error_);
   }
@@ -151,12 +154,11 @@ class Turns {
     if (wake) cv_.notify_all();
   }
   std::atomic<size_t> turn_{0};
-  std::atomic<bool> failed_{false};
+  std::atomic<size_t> first_failed_{SIZE_MAX};  // written under mu_
   std::mutex mu_;
   std::condition_variable cv_;
   unsigned sleeping_ = 0;     // guarded by mu_
-  std::exception_ptr error_;  // guarded by mu_
-  size_t error_block_ = 0;    // guarded by mu_
+  std::exception_ptr error_;  // guarded by mu_: the error of block first_failed_
 };
 
 // What every lane shares.
@@ -201,7 +203,7 @@ void run_lane(const BlockRun& r, unsigned lane, size_t& at) {
   ValueObserver observer;
   if (r.sinks.value) observer = [&](const std::string& name, const Tensor& v) { r.sinks.value(begin, name, v); };
   for (size_t b = lane; b < r.blocks; b += r.lanes) {
-    if (side_by_side && r.turns->failed()) return;
+    if (side_by_side && r.turns->failed_before(b)) return;
     at = b;
     begin = b * r.per_block;
     const size_t n = std::min(r.per_block, r.total - begin);

@@ -88,8 +88,8 @@ struct BlockSinks {
 
 // Runs exec's graph over `inputs` in blocks of about `block_bytes` (rounded to whole
 // elements of the widest type), calling `sinks` for each. Buffers are reused from block
-// to block. What a sink or a read throws ends the run and is rethrown here (of several,
-// the one of the earliest block).
+// to block. What a sink or a read throws ends the run and is rethrown here: with lanes
+// too, the earliest block's error, as on one lane (the blocks before it still run).
 //
 // `lanes` > 1: that many threads (the caller and lanes - 1 more) each read, compute and
 // hand to the any-order sinks every lanes-th block, so that a block's reads, kernels and
