@@ -159,21 +159,29 @@ class MemberBytes {
   bool stored() const { return m_.method == 0; }
 
   // n bytes from byte `at` of a stored member into dst: any range after those next() read
-  // (the header), each once. REQUIRES: stored(), at >= pos(), at + n <= usize.
+  // (the header), each once. A piece that starts where the bytes taken so far end extends
+  // the CRC-32 (reads in order cost what next() does); one further on is kept with its own
+  // CRC-32 until the gap before it is filled, then joined by crc32_combine.
+  // REQUIRES: stored(), at >= pos(), at + n <= usize.
   void read_stored(uint64_t at, void* dst, size_t n) {
     if (n == 0) return;
     if (file_->read_at(m_.data_at + at, dst, n) != n) bad("an entry lies beyond the end of the file");
-    const uint32_t crc = crc32_update(0, dst, n);
-    std::lock_guard<std::mutex> lock(mu_);
-    pieces_[at] = {n, crc};
-    pieces_bytes_ += n;
-    if (pos_ + pieces_bytes_ < m_.usize) return;
-    for (const auto& [from, piece] : pieces_) {
-      if (from != pos_) fail(ErrorKind::kInternal, "{}: bytes from {} read twice or not at all", m_.label, pos_);
-      crc_ = static_cast<uint32_t>(crc32_combine(crc_, piece.crc, static_cast<z_off_t>(piece.bytes)));
-      pos_ += piece.bytes;
+    std::unique_lock<std::mutex> lock(mu_);
+    if (at == pos_) {
+      crc_ = crc32_update(crc_, dst, n);
+      pos_ += n;
+    } else {
+      lock.unlock();
+      const uint32_t crc = crc32_update(0, dst, n);
+      lock.lock();
+      pieces_[at] = {n, crc};
     }
-    finish();
+    for (auto it = pieces_.find(pos_); it != pieces_.end(); it = pieces_.find(pos_)) {
+      crc_ = static_cast<uint32_t>(crc32_combine(crc_, it->second.crc, static_cast<z_off_t>(it->second.bytes)));
+      pos_ += it->second.bytes;
+      pieces_.erase(it);
+    }
+    if (pos_ == m_.usize) finish();
   }
 
  private:
@@ -236,14 +244,14 @@ class MemberBytes {
   std::vector<Bytef> in_;
   uint64_t in_at_ = 0;  // compressed bytes fed so far
   bool ended_ = false;
-  // read_stored's pieces by first byte, with their CRC-32s (guarded by mu_).
+  // read_stored's pieces past pos_, by first byte, with their CRC-32s. mu_ guards them,
+  // and pos_ and crc_ once the header is read.
   struct Piece {
     size_t bytes;
     uint32_t crc;
   };
   std::mutex mu_;
   std::map<uint64_t, Piece> pieces_;
-  uint64_t pieces_bytes_ = 0;
 };
 
 // A member as a stream, its .npy header read (inflated) from its start. nullopt when the
