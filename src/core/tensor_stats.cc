@@ -72,7 +72,11 @@ void StatsAccumulator::add(size_t first, const void* data, size_t n, ThreadPool*
   std::lock_guard<std::mutex> lock(mu_);
   added_ += n;
   if (head) add_piece(first / kStatsChunk, first % kStatsChunk, p, head);
-  for (size_t c = 0; c < whole; ++c) ready_[c0 + c] = parts[c];
+  merge_ready();
+  size_t c = 0;
+  if (c0 == next_)  // the next chunks in order (a whole tensor, a block of one lane): merged now
+    for (; c < whole; ++c, ++next_) total_ = merge_stats(total_, parts[c]);
+  for (; c < whole; ++c) ready_[c0 + c] = parts[c];
   if (tail_at < end) add_piece(tail_at / kStatsChunk, 0, p + (tail_at - first) * esize_, end - tail_at);
   merge_ready();
 }
