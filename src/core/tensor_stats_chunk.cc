@@ -72,14 +72,7 @@ StatsPart lanes(const T* x, size_t n) {
   for (size_t l = 0; l < L; ++l) mn[l] = mx[l] = x[0];
   size_t i = 0;
   for (; i + L <= n; i += L)
-    for (size_t l = 0; l < L; ++l) {
-      const T v = x[i + l];
-      const double d = static_cast<double>(v) - k;
-      s[l] += d;
-      q[l] += d * d;
-      mn[l] = v < mn[l] ? v : mn[l];
-      mx[l] = v > mx[l] ? v : mx[l];
-    }
+    for (size_t l = 0; l < L; ++l) add_to_lane(x[i + l], k, s[l], q[l], mn[l], mx[l]);
   if (const std::optional<StatsPart> p = finish_lanes(x + i, n - i, n, k, s, q, mn, mx)) return *p;
   return plain_stats(x, n);
 }

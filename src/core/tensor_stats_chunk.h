@@ -51,6 +51,17 @@ StatsPart plain_stats(const T* x, size_t n);
 // the mean.
 StatsPart finite_part(size_t n, double mean, double mn, double mx, double m2);
 
+// One element into its lane, in the order every path keeps (the AVX2 loops do the same
+// operations a vector at a time): d = v - k, then the sums of d and d * d, min and max.
+template <class T>
+inline void add_to_lane(T v, double k, double& s, double& q, T& mn, T& mx) {
+  const double d = static_cast<double>(v) - k;
+  s += d;
+  q += d * d;
+  mn = v < mn ? v : mn;
+  mx = v > mx ? v : mx;
+}
+
 // The fast paths' common end, so that every path fills and reduces its lanes alike: the
 // `tail_n` elements at `tail` (those after the last whole group of lanes, fewer than one)
 // into lanes s, q, mn, mx as the loop puts them, the lanes reduced in order, and the part
@@ -59,14 +70,7 @@ StatsPart finite_part(size_t n, double mean, double mn, double mx, double m2);
 template <class T>
 inline std::optional<StatsPart> finish_lanes(const T* tail, size_t tail_n, size_t n, double k, double* s, double* q,
                                              T* mn, T* mx) {
-  for (size_t l = 0; l < tail_n; ++l) {
-    const T v = tail[l];
-    const double d = static_cast<double>(v) - k;
-    s[l] += d;
-    q[l] += d * d;
-    mn[l] = v < mn[l] ? v : mn[l];
-    mx[l] = v > mx[l] ? v : mx[l];
-  }
+  for (size_t l = 0; l < tail_n; ++l) add_to_lane(tail[l], k, s[l], q[l], mn[l], mx[l]);
   double sum = 0, squares = 0;
   T lo = mn[0], hi = mx[0];
   for (size_t l = 0; l < kStatsLanes; ++l) {

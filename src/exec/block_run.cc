@@ -238,6 +238,13 @@ void run_lane(const BlockRun& r, unsigned lane, size_t& at) {
 
 }  // namespace
 
+bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_values) {
+  if (observes_values) return false;
+  for (const BlockInput& in : inputs)
+    if (!in.any_order) return false;
+  return true;
+}
+
 unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
                        size_t block_bytes, const BlockSinks& sinks, unsigned lanes) {
   size_t widest = 1;
@@ -246,9 +253,9 @@ unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::v
   const size_t total = static_cast<size_t>(checked_numel(plan.input_shape));
   const size_t per_block = std::max<size_t>(block_bytes / widest, 1);
   const size_t blocks = std::max<size_t>((total + per_block - 1) / per_block, 1);  // an empty tensor: one empty block
-  bool side_by_side = !sinks.value;
-  for (const BlockInput& in : inputs) side_by_side = side_by_side && in.any_order;
-  lanes = side_by_side ? static_cast<unsigned>(std::min<size_t>(std::max(lanes, 1u), blocks)) : 1;
+  lanes = can_run_side_by_side(inputs, static_cast<bool>(sinks.value))
+              ? static_cast<unsigned>(std::min<size_t>(std::max(lanes, 1u), blocks))
+              : 1;
   if (lanes == 1) {
     size_t at = 0;
     run_lane(BlockRun{exec, plan, inputs, sinks, per_block, blocks, total, 1, nullptr}, 0, at);

@@ -96,6 +96,10 @@ struct BlockSinks {
 // statistics stay in one core's cache and the cores share the work; the in-order sinks
 // take their turns. The graph's kernels then use no pool. One lane when an input cannot
 // be read in any order, when sinks.value is given, or for a single block.
+// Whether run_in_blocks can take lanes for these inputs: every one read in any order, and
+// no sinks.value (`observes_values`) to see the nodes' values in order.
+bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_values);
+
 // Returns the lanes it ran. REQUIRES: plan == plan_block_run(exec, <inputs' names and
 // types>, shape).
 unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,

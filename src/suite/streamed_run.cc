@@ -161,9 +161,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   // With more than one thread, blocks are run side by side, one per thread (run_in_blocks'
   // lanes), unless an input must be read in order or values are dumped in order; their
   // statistics are then taken on each block's own thread, without the pool.
-  bool side_by_side = !dump;
-  for (const BlockInput& in : inputs) side_by_side = side_by_side && in.any_order;
-  const unsigned lanes = pool && side_by_side ? pool->size() : 1;
+  const unsigned lanes = pool && can_run_side_by_side(inputs, dump.has_value()) ? pool->size() : 1;
   ThreadPool* const digest_pool = lanes > 1 ? nullptr : pool;
   if (r.digests) {
     sinks.inputs_any_order = [&](size_t begin, const std::vector<Tensor>& blocks) {
