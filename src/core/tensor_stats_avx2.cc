@@ -1,17 +1,16 @@
 // The AVX2 (+F16C) chunk kernels of core/tensor_stats_chunk.h: the portable loop's eight
 // lanes held in two vectors of doubles per sum, element i of a chunk in lane i % 8 as
-// there, and no fused multiply-add (the target has none), so both give the same bits.
+// there, and no fused multiply-add (the target has none, and the build has
+// -ffp-contract=off), so every path gives the same bits.
 #include <immintrin.h>
 
-#include <cmath>
-#include <cstring>
 #include <optional>
 
+#include "core/cpu_features.h"
 #include "core/tensor_stats_chunk.h"
+#include "core/tensor_stats_load8.h"
 
-#define ONNXRUN_AVX2 __attribute__((target("avx2,f16c")))
-
-namespace onnxrun::stats_avx2 {
+namespace onnxrun {
 namespace {
 
 constexpr size_t L = kStatsLanes;
@@ -53,18 +52,18 @@ ONNXRUN_AVX2 std::optional<StatsPart> finish(const T* tail, size_t tail_n, size_
   return finish_lanes(tail, tail_n, n, k, s, q, lo, hi);
 }
 
-// The float lanes over 8 floats a step, as `load(i)` gives elements [i, i + 8); then the
-// tail, as `widen_tail` writes the last n % 8 elements as floats; nullopt as finish.
-template <class Load, class WidenTail>
-ONNXRUN_AVX2 std::optional<StatsPart> float_lanes(size_t n, float first, const Load& load,
-                                                  const WidenTail& widen_tail) {
+// The float lanes over the elements of Src (stats_load8), 8 a step, then the tail of
+// fewer than 8 one by one; nullopt as finish.
+template <class Src>
+ONNXRUN_AVX2 std::optional<StatsPart> float_lanes(const typename Src::T* x, size_t n) {
+  const float first = Src::one(x);
   const double k = static_cast<double>(first);
   const __m256d kv = _mm256_set1_pd(k);
   Sums a{_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
   __m256 mn = _mm256_set1_ps(first), mx = mn;
   size_t i = 0;
   for (; i + L <= n; i += L) {
-    const __m256 v = load(i);
+    const __m256 v = Src::eight(x + i);
     accumulate(a, widen(v), kv);
     mn = _mm256_min_ps(v, mn);  // v < mn ? v : mn, as the portable loop
     mx = _mm256_max_ps(v, mx);
@@ -72,35 +71,23 @@ ONNXRUN_AVX2 std::optional<StatsPart> float_lanes(size_t n, float first, const L
   alignas(32) float lo[L], hi[L], tail[L];
   _mm256_store_ps(lo, mn);
   _mm256_store_ps(hi, mx);
-  widen_tail(i, tail);
+  for (size_t l = 0; i + l < n; ++l) tail[l] = Src::one(x + i + l);
   return finish<float>(tail, n - i, n, k, a, lo, hi);
 }
 
-// A 16-bit chunk as floats, for the plain loop.
-template <class ToFloat>
-StatsPart plain_16bit(const uint16_t* x, size_t n, const ToFloat& to_float) {
+// The statistics of a chunk of Src: the lanes, or the plain loop over the chunk widened
+// to float when the chunk has a NaN or an infinity.
+template <class Src>
+ONNXRUN_AVX2 StatsPart float_stats(const typename Src::T* x, size_t n) {
+  if (const std::optional<StatsPart> p = float_lanes<Src>(x, n)) return *p;
   float w[kStatsChunk];
-  for (size_t i = 0; i < n; ++i) w[i] = to_float(x[i]);
+  for (size_t i = 0; i < n; ++i) w[i] = Src::one(x + i);
   return plain_stats(w, n);
 }
 
-float bf16_to_f32(uint16_t h) {
-  const uint32_t b = static_cast<uint32_t>(h) << 16;
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
-}
+bool supported() { return __builtin_cpu_supports("avx2") && cpu_has_f16c(); }
 
-}  // namespace
-
-bool supported() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"); }
-
-ONNXRUN_AVX2 StatsPart f32(const float* x, size_t n) {
-  const std::optional<StatsPart> p = float_lanes(
-      n, x[0], [x](size_t i) ONNXRUN_AVX2 { return _mm256_loadu_ps(x + i); },
-      [x, n](size_t i, float* tail) ONNXRUN_AVX2 { std::memcpy(tail, x + i, (n - i) * sizeof(float)); });
-  return p ? *p : plain_stats(x, n);
-}
+ONNXRUN_AVX2 StatsPart f32(const float* x, size_t n) { return float_stats<stats_load8::F32>(x, n); }
 
 ONNXRUN_AVX2 StatsPart f64(const double* x, size_t n) {
   const double k = x[0];
@@ -125,29 +112,15 @@ ONNXRUN_AVX2 StatsPart f64(const double* x, size_t n) {
   return plain_stats(x, n);
 }
 
-// The 16-bit types widened to float as they are loaded, 8 at a time: the same floats,
-// in the same lanes, as the portable path's widened copy.
-ONNXRUN_AVX2 StatsPart f16(const uint16_t* x, size_t n) {
-  const std::optional<StatsPart> p = float_lanes(
-      n, _cvtsh_ss(x[0]),
-      [x](size_t i) ONNXRUN_AVX2 { return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))); },
-      [x, n](size_t i, float* tail) ONNXRUN_AVX2 {
-        for (size_t l = 0; i + l < n; ++l) tail[l] = _cvtsh_ss(x[i + l]);
-      });
-  return p ? *p : plain_16bit(x, n, [](uint16_t h) ONNXRUN_AVX2 { return _cvtsh_ss(h); });
+ONNXRUN_AVX2 StatsPart f16(const uint16_t* x, size_t n) { return float_stats<stats_load8::F16>(x, n); }
+
+ONNXRUN_AVX2 StatsPart bf16(const uint16_t* x, size_t n) { return float_stats<stats_load8::BF16>(x, n); }
+
+}  // namespace
+
+const StatsKernels& stats_avx2_kernels() {
+  static const StatsKernels k{"avx2", supported, f32, f64, f16, bf16};
+  return k;
 }
 
-ONNXRUN_AVX2 StatsPart bf16(const uint16_t* x, size_t n) {
-  const std::optional<StatsPart> p = float_lanes(
-      n, bf16_to_f32(x[0]),
-      [x](size_t i) ONNXRUN_AVX2 {
-        const __m256i h = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i)));
-        return _mm256_castsi256_ps(_mm256_slli_epi32(h, 16));
-      },
-      [x, n](size_t i, float* tail) ONNXRUN_AVX2 {
-        for (size_t l = 0; i + l < n; ++l) tail[l] = bf16_to_f32(x[i + l]);
-      });
-  return p ? *p : plain_16bit(x, n, bf16_to_f32);
-}
-
-}  // namespace onnxrun::stats_avx2
+}  // namespace onnxrun

@@ -60,11 +60,10 @@ StatsPart finite_part(size_t n, double mean, double mn, double mx, double m2) {
   return p;
 }
 
-namespace stats_portable {
 namespace {
 
 template <class T>
-StatsPart lanes(const T* x, size_t n) {
+StatsPart portable_lanes(const T* x, size_t n) {
   constexpr size_t L = kStatsLanes;
   const double k = static_cast<double>(x[0]);
   double s[L] = {}, q[L] = {};
@@ -77,39 +76,23 @@ StatsPart lanes(const T* x, size_t n) {
   return plain_stats(x, n);
 }
 
-}  // namespace
+StatsPart portable_f32(const float* x, size_t n) { return portable_lanes(x, n); }
+StatsPart portable_f64(const double* x, size_t n) { return portable_lanes(x, n); }
 
-StatsPart f32(const float* x, size_t n) { return lanes(x, n); }
-StatsPart f64(const double* x, size_t n) { return lanes(x, n); }
-
-StatsPart f16(const uint16_t* x, size_t n) {
+// A chunk of 16-bit floats widened to float (exactly), then the float lanes.
+template <float (*to_float)(uint16_t)>
+StatsPart portable_16bit(const uint16_t* x, size_t n) {
   float w[kStatsChunk];
-  for (size_t i = 0; i < n; ++i) w[i] = float16_to_float(x[i]);
-  return lanes(w, n);
+  for (size_t i = 0; i < n; ++i) w[i] = to_float(x[i]);
+  return portable_lanes(w, n);
 }
 
-StatsPart bf16(const uint16_t* x, size_t n) {
-  float w[kStatsChunk];
-  for (size_t i = 0; i < n; ++i) w[i] = bfloat16_to_float(x[i]);
-  return lanes(w, n);
-}
-
-}  // namespace stats_portable
-
-namespace {
-
-struct StatsPath {
-  StatsPart (*f32)(const float*, size_t);
-  StatsPart (*f64)(const double*, size_t);
-  StatsPart (*f16)(const uint16_t*, size_t);
-  StatsPart (*bf16)(const uint16_t*, size_t);
-};
-
-const StatsPath& active_path() {
-  static const StatsPath path =
-      stats_avx2::supported()
-          ? StatsPath{stats_avx2::f32, stats_avx2::f64, stats_avx2::f16, stats_avx2::bf16}
-          : StatsPath{stats_portable::f32, stats_portable::f64, stats_portable::f16, stats_portable::bf16};
+const StatsKernels& active_kernels() {
+  static const StatsKernels& path = []() -> const StatsKernels& {
+    for (const StatsKernels* p : {&stats_avx512_kernels(), &stats_avx2_kernels()})
+      if (p->supported()) return *p;
+    return stats_portable_kernels();
+  }();
   return path;
 }
 
@@ -124,8 +107,18 @@ StatsPart other_stats(DType dtype, const void* data, size_t n) {
 
 }  // namespace
 
+const StatsKernels& stats_portable_kernels() {
+  static const StatsKernels k{"portable",
+                              [] { return true; },
+                              portable_f32,
+                              portable_f64,
+                              portable_16bit<float16_to_float>,
+                              portable_16bit<bfloat16_to_float>};
+  return k;
+}
+
 StatsPart chunk_stats(DType dtype, const void* data, size_t n) {
-  const StatsPath& p = active_path();
+  const StatsKernels& p = active_kernels();
   switch (dtype) {
     case DType::kFloat: return p.f32(static_cast<const float*>(data), n);
     case DType::kDouble: return p.f64(static_cast<const double*>(data), n);

@@ -5,9 +5,10 @@
 // cancellation in m2 = sum(d * d) - sum(d)^2 / n is bounded: d^2 <= 4 (x - mean)^2 for the
 // farthest x); a chunk with a NaN or an infinity (seen as a non-finite lane sum) is redone
 // by the plain two-pass loop, which counts them. One pass reads the chunk once and takes
-// a quarter fewer operations than two (docs/perf.md, "Statistics"). The AVX2 path uses the
-// same lanes in the same order and no fused multiply-add, so it gives the same bits as
-// the portable one.
+// a quarter fewer operations than two (docs/perf.md, "Statistics"). The AVX2 and AVX-512
+// paths use the same lanes in the same order and no fused multiply-add (the build has
+// -ffp-contract=off), so every path gives the portable one's bits: the printed statistics
+// do not depend on the CPU.
 #pragma once
 
 #include <cmath>
@@ -24,24 +25,24 @@ namespace onnxrun {
 // multiplies in between enough to hide their latency (four vectors ran out of registers).
 inline constexpr size_t kStatsLanes = 8;
 
-// n in [1, kStatsChunk]. The dtype's element layout at `data`.
+// n in [1, kStatsChunk]. The dtype's element layout at `data`. The fastest supported path.
 StatsPart chunk_stats(DType dtype, const void* data, size_t n);
 
-// Exposed for the tests, which compare the paths this CPU runs.
-namespace stats_portable {
-StatsPart f32(const float* x, size_t n);
-StatsPart f64(const double* x, size_t n);
-StatsPart f16(const uint16_t* x, size_t n);
-StatsPart bf16(const uint16_t* x, size_t n);
-}  // namespace stats_portable
+// One implementation of the chunk kernels of the four float types.
+struct StatsKernels {
+  const char* name;
+  bool (*supported)();  // by this CPU
+  StatsPart (*f32)(const float*, size_t);
+  StatsPart (*f64)(const double*, size_t);
+  StatsPart (*f16)(const uint16_t*, size_t);
+  StatsPart (*bf16)(const uint16_t*, size_t);
+};
 
-namespace stats_avx2 {
-bool supported();
-StatsPart f32(const float* x, size_t n);
-StatsPart f64(const double* x, size_t n);
-StatsPart f16(const uint16_t* x, size_t n);
-StatsPart bf16(const uint16_t* x, size_t n);
-}  // namespace stats_avx2
+// Every path compiled in: the portable one first, then the vector ones in order of speed
+// (chunk_stats takes the last supported). Exposed for the tests, which compare them.
+const StatsKernels& stats_portable_kernels();
+const StatsKernels& stats_avx2_kernels();
+const StatsKernels& stats_avx512_kernels();
 
 // The plain loop over values already widened to T (float or double): every kind of value.
 template <class T>

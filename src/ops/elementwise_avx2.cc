@@ -6,6 +6,7 @@
 // bfloat16 by integer arithmetic, NaN quieted with its payload); tails element by element.
 #include <immintrin.h>
 
+#include "core/cpu_features.h"
 #include "ops/elementwise_paths.h"
 #include "ops/leaky_relu_simd.h"
 
@@ -91,7 +92,7 @@ const ElementwisePath* elementwise_avx2_path() {
   static constexpr ElementwisePath kAvx2 =
       ONNXRUN_ELEMENTWISE_PATH("avx2", less_half<F16x8>, less_half<BF16x8>, mul_half<F16x8>, mul_half<BF16x8>);
   // __builtin_cpu_supports checks XCR0 too, so the OS saves the AVX state.
-  return __builtin_cpu_supports("avx2") && leaky_relu_simd::cpu_has_f16c() ? &kAvx2 : nullptr;
+  return __builtin_cpu_supports("avx2") && cpu_has_f16c() ? &kAvx2 : nullptr;
 }
 
 }  // namespace onnxrun

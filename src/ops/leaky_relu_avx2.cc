@@ -8,6 +8,7 @@
 
 #include <immintrin.h>
 
+#include "core/cpu_features.h"
 #include "core/half.h"
 #include "ops/leaky_relu_kernels.h"
 #include "ops/leaky_relu_paths.h"
@@ -217,6 +218,6 @@ void bf16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) { bf16_
 namespace onnxrun::leaky_relu_avx2 {
 
 // __builtin_cpu_supports checks XCR0 too, so the OS saves the AVX state.
-bool supported() { return __builtin_cpu_supports("avx2") && leaky_relu_simd::cpu_has_f16c(); }
+bool supported() { return __builtin_cpu_supports("avx2") && cpu_has_f16c(); }
 
 }  // namespace onnxrun::leaky_relu_avx2

@@ -19,6 +19,7 @@
 
 #include <immintrin.h>
 
+#include "core/cpu_features.h"
 #include "core/half.h"
 #include "ops/leaky_relu_kernels.h"
 #include "ops/leaky_relu_paths.h"
@@ -331,7 +332,7 @@ namespace onnxrun::leaky_relu_avx512 {
 // __builtin_cpu_supports checks XCR0 too, so the OS saves the AVX-512 state.
 bool supported() {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") && leaky_relu_simd::cpu_has_f16c();
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") && cpu_has_f16c();
 }
 bool supported_bf16() { return supported() && __builtin_cpu_supports("avx512bf16"); }
 

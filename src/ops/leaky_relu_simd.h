@@ -9,23 +9,7 @@
 
 #include "ops/leaky_relu_paths.h"
 
-#if defined(__clang__)
-#include <cpuid.h>
-#endif
-
 namespace onnxrun::leaky_relu_simd {
-
-// Whether the CPU has F16C. GCC's __builtin_cpu_supports knows "f16c"; clang 14's does
-// not, so there it is CPUID.1:ECX bit 29 (the callers check AVX2 first, which covers
-// the OS saving the AVX state).
-inline bool cpu_has_f16c() {
-#if defined(__clang__)
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
-#else
-  return __builtin_cpu_supports("f16c");
-#endif
-}
 
 // Elements to process before y is `align`-byte aligned (for streaming stores), or n
 // when it never will be (y not aligned to its own element size).

@@ -242,31 +242,40 @@ TEST_CASE("statistics refuse a result before every element came, and elements pa
   CHECK_THROWS_WITH(a.add(9999, t.raw(), 2), Catch::Contains("given elements [9999, 10001)"));
 }
 
-TEST_CASE("the AVX2 statistics path gives the portable path's bits", "[stats]") {
-  if (!stats_avx2::supported()) {
-    WARN("this CPU has no AVX2: only the portable path runs");
-    return;
-  }
-  for (size_t n : {size_t{1}, size_t{5}, size_t{8}, size_t{13}, size_t{4096}})
-    for (bool special : {false, true}) {
-      CAPTURE(n, special);
-      auto [f, fv] = sample(DType::kFloat, n, special, 3);
-      f.mutable_data<float>()[0] = -0.0f;  // signed zeros: min/max ties resolved the same way
-      if (n > 1) f.mutable_data<float>()[n - 1] = 0.0f;
-      check_identical(as_stats(stats_avx2::f32(f.data<float>(), n)), as_stats(stats_portable::f32(f.data<float>(), n)));
-      const auto [d, dv] = sample(DType::kDouble, n, special, 4);
-      check_identical(as_stats(stats_avx2::f64(d.data<double>(), n)),
-                      as_stats(stats_portable::f64(d.data<double>(), n)));
-      const auto [h, hv] = sample(DType::kFloat16, n, special, 5);
-      check_identical(as_stats(stats_avx2::f16(h.data<uint16_t>(), n)),
-                      as_stats(stats_portable::f16(h.data<uint16_t>(), n)));
-      const auto [b, bv] = sample(DType::kBFloat16, n, special, 6);
-      check_identical(as_stats(stats_avx2::bf16(b.data<uint16_t>(), n)),
-                      as_stats(stats_portable::bf16(b.data<uint16_t>(), n)));
-    }
+namespace {
+
+// The vector paths this CPU runs (AVX2, AVX-512), each to be compared with the portable one.
+std::vector<const StatsKernels*> vector_paths_here() {
+  std::vector<const StatsKernels*> paths;
+  for (const StatsKernels* p : {&stats_avx2_kernels(), &stats_avx512_kernels()})
+    if (p->supported()) paths.push_back(p);
+    else WARN("this CPU has no " << p->name << ": that statistics path is not compared");
+  return paths;
 }
 
-TEST_CASE("every float16 and bfloat16 bit pattern: the AVX2 path's bits, and the plain reference's values", "[stats]") {
+}  // namespace
+
+TEST_CASE("every vector statistics path gives the portable path's bits", "[stats]") {
+  const StatsKernels& portable = stats_portable_kernels();
+  for (const StatsKernels* path : vector_paths_here())
+    for (size_t n : {size_t{1}, size_t{5}, size_t{8}, size_t{13}, size_t{4096}})
+      for (bool special : {false, true}) {
+        CAPTURE(path->name, n, special);
+        auto [f, fv] = sample(DType::kFloat, n, special, 3);
+        f.mutable_data<float>()[0] = -0.0f;  // signed zeros: min/max ties resolved the same way
+        if (n > 1) f.mutable_data<float>()[n - 1] = 0.0f;
+        check_identical(as_stats(path->f32(f.data<float>(), n)), as_stats(portable.f32(f.data<float>(), n)));
+        const auto [d, dv] = sample(DType::kDouble, n, special, 4);
+        check_identical(as_stats(path->f64(d.data<double>(), n)), as_stats(portable.f64(d.data<double>(), n)));
+        const auto [h, hv] = sample(DType::kFloat16, n, special, 5);
+        check_identical(as_stats(path->f16(h.data<uint16_t>(), n)), as_stats(portable.f16(h.data<uint16_t>(), n)));
+        const auto [b, bv] = sample(DType::kBFloat16, n, special, 6);
+        check_identical(as_stats(path->bf16(b.data<uint16_t>(), n)), as_stats(portable.bf16(b.data<uint16_t>(), n)));
+      }
+}
+
+TEST_CASE("every float16 and bfloat16 bit pattern: every path's bits, and the plain reference's values", "[stats]") {
+  const std::vector<const StatsKernels*> vector_paths = vector_paths_here();
   // All 65536 patterns in 16 chunks of 4096, once in order (NaN and infinities in the
   // chunks of the exponent's top, finite elsewhere) and once with the non-finite
   // patterns left out, so that both the fast path and the plain loop see every value.
@@ -285,12 +294,10 @@ TEST_CASE("every float16 and bfloat16 bit pattern: the AVX2 path's bits, and the
       for (size_t at = 0; at < n; at += kStatsChunk) {
         const size_t len = std::min(kStatsChunk, n - at);
         const uint16_t* x = bits->data() + at;
-        const StatsPart portable =
-            dtype == DType::kFloat16 ? stats_portable::f16(x, len) : stats_portable::bf16(x, len);
-        if (stats_avx2::supported()) {
-          const StatsPart avx2 = dtype == DType::kFloat16 ? stats_avx2::f16(x, len) : stats_avx2::bf16(x, len);
-          check_identical(as_stats(avx2), as_stats(portable));
-        }
+        auto run = [&](const StatsKernels& path) {
+          return as_stats(dtype == DType::kFloat16 ? path.f16(x, len) : path.bf16(x, len));
+        };
+        for (const StatsKernels* path : vector_paths) check_identical(run(*path), run(stats_portable_kernels()));
       }
       Tensor t(dtype, Shape{static_cast<int64_t>(n)});
       std::memcpy(t.mutable_raw(), bits->data(), n * 2);
