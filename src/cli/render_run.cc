@@ -1,5 +1,7 @@
 #include "cli/render_run.h"
 
+#include <string_view>
+
 #include <fmt/core.h>
 
 #include "io/tensor_text.h"
@@ -32,7 +34,10 @@ void print_failed_checks(const SetRun& run) {
 
 void print_test_set(const SetRun& run, const RenderOptions& o) {
   if (run.error) {
-    fmt::print("{}: error: {}\n", run.label, run.error->what());
+    // The error names the set already (suite/run.cc gives it the label as context).
+    std::string_view message = run.error->what();
+    if (message.starts_with(run.label + ": ")) message.remove_prefix(run.label.size() + 2);
+    fmt::print("{}: error: {}\n", run.label, message);
     return;
   }
   const bool passed = run.passed();
@@ -64,7 +69,10 @@ void print_run_text(const RunReport& report, const RenderOptions& o) {
     print_test_set(report.runs[k], o);
     passed += report.runs[k].passed();
   }
-  if (report.runs.size() > 1 || o.quiet) fmt::print("{} of {} test sets passed\n", passed, report.runs.size());
+  // -q prints only failures and errors (as the -i doors do), and then the tally with them.
+  const bool all_passed = passed == report.runs.size();
+  if (o.quiet ? !all_passed : report.runs.size() > 1)
+    fmt::print("{} of {} test sets passed\n", passed, report.runs.size());
 }
 
 }  // namespace onnxrun::cli

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #include "core/element.h"
@@ -83,8 +84,11 @@ ordered_json tensor_stats_json(const TensorStats& s) {
 
 ordered_json tensor_stats_json(const TensorStats& s, DType t) {
   ordered_json j = tensor_stats_json(s);
-  for (const char* key : {"min", "max", "mean", "std"})
-    if (j.contains(key) && j[key].is_number()) j[key] = json_real_in_type(j[key].get<double>(), t);
+  // float16 and bfloat16 keep 3 or 4 digits: their mean and std are float32's, as numpy
+  // computes theirs (numpy's mean of a float32 array is a float32).
+  const DType spread = t == DType::kFloat16 || t == DType::kBFloat16 ? DType::kFloat : t;
+  for (const auto& [key, type] : {std::pair{"min", t}, {"max", t}, {"mean", spread}, {"std", spread}})
+    if (j.contains(key) && j[key].is_number()) j[key] = json_real_in_type(j[key].get<double>(), type);
   return j;
 }
 

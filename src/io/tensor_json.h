@@ -13,7 +13,8 @@ namespace onnxrun {
 // as it in its own type (float 0.1f is 0.1, not 0.10000000149011612; float16 and
 // bfloat16 likewise), NaN and infinities as the strings "nan", "inf" and "-inf" (JSON
 // has no such numbers). An empty tensor (any zero dim) is [] whatever its shape, as its
-// text is "[]": np.array([]).reshape(shape) reads it back. Built without recursion over
+// text is "[]": np.array([]).reshape(shape) reads it back (nested as numpy's tolist(), a
+// [100000, 100000, 0] tensor of no elements would be 10^10 lists). Built without recursion over
 // the rank; types without arithmetic (complex, string) give null.
 nlohmann::ordered_json tensor_values_json(const Tensor& t);
 
@@ -22,8 +23,10 @@ nlohmann::ordered_json tensor_values_json(const Tensor& t);
 // strings above); {"empty": true} for a tensor without elements; {"count": n} for types
 // without arithmetic.
 nlohmann::ordered_json tensor_stats_json(const TensorStats& s);
-// The same with min, max, mean and std written as the tensor's type `t` writes them
-// (io/shortest_number.h): numpy's mean of a float32 array is a float32.
+// The same with min and max, which are elements, written as the tensor's values are (the
+// shortest decimal of their type `t`, io/shortest_number.h), and mean and std as numpy
+// gives them: in `t`, but in float32 for float16 and bfloat16 (rounded to a float16, the
+// mean of a tensor that is not constant could read 0).
 nlohmann::ordered_json tensor_stats_json(const TensorStats& s, DType t);
 
 // A double as JSON: the number, or "nan", "inf", "-inf" (JSON has no such numbers).

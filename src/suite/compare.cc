@@ -171,17 +171,21 @@ std::string Comparison::verdict() const {
   if (!problem.empty()) return problem;
   auto bits = [](const std::string& b) { return b.empty() ? std::string() : " (" + b + ")"; };
   auto tol = [](double v) { return std::isinf(v) ? std::string("none") : short_number(v); };
+  // NaN against a number, unequal infinities, integers or bytes: no tolerance applies.
+  const std::string remedy =
+      hard_mismatch ? std::string("no tolerance passes it (NaN, infinities, integers and bytes must match exactly)")
+                    : fmt::format("would pass with atol >= {} or rtol >= {}", tol(needed_atol), tol(needed_rtol));
   const std::string differ = fmt::format(
       "{} of {} elements differ; worst at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err "
-      "{:.3g}; would pass with atol >= {} or rtol >= {}",
+      "{:.3g}; {}",
       mismatches, numel, worst_position, worst_index,
       expected_text.empty() ? fmt::format("{}", expected) : expected_text, bits(expected_bits),
-      actual_text.empty() ? fmt::format("{}", actual) : actual_text, bits(actual_bits), abs_err, rel_err,
-      tol(needed_atol), tol(needed_rtol));
+      actual_text.empty() ? fmt::format("{}", actual) : actual_text, bits(actual_bits), abs_err, rel_err, remedy);
   if (stat == ErrorStat::kElemwise) {
     if (!ok) return differ;
-    if (worst_index < 0 || abs_err == 0) return fmt::format("ok ({} elements, exact)", numel);
-    return fmt::format("ok ({} elements, max abs err {:.3g} at {})", numel, abs_err, worst_position);
+    const std::string count = fmt::format("{} element{}", numel, numel == 1 ? "" : "s");
+    if (worst_index < 0 || abs_err == 0) return fmt::format("ok ({}, exact)", count);
+    return fmt::format("ok ({}, max abs err {:.3g} at {})", count, abs_err, worst_position);
   }
   const char* name = error_stat_name(stat);
   const auto [abs_stat, rel_stat] = stat_errors(errors, stat);

@@ -1,7 +1,10 @@
 #include "suite/compare_sets.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
+#include <optional>
+#include <string_view>
 
 #include "io/npy.h"
 #include "io/result_files.h"
@@ -10,17 +13,52 @@
 namespace onnxrun {
 namespace {
 
-// Each value's place in the graph: inputs, then the nodes' outputs in (topological)
-// node order, then the graph's outputs.
-std::map<std::string, size_t> graph_order(const std::string& model) {
-  const Model m = load_model(model);
+// What a model says of the values it names: each one's place in the graph (inputs, then
+// the nodes' outputs in (topological) node order, then the graph's outputs), and the
+// declared types of its inputs and outputs.
+struct ModelValues {
   std::map<std::string, size_t> order;
-  auto place = [&](const std::string& name) { order.emplace(name, order.size()); };
-  for (const ValueInfo& v : m.graph.inputs) place(v.name);
+  std::map<std::string, DType> declared;
+  std::vector<std::optional<DType>> outputs;  // the graph's outputs' declared types, in order
+};
+
+ModelValues model_values(const std::string& model) {
+  ModelValues v;
+  if (model.empty()) return v;
+  const Model m = load_model(model);
+  auto place = [&](const std::string& name) { v.order.emplace(name, v.order.size()); };
+  for (const ValueInfo& i : m.graph.inputs) place(i.name);
   for (const Node& n : m.graph.nodes)
     for (const std::string& out : n.outputs) place(out);
-  for (const ValueInfo& v : m.graph.outputs) place(v.name);
-  return order;
+  for (const ValueInfo& o : m.graph.outputs) place(o.name);
+  for (const std::vector<ValueInfo>* values : {&m.graph.inputs, &m.graph.outputs})
+    for (const ValueInfo& i : *values)
+      if (i.dtype) v.declared.emplace(i.name, *i.dtype);
+  for (const ValueInfo& o : m.graph.outputs) v.outputs.push_back(o.dtype);
+  return v;
+}
+
+// The type the model declares for a value named `name`; the files of `-o DIR` name the
+// graph's k-th output output_<k> (io/output_files.h).
+std::optional<DType> declared_type(const ModelValues& model, const std::string& name) {
+  if (const auto it = model.declared.find(name); it != model.declared.end()) return it->second;
+  constexpr std::string_view kStem = "output_";
+  if (!name.starts_with(kStem)) return std::nullopt;
+  const char* end = name.data() + name.size();
+  size_t k = 0;
+  const auto [ptr, ec] = std::from_chars(name.data() + kStem.size(), end, k);
+  if (ec == std::errc() && ptr == end && k < model.outputs.size()) return model.outputs[k];
+  return std::nullopt;
+}
+
+// numpy has no bfloat16: a numpy side's uint16 bits are bfloat16 where the other side
+// is, or, when both are numpy, where the model declares the value so (by either name).
+Tensor as_typed(const ResultTensor& t, const ResultTensor& other, const ModelValues& model) {
+  if (!t.numpy) return t.tensor;
+  if (!other.numpy) return bfloat16_from_bits(t.tensor, other.tensor.dtype());
+  std::optional<DType> declared = declared_type(model, t.name);
+  if (!declared) declared = declared_type(model, other.name);
+  return bfloat16_from_bits(t.tensor, declared);
 }
 
 }  // namespace
@@ -31,7 +69,8 @@ SetsComparison compare_result_sets(const std::string& a, const std::string& b, c
   out.a = a;
   out.b = b;
   out.model = model;
-  const std::map<std::string, size_t> order = model.empty() ? std::map<std::string, size_t>() : graph_order(model);
+  const ModelValues values = model_values(model);
+  const std::map<std::string, size_t>& order = values.order;
   std::vector<ResultTensor> set_a = read_result_files(a);
   std::vector<ResultTensor> set_b = read_result_files(b);
   std::vector<std::string> names_a, names_b;
@@ -48,10 +87,8 @@ SetsComparison compare_result_sets(const std::string& a, const std::string& b, c
     p.file_a = set_a[j].file;
     if (const ResultTensor* other = partner[j]) {
       p.file_b = other->file;
-      // numpy has no bfloat16: a numpy side's uint16 bits are bfloat16 where the other side is.
-      const Tensor x = set_a[j].numpy ? bfloat16_from_bits(set_a[j].tensor, other->tensor.dtype()) : set_a[j].tensor;
-      const Tensor y = other->numpy ? bfloat16_from_bits(other->tensor, set_a[j].tensor.dtype()) : other->tensor;
-      p.comparison = compare_tensors(x, y, tol.for_output(p.name));
+      p.comparison = compare_tensors(as_typed(set_a[j], *other, values), as_typed(*other, set_a[j], values),
+                                     tol.for_output(p.name));
     }
     out.values.push_back(std::move(p));
   }

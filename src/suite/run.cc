@@ -99,7 +99,7 @@ void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   run.dir = set.dir;
   try {
     const auto t0 = Clock::now();
-    TestSetData data = read_test_set(g, set.label, set.files);
+    TestSetData data = read_test_set(g, set.files);
     run.input_ms = ms_since(t0);
     run.inputs = std::move(data.inputs);
     save_inputs(r, run.inputs);

@@ -11,7 +11,7 @@
 
 namespace onnxrun {
 
-TestSetData read_test_set(const Graph& g, const std::string& label, const TestSetFiles& files) {
+TestSetData read_test_set(const Graph& g, const TestSetFiles& files) {
   TestSetData data;
   std::vector<Feed> feeds;
   for (size_t k = 0; k < files.inputs.size(); ++k) {
@@ -34,8 +34,7 @@ TestSetData read_test_set(const Graph& g, const std::string& label, const TestSe
   for (const ValueInfo* v : required) data.inputs.push_back({v->name, data.bound.at(v->name), sources[v->name]});
 
   if (files.outputs.size() != g.outputs.size())
-    fail(ErrorKind::kInvalid, "{}: {} output files for the model's {} outputs", label, files.outputs.size(),
-         g.outputs.size());
+    fail(ErrorKind::kInvalid, "{} output files for the model's {} outputs", files.outputs.size(), g.outputs.size());
   std::vector<NamedTensor> files_read;
   std::vector<std::string> names;
   for (const std::string& path : files.outputs) {

@@ -24,7 +24,7 @@ struct TestSetData {
 
 // Throws Error for a test set that cannot be run: unreadable or invalid files, inputs
 // that do not fit (Error(kInput)), output files that do not match the outputs in number
-// (Error(kInvalid)). `label` names the set in messages.
-TestSetData read_test_set(const Graph& g, const std::string& label, const TestSetFiles& files);
+// (Error(kInvalid)). The caller names the set (Error::with_context).
+TestSetData read_test_set(const Graph& g, const TestSetFiles& files);
 
 }  // namespace onnxrun

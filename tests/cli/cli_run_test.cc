@@ -86,6 +86,29 @@ TEST_CASE("-d runs one test set, a mismatch exits 1 with the worst element", "[c
   r = run_cli({model("leakyrelu_opset6_float_alpha0.1"), "-d",
                model_dir("leakyrelu_opset6_float_default") + "/test_data_set_0", "--rtol", "10", "-q"});
   CHECK_EXIT(r, 0);
+  CHECK(r.out.empty());
+  // -q on a failing set: the failure and the tally, no values.
+  r = run_cli({model("leakyrelu_opset6_float_alpha0.1"), "-d",
+               model_dir("leakyrelu_opset6_float_default") + "/test_data_set_0", "-q"});
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.out, Contains("FAILED") && Contains("0 of 1 test sets passed") && !Contains("min "));
+}
+
+TEST_CASE("a test set that cannot run is named once in its error, on stdout and on stderr", "[cli]") {
+  TempDir dir;
+  const std::filesystem::path set = std::filesystem::path(dir.path()) / "test_data_set_0";
+  std::filesystem::create_directories(set);
+  std::filesystem::copy_file(model(kFloat16), dir.path() + "/model.onnx");
+  std::filesystem::copy_file(input0(kFloat16), set / "input_0.pb");  // no output_0.pb
+  for (bool quiet : {false, true}) {
+    std::vector<std::string> args = {dir.path() + "/model.onnx"};
+    if (quiet) args.push_back("-q");
+    const ProcessResult r = run_cli(args);
+    INFO(r.out << r.err);
+    CHECK_EXIT(r, 3);
+    CHECK_THAT(r.out, Contains("test_data_set_0: error: 0 output files for the model's 1 outputs\n"));
+    CHECK(r.err == "onnx-run: test_data_set_0: 0 output files for the model's 1 outputs\n");
+  }
 }
 
 TEST_CASE("the model's inputs, bound wrongly, are refused with exit 3 and nothing written", "[cli]") {

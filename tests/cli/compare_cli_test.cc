@@ -131,6 +131,29 @@ TEST_CASE("compare --model: two dumps part at the first value that differs in gr
   CHECK(doc["first_divergent"] == "h");
 }
 
+TEST_CASE("compare --model: bfloat16 results in .npy (uint16 bits) compare as bfloat16, as --expected does",
+          "[cli][compare]") {
+  TempDir d;
+  const std::string dir = testdata_dir() + "/leakyrelu_opset16_bfloat16_default";
+  const std::string model = dir + "/model.onnx", input = dir + "/test_data_set_0/input_0.pb";
+  const std::string out = d.file("out"), exp = d.file("exp");
+  REQUIRE_EXIT(run_cli({model, "-i", "x=" + input, "-o", out, "--format", "npy", "-q"}), 0);
+  // One element one bfloat16 step off: a relative error of at most 2^-7.
+  Tensor y = read_npy_file(out + "/output_0.npy");
+  REQUIRE(y.dtype() == DType::kUInt16);
+  y.mutable_data<uint16_t>()[0] ^= 1;
+  fs::create_directories(exp);
+  write_npy_file(exp + "/y.npy", y);
+  CHECK_EXIT(run_cli({model, "-i", "x=" + input, "--expected", "y=" + exp + "/y.npy", "--rtol", "0.01", "-q"}), 0);
+  const ProcessResult typed = run_cli({"compare", exp, out, "--rtol", "0.01", "--model", model});
+  CHECK_EXIT(typed, 0);
+  CHECK_THAT(typed.out, Contains("max abs err"));
+  // Without the model the two files are uint16 arrays, which must be equal.
+  const ProcessResult bits = run_cli({"compare", exp, out, "--rtol", "0.01"});
+  CHECK_EXIT(bits, 1);
+  CHECK_THAT(bits.out, Contains("no tolerance passes it"));
+}
+
 TEST_CASE("compare with a missing argument: exit 2", "[cli][compare][bad-input]") {
   Sets s;
   const ProcessResult r = run_cli({"compare", s.a});

@@ -106,6 +106,6 @@ TEST_CASE("cli: testdata/local_function_leakyrelu passes its test set, inlined a
     const ProcessResult r = run_cli(args);
     INFO(r.out << r.err);
     REQUIRE_EXIT(r, 0);
-    REQUIRE_THAT(r.out, Catch::Contains("1 of 1 test sets passed"));
+    CHECK(r.out.empty());  // -q: a run that passes prints nothing
   }
 }

@@ -363,6 +363,25 @@ TEST_CASE("tensor_values_json: nested lists, exact integers, shortest floats in 
   CHECK(tensor_stats_json(s).dump() == R"({"min":1.0,"max":3.0,"mean":2.0,"std":1.0,"nan":1,"inf":0})");
 }
 
+TEST_CASE("typed JSON statistics: min and max as the values are written, a 16-bit mean and std in float32", "[print]") {
+  // float16 [2^-24, 0, 0, 0]: a mean and std rounded to float16 would be 0, and the
+  // tensor would read as constant.
+  const TensorStats tiny = tensor_stats(make(DType::kFloat16, {4}, {std::ldexp(1.0, -24), 0, 0, 0}));
+  const nlohmann::ordered_json j = tensor_stats_json(tiny, DType::kFloat16);
+  CHECK(static_cast<float>(j["mean"].get<double>()) == static_cast<float>(tiny.mean));  // float32's shortest digits
+  CHECK(j["std"].get<double>() == Approx(tiny.std).epsilon(1e-7));
+  // bfloat16 12352 is written 12350.0 in the values, and so as the max; the mean keeps
+  // float32's digits.
+  const Tensor b = make(DType::kBFloat16, {2}, {12352, 1});
+  const nlohmann::ordered_json jb = tensor_stats_json(tensor_stats(b), DType::kBFloat16);
+  CHECK(jb["max"] == tensor_values_json(b)[0]);
+  CHECK(jb["mean"].get<double>() == 6176.5);
+  // float32 and double: their own type, as before.
+  const nlohmann::ordered_json jf =
+      tensor_stats_json(tensor_stats(make(DType::kFloat, {2}, {0.1, 0.2})), DType::kFloat);
+  CHECK(jf.dump() == R"({"min":0.1,"max":0.2,"mean":0.15,"std":0.05,"nan":0,"inf":0})");
+}
+
 TEST_CASE("tensor literals parse into the library's tensors", "[print]") {
   CHECK(is_tensor_literal("[1]"));
   CHECK_FALSE(is_tensor_literal("x.pb"));
