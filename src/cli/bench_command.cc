@@ -29,6 +29,7 @@ constexpr uint64_t kMaxRuns = 1'000'000'000;  // BenchOptions counts runs in an 
 struct BenchArgs {
   std::string model;
   std::vector<std::string> inputs;
+  std::vector<std::string> npz;
   std::vector<std::string> shapes;
   size_t memcpy_bytes = 0;
   size_t stats_bytes = 0;
@@ -73,17 +74,20 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
 // The run to time, from the options (nullopt for --memcpy). Reads no file.
 std::optional<RunRequest> bench_request(const BenchArgs& a) {
   if (a.memcpy_bytes > 0 || a.stats_bytes > 0) {
-    if (!a.model.empty() || !a.inputs.empty()) fail(ErrorKind::kUsage, "--memcpy and --stats take no model or inputs");
+    if (!a.model.empty() || !a.inputs.empty() || !a.npz.empty())
+      fail(ErrorKind::kUsage, "--memcpy and --stats take no model or inputs");
     if (a.memcpy_bytes > 0 && a.stats_bytes > 0) fail(ErrorKind::kUsage, "--memcpy and --stats: give one");
     return std::nullopt;
   }
   if (a.model.empty()) fail(ErrorKind::kUsage, "give a MODEL to time, or --memcpy BYTES");
-  if (!a.inputs.empty() && !a.shapes.empty())
-    fail(ErrorKind::kUsage, "--shape is for made-up inputs; with -i the files give the shapes");
+  const bool given = !a.inputs.empty() || !a.npz.empty();
+  if (given && !a.shapes.empty())
+    fail(ErrorKind::kUsage, "--shape is for made-up inputs; with -i or --npz the files give the shapes");
   RunRequest request;
   request.model = a.model;
-  request.source = a.inputs.empty() ? FeedSource::kRandom : FeedSource::kGiven;
+  request.source = given ? FeedSource::kGiven : FeedSource::kRandom;
   request.inputs = a.inputs;
+  request.npz = a.npz;
   request.shapes = parse_shape_args(a.shapes);
   request.seed = a.seed;
   request.threads = static_cast<unsigned>(a.threads);
@@ -119,8 +123,10 @@ void build_bench_app(CLI::App& app, BenchArgs& a, CommonOptions& common) {
   app.description("onnx-run bench: time repeated runs of a model (or of memcpy, the bandwidth baseline)");
   add_common_options(app, common, "threads (default: one per core)");
   app.add_option("MODEL", a.model, "the .onnx model file")->type_name("FILE");
-  app.add_option("-i,--input", a.inputs, "an input tensor, [NAME=]FILE.pb (default: made up from declared shapes)")
+  app.add_option("-i,--input", a.inputs,
+                 "an input tensor, [NAME=]FILE (.pb or .npy; default: made up from declared shapes)")
       ->type_name("[NAME=]FILE");
+  app.add_option("--npz", a.npz, "inputs from a numpy .npz: each array binds the input of its name")->type_name("FILE");
   app.add_option("--shape", a.shapes, "shape of a made-up input, binding its symbolic dims")
       ->type_name("NAME=d0,d1,...");
   app.add_option("--warmup", a.bench.warmup, "untimed runs first")

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -14,6 +15,7 @@
 #include "core/error.h"
 #include "suite/compare_sets.h"
 #include "suite/json_documents.h"
+#include "suite/tolerance.h"
 
 namespace onnxrun::cli {
 namespace {
@@ -116,6 +118,9 @@ int compare_main(int argc, char** argv) {
   const Tolerance tol = tolerance_from(a.tol);
   check_paths(a);
   const SetsComparison s = compare_result_sets(a.a, a.b, tol, a.model);
+  std::vector<std::string> names;
+  for (const ValuePair& v : s.values) names.push_back(v.name);
+  check_tolerance_names(tol, names, "the compared values");
   if (a.json) fmt::print("{}", compare_json(s));
   else print_text(s, a.common.verbosity.quiet);
   return s.equal() ? kExitOk : kExitMismatch;

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "cli/logging.h"
+#include "core/error.h"
 
 namespace onnxrun::cli {
 
@@ -13,11 +14,12 @@ int exit_code_for(const Error& e) { return e.kind() == ErrorKind::kUsage ? kExit
 int report_error(const Error& e) {
   // Warnings held back (logging.h) go into the one line, not before it.
   std::string msg = e.what() + held_messages_note();
-  // One line, whatever the message holds.
+  // One line, whatever the message holds: line breaks as spaces, other control
+  // characters (from file names, say) escaped rather than sent to the terminal.
   for (char& c : msg)
-    if (c == '\n' || c == '\r') c = ' ';
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   const char* prefix = e.kind() == ErrorKind::kInternal ? "internal error: " : "";
-  fmt::print(stderr, "onnx-run: {}{}\n", prefix, msg);
+  fmt::print(stderr, "onnx-run: {}{}\n", prefix, printable(msg));
   return exit_code_for(e);
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "core/error.h"
 #include "io/tensor_text.h"
 
 namespace onnxrun::cli {
@@ -13,13 +14,14 @@ namespace {
 // it ran: the same text from a streamed run as from a whole one.
 void print_inputs(const SetRun& run) {
   for (const RunValue& v : run.inputs)
-    fmt::print("input '{}': {} from {}\n  {}\n", v.name, describe(v.digest), v.source, format_stats(v.digest.stats));
+    fmt::print("input '{}': {} from {}\n  {}\n", printable(v.name), describe(v.digest), printable(v.source),
+               format_stats(v.digest.stats));
 }
 
 void print_outputs(const SetRun& run) {
   for (size_t k = 0; k < run.outputs.size(); ++k) {
     const ValueDigest& d = run.outputs[k].digest;
-    fmt::print("output '{}': {}\n  {}\n", run.outputs[k].name, describe(d), format_stats(d.stats));
+    fmt::print("output '{}': {}\n  {}\n", printable(run.outputs[k].name), describe(d), format_stats(d.stats));
     if (const OutputVerdict* check = run.check_for(run.outputs[k].name))
       fmt::print("  {}\n{}", check->comparison.verdict(), check->comparison.error_report("  "));
     fmt::print("{}\n", format_shown(d.shown, d.shape, d.print));

@@ -15,6 +15,17 @@ std::string_view error_kind_name(ErrorKind k) {
   return "unknown";
 }
 
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    else out += c;
+  }
+  return out;
+}
+
 std::string Cause::key() const {
   const std::string qualified = domain.empty() ? op : domain + "." + op;
   switch (kind) {

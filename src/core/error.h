@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -48,6 +49,11 @@ struct Cause {
   // "external data".
   std::string key() const;
 };
+
+// Text from a file or the command line as it may go into a message: control characters
+// (a NUL that would end what(), an escape sequence that would reach the terminal, a
+// newline that would split the one line) written as \xNN.
+std::string printable(std::string_view text);
 
 class Error : public std::runtime_error {
  public:

@@ -170,7 +170,9 @@ struct Descr {
   int size;
 };
 
-Descr parse_descr(const std::string& d, const std::string& what) {
+Descr parse_descr(const std::string& given, const std::string& what) {
+  // numpy reads a type without a byte-order character ('f4') as native: little-endian here.
+  const std::string d = given.empty() || std::strchr("<>|=", given[0]) ? given : "=" + given;
   if (d.size() >= 3) {
     const char order = d[0];
     const char kind = d[1];
@@ -189,7 +191,7 @@ Descr parse_descr(const std::string& d, const std::string& what) {
   fail(ErrorKind::kUnsupported,
        "{}: numpy type '{}' is not supported (supported: bool, int8-64, uint8-64, float16/32/64, complex64/128; "
        "bfloat16 as '<u2' bits)",
-       what, d);
+       what, printable(given));
 }
 
 void byteswap(std::byte* p, int64_t n, int elem_size) {
@@ -239,7 +241,7 @@ Header parse_header(std::string_view bytes, const std::string& what) {
     if (key == "descr") descr = &v;
     else if (key == "fortran_order") fortran = &v;
     else if (key == "shape") shape_v = &v;
-    else fail(ErrorKind::kInvalid, "{}: unexpected key '{}' in the .npy header", what, key);
+    else fail(ErrorKind::kInvalid, "{}: unexpected key '{}' in the .npy header", what, printable(key));
   }
   if (!descr || !fortran || !shape_v)
     fail(ErrorKind::kInvalid, "{}: the .npy header lacks one of 'descr', 'fortran_order', 'shape'", what);
@@ -275,11 +277,13 @@ void finish(Tensor& t, const Header& h, const std::string& what) {
   }
 }
 
-void wrong_size(const Header& h, size_t have, const std::string& what) {
-  fail(ErrorKind::kInvalid, "{}: holds {} bytes of data, the header promises {}", what, have, h.nbytes);
-}
+void wrong_size(const Header& h, size_t have, const std::string& what) { fail_npy_data_size(what, have, h.nbytes); }
 
 }  // namespace
+
+void fail_npy_data_size(const std::string& what, uint64_t have, uint64_t promised) {
+  fail(ErrorKind::kInvalid, "{}: holds {} bytes of data, the header promises {}", what, have, promised);
+}
 
 size_t npy_header_size(std::string_view start, const std::string& what) { return header_size(start, what); }
 
@@ -329,9 +333,14 @@ Tensor read_npy_file(const std::string& path) {
     got += n;
   }
   if (std::ferror(f.get())) fail(ErrorKind::kIo, "cannot read {}: {}", path, std::strerror(errno));
+  if (got != h.nbytes) wrong_size(h, got, path);
   char extra;
-  if (got != h.nbytes || std::fread(&extra, 1, 1, f.get()) == 1)
-    fail(ErrorKind::kInvalid, "{}: the data does not have the {} bytes the header promises", path, h.nbytes);
+  if (std::fread(&extra, 1, 1, f.get()) == 1) {
+    // Bytes after the data: how many, as the streamed reader says, when the file has a size.
+    const uintmax_t size = std::filesystem::file_size(path, ec);
+    if (!ec && size > h.data_at) wrong_size(h, static_cast<size_t>(size - h.data_at), path);
+    fail(ErrorKind::kInvalid, "{}: holds more than the {} bytes of data the header promises", path, h.nbytes);
+  }
   finish(t, h, path);
   return t;
 }

@@ -41,6 +41,8 @@ struct NpyHeader {
   size_t data_offset = 0;  // where the data starts, from the start of the file
   size_t nbytes = 0;       // the data's size
 };
+// Throws Error(kInvalid) "WHAT: holds HAVE bytes of data, the header promises PROMISED".
+[[noreturn]] void fail_npy_data_size(const std::string& what, uint64_t have, uint64_t promised);
 // How many bytes the header takes (magic through the final '\n'), from the file's first
 // 12 bytes (fewer when the file is shorter). Throws as parse_npy does.
 size_t npy_header_size(std::string_view start, const std::string& what);

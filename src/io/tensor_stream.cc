@@ -104,7 +104,7 @@ std::optional<TensorStream> open_npy_stream(const std::string& path) {
   }
   if (h.byteswap) return std::nullopt;  // big-endian data: the whole reader swaps it
   if (file->size() < h.data_offset || file->size() - h.data_offset != h.nbytes)
-    fail(ErrorKind::kInvalid, "{}: the data does not have the {} bytes the header promises", path, h.nbytes);
+    fail_npy_data_size(path, file->size() < h.data_offset ? 0 : file->size() - h.data_offset, h.nbytes);
   TensorStream s;
   s.dtype = h.dtype;
   s.shape = h.shape;

@@ -70,6 +70,7 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   request.model = t.model;
   request.source = FeedSource::kTestSets;
   request.tol = tolerance_for(t.dir, o.tol);
+  request.check_tolerance_names = false;
   request.no_fuse = o.no_fuse;
   request.threads = o.threads;  // 1 unless --threads: tests run side by side (-j)
   request.keep_tensors = false;

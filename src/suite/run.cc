@@ -182,6 +182,8 @@ RunReport run_model(const RunRequest& r) {
   log_execution(exec, pool.size());
   const Graph& g = exec.graph();
 
+  if (r.check_tolerance_names) check_tolerance_names(r.tol, g.output_names(), "the model's outputs");
+
   // Output files are written under temporary names and appear only on commit; a folder
   // they cannot go to is refused before anything runs.
   if (!r.output_dir.empty()) check_output_targets(r.format, r.output_dir, g.outputs.size());

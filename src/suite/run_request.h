@@ -53,6 +53,9 @@ struct RunRequest {
   std::vector<TestSetSpec> test_sets;                       // kTestSets, in order (none: the model is only loaded)
 
   Tolerance tol;
+  // Refuse a per-output tolerance naming no output of the model (a typo); off for
+  // `onnx-run test`, whose tolerances are for every model it runs.
+  bool check_tolerance_names = true;
   // --expected: result sets or NAME=FILE (suite/expected_outputs.h) the outputs of a run
   // on given or made-up inputs are compared with.
   std::vector<std::string> expected;

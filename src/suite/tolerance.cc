@@ -1,5 +1,12 @@
 #include "suite/tolerance.h"
 
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
 namespace onnxrun {
 namespace {
 
@@ -35,6 +42,14 @@ Tolerance Tolerance::for_output(const std::string& name) const {
   if (auto it = output_rtol.find(name); it != output_rtol.end()) t.rtol = it->second;
   if (auto it = output_atol.find(name); it != output_atol.end()) t.atol = it->second;
   return t;
+}
+
+void check_tolerance_names(const Tolerance& tol, const std::vector<std::string>& names, std::string_view among) {
+  for (const auto& [option, named] : {std::pair{"--rtol", &tol.output_rtol}, {"--atol", &tol.output_atol}})
+    for (const auto& [name, value] : *named)
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        fail(ErrorKind::kUsage, "{} {}:{}: no value '{}' among {} ({})", option, name, value, name, among,
+             fmt::join(names, ", "));
 }
 
 }  // namespace onnxrun

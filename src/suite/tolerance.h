@@ -6,6 +6,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace onnxrun {
 
@@ -29,5 +31,10 @@ struct Tolerance {
   // The tolerance output `name` is compared with (its own rtol and atol where given).
   Tolerance for_output(const std::string& name) const;
 };
+
+// Throws Error(kUsage) when --rtol or --atol NAME:V names none of `names` (a typo would
+// leave that value compared with the default tolerance, silently); `among` says what the
+// names are ("the model's outputs").
+void check_tolerance_names(const Tolerance& tol, const std::vector<std::string>& names, std::string_view among);
 
 }  // namespace onnxrun

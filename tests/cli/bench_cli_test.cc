@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/tensor.h"
+#include "io/npz.h"
 #include "onnx/onnx.pb.h"
 #include "support/check_exit.h"
 #include "support/paths.h"
@@ -77,6 +79,22 @@ TEST_CASE("bench reads inputs with -i and prints text", "[cli][bench]") {
   CHECK_THAT(r.out, Catch::Contains("p50"));
   CHECK_THAT(r.out, Catch::Contains("GB/s"));
   CHECK_THAT(r.out, Catch::Contains("peak RSS"));
+}
+
+TEST_CASE("bench reads inputs from an .npz with --npz, as a run does", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, 1);
+  onnxrun::write_npz_file(tmp.file("in.npz"), {{"x", onnxrun::Tensor(onnxrun::DType::kFloat, onnxrun::Shape{1000})}});
+  auto r = run_cli({"bench", model, "--npz", tmp.file("in.npz"), "--repeat", "3", "--json"});
+  REQUIRE_EXIT(r, 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j["runs"] == 3);
+  CHECK(j["elements_per_run"] == 1000);
+  // -i with the .npz names the option that reads it, and bench has it.
+  r = run_cli({"bench", model, "-i", "x=" + tmp.file("in.npz")});
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Catch::Contains("--npz"));
+  CHECK_EXIT(run_cli({"bench", model, "--npz", tmp.file("in.npz"), "--shape", "x=4"}), 2);
 }
 
 TEST_CASE("bench prints p50 to p99.9, and labels those beyond its runs as the max", "[cli][bench]") {

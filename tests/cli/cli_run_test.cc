@@ -2,6 +2,7 @@
 // its outputs, its reports, and every rejection with its exit code and one-line cause.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "io/tensor_file.h"
@@ -109,6 +110,24 @@ TEST_CASE("a test set that cannot run is named once in its error, on stdout and 
     CHECK_THAT(r.out, Contains("test_data_set_0: error: 0 output files for the model's 1 outputs\n"));
     CHECK(r.err == "onnx-run: test_data_set_0: 0 output files for the model's 1 outputs\n");
   }
+}
+
+TEST_CASE("control characters in a file name reach stderr escaped, on one line", "[cli]") {
+  TempDir dir;
+  const ProcessResult r = run_cli({model(kFloat16), "-i", "x=" + dir.path() + "/a\x1b[31m\nb.npy"});
+  CHECK_EXIT(r, 3);
+  CHECK_THAT(r.err, Contains("a\\x1b[31m b.npy"));
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
+TEST_CASE("a per-output tolerance for no output of the model is refused, not ignored", "[cli]") {
+  for (const char* option : {"--atol", "--rtol"}) {
+    const ProcessResult r = run_cli({model(kFloat16), "-i", "x=" + input0(kFloat16), option, "z:0.5"});
+    CHECK_EXIT(r, 2);
+    CHECK_THAT(r.err, Contains(std::string(option) + " z:0.5: no value 'z' among the model's outputs (y)"));
+  }
+  CHECK_EXIT(run_cli({model(kFloat16), "-i", "x=" + input0(kFloat16), "--atol", "y:0.5", "-q"}), 0);
 }
 
 TEST_CASE("the model's inputs, bound wrongly, are refused with exit 3 and nothing written", "[cli]") {

@@ -152,6 +152,32 @@ TEST_CASE("malformed .npy files are refused with a clear error", "[npy]") {
   CHECK(kind_of(unterminated) == ErrorKind::kInvalid);
 }
 
+TEST_CASE(".npy messages say what is wrong, with the file's text made printable", "[npy]") {
+  const std::string good = npy_bytes(pattern(DType::kFloat, {2, 2}));
+  auto message_of = [](const std::string& bytes) {
+    try {
+      parse_npy(bytes, "bad.npy");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(read)");
+  };
+  CHECK(message_of(good + "xxxx") == "bad.npy: holds 20 bytes of data, the header promises 16");
+  CHECK(message_of(good.substr(0, good.size() - 2)) == "bad.npy: holds 14 bytes of data, the header promises 16");
+  // numpy reads a type without a byte-order character as native (little-endian here).
+  std::string native = good;
+  native.replace(native.find("'<f4'"), 5, "'f4' ");
+  CHECK(message_of(native) == "(read)");
+  CHECK(parse_npy(native, "n.npy").data<float>()[3] == pattern(DType::kFloat, {2, 2}).data<float>()[3]);
+  // A NUL or an escape sequence in the header is shown, not sent: the message is whole.
+  std::string nul = good;
+  nul.replace(nul.find("'<f4'"), 5, std::string("'<\0f'", 5));
+  CHECK_THAT(message_of(nul), Catch::Contains("numpy type '<\\x00f' is not supported"));
+  std::string esc = good;
+  esc.replace(esc.find("'<f4'"), 5, "'\x1b[m'");
+  CHECK_THAT(message_of(esc), Catch::Contains("'\\x1b[m'") && !Catch::Contains("\x1b"));
+}
+
 TEST_CASE("npz: write, read back, damage is detected", "[npy]") {
   std::vector<NamedArray> arrays{{"x", pattern(DType::kFloat, {2, 3})}, {"y/z", pattern(DType::kInt64, {4})}};
   const std::string zip = npz_bytes(arrays);
