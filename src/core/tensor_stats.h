@@ -3,10 +3,10 @@
 //
 // Computed in fixed chunks of kStatsChunk elements counted from the tensor's first element:
 // each chunk in one pass over its (cache-resident) data, with independent lanes that the
-// AVX2 and AVX-512 paths hold in vectors (core/tensor_stats_chunk.h), and the chunks merged
-// in order with Chan et al.'s pairwise formula. The result depends only on the elements, never on how a caller splits
-// them into blocks (a streamed run and a whole-tensor run print the same digits), nor on the
-// kernel path or the thread count.
+// AVX2 and AVX-512 paths hold in vectors (core/tensor_stats_chunk.h), and the chunks
+// merged in order with Chan et al.'s pairwise formula. The result depends only on the
+// elements, never on how a caller splits them into blocks (a streamed run and a
+// whole-tensor run print the same digits), nor on the kernel path or the thread count.
 #pragma once
 
 #include <cstddef>

@@ -277,8 +277,6 @@ void finish(Tensor& t, const Header& h, const std::string& what) {
   }
 }
 
-void wrong_size(const Header& h, size_t have, const std::string& what) { fail_npy_data_size(what, have, h.nbytes); }
-
 }  // namespace
 
 void fail_npy_data_size(const std::string& what, uint64_t have, uint64_t promised) {
@@ -300,7 +298,7 @@ NpyHeader parse_npy_header(std::string_view bytes, const std::string& what) {
 
 Tensor parse_npy(std::string_view bytes, const std::string& what) {
   const Header h = parse_header(bytes, what);
-  if (bytes.size() - h.data_at != h.nbytes) wrong_size(h, bytes.size() - h.data_at, what);
+  if (bytes.size() - h.data_at != h.nbytes) fail_npy_data_size(what, bytes.size() - h.data_at, h.nbytes);
   Tensor t(h.descr.dtype, h.shape);
   if (h.nbytes) std::memcpy(t.mutable_raw(), bytes.data() + h.data_at, h.nbytes);
   finish(t, h, what);
@@ -326,19 +324,19 @@ Tensor read_npy_file(const std::string& path) {
   // Bytes of data already read with the header (only when the file is tiny).
   size_t got = std::min(h.nbytes, head.size() > h.data_at ? head.size() - h.data_at : 0);
   if (got) std::memcpy(dst, head.data() + h.data_at, got);
-  if (head.size() - h.data_at > h.nbytes) wrong_size(h, head.size() - h.data_at, path);
+  if (head.size() - h.data_at > h.nbytes) fail_npy_data_size(path, head.size() - h.data_at, h.nbytes);
   while (got < h.nbytes) {
     const size_t n = std::fread(dst + got, 1, h.nbytes - got, f.get());
     if (n == 0) break;
     got += n;
   }
   if (std::ferror(f.get())) fail(ErrorKind::kIo, "cannot read {}: {}", path, std::strerror(errno));
-  if (got != h.nbytes) wrong_size(h, got, path);
+  if (got != h.nbytes) fail_npy_data_size(path, got, h.nbytes);
   char extra;
   if (std::fread(&extra, 1, 1, f.get()) == 1) {
     // Bytes after the data: how many, as the streamed reader says, when the file has a size.
-    const uintmax_t size = std::filesystem::file_size(path, ec);
-    if (!ec && size > h.data_at) wrong_size(h, static_cast<size_t>(size - h.data_at), path);
+    const uintmax_t file_bytes = std::filesystem::file_size(path, ec);
+    if (!ec && file_bytes > h.data_at) fail_npy_data_size(path, file_bytes - h.data_at, h.nbytes);
     fail(ErrorKind::kInvalid, "{}: holds more than the {} bytes of data the header promises", path, h.nbytes);
   }
   finish(t, h, path);

@@ -13,9 +13,9 @@ namespace onnxrun {
 // as it in its own type (float 0.1f is 0.1, not 0.10000000149011612; float16 and
 // bfloat16 likewise), NaN and infinities as the strings "nan", "inf" and "-inf" (JSON
 // has no such numbers). An empty tensor (any zero dim) is [] whatever its shape, as its
-// text is "[]": np.array([]).reshape(shape) reads it back (nested as numpy's tolist(), a
-// [100000, 100000, 0] tensor of no elements would be 10^10 lists). Built without recursion over
-// the rank; types without arithmetic (complex, string) give null.
+// text is "[]": np.array([]).reshape(shape) reads it back (nested as numpy's tolist(),
+// a [100000, 100000, 0] tensor of no elements would be 10^10 lists). Built without
+// recursion over the rank; types without arithmetic (complex, string) give null.
 nlohmann::ordered_json tensor_values_json(const Tensor& t);
 
 // {"min", "max", "mean", "std", "nan", "inf"} as format_stats() prints them (min and max
