@@ -61,7 +61,9 @@ void release(Slot* s) { set_state(s, SlotState::kFree); }
 
 namespace {
 
-// Async-signal-safe: atomics (lock-free on every target we build for), unlink.
+// Async-signal-safe: atomics (lock-free on every target we build for), unlink, rmdir.
+// Files first, then folders: the newest slots come first, so a folder made inside
+// another one the run made goes before its parent.
 void remove_registered_files() {
   for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next) {
     switch (static_cast<SlotState>(p->state.load())) {
@@ -78,6 +80,8 @@ void remove_registered_files() {
       default: break;
     }
   }
+  for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next)
+    if (static_cast<SlotState>(p->state.load()) == SlotState::kDir && p->final[0]) ::rmdir(p->final);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // renames into place, is registered here in a preallocated slot *before* the file exists.
 // The signal handler walks the slots with async-signal-safe calls only (unlink, write,
 // _exit): it unlinks each live temporary, and each file a commit in progress has already
-// renamed into place, then prints `onnx-run: interrupted (SIGINT)` (or SIGTERM) and exits
+// renamed into place, then removes the folders made for them when empty, then prints `onnx-run: interrupted (SIGINT)` (or SIGTERM) and exits
 // 130 (143).
 #pragma once
 
@@ -25,6 +25,7 @@ enum class SlotState : int {
   kTemp = 2,      // unlink the temporary
   kRenaming = 3,  // a rename is under way: unlink the temporary; if it is gone, the final file
   kRenamed = 4,   // unlink the final file (a commit in progress put it there)
+  kDir = 5,       // rmdir `final`, a folder the run made for its files, if it is empty
 };
 
 struct Slot;

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <vector>
 
 #include "core/error.h"
 #include "io/output_transaction.h"
@@ -21,10 +22,21 @@ std::string bundle_file_path(const std::string& dir, TensorRole role) {
 }
 
 void make_output_dir(const std::string& dir) {
+  // The folders that are not there yet, outermost first, so that a run that fails can
+  // take back what it made (OutputTransaction::add_made_folder).
+  std::vector<fs::path> missing;
   std::error_code ec;
+  fs::path outer = fs::path(dir).lexically_normal();
+  if (outer.filename().empty()) outer = outer.parent_path();  // "out/"
+  for (fs::path p = outer; !p.empty() && !fs::exists(fs::symlink_status(p, ec)); p = p.parent_path()) {
+    missing.insert(missing.begin(), p);
+    if (p == p.parent_path()) break;
+  }
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir))
     fail(ErrorKind::kIo, "cannot create output folder {}: {}", dir, ec ? ec.message() : "not a folder");
+  if (OutputTransaction* tx = OutputTransaction::current())
+    for (const fs::path& p : missing) tx->add_made_folder(p.string());
 }
 
 std::vector<std::string> write_numbered_outputs(const std::string& dir, const std::string& ext, size_t count,

@@ -42,6 +42,21 @@ void OutputTransaction::add(std::string temp, std::string final, cleanup::Slot* 
   entries_.push_back({std::move(temp), std::move(final), slot});
 }
 
+void OutputTransaction::add_made_folder(const std::string& dir) {
+  cleanup::Slot* slot = cleanup::claim("", dir);
+  cleanup::set_state(slot, cleanup::SlotState::kDir);
+  std::lock_guard<std::mutex> lock(mu_);
+  folders_.push_back({"", dir, slot});
+}
+
+void OutputTransaction::remove_made_folders() noexcept {
+  for (auto it = folders_.rbegin(); it != folders_.rend(); ++it) {
+    ::rmdir(it->final.c_str());  // fails, as it should, when something else is inside
+    cleanup::release(it->slot);
+  }
+  folders_.clear();
+}
+
 std::vector<std::string> OutputTransaction::pending() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> out;
@@ -56,6 +71,7 @@ void OutputTransaction::discard() noexcept {
     cleanup::release(e.slot);
   }
   entries_.clear();
+  remove_made_folders();
 }
 
 std::vector<std::string> OutputTransaction::commit() {
@@ -83,6 +99,7 @@ std::vector<std::string> OutputTransaction::commit() {
         }
         const std::string final = e.final;
         entries_.clear();
+        remove_made_folders();
         fail(ErrorKind::kIo, "cannot write {}: {}", final, std::strerror(err));
       }
       cleanup::set_state(e.slot, cleanup::SlotState::kRenamed);
@@ -93,6 +110,8 @@ std::vector<std::string> OutputTransaction::commit() {
       finals.push_back(e.final);
     }
     entries_.clear();
+    for (Entry& f : folders_) cleanup::release(f.slot);
+    folders_.clear();
   }
   return finals;
 }

@@ -12,7 +12,9 @@
 //   renamed into place and every temporary left, then throws Error(kIo): the run leaves
 //   nothing of itself. A regular file that a rename had replaced cannot be brought back
 //   (its old contents are gone once the rename is done).
-// - The destructor without a (successful) commit removes every temporary.
+// - The destructor without a (successful) commit removes every temporary, and the
+//   folders made for them (add_made_folder) that are then empty: a failed run leaves no
+//   empty `-o` folder behind.
 // - SIGINT/SIGTERM (io/cleanup_signals.h) removes the temporaries, and during commit the
 //   files already renamed into place.
 // - Writes in place (FIFOs, devices, /dev/stdout) cannot wait: they happen at once.
@@ -53,14 +55,20 @@ class OutputTransaction {
   // file for the same final path replaces the first (whose temporary is removed).
   void add(std::string temp, std::string final, cleanup::Slot* slot);
 
+  // A folder made for this transaction's files (io/output_files.h make_output_dir), a
+  // parent before its children: removed again, when empty, unless the commit succeeds.
+  void add_made_folder(const std::string& dir);
+
  private:
   struct Entry {
     std::string temp, final;
     cleanup::Slot* slot;
   };
   void discard() noexcept;
+  void remove_made_folders() noexcept;  // with mu_ held
   mutable std::mutex mu_;
   std::vector<Entry> entries_;
+  std::vector<Entry> folders_;  // `final` is the folder; no temporary
   bool done_ = false;
 };
 

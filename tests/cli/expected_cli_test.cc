@@ -95,7 +95,7 @@ TEST_CASE("--expected reports a mismatch with statistics and a histogram, exit 1
                              "beyond tolerance"));
   CHECK_THAT(r.out, Contains("abs err histogram:\n") && Contains("0 57 ####") && Contains("[1e-2, 1e-1)  1 #\n") &&
                         Contains("[1e2, 1e3)  1 #\n") && Contains("inf (NaN, inf)  1 #\n"));
-  CHECK_FALSE(std::filesystem::exists(f.d.file("out/output_0.pb")));
+  CHECK_FALSE(std::filesystem::exists(f.d.file("out")));  // not even the folder -o named
 
   const ProcessResult q = run_cli(f.run({"--expected", f.bad, "-q"}));
   CHECK_EXIT(q, 1);

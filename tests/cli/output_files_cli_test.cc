@@ -78,7 +78,8 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& err) {
 
 }  // namespace
 
-TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never a temporary", "[cli][signals]") {
+TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never a temporary or a made folder",
+          "[cli][signals]") {
   TempDir d;
   const std::string model = two_output_model(d.path());
   const std::string out = d.file("out");
@@ -131,6 +132,7 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
       CHECK(text == (sig == SIGINT ? "onnx-run: interrupted (SIGINT)\n" : "onnx-run: interrupted (SIGTERM)\n"));
       CHECK((names.empty() || names == all));
       if (names == all) ++with_outputs;
+      else CHECK_FALSE(fs::exists(out));  // the folder the run made goes with its files
     }
     if (names == all) {
       CHECK(fs::file_size(out + "/output_0.pb") == size0);

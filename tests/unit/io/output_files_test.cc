@@ -182,10 +182,32 @@ TEST_CASE("output transaction: destroyed without commit, it removes every tempor
     CHECK(has_temporaries(d.path()));
     CHECK(has_temporaries(d.file("out")));
   }
-  CHECK(names_in(d.path()) == std::vector<std::string>{"kept.txt", "out"});
+  CHECK(names_in(d.path()) == std::vector<std::string>{"kept.txt"});  // nor the folder made for them
   CHECK(read_file(d.file("kept.txt")) == "old");
-  CHECK(names_in(d.file("out")).empty());
   CHECK(OutputTransaction::current() == nullptr);
+}
+
+TEST_CASE("output transaction: folders made for its files go without a commit, when empty", "[output-files]") {
+  TempDir d;
+  fs::create_directories(d.file("there"));
+  const std::vector<std::string> names = {"y"};
+  const std::vector<Tensor> tensors = {Tensor(DType::kFloat, Shape{2})};
+  {
+    OutputTransaction tx;
+    write_output_files(d.file("there"), names, tensors);         // was there: stays
+    write_output_files(d.file("made/deeper/"), names, tensors);  // two levels made, trailing slash
+    write_output_files(d.file("shared"), names, tensors);
+    write_file(d.file("shared/user.txt"), "not the run's");  // someone else's file: the folder stays
+  }
+  CHECK(names_in(d.path()) == std::vector<std::string>{"shared", "there"});
+  CHECK(names_in(d.file("shared")) == std::vector<std::string>{"user.txt"});
+  CHECK(names_in(d.file("there")).empty());
+  {
+    OutputTransaction tx;
+    write_output_files(d.file("made/deeper"), names, tensors);
+    tx.commit();  // a run that succeeded keeps what it made
+  }
+  CHECK(names_in(d.file("made/deeper")) == std::vector<std::string>{"output_0.pb"});
 }
 
 TEST_CASE("output transaction: a failed commit leaves nothing of the run", "[output-files]") {
