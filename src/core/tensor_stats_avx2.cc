@@ -1,7 +1,8 @@
 // The AVX2 (+F16C) chunk kernels of core/tensor_stats_chunk.h: the portable loop's eight
 // lanes held in two vectors of doubles per sum, element i of a chunk in lane i % 8 as
-// there, and no fused multiply-add (the target has none, and the build has
-// -ffp-contract=off), so every path gives the same bits.
+// there (sixteen lanes in four vectors for the 16-bit types), and no fused multiply-add
+// (the target has none, and the build has -ffp-contract=off), so every path gives the
+// same bits.
 #include <immintrin.h>
 
 #include <optional>
@@ -52,42 +53,65 @@ ONNXRUN_AVX2 std::optional<StatsPart> finish(const T* tail, size_t tail_n, size_
   return finish_lanes(tail, tail_n, n, k, s, q, lo, hi);
 }
 
-// The float lanes over the elements of Src (stats_load8), 8 a step, then the tail of
-// fewer than 8 one by one; nullopt as finish.
-template <class Src>
-ONNXRUN_AVX2 std::optional<StatsPart> float_lanes(const typename Src::T* x, size_t n) {
-  const float first = Src::one(x);
+// The float lanes, 8 elements a step, then the tail of fewer than 8 one by one; nullopt
+// as finish.
+ONNXRUN_AVX2 std::optional<StatsPart> float_lanes(const float* x, size_t n) {
+  const float first = x[0];
   const double k = static_cast<double>(first);
   const __m256d kv = _mm256_set1_pd(k);
   Sums a{_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
   __m256 mn = _mm256_set1_ps(first), mx = mn;
   size_t i = 0;
   for (; i + L <= n; i += L) {
-    const __m256 v = Src::eight(x + i);
+    const __m256 v = _mm256_loadu_ps(x + i);
     accumulate(a, widen(v), kv);
     mn = _mm256_min_ps(v, mn);  // v < mn ? v : mn, as the portable loop
     mx = _mm256_max_ps(v, mx);
   }
-  alignas(32) float lo[L], hi[L], tail[L];
+  alignas(32) float lo[L], hi[L];
   _mm256_store_ps(lo, mn);
   _mm256_store_ps(hi, mx);
-  for (size_t l = 0; i + l < n; ++l) tail[l] = Src::one(x + i + l);
-  return finish<float>(tail, n - i, n, k, a, lo, hi);
+  return finish<float>(x + i, n - i, n, k, a, lo, hi);
 }
 
-// The statistics of a chunk of Src: the lanes, or the plain loop over the chunk widened
-// to float when the chunk has a NaN or an infinity.
+// The sixteen lanes of a 16-bit type Src (stats_load8::F16 or BF16): lanes 0-7 and 8-15
+// in two Sums, min and max by key; the plain loop over the chunk widened to float when a
+// sum is not finite.
 template <class Src>
-ONNXRUN_AVX2 StatsPart float_stats(const typename Src::T* x, size_t n) {
-  if (const std::optional<StatsPart> p = float_lanes<Src>(x, n)) return *p;
-  float w[kStatsChunk];
-  for (size_t i = 0; i < n; ++i) w[i] = Src::one(x + i);
-  return plain_stats(w, n);
+ONNXRUN_AVX2 StatsPart half_stats(const uint16_t* x, size_t n) {
+  constexpr size_t L16 = kStatsLanes16;
+  const double k = static_cast<double>(Src::one(x));
+  const __m256d kv = _mm256_set1_pd(k);
+  Sums a{_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()}, b = a;
+  stats_load8::Keys16 keys(x[0]);
+  size_t i = 0;
+  for (; i + L16 <= n; i += L16) {
+    accumulate(a, widen(Src::eight(x + i)), kv);
+    accumulate(b, widen(Src::eight(x + i + L)), kv);
+    keys.add(stats_load8::load_bits16(x + i));
+  }
+  alignas(32) double s[L16], q[L16];
+  _mm256_store_pd(s, a.s0);
+  _mm256_store_pd(s + 4, a.s1);
+  _mm256_store_pd(s + 8, b.s0);
+  _mm256_store_pd(s + 12, b.s1);
+  _mm256_store_pd(q, a.q0);
+  _mm256_store_pd(q + 4, a.q1);
+  _mm256_store_pd(q + 8, b.q0);
+  _mm256_store_pd(q + 12, b.q1);
+  int16_t lo, hi;
+  keys.reduce(lo, hi);
+  if (const std::optional<StatsPart> p = finish_lanes16<Src::to_float>(x + i, n - i, n, k, s, q, lo, hi)) return *p;
+  return plain_stats16<Src::to_float>(x, n);
 }
 
 bool supported() { return __builtin_cpu_supports("avx2") && cpu_has_f16c(); }
 
-ONNXRUN_AVX2 StatsPart f32(const float* x, size_t n) { return float_stats<stats_load8::F32>(x, n); }
+// The float lanes, or the plain loop when the chunk has a NaN or an infinity.
+ONNXRUN_AVX2 StatsPart f32(const float* x, size_t n) {
+  if (const std::optional<StatsPart> p = float_lanes(x, n)) return *p;
+  return plain_stats(x, n);
+}
 
 ONNXRUN_AVX2 StatsPart f64(const double* x, size_t n) {
   const double k = x[0];
@@ -112,9 +136,9 @@ ONNXRUN_AVX2 StatsPart f64(const double* x, size_t n) {
   return plain_stats(x, n);
 }
 
-ONNXRUN_AVX2 StatsPart f16(const uint16_t* x, size_t n) { return float_stats<stats_load8::F16>(x, n); }
+ONNXRUN_AVX2 StatsPart f16(const uint16_t* x, size_t n) { return half_stats<stats_load8::F16>(x, n); }
 
-ONNXRUN_AVX2 StatsPart bf16(const uint16_t* x, size_t n) { return float_stats<stats_load8::BF16>(x, n); }
+ONNXRUN_AVX2 StatsPart bf16(const uint16_t* x, size_t n) { return half_stats<stats_load8::BF16>(x, n); }
 
 }  // namespace
 

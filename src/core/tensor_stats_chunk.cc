@@ -49,6 +49,16 @@ StatsPart plain_stats(const T* x, size_t n) {
 template StatsPart plain_stats<float>(const float*, size_t);
 template StatsPart plain_stats<double>(const double*, size_t);
 
+template <float (*to_float)(uint16_t)>
+StatsPart plain_stats16(const uint16_t* x, size_t n) {
+  float w[kStatsChunk];
+  for (size_t i = 0; i < n; ++i) w[i] = to_float(x[i]);
+  return plain_stats(w, n);
+}
+
+template StatsPart plain_stats16<float16_to_float>(const uint16_t*, size_t);
+template StatsPart plain_stats16<bfloat16_to_float>(const uint16_t*, size_t);
+
 StatsPart finite_part(size_t n, double mean, double mn, double mx, double m2) {
   StatsPart p;
   p.count = p.finite = static_cast<int64_t>(n);
@@ -79,12 +89,25 @@ StatsPart portable_lanes(const T* x, size_t n) {
 StatsPart portable_f32(const float* x, size_t n) { return portable_lanes(x, n); }
 StatsPart portable_f64(const double* x, size_t n) { return portable_lanes(x, n); }
 
-// A chunk of 16-bit floats widened to float (exactly), then the float lanes.
+// A chunk of 16-bit floats: sixteen lanes of sums over the values widened (exactly), min
+// and max by their bits' keys; the plain loop over the widened chunk when a sum is not
+// finite.
 template <float (*to_float)(uint16_t)>
 StatsPart portable_16bit(const uint16_t* x, size_t n) {
-  float w[kStatsChunk];
-  for (size_t i = 0; i < n; ++i) w[i] = to_float(x[i]);
-  return portable_lanes(w, n);
+  constexpr size_t L = kStatsLanes16;
+  const double k = static_cast<double>(to_float(x[0]));
+  double s[L] = {}, q[L] = {};
+  int16_t lo = half_order_key(x[0]), hi = lo;
+  size_t i = 0;
+  for (; i + L <= n; i += L)
+    for (size_t l = 0; l < L; ++l) {
+      add_to_sums(static_cast<double>(to_float(x[i + l])), k, s[l], q[l]);
+      const int16_t key = half_order_key(x[i + l]);
+      lo = key < lo ? key : lo;
+      hi = key > hi ? key : hi;
+    }
+  if (const std::optional<StatsPart> p = finish_lanes16<to_float>(x + i, n - i, n, k, s, q, lo, hi)) return *p;
+  return plain_stats16<to_float>(x, n);
 }
 
 const StatsKernels& active_kernels() {

@@ -274,6 +274,37 @@ TEST_CASE("every vector statistics path gives the portable path's bits", "[stats
       }
 }
 
+TEST_CASE("float16 and bfloat16 min and max: -0 below +0 wherever they fall, on every path", "[stats]") {
+  std::vector<const StatsKernels*> paths = vector_paths_here();
+  paths.push_back(&stats_portable_kernels());
+  // half_order_key orders every finite pattern as its value, and inverts exactly.
+  for (uint32_t b = 0; b < 65536; ++b) {
+    const auto bits = static_cast<uint16_t>(b);
+    REQUIRE(half_from_order_key(half_order_key(bits)) == bits);
+    const float v = float16_to_float(bits), next = float16_to_float(static_cast<uint16_t>(b + 1));
+    if (b + 1 < 65536 && std::isfinite(v) && std::isfinite(next) && (bits >> 15) == ((b + 1) >> 15))
+      CHECK((half_order_key(bits) < half_order_key(static_cast<uint16_t>(b + 1))) == (bits >> 15 == 0));
+  }
+  const uint16_t pos0 = 0x0000, neg0 = 0x8000, one = 0x3C00;  // float16 bits; bfloat16's zeros are the same
+  for (const StatsKernels* path : paths)
+    for (size_t n : {size_t{2}, size_t{17}, size_t{40}})  // in the tail, in the lanes, both
+      for (size_t at : {size_t{0}, size_t{1}, n - 1}) {
+        CAPTURE(path->name, n, at);
+        std::vector<uint16_t> x(n, pos0);
+        x[at] = neg0;
+        for (auto* f : {path->f16, path->bf16}) {
+          const StatsPart p = f(x.data(), n);
+          CHECK(std::signbit(p.min));
+          CHECK_FALSE(std::signbit(p.max));
+        }
+        std::vector<uint16_t> y(n, one);
+        y[at] = neg0;  // with a positive value: the max is it, the min -0
+        const StatsPart q = path->f16(y.data(), n);
+        CHECK((q.min == 0 && std::signbit(q.min)));
+        CHECK(q.max == 1);
+      }
+}
+
 TEST_CASE("every float16 and bfloat16 bit pattern: every path's bits, and the plain reference's values", "[stats]") {
   const std::vector<const StatsKernels*> vector_paths = vector_paths_here();
   // All 65536 patterns in 16 chunks of 4096, once in order (NaN and infinities in the
