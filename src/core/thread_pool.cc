@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/spin_wait.h"
+#include "core/thread_placement.h"
 
 namespace onnxrun {
 
@@ -21,7 +22,12 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::start_workers() {
-  for (unsigned k = 1; k < size_; ++k) workers_.emplace_back([this] { worker_loop(); });
+  const int here = current_cpu();
+  for (unsigned k = 1; k < size_; ++k)
+    workers_.emplace_back([this, here, k] {
+      start_away_from(here, k);
+      worker_loop();
+    });
 }
 
 // Takes tasks of the current job until none is left. Called with mu_ unlocked.

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/spin_wait.h"
+#include "core/thread_placement.h"
 #include "exec/executor.h"
 #include "ops/registry.h"
 
@@ -263,7 +264,9 @@ unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::v
   }
   Turns turns;
   const BlockRun run{exec, plan, inputs, sinks, per_block, blocks, total, lanes, &turns};
+  const int here = current_cpu();
   auto lane = [&](unsigned k) {
+    start_away_from(here, k);  // lane 0 is the caller: it stays
     size_t at = k;
     try {
       run_lane(run, k, at);
