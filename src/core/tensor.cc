@@ -105,7 +105,7 @@ void large_free(void* p, size_t len) {
 // Freed mid-size blocks, per thread: up to kSlots of each power-of-two size from 1 KiB
 // to kLargeBytes. A block freed on another thread joins that thread's cache.
 constexpr int kMinClassBits = 10;
-constexpr int kClasses = 13;  // 2^10 .. 2^22 bytes
+constexpr int kClasses = 11;  // 2^10 .. 2^20 bytes
 static_assert((size_t{1} << (kMinClassBits + kClasses - 1)) == Buffer::kLargeBytes);
 struct SmallCache {
   static constexpr int kSlots = 4;

@@ -49,8 +49,10 @@ class Buffer {
   // page faults, and on release a few are kept for reuse by the next allocation that
   // fits (a run repeated by `bench` then touches no fresh memory). Mid-size buffers
   // (1 KiB up to kLargeBytes) come in power-of-two sizes from a small per-thread cache,
-  // so a run's output costs no trip through malloc.
-  static constexpr size_t kLargeBytes = size_t{4} << 20;
+  // so a run's output costs no trip through malloc. A streamed run's 1 MiB blocks are
+  // large: their first touch then costs a fault per 2 MiB page, not 256 faults
+  // (docs/perf.md, "Huge-page blocks").
+  static constexpr size_t kLargeBytes = size_t{1} << 20;
   static std::shared_ptr<Buffer> allocate(size_t bytes, std::string_view what = "a tensor buffer");
   // A view of `bytes` bytes at `data`, kept valid by `owner`.
   static std::shared_ptr<Buffer> borrow(const void* data, size_t bytes, std::shared_ptr<const void> owner,
