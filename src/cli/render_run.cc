@@ -1,7 +1,5 @@
 #include "cli/render_run.h"
 
-#include <string_view>
-
 #include <fmt/core.h>
 
 #include "core/error.h"
@@ -36,10 +34,7 @@ void print_failed_checks(const SetRun& run) {
 
 void print_test_set(const SetRun& run, const RenderOptions& o) {
   if (run.error) {
-    // The error names the set already (suite/run.cc gives it the label as context).
-    std::string_view message = run.error->what();
-    if (message.starts_with(run.label + ": ")) message.remove_prefix(run.label.size() + 2);
-    fmt::print("{}: error: {}\n", run.label, message);
+    fmt::print("{}: error: {}\n", run.label, run.error->what());
     return;
   }
   const bool passed = run.passed();

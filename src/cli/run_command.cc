@@ -198,7 +198,7 @@ int run_command(const RunOptions& o) {
   if (code == kExitOk) report.commit_outputs();
   // A test set that could not run is the one line on stderr (its exit code is 3).
   for (const SetRun& run : report.runs)
-    if (run.error) return report_error(*run.error);
+    if (run.error) return report_error(run.labelled_error());
   return code;
 }
 

@@ -99,7 +99,7 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
                         run.label))
             .with_causes({c});
       }
-      throw *run.error;
+      throw run.labelled_error();
     }
     std::string lines;
     for (const OutputVerdict& c : run.checks)

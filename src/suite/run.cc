@@ -119,7 +119,7 @@ void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     run = SetRun{};
     run.label = set.label;
     run.dir = set.dir;
-    run.error = e.with_context(set.label);
+    run.error = e;
   }
 }
 
@@ -138,6 +138,8 @@ const OutputVerdict* SetRun::check_for(const std::string& name) const {
     if (c.name == name) return &c;
   return nullptr;
 }
+
+Error SetRun::labelled_error() const { return label.empty() ? *error : error->with_context(label); }
 
 bool SetRun::passed() const {
   if (error) return false;

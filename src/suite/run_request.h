@@ -99,10 +99,13 @@ struct SetRun {
   std::vector<RunValue> inputs;       // in graph input order
   std::vector<RunValue> outputs;      // in graph output order
   std::vector<OutputVerdict> checks;  // one per output with expected values, in output order
-  std::optional<Error> error;         // the set could not be run (then nothing else is set)
+  std::optional<Error> error;         // the set could not be run (then nothing else is set);
+                                      // its message does not name the set
   double input_ms = 0, run_ms = 0;
   unsigned block_lanes = 0;  // a run block by block: how many blocks ran side by side (else 0)
   bool passed() const;       // no error, every check ok
+  // `error` with the set's label in front, as one line on stderr reads; requires error.
+  Error labelled_error() const;
   // The check of output `name`; null when it was not compared.
   const OutputVerdict* check_for(const std::string& name) const;
 };

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "io/tensor_file.h"
 #include "io/test_data.h"
 #include "support/check_exit.h"
@@ -110,6 +112,14 @@ TEST_CASE("a test set that cannot run is named once in its error, on stdout and 
     CHECK_THAT(r.out, Contains("test_data_set_0: error: 0 output files for the model's 1 outputs\n"));
     CHECK(r.err == "onnx-run: test_data_set_0: 0 output files for the model's 1 outputs\n");
   }
+  // --json: the set's name and its error side by side, the error not naming it again.
+  const ProcessResult r = run_cli({dir.path() + "/model.onnx", "--json"});
+  INFO(r.out << r.err);
+  CHECK_EXIT(r, 3);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["test_sets"][0]["name"] == "test_data_set_0");
+  CHECK(j["test_sets"][0]["error"] == "0 output files for the model's 1 outputs");
+  CHECK(r.err == "onnx-run: test_data_set_0: 0 output files for the model's 1 outputs\n");
 }
 
 TEST_CASE("control characters in a file name reach stderr escaped, on one line", "[cli]") {
