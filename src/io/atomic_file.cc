@@ -18,12 +18,16 @@
 #include "core/error.h"
 #include "io/cleanup_signals.h"
 #include "io/output_transaction.h"
+#include "io/page_matched_write.h"
 
 namespace onnxrun {
 
 namespace {
 
 thread_local int t_immediate_depth = 0;
+
+// From this size on, write_bytes writes past the stream's buffer.
+constexpr size_t kLargeWriteBytes = size_t{64} << 10;
 
 // When this process started, as file times count: a temporary last written before then
 // by a process that no longer exists is debris (remove_stale_temporaries).
@@ -122,6 +126,14 @@ ImmediateWrites::ImmediateWrites() { ++t_immediate_depth; }
 ImmediateWrites::~ImmediateWrites() { --t_immediate_depth; }
 
 void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path) {
+  // A tensor's data goes past the stream's buffer: stdio would copy the data's first bytes
+  // into it to fill a buffer's worth, and write the rest from a few bytes past a page
+  // boundary to the start of a page (page_matched_write.h).
+  if (n >= kLargeWriteBytes) {
+    if (std::fflush(f) != 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
+    const off_t at = ::lseek(::fileno(f), 0, SEEK_CUR);  // -1 for a pipe: no page to match
+    return write_page_matched(::fileno(f), data, n, at < 0 ? 0 : static_cast<uint64_t>(at), true, path);
+  }
   if (n && std::fwrite(data, 1, n, f) != n) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
 }
 
@@ -228,15 +240,7 @@ void write_file_atomically(const std::string& path, const std::function<void(std
 }
 
 void write_bytes_at(int fd, const void* data, size_t n, uint64_t offset, const std::string& path) {
-  const auto* p = static_cast<const char*>(data);
-  while (n > 0) {
-    const ssize_t put = ::pwrite(fd, p, n, static_cast<off_t>(offset));
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(put < 0 ? errno : ENOSPC));
-    p += put;
-    offset += static_cast<uint64_t>(put);
-    n -= static_cast<size_t>(put);
-  }
+  write_page_matched(fd, data, n, offset, false, path);
 }
 
 void check_writable_target(const std::string& path) {
