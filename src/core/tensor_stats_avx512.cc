@@ -2,9 +2,9 @@
 // held in one vector of eight doubles per sum, element i of a chunk in lane i % 8 as there
 // (sixteen lanes in two vectors for the 16-bit types, widened sixteen at a time).
 // Eight elements are widened to double by one conversion, where AVX2 needs two and a lane
-// split; that conversion is what bounds the AVX2 loop (docs/perf.md, "Statistics"). No
-// fused multiply-add (the build has -ffp-contract=off and none is written), so every path
-// gives the same bits.
+// split; that conversion is what bounds the AVX2 loop (docs/perf.md, "The AVX-512
+// statistics path"). No fused multiply-add (the build has -ffp-contract=off and none is
+// written), so every path gives the same bits.
 // GCC 12 warns inside its own avx512fintrin.h (the "undefined" vector of maskz forms).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 

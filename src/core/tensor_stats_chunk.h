@@ -5,11 +5,11 @@
 // cancellation in m2 = sum(d * d) - sum(d)^2 / n is bounded: d^2 <= 4 (x - mean)^2 for the
 // farthest x); a chunk with a NaN or an infinity (seen as a non-finite lane sum) is redone
 // by the plain two-pass loop, which counts them. One pass reads the chunk once and takes
-// a quarter fewer operations than two (docs/perf.md, "Statistics"). The AVX2 and AVX-512
-// paths use the same lanes in the same order and no fused multiply-add (the build has
-// -ffp-contract=off), so every path gives the portable one's bits: the printed statistics
-// do not depend on the CPU. Float and double take eight lanes; float16 and bfloat16 take
-// sixteen and their min and max from integer keys (half_order_key).
+// a quarter fewer operations than two (docs/perf.md, "One-pass statistics"). The AVX2
+// and AVX-512 paths use the same lanes in the same order and no fused multiply-add (the
+// build has -ffp-contract=off), so every path gives the portable one's bits: the printed
+// statistics do not depend on the CPU. Float and double take eight lanes; float16 and
+// bfloat16 take sixteen and their min and max from integer keys (half_order_key).
 #pragma once
 
 #include <cmath>
