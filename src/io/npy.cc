@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
@@ -319,6 +320,12 @@ Tensor read_npy_file(const std::string& path) {
   head.resize(size > have ? size : have);
   if (size > have) head.resize(have + std::fread(head.data() + have, 1, size - have, f.get()));
   const Header h = parse_header(head, path);
+  // A regular file's size tells a short or long one before its tensor is allocated: the
+  // streamed reader's message, not a memory-limit refusal of data that is not there.
+  struct stat st {};
+  if (::fstat(::fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) >= h.data_at &&
+      static_cast<uint64_t>(st.st_size) - h.data_at != h.nbytes)
+    fail_npy_data_size(path, static_cast<uint64_t>(st.st_size) - h.data_at, h.nbytes);
   Tensor t(h.descr.dtype, h.shape);
   auto* dst = static_cast<char*>(h.nbytes ? t.mutable_raw() : nullptr);
   // Bytes of data already read with the header (only when the file is tiny).

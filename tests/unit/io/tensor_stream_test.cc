@@ -201,6 +201,15 @@ TEST_CASE("a damaged .npy or .pb fails as the whole reader fails, naming the fil
     CHECK_THAT(whole, Catch::Contains(path) && Catch::Contains("the header promises"));
     CHECK(error_of([&] { open_tensor_stream(path); }) == whole);
   }
+  // A header that promises 4 TB over 64 bytes of data: the same message from both, the
+  // whole reader's before it asks for the memory (bench reads whole tensors).
+  std::string huge = "{'descr': '<f4', 'fortran_order': False, 'shape': (1000000, 1000000), }";
+  huge += std::string(128 - 10 - huge.size() - 1, ' ') + "\n";
+  write_file(d.file("huge.npy"), std::string("\x93NUMPY\x01\x00", 8) + std::string(1, static_cast<char>(huge.size())) +
+                                     std::string(1, '\0') + huge + std::string(64, '\0'));
+  const std::string promised = error_of([&] { read_npy_file(d.file("huge.npy")); });
+  CHECK(promised == d.file("huge.npy") + ": holds 64 bytes of data, the header promises 4000000000000");
+  CHECK(error_of([&] { open_tensor_stream(d.file("huge.npy")); }) == promised);
   // A bool that is neither 0 nor 1, found by the read that passes it.
   Tensor b = patterned(DType::kBool, {10});
   b.mutable_data<uint8_t>()[6] = 2;
