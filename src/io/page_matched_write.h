@@ -2,8 +2,8 @@
 // offset within its page by a few bytes, as a .pb tensor's data does (its header is some
 // 15 bytes, so data from a page-aligned block lands 15 bytes into each page), are copied
 // into the page cache by the kernel's `rep movsb` at about half speed on this project's
-// AMD machine: the string copy takes a destination just ahead of its source for an
-// overlap and goes byte by byte (docs/perf.md, "Writes at a page offset"). Such a write
+// AMD machine, whose string copy slows down when the destination is a short distance
+// from the source modulo a page (docs/perf.md, "Writes at a page offset"). Such a write
 // goes through a small staging buffer placed at the file position's own page offset; any
 // other write goes straight to the file.
 #pragma once
