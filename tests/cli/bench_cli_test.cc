@@ -220,3 +220,23 @@ TEST_CASE("a large input run block by block writes the same file as a whole run"
   CHECK(a.size() > n * 2);
   CHECK(a == b);
 }
+
+TEST_CASE("a .npy whose header promises more than it holds: run and bench say the same line", "[cli][bench]") {
+  TempDir tmp;
+  const std::string model = write_model(tmp, onnx::TensorProto::FLOAT);
+  // float[1000000, 1000000] (4 TB) over 64 bytes: bench reads inputs whole, run streams
+  // them; neither gets as far as the memory limit.
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1000000, 1000000), }";
+  header += std::string(128 - 10 - header.size() - 1, ' ') + "\n";
+  const std::string path = tmp.file("huge.npy");
+  std::ofstream(path, std::ios::binary) << std::string("\x93NUMPY\x01\x00", 8) << static_cast<char>(header.size())
+                                        << '\0' << header << std::string(64, '\0');
+  const std::string line = "onnx-run: " + path + ": holds 64 bytes of data, the header promises 4000000000000\n";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{model, "-i", "x=" + path}, {"bench", model, "-i", "x=" + path, "--repeat", "1"}}) {
+    const ProcessResult r = run_cli(args);
+    INFO(args[0]);
+    CHECK_EXIT(r, 3);
+    CHECK(r.err == line);
+  }
+}
