@@ -35,13 +35,14 @@ void StatsAccumulator::add_piece(size_t c, size_t offset, const unsigned char* d
   std::memcpy(p.bytes.data() + offset * esize_, data, n * esize_);
   p.filled += n;
   if (p.filled < len) return;
-  ready_[c] = chunk_stats(dtype_, p.bytes.data(), len);
+  ready_[c] = {chunk_stats(dtype_, p.bytes.data(), len)};
   partial_.erase(c);
 }
 
 void StatsAccumulator::merge_ready() {
-  for (auto it = ready_.find(next_); it != ready_.end(); it = ready_.find(++next_)) {
-    total_ = merge_stats(total_, it->second);
+  for (auto it = ready_.find(next_); it != ready_.end(); it = ready_.find(next_)) {
+    for (const StatsPart& part : it->second) total_ = merge_stats(total_, part);
+    next_ += it->second.size();
     ready_.erase(it);
   }
 }
@@ -73,10 +74,12 @@ void StatsAccumulator::add(size_t first, const void* data, size_t n, ThreadPool*
   added_ += n;
   if (head) add_piece(first / kStatsChunk, first % kStatsChunk, p, head);
   merge_ready();
-  size_t c = 0;
-  if (c0 == next_)  // the next chunks in order (a whole tensor, a block of one lane): merged now
-    for (; c < whole; ++c, ++next_) total_ = merge_stats(total_, parts[c]);
-  for (; c < whole; ++c) ready_[c0 + c] = parts[c];
+  if (c0 == next_) {  // the next chunks in order (a whole tensor, a block of one lane): merged now
+    for (const StatsPart& part : parts) total_ = merge_stats(total_, part);
+    next_ += whole;
+  } else if (whole) {
+    ready_.emplace(c0, std::move(parts));
+  }
   if (tail_at < end) add_piece(tail_at / kStatsChunk, 0, p + (tail_at - first) * esize_, end - tail_at);
   merge_ready();
 }
