@@ -16,8 +16,8 @@ namespace onnxrun {
 // "inf", "-inf" for those; whole numbers for integer types; other types as double.
 std::string shortest_in_type(double v, DType t);
 
-// The same as a JSON number (or "nan", "inf", "-inf"): nlohmann writes a double in its
-// shortest digits, so those of the text above.
+// The same as a JSON number (or "nan", "inf", "-inf"): json_text (suite/json_text.cc)
+// writes a double in its shortest digits, so those of the text above.
 nlohmann::ordered_json json_real_in_type(double v, DType t);
 
 }  // namespace onnxrun

@@ -26,7 +26,7 @@ ordered_json json_element(const Tensor& t, int64_t k) {
     case DType::kInt32:
     case DType::kUInt32:
       return static_cast<int64_t>(element_as_double(t, k));  // exact below 2^53
-    // nlohmann writes a double in its shortest digits: those of the type's own shortest text.
+    // json_text writes a double in its shortest digits: those of the type's own shortest text.
     default: return json_real(std::strtod(format_element_shortest(t, k).c_str(), nullptr));
   }
 }
