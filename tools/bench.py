@@ -374,8 +374,8 @@ def matrix(a, exe, t):
     floor = statistics.median(timed_process(["true"], work)[0] for _ in range(reps))
     floor_sh = statistics.median(timed_process(["sh", "-c", "true"], work)[0] for _ in range(reps))
     print(f"\nEnd to end, 1e8 {t} ({os.path.getsize(ins['pb']) / 1e6:.0f} MB), median of {a.matrix_repeat} "
-          f"runs taken in turns with cat; ratio = onnx-run / cat; net = the same with the harness's "
-          f"cost of starting the process taken out of each (`true` {floor*1e3:.1f} ms, "
+          f"runs taken in turns with cat after one untimed round; ratio = onnx-run / cat; net = the same "
+          f"with the harness's cost of starting the process taken out of each (`true` {floor*1e3:.1f} ms, "
           f"`sh -c true` {floor_sh*1e3:.1f} ms):")
     print("cat+mv = `cat in > tmp && mv tmp out`; vs mv = onnx-run / cat+mv:")
     hdr = (f"{'in':4} {'out':5} {'printing':9} {'cat':>8} {'onnx-run':>9} {'ratio':>6} {'net':>6} {'cat+mv':>8} "
@@ -397,6 +397,11 @@ def matrix(a, exe, t):
                 cat_mv = (["sh", "-c", 'cat "$0" > "$1.tmp" && mv "$1.tmp" "$1"', path, replaced]
                           if fout != "none" else None)
                 cat_t, mv_t, ours_t, rss = [], [], [], 0
+                # One untimed round first, as hyperfine's --warmup: the first cell of a
+                # matrix once read 130 ms for 75 ms a minute later, alone and in a rerun.
+                for cmd in (cat, cat_mv, argv):
+                    if cmd:
+                        timed_process(cmd, work)
                 for _ in range(a.matrix_repeat):
                     cat_t.append(timed_process(cat, work)[0])
                     if cat_mv:
