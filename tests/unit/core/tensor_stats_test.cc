@@ -258,7 +258,10 @@ std::vector<const StatsKernels*> vector_paths_here() {
 TEST_CASE("every vector statistics path gives the portable path's bits", "[stats]") {
   const StatsKernels& portable = stats_portable_kernels();
   for (const StatsKernels* path : vector_paths_here())
-    for (size_t n : {size_t{1}, size_t{5}, size_t{8}, size_t{13}, size_t{4096}})
+    // Sizes around the loops' steps: 8 and 16 lanes, the 16-bit loop's groups of 32 and
+    // its last group of 16, and the tails after each.
+    for (size_t n : {size_t{1}, size_t{5}, size_t{8}, size_t{13}, size_t{16}, size_t{17}, size_t{31}, size_t{32},
+                     size_t{48}, size_t{63}, size_t{4095}, size_t{4096}})
       for (bool special : {false, true}) {
         CAPTURE(path->name, n, special);
         auto [f, fv] = sample(DType::kFloat, n, special, 3);
@@ -267,9 +270,13 @@ TEST_CASE("every vector statistics path gives the portable path's bits", "[stats
         check_identical(as_stats(path->f32(f.data<float>(), n)), as_stats(portable.f32(f.data<float>(), n)));
         const auto [d, dv] = sample(DType::kDouble, n, special, 4);
         check_identical(as_stats(path->f64(d.data<double>(), n)), as_stats(portable.f64(d.data<double>(), n)));
-        const auto [h, hv] = sample(DType::kFloat16, n, special, 5);
+        auto [h, hv] = sample(DType::kFloat16, n, special, 5);
+        auto [b, bv] = sample(DType::kBFloat16, n, special, 6);
+        if (special) {                                 // one non-finite in the middle, wherever the sizes above put it
+          h.mutable_data<uint16_t>()[n / 2] = 0xFC00;  // float16 -inf
+          b.mutable_data<uint16_t>()[n / 2] = 0x7FC0;  // bfloat16 NaN
+        }
         check_identical(as_stats(path->f16(h.data<uint16_t>(), n)), as_stats(portable.f16(h.data<uint16_t>(), n)));
-        const auto [b, bv] = sample(DType::kBFloat16, n, special, 6);
         check_identical(as_stats(path->bf16(b.data<uint16_t>(), n)), as_stats(portable.bf16(b.data<uint16_t>(), n)));
       }
 }
