@@ -63,47 +63,30 @@ void write_double(std::string& out, double v) {
 }
 
 void write(std::string& out, const Json& j, int indent, int depth) {
-  const bool pretty = indent >= 0;
-  auto newline = [&](int level) {
-    if (pretty) out += '\n' + std::string(static_cast<size_t>(indent * level), ' ');
-  };
-  switch (j.type()) {
-    case Json::value_t::object: {
-      if (j.empty()) {
-        out += "{}";
-        return;
-      }
-      out += '{';
-      bool first = true;
-      for (const auto& [key, value] : j.items()) {
-        if (!first) out += ',';
-        first = false;
-        newline(depth + 1);
-        write_string(out, key);
+  if (j.is_object() || j.is_array()) {
+    const bool object = j.is_object(), pretty = indent >= 0;
+    if (j.empty()) {
+      out += object ? "{}" : "[]";
+      return;
+    }
+    auto newline = [&](int level) {
+      if (pretty) out += '\n' + std::string(static_cast<size_t>(indent * level), ' ');
+    };
+    out += object ? '{' : '[';
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (it != j.begin()) out += ',';
+      newline(depth + 1);
+      if (object) {
+        write_string(out, it.key());
         out += pretty ? ": " : ":";
-        write(out, value, indent, depth + 1);
       }
-      newline(depth);
-      out += '}';
-      return;
+      write(out, it.value(), indent, depth + 1);
     }
-    case Json::value_t::array: {
-      if (j.empty()) {
-        out += "[]";
-        return;
-      }
-      out += '[';
-      bool first = true;
-      for (const Json& value : j) {
-        if (!first) out += ',';
-        first = false;
-        newline(depth + 1);
-        write(out, value, indent, depth + 1);
-      }
-      newline(depth);
-      out += ']';
-      return;
-    }
+    newline(depth);
+    out += object ? '}' : ']';
+    return;
+  }
+  switch (j.type()) {
     case Json::value_t::string: write_string(out, j.get_ref<const std::string&>()); return;
     case Json::value_t::number_float: write_double(out, j.get<double>()); return;
     default: out += j.dump(); return;  // null, booleans, integers: as nlohmann writes them
