@@ -73,13 +73,7 @@ void StatsAccumulator::add(size_t first, const void* data, size_t n, ThreadPool*
   std::lock_guard<std::mutex> lock(mu_);
   added_ += n;
   if (head) add_piece(first / kStatsChunk, first % kStatsChunk, p, head);
-  merge_ready();
-  if (c0 == next_) {  // the next chunks in order (a whole tensor, a block of one lane): merged now
-    for (const StatsPart& part : parts) total_ = merge_stats(total_, part);
-    next_ += whole;
-  } else if (whole) {
-    ready_.emplace(c0, std::move(parts));
-  }
+  if (whole) ready_.emplace(c0, std::move(parts));
   if (tail_at < end) add_piece(tail_at / kStatsChunk, 0, p + (tail_at - first) * esize_, end - tail_at);
   merge_ready();
 }

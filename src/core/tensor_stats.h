@@ -68,8 +68,9 @@ class StatsAccumulator {
   size_t added_ = 0;  // elements
   size_t next_ = 0;   // chunks [0, next_) are merged into total_
   StatsPart total_;
-  // Runs of consecutive chunks computed past next_, by their first chunk: a block's chunks
-  // in one node, not one node each (a node per chunk cost 5% of a float16 printing run).
+  // Runs of consecutive chunks computed and not yet merged, by their first chunk: a
+  // block's chunks in one node, not one node each (a node per chunk cost 5% of a float16
+  // printing run); merge_ready takes each run whose first chunk is next_.
   std::map<size_t, std::vector<StatsPart>> ready_;
   std::map<size_t, Partial> partial_;
 };

@@ -74,9 +74,10 @@ ONNXRUN_AVX512 std::optional<StatsPart> float_lanes(const float* x, size_t n) {
 // fields cleared (kKeep), are the double x / kScale: kScale is 2 to the difference of
 // the exponent biases, and a subnormal lands on a subnormal double of the same value
 // over kScale. So every finite value maps exactly, and x - k is one fused multiply-add
-// of that double by kScale and -k, rounded once as the portable loop's subtraction is. The widening
-// costs no conversion, which bounded this loop (docs/perf.md, "16-bit statistics without
-// conversions"). Infinities and NaNs map to finite doubles: the caller finds them by key.
+// of that double by kScale and -k, rounded once as the portable loop's subtraction is.
+// The widening costs no conversion, which bounded this loop (docs/perf.md, "16-bit
+// statistics without conversions"). Infinities and NaNs map to finite doubles: the
+// caller finds them by key.
 struct F16Bits {
   static constexpr int kShift = 42;                          // 10 mantissa bits below bit 52
   static constexpr uint64_t kKeep = 0x81FF'FFFF'FFFF'FFFFu;  // bits 57-62 cleared
@@ -98,6 +99,13 @@ ONNXRUN_AVX512 inline __m512d deviations8(const uint16_t* x, __m512d scale, __m5
   return _mm512_fmadd_pd(_mm512_castsi512_pd(bits), scale, neg_k);
 }
 
+// Sixteen elements at x into lanes 0-7 (a) and 8-15 (b).
+template <class Bits>
+ONNXRUN_AVX512 inline void add16(Sums& a, Sums& b, const uint16_t* x, __m512d scale, __m512d neg_k) {
+  add_deviations(a, deviations8<Bits>(x, scale, neg_k));
+  add_deviations(b, deviations8<Bits>(x + L, scale, neg_k));
+}
+
 // The running least and greatest half_order_key over 32 lanes; groups shorter than 32
 // are filled with the chunk's first element, whose key is already in.
 struct Keys32 {
@@ -114,16 +122,18 @@ struct Keys32 {
     hi = _mm512_max_epi16(hi, key);
   }
 
+  // Folded to sixteen lanes, then reduced as the AVX2 loop's keys are (through memory:
+  // GCC 12's 256-bit extract intrinsics warn of their own uninitialised vector).
   ONNXRUN_AVX512 void reduce(int16_t& least, int16_t& greatest) const {
     alignas(64) int16_t l[32], h[32];
     _mm512_store_si512(l, lo);
     _mm512_store_si512(h, hi);
-    least = l[0];
-    greatest = h[0];
-    for (int i = 1; i < 32; ++i) {
-      least = l[i] < least ? l[i] : least;
-      greatest = h[i] > greatest ? h[i] : greatest;
-    }
+    const auto* l2 = reinterpret_cast<const __m256i*>(l);
+    const auto* h2 = reinterpret_cast<const __m256i*>(h);
+    stats_load8::Keys16 folded(0);
+    folded.lo = _mm256_min_epi16(_mm256_load_si256(l2), _mm256_load_si256(l2 + 1));
+    folded.hi = _mm256_max_epi16(_mm256_load_si256(h2), _mm256_load_si256(h2 + 1));
+    folded.reduce(least, greatest);
   }
 };
 
@@ -141,15 +151,12 @@ ONNXRUN_AVX512 StatsPart half_stats(const uint16_t* x, size_t n) {
   size_t i = 0;
   for (; i + 2 * L16 <= n; i += 2 * L16) {
     keys.add(x + i);
-    for (size_t h = 0; h < 2 * L16; h += L16) {
-      add_deviations(a, deviations8<Bits>(x + i + h, scale, neg_k));
-      add_deviations(b, deviations8<Bits>(x + i + h + L, scale, neg_k));
-    }
+    add16<Bits>(a, b, x + i, scale, neg_k);
+    add16<Bits>(a, b, x + i + L16, scale, neg_k);
   }
   if (i + L16 <= n) {
     keys.add(x + i, 0xFFFF);
-    add_deviations(a, deviations8<Bits>(x + i, scale, neg_k));
-    add_deviations(b, deviations8<Bits>(x + i + L, scale, neg_k));
+    add16<Bits>(a, b, x + i, scale, neg_k);
     i += L16;
   }
   int16_t lo, hi;
