@@ -7,7 +7,11 @@ Each floor may include only itself and the floors below it:
                                                       exec knows no files: no io/)
 
 and no two units (a .h with its .cc) may include each other, directly or round a longer
-loop. Every violation is printed as FILE:LINE: what is wrong; exit 1 when there is one.
+loop. The libraries that are heavy to compile stay in the files that need them (DESIGN.md,
+build weight): no header includes spdlog, CLI11, nlohmann/json (but the few JSON headers
+named in HEAVY), or fmt beyond <fmt/core.h>; spdlog is included by core/log.cc and
+cli/logging.cc alone. Every violation is printed as FILE:LINE: what is wrong; exit 1 when
+there is one.
 
     tools/check_includes.py [SRC_DIR]      (default: src/ beside this script's folder)
 """
@@ -26,6 +30,42 @@ ALLOWED = {
     "cli": {"core", "io", "ops", "model", "exec", "suite", "cli"},
 }
 INCLUDE = re.compile(r'\s*#\s*include\s+"([^"]+)"')
+SYSTEM_INCLUDE = re.compile(r'\s*#\s*include\s+<([^>]+)>')
+# A heavy library's header prefix -> the files of src/ that may include it.
+HEAVY = {
+    "spdlog/": {"core/log.cc", "cli/logging.cc"},
+    "CLI/": "the .cc files",
+    "nlohmann/": {"suite/json_values.h", "io/tensor_json.h", "io/shortest_number.h", "the .cc files"},
+    "fmt/format.h": "the .cc files",
+    "fmt/ranges.h": "the .cc files",
+    "fmt/format-inl.h": {"deps/fmt_format.cc"},
+}
+
+
+def heavy_includes(src):
+    """FILE:LINE: problems for each heavy header included where HEAVY does not allow it."""
+    for floor in sorted(os.listdir(src)):
+        folder = os.path.join(src, floor)
+        if not os.path.isdir(folder):
+            continue
+        for name in sorted(os.listdir(folder)):
+            if not name.endswith((".h", ".cc")):
+                continue
+            path = f"{floor}/{name}"
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    m = SYSTEM_INCLUDE.match(line)
+                    if not m:
+                        continue
+                    for prefix, allowed in HEAVY.items():
+                        if not m.group(1).startswith(prefix):
+                            continue
+                        names = {allowed} if isinstance(allowed, str) else allowed
+                        if path in names or ("the .cc files" in names and name.endswith(".cc")):
+                            continue
+                        where = ", ".join(sorted(names))
+                        yield (f"src/{path}:{number}: includes <{m.group(1)}>, heavy to compile: only {where} may "
+                               f"(headers declare what they need without it)")
 
 
 def includes(src):
@@ -103,6 +143,7 @@ def main():
         if target in ALLOWED and unit(path) != unit(included):
             edges.setdefault(unit(path), set()).add(unit(included))
             where.setdefault((unit(path), unit(included)), f"src/{path}:{line}")
+    problems.extend(heavy_includes(src))
     for group in loops(edges):
         members = set(group)
         links = [f"{where[(a, b)]} includes {b}" for a in group for b in sorted(edges.get(a, ())) if b in members]

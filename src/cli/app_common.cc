@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/exit_codes.h"
 #include "cli/memory_flag.h"
 #include "cli/number_options.h"

@@ -5,8 +5,7 @@
 #include <optional>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
+#include "cli/cli11_fwd.h"
 #include "cli/logging.h"
 
 namespace onnxrun::cli {

@@ -8,6 +8,8 @@
 
 #include <fmt/core.h>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
@@ -15,6 +17,7 @@
 #include "cli/number_options.h"
 #include "cli/shape_args.h"
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/thread_pool.h"
 #include "ops/leaky_relu_paths.h"
 #include "suite/bench.h"

@@ -7,12 +7,15 @@
 
 #include <fmt/core.h>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
 #include "cli/named_values.h"
 #include "core/error.h"
+#include "core/fail.h"
 #include "suite/compare_sets.h"
 #include "suite/json_documents.h"
 #include "suite/tolerance.h"

@@ -9,6 +9,7 @@
 #include "cli/exit_codes.h"
 #include "cli/interface_docs.h"
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/atomic_file.h"
 
 namespace onnxrun::cli {

@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/app_common.h"
 
 namespace onnxrun::cli {

@@ -6,8 +6,7 @@
 
 #include <string>
 
-#include <CLI/CLI.hpp>
-
+#include "cli/cli11_fwd.h"
 #include "cli/commands.h"
 
 namespace onnxrun::cli {

@@ -5,6 +5,8 @@
 
 #include <fmt/core.h>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun::cli {
 

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/help_text.h"

@@ -1,5 +1,7 @@
 #include "cli/memory_flag.h"
 
+#include <CLI/CLI.hpp>
+
 #include "core/memory_limit.h"
 
 namespace onnxrun::cli {

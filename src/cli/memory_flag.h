@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include <CLI/CLI.hpp>
+#include "cli/cli11_fwd.h"
 
 namespace onnxrun::cli {
 

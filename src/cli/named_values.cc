@@ -5,7 +5,10 @@
 
 #include <fmt/core.h>
 
+#include <CLI/CLI.hpp>
+
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun::cli {
 namespace {

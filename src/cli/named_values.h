@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
+#include "cli/cli11_fwd.h"
 #include "suite/tolerance.h"
 
 namespace onnxrun::cli {

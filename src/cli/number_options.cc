@@ -6,6 +6,8 @@
 
 #include <fmt/core.h>
 
+#include <CLI/CLI.hpp>
+
 namespace onnxrun::cli {
 
 namespace {

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include <CLI/CLI.hpp>
+#include "cli/cli11_fwd.h"
 
 namespace onnxrun::cli {
 

@@ -8,13 +8,15 @@
 
 #include <fmt/core.h>
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
 #include "cli/number_options.h"
+#include "core/log.h"
 #include "io/atomic_file.h"
 #include "suite/baseline.h"
 #include "suite/closing_report.h"
@@ -73,8 +75,8 @@ int merge(const ReportArgs& a) {
   for (const std::string* out : {&a.json, &a.junit})
     if (!out->empty()) check_writable_target(*out);
   if (!m.merge.missing.empty())
-    spdlog::warn("{} of {} shards missing ({}): their tests are not in the merged report", m.merge.missing.size(),
-                 m.merge.shard_count, fmt::join(m.merge.missing, ", "));
+    log::warn("{} of {} shards missing ({}): their tests are not in the merged report", m.merge.missing.size(),
+              m.merge.shard_count, fmt::join(m.merge.missing, ", "));
 
   if (!a.json.empty()) write_json_report(a.json, m.run, m.summary, m.tests, &m.merge);
   if (!a.junit.empty()) write_junit_report(a.junit, m.summary, m.tests, m.run.strict, report_stamp_now());

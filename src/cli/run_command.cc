@@ -5,7 +5,8 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
 #include "cli/commands.h"
@@ -17,6 +18,8 @@
 #include "cli/shape_args.h"
 #include "cli/stdout_check.h"
 #include "core/error.h"
+#include "core/fail.h"
+#include "core/log.h"
 #include "io/tensor_format.h"
 #include "io/test_data.h"
 #include "model/print_graph.h"
@@ -189,7 +192,7 @@ int run_command(const RunOptions& o) {
     return kExitOk;
   }
   RunReport report = run_model(request_for(o));
-  if (!report.notice.empty()) spdlog::warn("{}", report.notice);
+  if (!report.notice.empty()) log::warn("{}", report.notice);
   if (o.json) fmt::print("{}", run_json(report));
   else print_run_text(report, RenderOptions{o.quiet});
   const int code = exit_code_of(report);

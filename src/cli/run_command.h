@@ -7,8 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
+#include "cli/cli11_fwd.h"
 #include "cli/named_values.h"
 
 namespace onnxrun::cli {

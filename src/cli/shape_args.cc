@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <charconv>
 
+#include <fmt/core.h>
+
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun::cli {
 

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun::cli {
 namespace {

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include <CLI/CLI.hpp>
+
 namespace onnxrun::cli {
 
 size_t edit_distance(const std::string& a, const std::string& b) {

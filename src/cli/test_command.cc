@@ -12,7 +12,8 @@
 #include <thread>
 
 #include <fmt/core.h>
-#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
 #include "cli/commands.h"
@@ -23,6 +24,8 @@
 #include "cli/progress.h"
 #include "cli/shard_env.h"
 #include "core/error.h"
+#include "core/fail.h"
+#include "core/log.h"
 #include "io/atomic_file.h"
 #include "suite/baseline.h"
 #include "suite/closing_report.h"
@@ -84,9 +87,9 @@ Selection selection_of(const TestOptions& o) {
 
 int run(const TestOptions& o, const std::optional<AutoShard>& engine) {
   if (engine) {
-    spdlog::info("--shard auto: shard {} from {} ({})", engine->slice(), engine->engine, engine->from);
+    log::info("--shard auto: shard {} from {} ({})", engine->slice(), engine->engine, engine->from);
     if (!engine->xml_output_file.empty() && o.junit == engine->xml_output_file)
-      spdlog::info("--shard auto: JUnit report to {} (XML_OUTPUT_FILE)", o.junit);
+      log::info("--shard auto: JUnit report to {} (XML_OUTPUT_FILE)", o.junit);
   }
   const std::vector<TestCase> tests = select_tests(discover_tests(o.paths), selection_of(o));
   if (o.list) {
@@ -249,7 +252,7 @@ int test_main(int argc, char** argv) {
   if (auto code = parse_test_args(argc, argv, a)) return *code;
   apply_common_options(a.common);
   // One warning per model would bury the report: the loader's warnings only with -v.
-  if (a.common.verbosity.verbose == 0) spdlog::set_level(spdlog::level::err);
+  if (a.common.verbosity.verbose == 0) log::set_level(log::Level::kError);
   const std::optional<AutoShard> engine = resolve_auto_shard(a.test);
   return run(a.test, engine);
 }

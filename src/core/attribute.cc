@@ -1,6 +1,7 @@
 #include "core/attribute.h"
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun {
 

@@ -1,5 +1,7 @@
 #include "core/error.h"
 
+#include <fmt/core.h>
+
 namespace onnxrun {
 
 std::string_view error_kind_name(ErrorKind k) {
@@ -24,6 +26,12 @@ std::string printable(std::string_view text) {
     else out += c;
   }
   return out;
+}
+
+Error Error::with_context(std::string_view context) const {
+  Error e(kind_, fmt::format("{}: {}", context, what()));
+  e.causes_ = causes_;
+  return e;
 }
 
 std::string Cause::key() const {

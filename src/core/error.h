@@ -12,8 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include <fmt/format.h>
-
 namespace onnxrun {
 
 enum class ErrorKind {
@@ -64,11 +62,7 @@ class Error : public std::runtime_error {
   const std::vector<Cause>& causes() const;
 
   // The same error with "context: " put in front of its message.
-  Error with_context(std::string_view context) const {
-    Error e(kind_, fmt::format("{}: {}", context, what()));
-    e.causes_ = causes_;
-    return e;
-  }
+  Error with_context(std::string_view context) const;
   Error with_causes(std::vector<Cause> causes) const {
     Error e(kind_, what());
     e.causes_ = std::make_shared<const std::vector<Cause>>(std::move(causes));
@@ -80,15 +74,7 @@ class Error : public std::runtime_error {
   std::shared_ptr<const std::vector<Cause>> causes_;  // shared: errors are copied as they rise
 };
 
-template <typename... Args>
-[[noreturn]] void fail(ErrorKind kind, fmt::format_string<Args...> f, Args&&... args) {
-  throw Error(kind, fmt::format(f, std::forward<Args>(args)...));
-}
-
-// Error(kUnsupported) with its cause.
-template <typename... Args>
-[[noreturn]] void fail_unsupported(Cause cause, fmt::format_string<Args...> f, Args&&... args) {
-  throw Error(ErrorKind::kUnsupported, fmt::format(f, std::forward<Args>(args)...)).with_causes({std::move(cause)});
-}
+// fail() and fail_unsupported(), which format the message, are in core/fail.h: fmt stays
+// out of this header, which nearly every file includes.
 
 }  // namespace onnxrun

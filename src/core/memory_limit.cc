@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun {
 namespace {

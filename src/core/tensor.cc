@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/memory_limit.h"
 
 namespace onnxrun {

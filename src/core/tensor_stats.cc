@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/tensor_stats_chunk.h"
 #include "core/thread_pool.h"
 

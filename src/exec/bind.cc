@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun {
 namespace {

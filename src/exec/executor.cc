@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "exec/fused_chain.h"
 #include "model/recognise_functions.h"
 #include "ops/registry.h"

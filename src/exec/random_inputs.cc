@@ -5,10 +5,10 @@
 #include <cstring>
 #include <random>
 
-#include <spdlog/spdlog.h>
-
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/half.h"
+#include "core/log.h"
 
 namespace onnxrun {
 
@@ -52,8 +52,8 @@ std::map<std::string, Shape> resolve_input_shapes(const Graph& g, const std::map
         s.push_back(sym->second);
       } else {
         // Polygraphy's default: a run that says what it chose beats one that refuses.
-        spdlog::warn("input '{}' ({}): dim {} ({}) set to 1; give the shape with --shape {}=d0,d1,...", v->name,
-                     describe(*v), k, d.param.empty() ? "unknown" : "'" + d.param + "'", v->name);
+        log::warn("input '{}' ({}): dim {} ({}) set to 1; give the shape with --shape {}=d0,d1,...", v->name,
+                  describe(*v), k, d.param.empty() ? "unknown" : "'" + d.param + "'", v->name);
         if (!d.param.empty()) symbols.emplace(d.param, 1);
         s.push_back(1);
       }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/cleanup_signals.h"
 #include "io/output_transaction.h"
 #include "io/page_matched_write.h"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/safe_open.h"
 #include "io/tensor_proto.h"
 #include "onnx/onnx.pb.h"

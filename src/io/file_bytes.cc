@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/memory_limit.h"
 
 namespace onnxrun {

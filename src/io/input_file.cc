@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/npy.h"
 
 namespace onnxrun {

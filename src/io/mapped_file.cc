@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun {
 namespace {

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/atomic_file.h"
 
 namespace onnxrun {

@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/atomic_file.h"
 #include "io/crc32.h"
 #include "io/file_bytes.h"

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/output_transaction.h"
 #include "io/tensor_file.h"
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/cleanup_signals.h"
 
 namespace onnxrun {

@@ -5,7 +5,7 @@
 //
 //   OutputTransaction outputs;         // before the run writes anything
 //   ... run, compare, print, flush stdout ...
-//   for (auto& p : outputs.commit()) spdlog::info("wrote {}", p);
+//   for (auto& p : outputs.commit()) log::info("wrote {}", p);
 //
 // - commit() renames every temporary over its final path, in the order written, and
 //   returns the final paths. If a rename fails it removes the files it has already

@@ -14,6 +14,7 @@
 #endif
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun {
 namespace {

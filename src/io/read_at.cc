@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun {
 

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/input_file.h"
 #include "io/npz.h"
 #include "io/test_data.h"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun {
 

@@ -1,6 +1,7 @@
 #include "io/streamed_outputs.h"
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/output_files.h"
 #include "io/output_transaction.h"
 

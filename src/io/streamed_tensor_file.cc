@@ -1,6 +1,7 @@
 #include "io/streamed_tensor_file.h"
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/npy.h"
 #include "io/tensor_file.h"
 

@@ -7,6 +7,7 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/atomic_file.h"
 #include "io/external_data.h"
 #include "io/mapped_file.h"

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/atomic_file.h"
 #include "io/npy.h"
 #include "io/npz.h"

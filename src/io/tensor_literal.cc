@@ -12,6 +12,7 @@
 
 #include "core/element.h"
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/half.h"
 
 namespace onnxrun {

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "onnx/onnx.pb.h"
 
 namespace onnxrun {

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/crc32.h"
 #include "io/mapped_file.h"
 #include "io/npy.h"

@@ -1,6 +1,7 @@
 #include "io/tensor_wire.h"
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun {
 namespace {

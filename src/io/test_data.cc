@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace fs = std::filesystem;
 

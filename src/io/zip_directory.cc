@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/read_at.h"
 
 namespace onnxrun {

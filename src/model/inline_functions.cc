@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "model/unique_names.h"
 
 namespace onnxrun {

@@ -4,9 +4,10 @@
 #include <filesystem>
 
 #include <google/protobuf/io/coded_stream.h>
-#include <spdlog/spdlog.h>
 
 #include "core/error.h"
+#include "core/fail.h"
+#include "core/log.h"
 #include "io/file_bytes.h"
 #include "model/inline_functions.h"
 #include "model/proto_to_graph.h"
@@ -46,8 +47,7 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& ba
   if (!parsed) fail(ErrorKind::kInvalid, "not a valid ONNX model (protobuf parse failed)");
   if (proto.ir_version() <= 0) fail(ErrorKind::kInvalid, "not a valid ONNX model (no ir_version)");
   if (proto.ir_version() > kNewestKnownIrVersion)
-    spdlog::warn("IR version {} is newer than the newest onnx-run knows ({})", proto.ir_version(),
-                 kNewestKnownIrVersion);
+    log::warn("IR version {} is newer than the newest onnx-run knows ({})", proto.ir_version(), kNewestKnownIrVersion);
   Model m = model_from_proto(proto, base_dir);
   if (options.keep_unsupported) {
     // Describing, not running: a function that cannot be inlined leaves its calls in
@@ -55,7 +55,7 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& ba
     try {
       inline_functions(m);
     } catch (const Error& e) {
-      spdlog::warn("local functions not inlined: {}", e.what());
+      log::warn("local functions not inlined: {}", e.what());
     }
   } else {
     inline_functions(m);

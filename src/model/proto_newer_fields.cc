@@ -6,6 +6,7 @@
 #include <google/protobuf/wire_format_lite.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun {
 namespace {

@@ -4,7 +4,10 @@
 #include <set>
 #include <tuple>
 
+#include <fmt/core.h>
+
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/external_data.h"
 #include "io/tensor_proto.h"
 #include "model/proto_newer_fields.h"

@@ -4,9 +4,10 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <spdlog/spdlog.h>
 
 #include "core/error.h"
+#include "core/fail.h"
+#include "core/log.h"
 #include "model/known_versions.h"
 #include "ops/registry.h"
 
@@ -80,7 +81,7 @@ void resolve_one(Node& n, const Graph& g, const OpRegistry& registry,
 void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) {
   auto it = g.opset_imports.find("");
   if (it != g.opset_imports.end() && it->second > kNewestKnownOpset)
-    spdlog::warn(
+    log::warn(
         "the model imports opset {} of ai.onnx; onnx-run knows versions up to {} and resolves each node "
         "to the newest version it implements",
         it->second, kNewestKnownOpset);

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "model/unique_names.h"
 #include "ops/registry.h"
 

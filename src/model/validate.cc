@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/fail.h"
 
 namespace onnxrun {
 

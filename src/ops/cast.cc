@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "ops/cast_kernels.h"
 #include "ops/dtype_dispatch.h"
 #include "ops/elementwise.h"

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "ops/dtype_dispatch.h"
 #include "ops/op_families.h"
 #include "ops/registry.h"

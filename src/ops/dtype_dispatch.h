@@ -10,6 +10,7 @@
 
 #include "core/dtype.h"
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/half.h"
 
 namespace onnxrun {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/thread_pool.h"
 
 namespace onnxrun {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/half.h"
 #include "core/thread_pool.h"
 #include "ops/dtype_dispatch.h"

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "ops/leaky_relu_kernels.h"
 
 namespace onnxrun {

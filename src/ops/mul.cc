@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/half.h"
 #include "ops/dtype_dispatch.h"
 #include "ops/elementwise.h"

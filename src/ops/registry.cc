@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "ops/dtype_dispatch.h"
 
 namespace onnxrun {

@@ -2,6 +2,7 @@
 // across all three inputs. Selection copies elements, so one loop per element size
 // serves every type (bits pass through untouched: NaN payloads, -0.0).
 #include "core/error.h"
+#include "core/fail.h"
 #include "ops/dtype_dispatch.h"
 #include "ops/elementwise.h"
 #include "ops/op_families.h"

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/tensor_stats.h"
 #include "core/thread_pool.h"
 #include "exec/executor.h"

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/test_data.h"
 #include "suite/run.h"
 

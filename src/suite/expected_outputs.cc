@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/npy.h"
 #include "io/result_files.h"
 #include "suite/feeds.h"

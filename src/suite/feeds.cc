@@ -1,9 +1,10 @@
 #include "suite/feeds.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "core/error.h"
+#include "core/fail.h"
+#include "core/log.h"
 #include "exec/bind.h"
 #include "exec/random_inputs.h"
 #include "io/input_file.h"
@@ -45,7 +46,7 @@ Feed feed_from_arg(const Graph& g, const std::string& arg, size_t position, cons
     if (auto it = shapes.find(decl->name); it != shapes.end()) shape = it->second;
     std::string overflow;
     f.tensor = parse_tensor_literal(value, decl->dtype.value_or(DType::kFloat), shape, "-i " + arg, &overflow);
-    if (!overflow.empty()) spdlog::warn("input '{}' (-i {}): {}", decl->name, arg, overflow);
+    if (!overflow.empty()) log::warn("input '{}' (-i {}): {}", decl->name, arg, overflow);
     source = "literal";
   } else {
     f.tensor = numpy_bfloat16_as_declared(g, value, read_input_file(value).tensor, f.name, position);

@@ -1,6 +1,7 @@
 // The `onnx-run bench --json` line (schema in suite/json_documents.h).
 #include "ops/leaky_relu_paths.h"
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 
 namespace onnxrun {
 

@@ -1,6 +1,7 @@
 // The `onnx-run compare --json` document (schema in suite/json_documents.h).
 #include "suite/compare_sets.h"
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 
 namespace onnxrun {
 

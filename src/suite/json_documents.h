@@ -1,14 +1,13 @@
-// Every JSON document onnx-run prints or writes is built in the json_*.cc files of this
-// floor and serialised by json_text, the one call that turns a document into text. Keys
-// come in the order written below. Names and strings from model files need not be valid
-// UTF-8: their bad bytes are written as U+FFFD.
+// Every JSON document onnx-run prints or writes, as text: built in the json_*.cc files of
+// this floor and serialised by json_text (json_values.h, which brings in nlohmann/json,
+// heavy to compile, for those files alone). Keys come in the order written below. Names
+// and strings from model files need not be valid UTF-8: their bad bytes are written as
+// U+FFFD.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "exec/fusion.h"
 #include "model/graph.h"
@@ -22,9 +21,6 @@ struct RunReport;
 struct RunInfo;
 struct MergeInfo;
 struct SetsComparison;
-
-// The document as text: indented by `indent` spaces (-1: one line), ending in a newline.
-std::string json_text(const nlohmann::ordered_json& j, int indent);
 
 // `onnx-run info --json` (json_info.cc), indented by 2:
 // {"ir_version", "producer_name", "producer_version", "domain", "model_version",
@@ -63,7 +59,7 @@ std::string run_json(const RunReport& report);
 //   decade that has errors, {"inf", "inf"} for NaN and infinity mismatches.
 //   A run on given or made-up inputs with --expected has a "comparison" on each compared
 //   output, and "passed" beside "outputs".
-nlohmann::ordered_json comparison_json(const Comparison& c);
+//   (json_values.h: comparison_json)
 
 // `onnx-run compare --json` (json_compare.cc), indented by 2:
 // {"a", "b", "model" (null without --model), "equal", "values": [{"name", "a", "b"
@@ -87,15 +83,6 @@ std::string bench_json(const std::string& what, unsigned threads, const BenchOpt
 //  "unsupported_causes": [{"cause", "tests"}], "tests": [RESULT...]}
 std::string test_report_json(const RunInfo& info, const Summary& summary, const std::vector<TestResult>& results,
                              const MergeInfo* merge = nullptr);
-// The "run" object of that report read back; fields an older report lacks keep their
-// defaults. Throws Error(kInvalid) for a field of the wrong type.
-RunInfo run_info_from_json(const nlohmann::json& run);
-
-// RESULT (json_result.cc): one TestResult, as in the report's "tests", in a baseline
-// read back, and as an isolated child sends it to its parent:
-// {"name", "outcome", "seconds", "message", "model", "sets", "causes"?, "signal"?}.
-nlohmann::ordered_json result_to_json(const TestResult& r);
-// Throws Error(kInvalid) when `j` lacks a name or a known outcome.
-TestResult result_from_json(const nlohmann::json& j);
+// RESULT: json_values.h.
 
 }  // namespace onnxrun

@@ -4,6 +4,7 @@
 #include "model/describe.h"
 #include "ops/registry.h"
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 
 namespace onnxrun {
 namespace {

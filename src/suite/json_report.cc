@@ -3,7 +3,9 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 #include "suite/report.h"
 
 namespace onnxrun {

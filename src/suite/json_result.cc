@@ -1,6 +1,8 @@
 // RESULT, one TestResult as JSON (schema in suite/json_documents.h).
 #include "core/error.h"
+#include "core/fail.h"
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 
 namespace onnxrun {
 

@@ -8,6 +8,7 @@
 
 #include "io/tensor_json.h"
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 #include "suite/run.h"
 
 namespace onnxrun {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 
 namespace onnxrun {
 namespace {

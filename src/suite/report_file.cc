@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 
 namespace onnxrun {
 

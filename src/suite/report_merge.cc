@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/test_data.h"
 #include "suite/discovery.h"
 

@@ -4,9 +4,10 @@
 #include <filesystem>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "core/error.h"
+#include "core/fail.h"
+#include "core/log.h"
 #include "core/thread_pool.h"
 #include "exec/executor.h"
 #include "io/output_files.h"
@@ -86,7 +87,7 @@ void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Te
   run.run_ms = ms_since(t0);
   if (dump) {
     report.values_dumped = dump->finish();
-    spdlog::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
+    log::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
   }
   if (!r.output_dir.empty()) write_outputs_as(r.format, r.output_dir, g.output_names(), results);
   for (size_t k = 0; k < results.size(); ++k) run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
@@ -163,7 +164,7 @@ std::vector<std::string> RunReport::commit_outputs() {
   if (!outputs_) return {};
   std::vector<std::string> paths = outputs_->commit();
   outputs_.reset();
-  for (const std::string& p : paths) spdlog::info("wrote {}", p);
+  for (const std::string& p : paths) log::info("wrote {}", p);
   return paths;
 }
 
@@ -209,9 +210,9 @@ RunReport run_model(const RunRequest& r) {
   if (run_streamed(r, exec, &pool, r.expected.empty() ? nullptr : &expected, run, report.values_dumped)) {
     report.streamed = true;
     if (run.block_lanes > 1)
-      spdlog::info("ran block by block ({} KiB blocks, {} side by side)", r.block_bytes >> 10, run.block_lanes);
-    else spdlog::info("ran block by block ({} KiB blocks)", r.block_bytes >> 10);
-    if (!r.dump_dir.empty()) spdlog::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
+      log::info("ran block by block ({} KiB blocks, {} side by side)", r.block_bytes >> 10, run.block_lanes);
+    else log::info("ran block by block ({} KiB blocks)", r.block_bytes >> 10);
+    if (!r.dump_dir.empty()) log::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
     return report;
   }
   const auto t1 = Clock::now();

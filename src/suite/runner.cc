@@ -20,7 +20,9 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 
 namespace onnxrun {
 namespace {

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "exec/bind.h"
 #include "io/result_files.h"
 #include "io/tensor_file.h"

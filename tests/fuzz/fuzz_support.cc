@@ -4,8 +4,7 @@
 
 #include <unistd.h>
 
-#include <spdlog/spdlog.h>
-
+#include "core/log.h"
 #include "core/memory_limit.h"
 #include "fuzz_cases.h"
 
@@ -13,7 +12,7 @@ namespace onnxrun::fuzz {
 
 const std::string& setup(size_t memory_limit) {
   static const std::string dir = [memory_limit] {
-    spdlog::set_level(spdlog::level::off);
+    log::set_level(log::Level::kOff);
     // Well below libFuzzer's -rss_limit_mb: a refusal, not an OOM.
     set_memory_limit(memory_limit);
     std::string tmpl = "/tmp/onnxrun-fuzz-" + std::to_string(::getpid()) + "-XXXXXX";

@@ -48,7 +48,17 @@ code, out = check({**good, "io/f.h": '#include "io/k.h"\n', "io/k.cc": '#include
 expect(f"a loop between two units fails (exit {code}: {out})",
        code == 1 and "include loop between io/f, io/k" in out)
 
+code, out = check({**good, "ops/c.h": '#include "core/a.h"\n#include <CLI/CLI.hpp>\n'})
+expect(f"a header including CLI11 fails (exit {code}: {out})", code == 1 and "ops/c.h:2: includes <CLI/CLI.hpp>" in out)
+
+code, out = check({**good, "ops/b.cc": '#include <spdlog/spdlog.h>\n'})
+expect(f"spdlog outside core/log.cc and cli/logging.cc fails (exit {code}: {out})",
+       code == 1 and "ops/b.cc:1: includes <spdlog/spdlog.h>" in out)
+
+code, out = check({**good, "ops/b.cc": '#include <fmt/format.h>\n', "core/a.h": "#include <fmt/core.h>\n"})
+expect(f"fmt/format.h in a .cc and fmt/core.h in a header pass (exit {code}: {out})", code == 0)
+
 for f in failures:
     print("FAILED:", f)
-print(f"check_includes_test: {4 - len(failures)} of 4 checks passed")
+print(f"check_includes_test: {7 - len(failures)} of 7 checks passed")
 sys.exit(1 if failures else 0)

@@ -1,6 +1,7 @@
 #include "support/op_runner.h"
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "ops/registry.h"
 
 namespace onnxrun::test {

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/error.h"
+#include "core/fail.h"
 #include "core/thread_pool.h"
 #include "exec/block_run.h"
 #include "exec/executor.h"

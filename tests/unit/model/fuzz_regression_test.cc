@@ -12,9 +12,8 @@
 #include <string>
 #include <vector>
 
-#include <spdlog/spdlog.h>
-
 #include "core/error.h"
+#include "core/log.h"
 #include "core/memory_limit.h"
 #include "fuzz/fuzz_cases.h"
 #include "model/load.h"
@@ -59,21 +58,17 @@ std::string file_bytes(const std::string& path) {
 // The process as the fuzz target has it (quiet, the target's memory limit) while alive.
 class AsTheFuzzerRuns {
  public:
-  explicit AsTheFuzzerRuns(size_t limit) : limit_(memory_limit()), level_(spdlog::get_level()) {
+  explicit AsTheFuzzerRuns(size_t limit) : limit_(memory_limit()) {
     set_memory_limit(limit);
-    spdlog::set_level(spdlog::level::off);
     fuzz::prepare_scratch_dir(dir_.path());
   }
-  ~AsTheFuzzerRuns() {
-    set_memory_limit(limit_);
-    spdlog::set_level(level_);
-  }
+  ~AsTheFuzzerRuns() { set_memory_limit(limit_); }
   const std::string& dir() const { return dir_.path(); }
 
  private:
   test::TempDir dir_;
   size_t limit_;
-  spdlog::level::level_enum level_;
+  log::ScopedLevel quiet_{log::Level::kOff};
 };
 
 template <typename Case>

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 
 using namespace onnxrun;
 using Json = nlohmann::ordered_json;

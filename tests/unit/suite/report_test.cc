@@ -10,6 +10,7 @@
 #include "suite/baseline.h"
 #include "suite/case_runner.h"
 #include "suite/json_documents.h"
+#include "suite/json_values.h"
 #include "suite/report.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
