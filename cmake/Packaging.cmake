@@ -14,6 +14,14 @@
 include(GNUInstallDirs)
 set(CMAKE_INSTALL_DEFAULT_COMPONENT_NAME cli)
 
+# The installed onnx-run is stripped, as `cmake --install --strip` and the .deb (CPACK_STRIP_FILES)
+# make it, whether or not --strip is given: the build tree's copy keeps its debug
+# information (over 200 MB), the installed one is about 7 MB. -DONNXRUN_INSTALL_STRIP=OFF
+# installs it as built.
+option(ONNXRUN_INSTALL_STRIP "strip the installed onnx-run of its debug information" ON)
+if(ONNXRUN_INSTALL_STRIP)
+  install(CODE "set(CMAKE_INSTALL_DO_STRIP ON)" COMPONENT cli)
+endif()
 install(TARGETS onnx-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Generated at build time from the command line's definitions (src/CMakeLists.txt).
 install(FILES ${PROJECT_BINARY_DIR}/docs/onnx-run.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)

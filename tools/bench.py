@@ -12,6 +12,8 @@ cell beside `cat in > out` (or `cat in > /dev/null` when nothing is written) of 
 same bytes, taken in turns in the same run, with peak RSS; a cell that writes a file is
 also put beside `cat in > tmp && mv tmp out`, which replaces its output as onnx-run
 does (the new file beside the old until it is complete).
+startup: the fixed cost of one whole process, `onnx-run --version` and a run of a 3-element
+model, beside `true` (the floor of starting any native process), taken in turns.
 graphs: the graphs that carry LeakyRelu (its body written out, as ONNX's *_expanded tests
 and exporters write it; the exporters' Where(X < 0, X * a, X); three LeakyRelus in a
 chain), fused and with --no-fuse, beside the single LeakyRelu node and memcpy in the same
@@ -203,12 +205,13 @@ def main():
     ap.add_argument("--big-mb", type=int, default=400, help="size of the whole-process tensor (0: skip)")
     ap.add_argument("--process-repeat", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=5, help="alternating kernel/memcpy rounds per cell")
-    ap.add_argument("--sections", default="kernels,graphs,process,stats,matrix",
+    ap.add_argument("--sections", default="startup,kernels,graphs,process,stats,matrix",
                     help="which parts to run, comma separated")
     ap.add_argument("--graph-sizes", default="1e6,1e7", help="element counts of the graphs section")
     ap.add_argument("--op-sizes", default="1e6", help="element counts of Less, Mul, Where alone")
     ap.add_argument("--matrix-types", default="float,float16,double")
     ap.add_argument("--matrix-repeat", type=int, default=5)
+    ap.add_argument("--startup-repeat", type=int, default=200, help="processes per command of the startup section")
     a = ap.parse_args()
     sections = set(a.sections.split(","))
     os.makedirs(a.workdir, exist_ok=True)
@@ -217,6 +220,8 @@ def main():
     print(f"onnx-run: {exe}")
     print(f"kernel path: {bench_json([exe, 'bench', '--memcpy', '64', '--repeat', '1', '--json'])['kernel_path']}")
     print()
+    if "startup" in sections:
+        startup(a, exe)
     if "kernels" in sections:
         kernel_tables(a, exe)
     if "graphs" in sections:
@@ -228,6 +233,27 @@ def main():
     if "matrix" in sections:
         for t in a.matrix_types.split(","):
             matrix(a, exe, t)
+
+
+def startup(a, exe):
+    """Whole processes that do almost nothing, beside `true`: the cost of being onnx-run."""
+    model = os.path.join(a.workdir, "startup.onnx")
+    make_model(model, TYPES["float"])
+    cmds = {"true": ["true"], "onnx-run --version": [exe, "--version"],
+            "onnx-run (3 floats, -q)": [exe, model, "-i", "x=[-1,0,1]", "-q"]}
+    times = {k: [] for k in cmds}
+    for _ in range(a.startup_repeat):
+        for k, argv in cmds.items():
+            t0 = time.perf_counter()
+            subprocess.run(argv, stdout=subprocess.DEVNULL, check=True)
+            times[k].append(time.perf_counter() - t0)
+    floor = statistics.median(times["true"])
+    print(f"Start-up, median of {a.startup_repeat} processes each, taken in turns; ratio = command / `true`:")
+    for k, ts in times.items():
+        m = statistics.median(ts)
+        print(f"  {k:24} {m*1e3:7.2f} ms  ratio {m/floor:5.2f}")
+    print()
+    sys.stdout.flush()
 
 
 def kernel_tables(a, exe):

@@ -1,9 +1,27 @@
 #!/usr/bin/env bash
-# Sets up and builds onnx-run on Debian 12: installs the Debian packages that are
-# missing (as root, or through sudo), then configures and builds into build/.
+# tools/setup.sh [--tests]: sets up and builds onnx-run on Debian 12. Installs the Debian
+# packages that are missing (as root, or through sudo), then configures build/ and builds
+# what the README's command needs: onnx-run and its generated man page and completions;
+# with --tests, the test programs too (everything ctest runs).
 # Safe to run again: it installs nothing that is there and rebuilds only what changed.
+# Where ccache is installed, compilations go through it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+tests=0
+for arg in "$@"; do
+  case $arg in
+    --tests) tests=1 ;;
+    -h | --help)
+      sed -n '2,7p' "$0" | cut -c3-
+      exit 0
+      ;;
+    *)
+      echo "setup: unknown option '$arg' (usage: tools/setup.sh [--tests])" >&2
+      exit 2
+      ;;
+  esac
+done
 
 packages=(
   g++ cmake ninja-build pkg-config           # toolchain
@@ -29,5 +47,11 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build
+launcher=""
+command -v ccache >/dev/null && launcher=ccache
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" >/dev/null
+if ((tests)); then
+  cmake --build build
+else
+  cmake --build build --target onnx-run onnxrun_interface_docs
+fi

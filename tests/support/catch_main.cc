@@ -2,8 +2,9 @@
 // catch_discover_tests).
 // - --skip-without-shared-tests, a flag of its own taken out before Catch2 sees the
 //   command line, is given to the cases that need the ONNX project's test data: it
-//   prints why and exits 77 (which ctest reports as skipped) when shared_tests_dir()
-//   holds no node/ folder.
+//   prints why, appends the reason to the log that ctest summarises after the run
+//   (support/skip_summary.cmake) and exits 77 (which ctest reports as skipped) when
+//   shared_tests_dir() holds no node/ folder.
 // - A test name that begins with '-' ("--timeout kills ...") would be read by Catch2 as
 //   an option; an argument that begins with '-' and holds a space is no option, so it
 //   is passed on quoted, as a test name.
@@ -12,6 +13,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -29,7 +31,10 @@ int main(int argc, char** argv) {
   }
   const std::string shared = onnxrun::test::shared_tests_dir();
   if (needs_shared_tests && !std::filesystem::is_directory(shared + "/node")) {
-    std::cout << "skipped: " << shared << " not found (the ONNX project's test data lives in ../shared/onnx-tests)\n";
+    const std::string reason = "no ONNX test data: " + shared +
+                               "/node not found (set ONNXRUN_TEST_DATA=DIR, or configure with -DONNXRUN_TEST_DATA=DIR)";
+    std::cout << "skipped: " << reason << "\n";
+    std::ofstream(ONNXRUN_SKIP_LOG, std::ios::app) << reason << "\n";  // summarised after the run
     return 77;
   }
   std::vector<char*> cargs;

@@ -1,10 +1,20 @@
 #!/bin/sh
-# Runs the rest of the command line only if the ONNX test data folder ($1) exists;
-# otherwise says why and exits 77, which ctest reports as a skipped test.
+# tests/support/if_shared_tests.sh DIR LOG COMMAND...: runs COMMAND only if the ONNX test
+# data folder exists: $ONNXRUN_TEST_DATA when set, else DIR (every argument of COMMAND
+# equal to DIR then names it instead). Otherwise says why, appends the reason to LOG (which
+# ctest summarises after the run) and exits 77, which ctest reports as a skipped test.
 dir=$1
-shift
-if [ ! -d "$dir/node" ]; then
-  echo "skipped: $dir not found (the ONNX project's test data lives in ../shared/onnx-tests)"
+log=$2
+shift 2
+data=${ONNXRUN_TEST_DATA:-$dir}
+if [ ! -d "$data/node" ]; then
+  reason="no ONNX test data: $data/node not found (set ONNXRUN_TEST_DATA=DIR, or configure with -DONNXRUN_TEST_DATA=DIR)"
+  echo "skipped: $reason"
+  mkdir -p "$(dirname "$log")" && echo "$reason" >>"$log"
   exit 77
 fi
+for arg do
+  shift
+  if [ "$arg" = "$dir" ]; then set -- "$@" "$data"; else set -- "$@" "$arg"; fi
+done
 exec "$@"

@@ -10,8 +10,8 @@ namespace onnxrun::test {
 std::string onnx_run_binary() { return ONNXRUN_BIN; }
 std::string testdata_dir() { return std::string(ONNXRUN_SOURCE_DIR) + "/testdata"; }
 std::string shared_tests_dir() {
-  const char* other = std::getenv("ONNXRUN_SHARED_TESTS");
-  return other && *other ? other : ONNXRUN_SHARED_TESTS;
+  const char* other = std::getenv("ONNXRUN_TEST_DATA");
+  return other && *other ? other : ONNXRUN_TEST_DATA;
 }
 std::string node_test(const std::string& name) { return shared_tests_dir() + "/node/" + name; }
 

@@ -8,8 +8,9 @@ namespace onnxrun::test {
 
 std::string onnx_run_binary();
 std::string testdata_dir();  // <source>/testdata
-// <source>/../shared/onnx-tests (may not exist), or $ONNXRUN_SHARED_TESTS when set: a
-// run with ONNXRUN_SHARED_TESTS=/nowhere shows how the cases needing it are skipped.
+// The ONNX test data folder (may not exist): $ONNXRUN_TEST_DATA when set, else the one
+// configured (-DONNXRUN_TEST_DATA, by default <source>/../shared/onnx-tests). A run with
+// ONNXRUN_TEST_DATA=/nowhere shows how the cases needing it are skipped.
 std::string shared_tests_dir();
 std::string node_test(const std::string& name);  // shared_tests_dir()/node/<name>
 

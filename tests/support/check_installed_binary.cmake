@@ -1,0 +1,16 @@
+# cmake -DEXE=<installed onnx-run> -DREADELF=<readelf> -P check_installed_binary.cmake
+# What `cmake --install` puts in bin/ is a package's binary: stripped of its debug
+# information and at most 16 MiB (the build tree's copy, with it, is over 100 MB).
+file(SIZE "${EXE}" size)
+math(EXPR limit "16 * 1024 * 1024")
+if(size GREATER limit)
+  message(FATAL_ERROR "${EXE} is ${size} bytes, over the 16 MiB an installed onnx-run may take")
+endif()
+execute_process(COMMAND "${READELF}" -S -W "${EXE}" OUTPUT_VARIABLE sections RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${READELF} -S ${EXE} failed: ${rc}")
+endif()
+if(sections MATCHES "\\.debug_info")
+  message(FATAL_ERROR "${EXE} carries debug information (.debug_info): the install did not strip it")
+endif()
+message("${EXE}: ${size} bytes, no debug information")

@@ -1,0 +1,23 @@
+# cmake -DLOG=FILE -P skip_summary.cmake: after a ctest run, one line per reason that
+# skipped tests gave (one reason a line in LOG, as support/log_skip.sh, if_shared_tests.sh
+# and catch_main.cc append them), with how many tests gave it. Nothing when none skipped.
+if(NOT EXISTS "${LOG}")
+  return()
+endif()
+file(STRINGS "${LOG}" reasons)
+list(LENGTH reasons total)
+set(distinct ${reasons})
+list(REMOVE_DUPLICATES distinct)
+foreach(reason IN LISTS distinct)
+  set(count 0)
+  foreach(r IN LISTS reasons)
+    if(r STREQUAL reason)
+      math(EXPR count "${count} + 1")
+    endif()
+  endforeach()
+  if(count EQUAL 1)
+    message("Skipped 1 test: ${reason}")
+  else()
+    message("Skipped ${count} tests: ${reason}")
+  endif()
+endforeach()
