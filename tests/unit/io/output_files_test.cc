@@ -33,7 +33,7 @@ void write_text(const std::string& path, const std::string& text) {
 
 bool has_temporaries(const std::string& dir) {
   for (const std::string& n : names_in(dir))
-    if (n.find(".tmp.") != std::string::npos) return true;
+    if (n.find(".onnx-run.") != std::string::npos) return true;
   return false;
 }
 
