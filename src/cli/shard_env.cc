@@ -58,7 +58,32 @@ Environment process_environment() {
 
 std::string AutoShard::slice() const { return fmt::format("{}/{}", index, count); }
 
+namespace {
+
+bool sets_any(const Environment& env, const Protocol& p) { return env(p.index) || (p.total && env(p.total)); }
+
+// "CI_NODE_INDEX/CI_NODE_TOTAL (GitLab)", naming the variables that are set.
+std::string set_variables(const Environment& env, const Protocol& p) {
+  std::string names;
+  for (const char* v : {p.index, p.total})
+    if (v && env(v)) names += (names.empty() ? "" : " and ") + std::string(v);
+  return fmt::format("{} ({})", names, p.engine);
+}
+
+}  // namespace
+
 AutoShard shard_from_environment(const Environment& env, int shard_count) {
+  // Bazel runs inside a CI job, so its variables (the innermost engine's) win over the
+  // job's. Two CI engines at once cannot both be right: which one is meant is not guessed.
+  const Protocol* ci = nullptr;
+  for (const Protocol& p : kProtocols) {
+    if (std::string(p.engine) == "Bazel" || !sets_any(env, p)) continue;
+    if (ci && !sets_any(env, kProtocols[0]))
+      fail(ErrorKind::kUsage,
+           "--shard auto: two test engines' shard variables are set, {} and {}; unset one, or give --shard K/N",
+           set_variables(env, *ci), set_variables(env, p));
+    if (!ci) ci = &p;
+  }
   for (const Protocol& p : kProtocols) {
     const auto index = env(p.index);
     const auto total = p.total ? env(p.total) : std::nullopt;

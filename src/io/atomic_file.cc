@@ -1,10 +1,6 @@
 #include "io/atomic_file.h"
 
-#include <atomic>
-#include <cctype>
 #include <cerrno>
-#include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -17,9 +13,10 @@
 
 #include "core/error.h"
 #include "core/fail.h"
-#include "io/cleanup_signals.h"
 #include "io/output_transaction.h"
+#include "io/owned_temp.h"
 #include "io/page_matched_write.h"
+#include "io/temp_names.h"
 
 namespace onnxrun {
 
@@ -29,10 +26,6 @@ thread_local int t_immediate_depth = 0;
 
 // From this size on, write_bytes writes past the stream's buffer.
 constexpr size_t kLargeWriteBytes = size_t{64} << 10;
-
-// When this process started, as file times count: a temporary last written before then
-// by a process that no longer exists is debris (remove_stale_temporaries).
-const std::filesystem::file_time_type kProcessStart = std::filesystem::file_time_type::clock::now();
 
 struct Target {
   bool in_place = false;
@@ -69,58 +62,6 @@ Target resolve_target(const std::string& path) {
   fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(ELOOP));
 }
 
-// Temporaries are ".NAME.tmp.PID.XXXXXX": the writer's process id, six random letters.
-std::string temp_prefix(const std::string& filename) { return "." + filename + ".tmp."; }
-
-std::string temp_name(const std::string& target) {
-  static std::atomic<uint64_t> counter{0};
-  uint64_t x = static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-               (static_cast<uint64_t>(::getpid()) << 32) ^ (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull);
-  // splitmix64, for six letters like mkstemp's
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  static const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  std::string suffix;
-  for (int k = 0; k < 6; ++k, x /= 62) suffix += kLetters[x % 62];
-  const std::filesystem::path t(target);
-  const std::string name = temp_prefix(t.filename().string()) + std::to_string(::getpid()) + "." + suffix;
-  return t.parent_path().empty() ? name : (t.parent_path() / name).string();
-}
-
-// The process id in `rest` when it is "PID.XXXXXX" (six letters or digits), else -1.
-long temp_owner(const std::string& rest) {
-  const size_t dot = rest.find('.');
-  if (dot == 0 || dot == std::string::npos || rest.size() != dot + 7 || dot > 9) return -1;
-  for (size_t k = 0; k < rest.size(); ++k)
-    if (k < dot ? !std::isdigit(static_cast<unsigned char>(rest[k]))
-                : k > dot && !std::isalnum(static_cast<unsigned char>(rest[k])))
-      return -1;
-  return std::stol(rest.substr(0, dot));
-}
-
-// SIGKILL (or a power cut) runs no handler, so a killed run leaves its temporary. Before
-// writing `target`, this removes the temporaries for it of the exact pattern whose
-// process no longer exists and that were last written before this process started: a
-// live run's temporary, even one waiting for its commit, is never touched. Best effort:
-// what cannot be read or removed stays.
-void remove_stale_temporaries(const std::string& target) {
-  const std::filesystem::path t(target);
-  const std::filesystem::path dir = t.parent_path().empty() ? "." : t.parent_path();
-  const std::string prefix = temp_prefix(t.filename().string());
-  std::error_code ec;
-  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    const long pid = temp_owner(name.substr(prefix.size()));
-    if (pid <= 0 || pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
-    std::error_code e;
-    if (!it->is_regular_file(e) || it->is_symlink(e) || it->last_write_time(e) >= kProcessStart || e) continue;
-    ::unlink(it->path().c_str());
-  }
-}
-
 }  // namespace
 
 ImmediateWrites::ImmediateWrites() { ++t_immediate_depth; }
@@ -138,45 +79,40 @@ void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& pa
   if (n && std::fwrite(data, 1, n, f) != n) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
 }
 
-void write_text_file_now(const std::string& path, const std::string& text) {
+void write_text_file_now(const WriteTarget& target, const std::string& text) {
   ImmediateWrites now;
-  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); });
+  write_file_atomically(target, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), target.path); });
 }
 
-AtomicFile::AtomicFile(const std::string& path) : path_(path) {
-  const Target target = resolve_target(path);
-  target_ = target.path;
-  in_place_ = target.in_place;
-  if (in_place_) {
-    f_ = std::fopen(target_.c_str(), "wb");
-    if (!f_) fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(errno));
-    struct stat st {};
-    can_seek_ = ::fstat(::fileno(f_), &st) == 0 && S_ISREG(st.st_mode);
-    return;
+AtomicFile::AtomicFile(const WriteTarget& target) : path_(target.path) {
+  std::shared_ptr<const OutputFolder> folder = target.folder;
+  std::string name = target.name;
+  if (!folder) {
+    const Target resolved = resolve_target(path_);
+    in_place_ = resolved.in_place;
+    if (in_place_) {
+      f_ = std::fopen(resolved.path.c_str(), "wb");
+      if (!f_) fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(errno));
+      struct stat st {};
+      can_seek_ = ::fstat(::fileno(f_), &st) == 0 && S_ISREG(st.st_mode);
+      return;
+    }
+    const std::filesystem::path p(resolved.path);
+    try {
+      folder = OutputFolder::open_existing(p.parent_path().string());
+    } catch (const Error& e) {
+      throw e.with_context("cannot write " + path_);
+    }
+    name = p.filename().string();
+    // A report's folder is the user's, not onnx-run's: only this file's debris goes.
+    remove_stale_temporaries(folder->fd(), name);
   }
   can_seek_ = true;
-  remove_stale_temporaries(target_);
-  // The temporary's name is in a signal-safe slot before the file exists (cleanup_signals.h).
-  slot_ = cleanup::claim("", target_);
-  int fd = -1;
-  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    tmp_ = temp_name(target_);
-    cleanup::set_temp(slot_, tmp_);
-    cleanup::set_state(slot_, cleanup::SlotState::kTemp);
-    fd = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
-      const int err = errno;
-      cleanup::set_state(slot_, cleanup::SlotState::kClaimed);  // the name is someone else's, or nothing
-      if (err != EEXIST) {
-        cleanup::release(std::exchange(slot_, nullptr));
-        fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(err));
-      }
-    }
-  }
-  if (fd < 0) {
-    cleanup::release(std::exchange(slot_, nullptr));
-    fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(EEXIST));
-  }
+  temp_ = std::make_unique<OwnedTemp>(folder, name);
+  // The stream writes through a descriptor of its own, so that closing it leaves the
+  // temporary open, and locked, until it is in place.
+  const int fd = ::fcntl(temp_->fd(), F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) give_up(errno);
   f_ = ::fdopen(fd, "wb");
   if (!f_) {
     const int err = errno;
@@ -187,20 +123,14 @@ AtomicFile::AtomicFile(const std::string& path) : path_(path) {
 
 AtomicFile::~AtomicFile() {
   if (f_) std::fclose(f_);
-  if (slot_) {
-    ::unlink(tmp_.c_str());
-    cleanup::release(slot_);
-  }
+  // temp_, when still here, removes the temporary
 }
 
 int AtomicFile::fd() const { return ::fileno(f_); }
 
 void AtomicFile::give_up(int err) {
   if (f_) std::fclose(std::exchange(f_, nullptr));
-  if (slot_) {
-    ::unlink(tmp_.c_str());
-    cleanup::release(std::exchange(slot_, nullptr));
-  }
+  temp_.reset();
   fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(err));
 }
 
@@ -215,27 +145,26 @@ void AtomicFile::commit() {
   // The temporary is 0600; give the result the usual permissions of a new file.
   mode_t mask = ::umask(0);
   ::umask(mask);
-  ::fchmod(::fileno(f_), 0666 & ~mask);
+  ::fchmod(temp_->fd(), 0666 & ~mask);
   if (std::fclose(std::exchange(f_, nullptr)) != 0) give_up(errno);
 
   OutputTransaction* tx = t_immediate_depth == 0 ? OutputTransaction::current() : nullptr;
-  if (tx) {
-    tx->add(std::exchange(tmp_, std::string()), target_, std::exchange(slot_, nullptr));
-    return;
-  }
-  if (std::rename(tmp_.c_str(), target_.c_str()) != 0) give_up(errno);
-  cleanup::release(std::exchange(slot_, nullptr));  // complete and in place: the user's file now
+  if (tx) return tx->add(std::move(temp_));
+  temp_->put_in_place();  // throws; the temporary then goes with temp_
+  temp_->keep();          // complete and in place: the user's file now
+  temp_.reset();
 }
 
-bool AtomicFile::can_seek_at(const std::string& path) {
-  const Target target = resolve_target(path);
-  if (!target.in_place) return true;
+bool AtomicFile::can_seek_at(const WriteTarget& target) {
+  if (target.folder) return true;  // always a temporary of the run's own
+  const Target resolved = resolve_target(target.path);
+  if (!resolved.in_place) return true;
   struct stat st {};
-  return ::stat(target.path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  return ::stat(resolved.path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-void write_file_atomically(const std::string& path, const std::function<void(std::FILE*)>& write) {
-  AtomicFile file(path);
+void write_file_atomically(const WriteTarget& target, const std::function<void(std::FILE*)>& write) {
+  AtomicFile file(target);
   write(file.file());
   file.commit();
 }
@@ -244,15 +173,25 @@ void write_bytes_at(int fd, const void* data, size_t n, uint64_t offset, const s
   write_page_matched(fd, data, n, offset, false, path);
 }
 
-void check_writable_target(const std::string& path) {
-  const Target target = resolve_target(path);  // throws for a folder
-  if (target.in_place) {
-    // Written in place (a FIFO, a device, /proc/self/fd/N): it must already be there.
-    if (::access(target.path.c_str(), W_OK) != 0)
-      fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
-    return;
+void check_writable_target(const WriteTarget& target) {
+  const std::string& path = target.path;
+  std::filesystem::path dir;
+  if (target.folder) {
+    // The name's entry is replaced whatever it is, except a folder (rename cannot).
+    struct stat st {};
+    if (::fstatat(target.folder->fd(), target.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+      fail(ErrorKind::kIo, "cannot write {}: it is a folder", path);
+    dir = target.folder->path();
+  } else {
+    const Target resolved = resolve_target(path);  // throws for a folder
+    if (resolved.in_place) {
+      // Written in place (a FIFO, a device, /proc/self/fd/N): it must already be there.
+      if (::access(resolved.path.c_str(), W_OK) != 0)
+        fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
+      return;
+    }
+    dir = std::filesystem::path(resolved.path).parent_path();
   }
-  std::filesystem::path dir = std::filesystem::path(target.path).parent_path();
   if (dir.empty()) dir = ".";
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0)

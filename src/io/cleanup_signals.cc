@@ -15,6 +15,7 @@ constexpr size_t kPathBytes = 4096;
 struct Slot {
   std::atomic<int> state{static_cast<int>(SlotState::kClaimed)};
   Slot* next = nullptr;  // set once, before the slot is published
+  int dir = AT_FDCWD;    // what temp and final are relative to
   char temp[kPathBytes] = {};
   char final[kPathBytes] = {};
 };
@@ -33,7 +34,7 @@ void copy_path(char (&dst)[kPathBytes], const std::string& src) {
 
 }  // namespace
 
-Slot* claim(const std::string& temp, const std::string& final) {
+Slot* claim(const std::string& temp, const std::string& final, int dir) {
   Slot* s = nullptr;
   for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next) {
     int expected = static_cast<int>(SlotState::kFree);
@@ -48,6 +49,7 @@ Slot* claim(const std::string& temp, const std::string& final) {
     do s->next = head;
     while (!g_head.compare_exchange_weak(head, s, std::memory_order_release, std::memory_order_relaxed));
   }
+  s->dir = dir;
   copy_path(s->temp, temp);
   copy_path(s->final, final);
   return s;
@@ -61,21 +63,21 @@ void release(Slot* s) { set_state(s, SlotState::kFree); }
 
 namespace {
 
-// Async-signal-safe: atomics (lock-free on every target we build for), unlink, rmdir.
+// Async-signal-safe: atomics (lock-free on every target we build for), unlinkat, rmdir.
 // Files first, then folders: the newest slots come first, so a folder made inside
 // another one the run made goes before its parent.
 void remove_registered_files() {
   for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next) {
     switch (static_cast<SlotState>(p->state.load())) {
       case SlotState::kTemp:
-        if (p->temp[0]) ::unlink(p->temp);
+        if (p->temp[0]) ::unlinkat(p->dir, p->temp, 0);
         break;
       case SlotState::kRenaming:
         // The temporary still there: the rename has not happened, the final name is not ours.
-        if (p->temp[0] && ::unlink(p->temp) != 0 && p->final[0]) ::unlink(p->final);
+        if (p->temp[0] && ::unlinkat(p->dir, p->temp, 0) != 0 && p->final[0]) ::unlinkat(p->dir, p->final, 0);
         break;
       case SlotState::kRenamed:
-        if (p->final[0]) ::unlink(p->final);
+        if (p->final[0]) ::unlinkat(p->dir, p->final, 0);
         break;
       default: break;
     }

@@ -10,6 +10,8 @@
 
 #include <string>
 
+#include <fcntl.h>
+
 namespace onnxrun {
 
 // Installs the handler for SIGINT and SIGTERM (a SIGINT the parent set to be ignored
@@ -31,10 +33,12 @@ enum class SlotState : int {
 struct Slot;
 
 // A slot holding copies of `temp` and `final` (either may be empty), in state kClaimed.
+// Both are names relative to the folder descriptor `dir` (io/output_folder.h), which must
+// stay open while the slot is claimed; AT_FDCWD for paths.
 // Never null; slots are never freed, only reused, so the handler can always walk them.
 // Paths longer than the slot's buffers are kept out of it (the handler then cannot remove
 // that file; normal clean-up still can).
-Slot* claim(const std::string& temp, const std::string& final);
+Slot* claim(const std::string& temp, const std::string& final, int dir = AT_FDCWD);
 void set_temp(Slot* s, const std::string& temp);  // while kClaimed only
 void set_state(Slot* s, SlotState state);
 void release(Slot* s);  // back to kFree

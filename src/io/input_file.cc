@@ -1,6 +1,7 @@
 #include "io/input_file.h"
 
 #include <filesystem>
+#include <new>
 #include <string_view>
 
 #include "core/error.h"
@@ -9,7 +10,9 @@
 
 namespace onnxrun {
 
-NamedTensor read_input_file(const std::string& path) {
+namespace {
+
+NamedTensor read_any(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
   if (ext == ".npy") {
     try {
@@ -24,6 +27,17 @@ NamedTensor read_input_file(const std::string& path) {
   if (ext == ".npz")
     fail(ErrorKind::kUsage, "{}: an .npz holds named arrays; give it with --npz {} (not -i)", path, path);
   return read_tensor_file(path);
+}
+
+}  // namespace
+
+NamedTensor read_input_file(const std::string& path) {
+  try {
+    return read_any(path);
+  } catch (const std::bad_alloc&) {
+    // The system said no before the memory limit did: still a refusal naming the file.
+    fail(ErrorKind::kSecurity, "{}: out of memory while reading it", path);
+  }
 }
 
 }  // namespace onnxrun

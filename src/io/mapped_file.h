@@ -1,7 +1,7 @@
 // A whole file mapped read-only into memory. Tensors read from it may point into the
 // mapping (Buffer::borrow with the MappedFile as owner), so it lives as long as they do.
-// Changes to the file while mapped are not guarded against (as with any reader). A file
-// that cannot be mapped (a pipe, /dev/stdin) is read into memory instead.
+// Changes to the file while mapped are not guarded against (as with any reader). Only a
+// regular file is opened (io/read_open.h): a pipe or device is refused, never waited on.
 #pragma once
 
 #include <cstddef>
@@ -12,8 +12,8 @@ namespace onnxrun {
 
 class MappedFile {
  public:
-  // Throws Error(kIo) naming the path when the file cannot be opened, is a folder, or
-  // cannot be mapped. `prefault`: map every page now (large files), as a reader of the
+  // Throws Error(kIo) naming the path when the file cannot be opened, is a folder or not
+  // a regular file, or cannot be mapped. `prefault`: map every page now (large files), as a reader of the
   // whole file wants; without it pages are mapped only when touched.
   static std::shared_ptr<const MappedFile> open(const std::string& path, bool prefault = true);
 

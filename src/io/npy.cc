@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/fail.h"
 #include "io/atomic_file.h"
+#include "io/read_open.h"
 
 namespace onnxrun {
 namespace {
@@ -309,10 +310,10 @@ Tensor parse_npy(std::string_view bytes, const std::string& what) {
 
 Tensor read_npy_file(const std::string& path) {
   // Read straight into the tensor: a large array is copied once, not three times.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) fail(ErrorKind::kIo, "{}: is a folder, not a file", path);
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
+  UniqueFd fd = open_regular_file(path);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(::fdopen(fd.get(), "rb"), std::fclose);
   if (!f) fail(ErrorKind::kIo, "cannot open {}: {}", path, std::strerror(errno));
+  fd.release();  // the stream's now
   std::string head(12, '\0');
   head.resize(std::fread(head.data(), 1, head.size(), f.get()));
   const size_t size = header_size(head, path);
@@ -343,6 +344,7 @@ Tensor read_npy_file(const std::string& path) {
   char extra;
   if (std::fread(&extra, 1, 1, f.get()) == 1) {
     // Bytes after the data: how many, as the streamed reader says, when the file has a size.
+    std::error_code ec;
     const uintmax_t file_bytes = std::filesystem::file_size(path, ec);
     if (!ec && file_bytes > h.data_at) fail_npy_data_size(path, file_bytes - h.data_at, h.nbytes);
     fail(ErrorKind::kInvalid, "{}: holds more than the {} bytes of data the header promises", path, h.nbytes);
@@ -386,9 +388,10 @@ std::string npy_bytes(const Tensor& t) {
   return out;
 }
 
-void write_npy_file(const std::string& path, const Tensor& t) {
+void write_npy_file(const WriteTarget& target, const Tensor& t) {
   const std::string header = npy_header(t);
-  write_file_atomically(path, [&](std::FILE* f) {
+  const std::string& path = target.path;
+  write_file_atomically(target, [&](std::FILE* f) {
     write_bytes(f, header.data(), header.size(), path);
     write_bytes(f, t.raw(), t.nbytes(), path);
   });

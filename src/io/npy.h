@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "core/tensor.h"
+#include "io/output_folder.h"
 
 namespace onnxrun {
 
@@ -59,7 +60,7 @@ std::string npy_header(DType dtype, const Shape& shape);
 std::string npy_bytes(const Tensor& t);
 
 // Writes `t` as a .npy file, atomically.
-void write_npy_file(const std::string& path, const Tensor& t);
+void write_npy_file(const WriteTarget& target, const Tensor& t);
 
 // numpy has no bfloat16: a uint16 array given for a bfloat16 value carries its raw bits.
 // Returns `t` retyped to bfloat16 (same buffer) when `declared` is bfloat16 and `t` is

@@ -1,11 +1,14 @@
 #include "io/npz.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include <zlib.h>
 
 #include "core/error.h"
 #include "core/fail.h"
+#include "core/memory_limit.h"
 #include "io/atomic_file.h"
 #include "io/crc32.h"
 #include "io/file_bytes.h"
@@ -51,7 +54,11 @@ std::vector<NamedArray> parse_npz(std::string_view bytes, const std::string& wha
     const std::string_view raw = r.slice(m.data_at, m.csize);
     std::string inflated;
     std::string_view data = raw;
+    MemoryReservation inflating;
     if (m.method == 8) {
+      // The size the archive declares is counted before a byte is inflated: a small file
+      // of deflated zeros is refused at the limit, not after filling memory.
+      inflating = MemoryReservation(static_cast<size_t>(std::min<uint64_t>(m.usize, SIZE_MAX)), m.label);
       inflated = inflate_raw(raw, m.usize, r);
       data = inflated;
     }
@@ -62,7 +69,7 @@ std::vector<NamedArray> parse_npz(std::string_view bytes, const std::string& wha
 }
 
 std::vector<NamedArray> read_npz_file(const std::string& path) {
-  const FileBytes bytes = FileBytes::read(path);
+  const FileBytes bytes = FileBytes::read(path, FileBytes::Limit::kMemoryOnly);
   return parse_npz(std::string_view(bytes.data(), bytes.size()), path);
 }
 
@@ -175,10 +182,11 @@ std::string npz_bytes(const std::vector<NamedArray>& arrays) {
   return out + layout.central_directory();
 }
 
-void write_npz_file(const std::string& path, const std::vector<NamedArray>& arrays) {
+void write_npz_file(const WriteTarget& target, const std::vector<NamedArray>& arrays) {
   // Streamed: the tensors' data goes from their buffers to the file, never copied.
   const NpzLayout layout = layout_of(arrays);
-  write_file_atomically(path, [&](std::FILE* f) {
+  const std::string& path = target.path;
+  write_file_atomically(target, [&](std::FILE* f) {
     for (size_t k = 0; k < arrays.size(); ++k) {
       const std::string head = layout.local_header(k);
       write_bytes(f, head.data(), head.size(), path);

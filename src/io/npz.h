@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "io/output_folder.h"
 
 namespace onnxrun {
 
@@ -33,7 +34,7 @@ std::vector<NamedArray> read_npz_file(const std::string& path);
 
 // The archive bytes for `arrays` (entries "<name>.npy", in the order given).
 std::string npz_bytes(const std::vector<NamedArray>& arrays);
-void write_npz_file(const std::string& path, const std::vector<NamedArray>& arrays);
+void write_npz_file(const WriteTarget& target, const std::vector<NamedArray>& arrays);
 
 // The stored archive write_npz_file writes, laid out from the arrays' names, types and
 // shapes before their data exists, for writers that stream it (io/streamed_outputs.h).

@@ -1,15 +1,13 @@
 #include "io/output_transaction.h"
 
 #include <atomic>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 
 #include <unistd.h>
 
 #include "core/error.h"
 #include "core/fail.h"
 #include "io/cleanup_signals.h"
+#include "io/owned_temp.h"
 
 namespace onnxrun {
 namespace {
@@ -30,29 +28,26 @@ OutputTransaction::~OutputTransaction() {
 
 OutputTransaction* OutputTransaction::current() { return g_current.load(); }
 
-void OutputTransaction::add(std::string temp, std::string final, cleanup::Slot* slot) {
+void OutputTransaction::add(std::unique_ptr<OwnedTemp> temp) {
   std::lock_guard<std::mutex> lock(mu_);
-  for (Entry& e : entries_)
-    if (e.final == final) {
-      ::unlink(e.temp.c_str());
-      cleanup::release(e.slot);
-      e.temp = std::move(temp);
-      e.slot = slot;
+  for (std::unique_ptr<OwnedTemp>& e : entries_)
+    if (e->path() == temp->path()) {
+      e = std::move(temp);  // the earlier temporary goes with its OwnedTemp
       return;
     }
-  entries_.push_back({std::move(temp), std::move(final), slot});
+  entries_.push_back(std::move(temp));
 }
 
 void OutputTransaction::add_made_folder(const std::string& dir) {
   cleanup::Slot* slot = cleanup::claim("", dir);
   cleanup::set_state(slot, cleanup::SlotState::kDir);
   std::lock_guard<std::mutex> lock(mu_);
-  folders_.push_back({"", dir, slot});
+  folders_.push_back({dir, slot});
 }
 
 void OutputTransaction::remove_made_folders() noexcept {
   for (auto it = folders_.rbegin(); it != folders_.rend(); ++it) {
-    ::rmdir(it->final.c_str());  // fails, as it should, when something else is inside
+    ::rmdir(it->path.c_str());  // fails, as it should, when something else is inside
     cleanup::release(it->slot);
   }
   folders_.clear();
@@ -61,17 +56,13 @@ void OutputTransaction::remove_made_folders() noexcept {
 std::vector<std::string> OutputTransaction::pending() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> out;
-  for (const Entry& e : entries_) out.push_back(e.final);
+  for (const auto& e : entries_) out.push_back(e->path());
   return out;
 }
 
 void OutputTransaction::discard() noexcept {
   std::lock_guard<std::mutex> lock(mu_);
-  for (Entry& e : entries_) {
-    ::unlink(e.temp.c_str());
-    cleanup::release(e.slot);
-  }
-  entries_.clear();
+  entries_.clear();  // each temporary removed
   remove_made_folders();
 }
 
@@ -85,36 +76,34 @@ std::vector<std::string> OutputTransaction::commit() {
     OutputTransaction* self = this;
     g_current.compare_exchange_strong(self, nullptr);
     for (size_t k = 0; k < entries_.size(); ++k) {
-      Entry& e = entries_[k];
-      cleanup::set_state(e.slot, cleanup::SlotState::kRenaming);
-      if (std::rename(e.temp.c_str(), e.final.c_str()) != 0) {
-        const int err = errno;
+      try {
+        entries_[k]->put_in_place();
+      } catch (const Error&) {
         // Undo: what this commit renamed into place goes, and so do the temporaries left.
-        for (size_t j = 0; j < k; ++j) {
-          ::unlink(entries_[j].final.c_str());
-          cleanup::release(entries_[j].slot);
-        }
-        for (size_t j = k; j < entries_.size(); ++j) {
-          ::unlink(entries_[j].temp.c_str());
-          cleanup::release(entries_[j].slot);
-        }
-        const std::string final = e.final;
+        for (size_t j = 0; j < k; ++j) entries_[j]->remove_placed();
         entries_.clear();
         remove_made_folders();
-        fail(ErrorKind::kIo, "cannot write {}: {}", final, std::strerror(err));
+        throw;
       }
-      cleanup::set_state(e.slot, cleanup::SlotState::kRenamed);
     }
     // All in place: the run's files are the user's now.
-    for (Entry& e : entries_) {
-      cleanup::release(e.slot);
-      finals.push_back(e.final);
+    for (auto& e : entries_) {
+      e->keep();
+      finals.push_back(e->path());
     }
     entries_.clear();
-    for (Entry& f : folders_) cleanup::release(f.slot);
+    for (Folder& f : folders_) cleanup::release(f.slot);
     folders_.clear();
   }
   return finals;
+}
+
+std::shared_ptr<const OutputFolder> make_output_folder(const std::string& dir) {
+  std::vector<std::string> made;
+  std::shared_ptr<const OutputFolder> folder = OutputFolder::make(dir, &made);
+  if (OutputTransaction* tx = OutputTransaction::current())
+    for (const std::string& p : made) tx->add_made_folder(p);
+  return folder;
 }
 
 }  // namespace onnxrun

@@ -23,15 +23,19 @@
 // One transaction at a time: constructing a second while one is alive throws Error(kInternal).
 #pragma once
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "io/output_folder.h"
 
 namespace onnxrun {
 
 namespace cleanup {
 struct Slot;
 }
+class OwnedTemp;
 
 class OutputTransaction {
  public:
@@ -50,26 +54,30 @@ class OutputTransaction {
   // Final paths recorded so far, in order.
   std::vector<std::string> pending() const;
 
-  // For io/atomic_file.cc: a finished temporary, registered in `slot` (state kTemp),
-  // that is to be renamed over `final`. The transaction owns both from here on. A second
-  // file for the same final path replaces the first (whose temporary is removed).
-  void add(std::string temp, std::string final, cleanup::Slot* slot);
+  // For io/atomic_file.cc: a finished temporary (io/owned_temp.h), to be put in place on
+  // commit. The transaction owns it from here on. A second file for the same final path
+  // replaces the first (whose temporary is removed).
+  void add(std::unique_ptr<OwnedTemp> temp);
 
   // A folder made for this transaction's files (io/output_files.h make_output_dir), a
   // parent before its children: removed again, when empty, unless the commit succeeds.
   void add_made_folder(const std::string& dir);
 
  private:
-  struct Entry {
-    std::string temp, final;
+  struct Folder {
+    std::string path;
     cleanup::Slot* slot;
   };
   void discard() noexcept;
   void remove_made_folders() noexcept;  // with mu_ held
   mutable std::mutex mu_;
-  std::vector<Entry> entries_;
-  std::vector<Entry> folders_;  // `final` is the folder; no temporary
+  std::vector<std::unique_ptr<OwnedTemp>> entries_;
+  std::vector<Folder> folders_;
   bool done_ = false;
 };
+
+// OutputFolder::make(dir), with the folders it made registered with the live
+// transaction, if any: a run that fails takes them back (when they are empty).
+std::shared_ptr<const OutputFolder> make_output_folder(const std::string& dir);
 
 }  // namespace onnxrun

@@ -9,18 +9,13 @@
 
 #include "core/error.h"
 #include "core/fail.h"
+#include "io/read_open.h"
 
 namespace onnxrun {
 
 std::shared_ptr<const ReadAtFile> ReadAtFile::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(ErrorKind::kIo, "cannot open {}: {}", path, std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    fail(ErrorKind::kIo, "cannot open {}: {}", path, std::strerror(err));
-  }
+  const int fd = open_regular_file(path, &st).release();
   return std::shared_ptr<const ReadAtFile>(new ReadAtFile(fd, static_cast<uint64_t>(st.st_size), path));
 }
 

@@ -8,9 +8,8 @@
 // shape): each member's data is written at its offset, and finish() patches the CRC-32s
 // into the local headers and writes the central directory. That needs a file that can
 // seek; can_stream() says whether the target is one.
-//
-// Several .pb/.npy outputs that are FIFOs are written side by side, so their readers
-// must read them at the same time (`cat` of one after the other would wait forever).
+// Every file goes into the folder by rename (io/output_folder.h): a FIFO, device or
+// symlink standing at an output's name is replaced, never written into.
 #pragma once
 
 #include <memory>
@@ -34,7 +33,7 @@ class StreamedOutputs {
   // TensorRole::kInputs writes the files --save-inputs names (input_<k>, inputs.npz).
   StreamedOutputs(TensorFormat format, std::string dir, std::vector<std::string> names, std::vector<DType> dtypes,
                   std::vector<Shape> shapes, TensorRole role = TensorRole::kOutputs);
-  // Not finished: every temporary removed, nothing left (a FIFO keeps what it was sent).
+  // Not finished: every temporary removed, nothing left.
   ~StreamedOutputs();
   StreamedOutputs(const StreamedOutputs&) = delete;
   StreamedOutputs& operator=(const StreamedOutputs&) = delete;
@@ -46,9 +45,9 @@ class StreamedOutputs {
   // does. Returns their paths, as write_outputs_as does.
   std::vector<std::string> finish();
 
-  // False when this format and folder cannot be streamed (outputs.npz resolves to a FIFO
-  // or device, which cannot seek): the caller then writes whole tensors with
-  // write_outputs_as.
+  // False when this format and folder cannot be streamed: the caller then writes whole
+  // tensors with write_outputs_as. Always true now that every file is a temporary of the
+  // run's own (kept for the callers' sake).
   static bool can_stream(TensorFormat format, const std::string& dir, size_t count,
                          TensorRole role = TensorRole::kOutputs);
 

@@ -7,12 +7,12 @@
 
 namespace onnxrun {
 
-StreamedTensorFile::StreamedTensorFile(const std::string& path, TensorFormat format, DType dtype, const Shape& shape,
+StreamedTensorFile::StreamedTensorFile(const WriteTarget& target, TensorFormat format, DType dtype, const Shape& shape,
                                        const std::string& name)
-    : file_(path), dtype_(dtype), shape_(shape), nbytes_(checked_nbytes(dtype, shape)) {
+    : file_(target), dtype_(dtype), shape_(shape), nbytes_(checked_nbytes(dtype, shape)) {
   const std::string header =
       format == TensorFormat::kPb ? tensor_file_header(dtype, shape, name) : npy_header(dtype, shape);
-  write_bytes(file_.file(), header.data(), header.size(), path);
+  write_bytes(file_.file(), header.data(), header.size(), target.path);
 }
 
 void StreamedTensorFile::append(const void* data, size_t n) {

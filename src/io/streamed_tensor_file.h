@@ -14,9 +14,9 @@ namespace onnxrun {
 
 class StreamedTensorFile {
  public:
-  // Opens `path` and writes the header: kPb a TensorProto named `name`, kNpy (or kNpz,
+  // Opens `target` and writes the header: kPb a TensorProto named `name`, kNpy (or kNpz,
   // which writes no single-array files) a .npy. Throws Error(kIo) as AtomicFile does.
-  StreamedTensorFile(const std::string& path, TensorFormat format, DType dtype, const Shape& shape,
+  StreamedTensorFile(const WriteTarget& target, TensorFormat format, DType dtype, const Shape& shape,
                      const std::string& name);
 
   // The next n data bytes. Error(kInternal) naming the file when they pass the tensor's

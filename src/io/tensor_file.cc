@@ -111,9 +111,10 @@ std::string serialize_tensor(const Tensor& t, const std::string& name) {
   return out;
 }
 
-void write_tensor_file(const std::string& path, const Tensor& t, const std::string& name) {
+void write_tensor_file(const WriteTarget& target, const Tensor& t, const std::string& name) {
   const std::string header = header_bytes(t, name);
-  write_file_atomically(path, [&](std::FILE* f) {
+  const std::string& path = target.path;
+  write_file_atomically(target, [&](std::FILE* f) {
     write_bytes(f, header.data(), header.size(), path);
     write_bytes(f, t.raw(), t.nbytes(), path);
   });

@@ -6,6 +6,7 @@
 
 #include "core/tensor.h"
 #include "io/mapped_file.h"
+#include "io/output_folder.h"
 #include "io/tensor_wire.h"
 
 namespace onnxrun {
@@ -36,7 +37,7 @@ std::string tensor_file_header(DType dtype, const Shape& shape, const std::strin
 // Writes `t` as a TensorProto named `name` (raw_data), atomically. The header is
 // serialized on its own and the data streamed straight from the tensor's buffer, so no
 // serialized copy of the data is ever made.
-void write_tensor_file(const std::string& path, const Tensor& t, const std::string& name);
+void write_tensor_file(const WriteTarget& target, const Tensor& t, const std::string& name);
 
 // The protobuf wire bytes of a TensorProto holding `t` (for tests and in-memory use).
 std::string serialize_tensor(const Tensor& t, const std::string& name);

@@ -1,6 +1,7 @@
 #include "io/tensor_format.h"
 
 #include <filesystem>
+#include <optional>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -8,6 +9,9 @@
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/output_files.h"
+#include "io/output_transaction.h"
+#include "io/owned_temp.h"
+#include "io/temp_names.h"
 
 namespace fs = std::filesystem;
 
@@ -25,24 +29,31 @@ std::vector<std::string> write_outputs_as(TensorFormat format, const std::string
                                           TensorRole role) {
   if (format == TensorFormat::kPb) return write_output_files(dir, names, tensors, role);
   if (format == TensorFormat::kNpz) {
-    make_output_dir(dir);
     std::vector<NamedArray> arrays;
     for (size_t k = 0; k < tensors.size(); ++k) arrays.push_back({names[k], tensors[k]});
-    const std::string path = bundle_file_path(dir, role);
-    write_npz_file(path, arrays);
-    return {path};
+    std::optional<OutputTransaction> own;  // takes back a folder made for the file
+    if (!OutputTransaction::current()) own.emplace();
+    const WriteTarget target(make_output_folder(dir), bundle_file_name(role));
+    write_npz_file(target, arrays);
+    if (own) own->commit();
+    return {target.path};
   }
   return write_numbered_outputs(
-      dir, ".npy", tensors.size(), [&](const std::string& path, size_t k) { write_npy_file(path, tensors[k]); }, role);
+      dir, ".npy", tensors.size(), [&](const WriteTarget& target, size_t k) { write_npy_file(target, tensors[k]); },
+      role);
 }
 
 void check_output_targets(TensorFormat format, const std::string& dir, size_t count, TensorRole role) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) return;  // made by the write; a bad parent fails there
   if (!fs::is_directory(dir, ec)) fail(ErrorKind::kIo, "cannot create output folder {}: not a folder", dir);
-  if (format == TensorFormat::kNpz) return check_writable_target(bundle_file_path(dir, role));
+  const std::shared_ptr<const OutputFolder> folder = OutputFolder::open_existing(dir);
+  // What killed runs left goes now, before the run, so that a run that then fails cleans
+  // as one that succeeds does (io/owned_temp.h: only temporaries nobody holds).
+  remove_stale_temporaries(folder->fd());
+  if (format == TensorFormat::kNpz) return check_writable_target(WriteTarget(folder, bundle_file_name(role)));
   const char* ext = format == TensorFormat::kPb ? ".pb" : ".npy";
-  for (size_t k = 0; k < count; ++k) check_writable_target(numbered_file_path(dir, role, k, ext));
+  for (size_t k = 0; k < count; ++k) check_writable_target(WriteTarget(folder, numbered_file_name(role, k, ext)));
 }
 
 std::string file_name_for_value(const std::string& value_name) {

@@ -26,6 +26,7 @@ std::vector<std::string> write_outputs_as(TensorFormat format, const std::string
 
 // Before a run: Error(kIo) when write_outputs_as(format, dir, <count tensors>, role) is
 // sure to fail (dir is not a folder; a file's name is a folder; dir is not writable).
+// Removes the temporaries killed runs left in dir (io/owned_temp.h).
 void check_output_targets(TensorFormat format, const std::string& dir, size_t count,
                           TensorRole role = TensorRole::kOutputs);
 

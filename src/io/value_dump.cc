@@ -1,23 +1,15 @@
 #include "io/value_dump.h"
 
-#include <filesystem>
-
 #include "core/error.h"
 #include "core/fail.h"
 #include "io/atomic_file.h"
 #include "io/npy.h"
 #include "io/tensor_file.h"
 
-namespace fs = std::filesystem;
-
 namespace onnxrun {
 
-ValueDump::ValueDump(std::string dir, TensorFormat format) : dir_(std::move(dir)), format_(format) {
-  std::error_code ec;
-  fs::create_directories(dir_, ec);
-  if (ec || !fs::is_directory(dir_))
-    fail(ErrorKind::kIo, "cannot create folder {}: {}", dir_, ec ? ec.message() : "not a folder");
-}
+ValueDump::ValueDump(std::string dir, TensorFormat format)
+    : dir_(std::move(dir)), folder_(OutputFolder::make(dir_)), format_(format) {}
 
 ValueDump::~ValueDump() = default;  // values not ended: their temporaries go
 
@@ -31,8 +23,8 @@ std::string ValueDump::claim_file(const std::string& value_name) {
 }
 
 void ValueDump::write(const std::string& value_name, const Tensor& t) {
-  const std::string file = claim_file(value_name);
-  const std::string path = (fs::path(dir_) / file).string();
+  const WriteTarget path(folder_, claim_file(value_name));
+  const std::string& file = path.name;
   // A failed run keeps the values dumped so far, on purpose: they show where it went wrong.
   ImmediateWrites now;
   if (format_ == TensorFormat::kPb) write_tensor_file(path, t, value_name);
@@ -41,8 +33,8 @@ void ValueDump::write(const std::string& value_name, const Tensor& t) {
 }
 
 size_t ValueDump::begin_value(const std::string& value_name, DType dtype, const Shape& shape) {
-  const std::string file = claim_file(value_name);
-  const std::string path = (fs::path(dir_) / file).string();
+  const WriteTarget path(folder_, claim_file(value_name));
+  const std::string& file = path.name;
   const TensorFormat format = format_ == TensorFormat::kPb ? TensorFormat::kPb : TensorFormat::kNpy;
   auto out = std::make_unique<StreamedTensorFile>(path, format, dtype, shape, value_name);
   const size_t id = index_.size();
@@ -75,8 +67,7 @@ size_t ValueDump::finish() {
       text += e.file + "\t" + e.value_name + "\n";
       ++count;
     }
-  const std::string path = (fs::path(dir_) / "values.tsv").string();
-  write_text_file_now(path, text);
+  write_text_file_now(WriteTarget(folder_, "values.tsv"), text);
   return count;
 }
 

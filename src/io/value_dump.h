@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "io/output_folder.h"
 #include "io/streamed_tensor_file.h"
 #include "io/tensor_format.h"
 
@@ -53,6 +54,7 @@ class ValueDump {
     bool written = false;
   };
   std::string dir_;
+  std::shared_ptr<const OutputFolder> folder_;  // opened once: names in it are replaced, never followed
   TensorFormat format_;
   std::set<std::string> used_;
   std::vector<Entry> index_;                                    // in the order values were produced

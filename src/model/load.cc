@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/fail.h"
 #include "core/log.h"
+#include "core/memory_limit.h"
 #include "io/file_bytes.h"
 #include "model/inline_functions.h"
 #include "model/proto_to_graph.h"
@@ -86,7 +87,11 @@ Model load_model(const std::string& path, const LoadOptions& options) {
   } catch (const Error& e) {
     throw e.with_context(path);
   }
-  const FileBytes bytes = FileBytes::read(path, /*regular_only=*/true);
+  const FileBytes bytes = FileBytes::read(path);
+  // Parsing makes a second copy of the file (the message, initializers' data included)
+  // while the bytes are held: counted before it is made, so a model that cannot fit is
+  // refused at the limit, not after the memory is spent.
+  const MemoryReservation parsed(bytes.size(), path + " (parsed)");
   try {
     const std::string dir = std::filesystem::path(path).parent_path().string();
     return load_model_from_bytes(bytes.data(), bytes.size(), dir.empty() ? "." : dir, options);

@@ -5,6 +5,9 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <utility>
+
+#include <sys/stat.h>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -112,14 +115,21 @@ class Walker {
   // Walks the tree at `root`, naming tests relative to it.
   void walk_root(const fs::path& root) {
     visited_.clear();
-    walk(root, "", folder_name(root));
+    root_ = root.string();
+    walk(root, "", folder_name(root), 0);
   }
 
  private:
-  // `prefix` is the name of `dir` relative to the root ("" for the root itself).
-  void walk(const fs::path& dir, const std::string& prefix, const std::string& root_name) {
-    std::error_code ec;
-    if (!visited_.insert(fs::canonical(dir, ec).string()).second) return;  // symlink loop
+  // `prefix` is the name of `dir` relative to the root ("" for the root itself), `depth`
+  // how many folders below the root it is.
+  void walk(const fs::path& dir, const std::string& prefix, const std::string& root_name, int depth) {
+    if (depth > kMaxDiscoveryDepth)
+      fail(ErrorKind::kUsage, "{}: folders nest more than {} deep below {}; onnx-run test looks no deeper",
+           dir.string(), kMaxDiscoveryDepth, root_);
+    // A folder is known by its device and inode: one stat, where resolving its path
+    // (fs::canonical) reads every link above it and made a deep tree cost its depth cubed.
+    struct stat st {};
+    if (::stat(dir.c_str(), &st) != 0 || !visited_.insert({st.st_dev, st.st_ino}).second) return;  // a link loop
     const Listing l = list_dir(dir);
     auto join = [&](const std::string& leaf) { return prefix.empty() ? leaf : prefix + "/" + leaf; };
     for (const auto* list : {&l.files, &l.others})
@@ -152,7 +162,7 @@ class Walker {
     for (const fs::path& d : l.dirs) {
       const std::string dname = d.filename().string();
       if (dname.rfind("test_data_set_", 0) == 0 || dname.rfind('.', 0) == 0) continue;
-      walk(d, join(dname), root_name);
+      walk(d, join(dname), root_name, depth + 1);
     }
   }
 
@@ -162,7 +172,9 @@ class Walker {
     fs::path c = fs::canonical(p, ec);
     return models_.insert(ec ? p.string() : c.string()).second;
   }
-  std::set<std::string> models_, visited_;
+  std::set<std::string> models_;
+  std::set<std::pair<dev_t, ino_t>> visited_;
+  std::string root_;
 };
 
 }  // namespace

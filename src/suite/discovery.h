@@ -38,9 +38,14 @@ struct TestCase {
   TestSetFiles files;             // kFile: NAME_input_K.pb / NAME_output_K.pb by K
 };
 
+// How many folders deep below a PATH discovery looks. Each folder costs one listing and
+// one stat, so discovery is linear in the tree; the limit bounds the recursion and the
+// path lengths (PATH_MAX is reached near this depth with short names anyway).
+constexpr int kMaxDiscoveryDepth = 256;
+
 // Every test under `paths` (each a model file, a model folder or a tree), sorted
 // naturally by name, each model once. Throws Error(kUsage) for a path that does not
-// exist or holds no test at all.
+// exist or holds no test at all, or a tree deeper than kMaxDiscoveryDepth.
 std::vector<TestCase> discover_tests(const std::vector<std::string>& paths);
 
 struct Selection {

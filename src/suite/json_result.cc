@@ -1,10 +1,26 @@
 // RESULT, one TestResult as JSON (schema in suite/json_documents.h).
+#include <climits>
+#include <cstdint>
+
 #include "core/error.h"
 #include "core/fail.h"
 #include "suite/json_documents.h"
 #include "suite/json_values.h"
 
 namespace onnxrun {
+
+namespace {
+
+// A count in a report: a whole number from 0 to INT_MAX. Anything else (1e26, -1, 2.5,
+// "3") is refused by name rather than read as 0: a merge would count it wrong, silently.
+int count_field(const nlohmann::json& j, const char* key, const std::string& test) {
+  const nlohmann::json& v = j[key];
+  if (v.is_number_unsigned() && v.get<uint64_t>() <= static_cast<uint64_t>(INT_MAX)) return v.get<int>();
+  if (v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= INT_MAX) return v.get<int>();
+  fail(ErrorKind::kInvalid, "test '{}': \"{}\" is {}, not a whole number from 0 to {}", test, key, v.dump(), INT_MAX);
+}
+
+}  // namespace
 
 nlohmann::ordered_json result_to_json(const TestResult& r) {
   nlohmann::ordered_json j;
@@ -32,11 +48,11 @@ TestResult result_from_json(const nlohmann::json& j) {
   if (j.contains("seconds") && j["seconds"].is_number()) r.seconds = j["seconds"].get<double>();
   if (j.contains("message") && j["message"].is_string()) r.message = j["message"].get<std::string>();
   if (j.contains("model") && j["model"].is_string()) r.model = j["model"].get<std::string>();
-  if (j.contains("sets") && j["sets"].is_number_integer()) r.sets = j["sets"].get<int>();
+  if (j.contains("sets")) r.sets = count_field(j, "sets", r.name);
   if (j.contains("causes") && j["causes"].is_array())
     for (const auto& c : j["causes"])
       if (c.is_string()) r.causes.push_back(c.get<std::string>());
-  if (j.contains("signal") && j["signal"].is_number_integer()) r.signal = j["signal"].get<int>();
+  if (j.contains("signal")) r.signal = count_field(j, "signal", r.name);
   return r;
 }
 

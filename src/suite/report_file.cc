@@ -1,22 +1,28 @@
 #include "suite/report_file.h"
 
-#include <fstream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/fail.h"
+#include "io/file_bytes.h"
 #include "suite/json_documents.h"
 #include "suite/json_values.h"
 
 namespace onnxrun {
 
 ReportFile read_report_file(const std::string& path, const char* what) {
-  std::ifstream in(path);
-  if (!in) fail(ErrorKind::kIo, "cannot read {} {}", what, path);
+  // A regular file, its size reserved before it is read (io/file_bytes.h).
+  std::optional<FileBytes> bytes;
+  try {
+    bytes.emplace(FileBytes::read(path, FileBytes::Limit::kMemoryOnly));
+  } catch (const Error& e) {
+    throw e.with_context(what);
+  }
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(bytes->data(), bytes->data() + bytes->size());
   } catch (const nlohmann::json::exception& e) {
     fail(ErrorKind::kInvalid, "{} {}: not valid JSON ({})", what, path, e.what());
   }

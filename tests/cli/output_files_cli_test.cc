@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -145,7 +146,7 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
   CHECK(killed > 0);
 }
 
-TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is written through", "[cli]") {
+TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is replaced, not followed", "[cli]") {
   TempDir d;
   const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
   // An output's name taken by a folder: refused before the run, nothing written.
@@ -156,44 +157,78 @@ TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is 
   CHECK_THAT(r.err, Catch::Contains("is a folder"));
   CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb"});
   fs::remove_all(d.file("out"));
-  // Through a symlink: the link's target gets the file.
+  // A symlink at the name (issue 32): the entry is replaced, the link's target untouched.
   fs::create_directories(d.file("real"));
   fs::create_directories(d.file("out"));
   write_file(d.file("real/y.pb"), "old");
   fs::create_symlink(d.file("real/y.pb"), d.file("out/output_0.pb"));
   r = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out")});
   REQUIRE_EXIT(r, 0);
-  CHECK(fs::is_symlink(d.file("out/output_0.pb")));
-  CHECK(read_file(d.file("real/y.pb")) != "old");
+  CHECK_FALSE(fs::is_symlink(d.file("out/output_0.pb")));
+  CHECK(read_file(d.file("real/y.pb")) == "old");
   CHECK(names_in(d.file("real")) == std::vector<std::string>{"y.pb"});
 }
 
-// SIGKILL runs no handler: the killed run's temporary stays. The next run writing that
-// output removes it, and only it: not a live process's, not one written after the run
-// started, not another file's, not a name of another pattern.
-TEST_CASE("run -o removes the temporaries a killed run left, and nothing else", "[cli]") {
+// Issue 32: clean-up trusts no process id. A file of the old ".NAME.tmp.PID.XXXXXX"
+// pattern is the user's (it was removed when its PID looked dead); a temporary of the
+// current pattern goes only when no writer holds its lock, whatever the format and
+// whichever file it was for.
+TEST_CASE("run -o removes only temporaries nobody holds, and no file of another pattern", "[cli]") {
   TempDir d;
   const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
   fs::create_directories(d.file("out"));
   const auto hour = std::chrono::hours(1);
-  auto debris = [&](const std::string& name, fs::file_time_type::duration age) {
+  auto debris = [&](const std::string& name) {
     write_file(d.file("out/" + name), "half a tensor");
-    fs::last_write_time(d.file("out/" + name), fs::file_time_type::clock::now() - age);
+    fs::last_write_time(d.file("out/" + name), fs::file_time_type::clock::now() - hour);
   };
-  // Process ids above the kernel's pid_max (at most 2^22) cannot exist; pid 1 always does.
-  debris(".output_0.pb.tmp.999999999.abcdef", hour);   // dead writer, old: removed
-  debris(".output_0.pb.tmp.999999998.Zz0123", hour);   // likewise
-  debris(".output_0.pb.tmp.1.abcdef", hour);           // a live process's
-  debris(".output_0.pb.tmp.999999997.fresh1", -hour);  // written after this run started
-  debris(".output_0.pb.tmp.999999996.abc", hour);      // not the pattern
-  debris(".output_0.pb.tmp.abcdef", hour);             // not the pattern (no process id)
-  debris(".output_1.pb.tmp.999999995.abcdef", hour);   // another output's: not written here
-  auto r = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out")});
+  debris(".output_0.pb.tmp.999999999.abcdef");        // a user's file now: kept
+  debris(".output_0.pb.onnx-run.abcdefABCDEF.tmp");   // nobody's lock: removed
+  debris(".output_1.npy.onnx-run.Zz0123456789.tmp");  // another file's: removed too
+  debris(".output_0.pb.onnx-run.heldheldheld.tmp");   // a live writer's: kept
+  debris(".output_0.pb.onnx-run.short.tmp");          // not the pattern: kept
+  const int held = ::open(d.file("out/.output_0.pb.onnx-run.heldheldheld.tmp").c_str(), O_RDWR);
+  REQUIRE(held >= 0);
+  REQUIRE(::flock(held, LOCK_EX) == 0);  // as the writer holds it, in any PID namespace
+  auto r = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out"), "--format", "npy"});
   REQUIRE_EXIT(r, 0);
-  CHECK(names_in(d.file("out")) ==
-        std::vector<std::string>{".output_0.pb.tmp.1.abcdef", ".output_0.pb.tmp.999999996.abc",
-                                 ".output_0.pb.tmp.999999997.fresh1", ".output_0.pb.tmp.abcdef",
-                                 ".output_1.pb.tmp.999999995.abcdef", "output_0.pb"});
+  ::close(held);
+  CHECK(names_in(d.file("out")) == std::vector<std::string>{".output_0.pb.onnx-run.heldheldheld.tmp",
+                                                            ".output_0.pb.onnx-run.short.tmp",
+                                                            ".output_0.pb.tmp.999999999.abcdef", "output_0.npy"});
+  // A failing run cleans alike: its folder was opened before it failed.
+  debris(".output_0.pb.onnx-run.abcdefABCDEF.tmp");
+  r = run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out"), "-i", "x=[1,2]"});
+  CHECK_EXIT(r, 3);
+  CHECK_FALSE(fs::exists(d.file("out/.output_0.pb.onnx-run.abcdefABCDEF.tmp")));
+}
+
+// Issue 32: SIGKILL runs no handler. The temporaries are unnamed (O_TMPFILE) while they
+// are written, so a killed run leaves nothing, in every format.
+TEST_CASE("a run killed by SIGKILL leaves no temporary", "[cli][signals]") {
+  TempDir d;
+  const std::string model = two_output_model(d.path());
+  for (const char* format : {"pb", "npy", "npz"}) {
+    const std::string out = d.file(std::string("out_") + format);
+    fs::create_directories(out);
+    const pid_t pid =
+        spawn({onnx_run_binary(), model, "--shape", "x=50000000", "--random", "-o", out, "--format", format, "-q"},
+              d.file("stderr"));
+    // Until the run has opened its files (its temporaries), or ended.
+    bool seen = false;
+    for (int k = 0; k < 400 && !seen; ++k) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      const std::string fds = "/proc/" + std::to_string(pid) + "/fd";
+      std::error_code ec;
+      for (fs::directory_iterator it(fds, ec), end; !ec && it != end; it.increment(ec))
+        if (fs::read_symlink(it->path(), ec).string().rfind(out, 0) == 0) seen = true;
+    }
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    INFO(format << ": the run's files were " << (seen ? "" : "not ") << "seen open");
+    for (const std::string& n : names_in(out)) CHECK(n.rfind("output", 0) == 0);
+  }
 }
 
 TEST_CASE("onnx-run test reports: a folder is refused at once, a symlink and a device are written through", "[cli]") {

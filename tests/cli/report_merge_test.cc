@@ -228,14 +228,14 @@ TEST_CASE("report merge of a missing report exits 3", "[cli][merge]") {
   Sharded s;
   const auto r = run_cli({"report", "merge", s.d.file("s1.json"), s.d.file("nowhere.json")});
   CHECK_EXIT(r, 3);
-  CHECK(r.err == "onnx-run: cannot read report " + s.d.file("nowhere.json") + "\n");
+  CHECK(r.err == "onnx-run: report: cannot open " + s.d.file("nowhere.json") + ": No such file or directory\n");
 }
 
 TEST_CASE("report merge with an unreadable baseline exits 3", "[cli][merge]") {
   Sharded s;
   const auto r = run_cli(s.merge({"--baseline", s.d.file("nowhere.json"), "--json", s.d.file("m.json")}));
   CHECK_EXIT(r, 3);
-  CHECK_THAT(r.err, Catch::Contains("cannot read baseline"));
+  CHECK_THAT(r.err, Catch::Contains("baseline: cannot open " + s.d.file("nowhere.json")));
   CHECK_FALSE(fs::exists(s.d.file("m.json")));
 }
 

@@ -122,3 +122,12 @@ TEST_CASE("--shard auto refuses half a protocol and a --shard-count at odds", "[
   CHECK_THAT(usage_error({{"CI_NODE_INDEX", "1"}, {"CI_NODE_TOTAL", "3"}}, 4),
              Catch::Contains("--shard-count 4 disagrees with CI_NODE_TOTAL=3"));
 }
+
+// Issue 32: two CI engines' variables at once cannot both be right; which one is meant is
+// not guessed (Bazel inside a job still wins: it is the innermost engine).
+TEST_CASE("--shard auto refuses two CI engines' variables, naming both", "[unit][shard]") {
+  const std::string e = usage_error(
+      {{"CI_NODE_INDEX", "1"}, {"CI_NODE_TOTAL", "2"}, {"CIRCLE_NODE_INDEX", "0"}, {"CIRCLE_NODE_TOTAL", "2"}});
+  CHECK_THAT(e, Catch::Contains("GitLab") && Catch::Contains("CircleCI") && Catch::Contains("CI_NODE_INDEX") &&
+                    Catch::Contains("CIRCLE_NODE_TOTAL"));
+}

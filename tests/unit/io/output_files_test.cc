@@ -18,6 +18,7 @@
 #include "io/atomic_file.h"
 #include "io/output_files.h"
 #include "io/output_transaction.h"
+#include "io/owned_temp.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
 
@@ -33,7 +34,7 @@ void write_text(const std::string& path, const std::string& text) {
 
 bool has_temporaries(const std::string& dir) {
   for (const std::string& n : names_in(dir))
-    if (n.find(".tmp.") != std::string::npos) return true;
+    if (n.find(".onnx-run.") != std::string::npos) return true;
   return false;
 }
 
@@ -137,7 +138,15 @@ TEST_CASE("check_writable_target", "[output-files]") {
   }
 }
 
+// Where O_TMPFILE works a temporary has no name to see: these cases ask for named ones,
+// as where it is lacking, to see where they go.
+struct NamedTemporaries {
+  NamedTemporaries() { set_unnamed_temporaries_allowed(false); }
+  ~NamedTemporaries() { set_unnamed_temporaries_allowed(true); }
+};
+
 TEST_CASE("output transaction: nothing appears before commit, commit renames in order", "[output-files]") {
+  NamedTemporaries named;
   TempDir d;
   write_file(d.file("b.txt"), "old b");
   std::vector<std::string> done;
@@ -170,6 +179,7 @@ TEST_CASE("output transaction: nothing appears before commit, commit renames in 
 }
 
 TEST_CASE("output transaction: destroyed without commit, it removes every temporary", "[output-files]") {
+  NamedTemporaries named;
   TempDir d;
   write_file(d.file("kept.txt"), "old");
   {

@@ -1,0 +1,58 @@
+// Where a result file goes (DESIGN.md, "Files:"). Two kinds of place, two rules:
+// - A name onnx-run chooses inside a folder it fills (-o, --save-inputs,
+//   --dump-intermediates): the folder is opened once (OutputFolder), and every file goes
+//   in relative to that descriptor by rename, replacing whatever entry stands there (a
+//   file, a symlink, a FIFO, a device node) and never following it. A symlink planted
+//   there, or swapped in while the run writes, redirects nothing.
+// - A path the user names (--json F, --junit F): its symlinks are followed, a FIFO or
+//   device is written in place (io/atomic_file.h).
+// A WriteTarget says which; a plain string is the user's path.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace onnxrun {
+
+// An open folder that result files go into. Thread safe (read-only after creation).
+class OutputFolder {
+ public:
+  // The folder `dir` that onnx-run fills, created with its parents when missing, and
+  // opened once. The folders it made are appended to `made` (when given), outermost
+  // first, so that a run that fails can take them back (make_output_folder in
+  // io/output_transaction.h does). Temporaries that killed runs left in it are removed
+  // (io/temp_names.h remove_stale_temporaries). Throws Error(kIo) when it cannot be made
+  // or opened, or is not a folder.
+  static std::shared_ptr<const OutputFolder> make(const std::string& dir, std::vector<std::string>* made = nullptr);
+  // An existing folder, opened (a report path's folder): Error(kIo) when it cannot be.
+  static std::shared_ptr<const OutputFolder> open_existing(const std::string& dir);
+
+  ~OutputFolder();
+  OutputFolder(const OutputFolder&) = delete;
+  OutputFolder& operator=(const OutputFolder&) = delete;
+
+  int fd() const { return fd_; }
+  const std::string& path() const { return path_; }  // as given, for messages
+  // path()/name, for messages and reports.
+  std::string path_of(const std::string& name) const;
+
+ private:
+  OutputFolder(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  int fd_;
+  std::string path_;
+};
+
+// A result file's place: a name inside an OutputFolder, or a path the user named.
+struct WriteTarget {
+  WriteTarget(std::string user_path) : path(std::move(user_path)) {}  // NOLINT: a path is a target
+  WriteTarget(const char* user_path) : path(user_path) {}             // NOLINT
+  WriteTarget(std::shared_ptr<const OutputFolder> in, std::string file_name)
+      : path(in->path_of(file_name)), folder(std::move(in)), name(std::move(file_name)) {}
+
+  std::string path;                            // for messages
+  std::shared_ptr<const OutputFolder> folder;  // null: a path the user named
+  std::string name;                            // inside `folder`
+};
+
+}  // namespace onnxrun

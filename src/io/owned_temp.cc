@@ -1,0 +1,128 @@
+#include "io/owned_temp.h"
+
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/fail.h"
+#include "io/cleanup_signals.h"
+#include "io/temp_names.h"
+
+namespace onnxrun {
+
+namespace {
+
+std::atomic<bool> g_unnamed_allowed{true};
+
+// linkat needs /proc/self/fd (or, without it, CAP_DAC_READ_SEARCH) to name an unnamed file.
+bool can_name_unnamed() { return ::geteuid() == 0 || ::access("/proc/self/fd", X_OK) == 0; }
+
+}  // namespace
+
+void set_unnamed_temporaries_allowed(bool allowed) { g_unnamed_allowed = allowed; }
+
+OwnedTemp::OwnedTemp(std::shared_ptr<const OutputFolder> folder, std::string name)
+    : folder_(std::move(folder)), name_(std::move(name)), path_(folder_->path_of(name_)) {
+  const int dir = folder_->fd();
+  slot_ = cleanup::claim("", name_, dir);
+  auto give_up = [&](int err) {
+    cleanup::release(std::exchange(slot_, nullptr));
+    fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(err));
+  };
+  if (g_unnamed_allowed && can_name_unnamed()) {
+    fd_ = ::openat(dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd_ >= 0) {
+      ::flock(fd_, LOCK_EX);  // nobody else can reach it: locked before it ever has a name
+      return;
+    }
+    // The filesystem or kernel lacks O_TMPFILE: a named temporary instead.
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOENT) give_up(errno);
+  }
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const std::string temp = temp_name_for(name_);
+    const int fd = ::openat(dir, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      if (errno == EEXIST) continue;
+      give_up(errno);
+    }
+    // Ours once locked while the name still leads to it: a clean-up that locked it first
+    // removes the name (or has), and this attempt starts again under another.
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && name_leads_to(dir, temp, fd)) {
+      fd_ = fd;
+      temp_ = temp;
+      cleanup::set_temp(slot_, temp_);
+      cleanup::set_state(slot_, cleanup::SlotState::kTemp);
+      return;
+    }
+    ::close(fd);
+  }
+  give_up(EEXIST);
+}
+
+OwnedTemp::~OwnedTemp() {
+  if (slot_) cleanup::set_state(slot_, cleanup::SlotState::kClaimed);
+  if (!temp_.empty()) ::unlinkat(folder_->fd(), temp_.c_str(), 0);
+  if (slot_) cleanup::release(slot_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void OwnedTemp::link_name() {
+  const int dir = folder_->fd();
+  char self[64];
+  std::snprintf(self, sizeof self, "/proc/self/fd/%d", fd_);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const std::string temp = temp_name_for(name_);
+    int rc = ::linkat(AT_FDCWD, self, dir, temp.c_str(), AT_SYMLINK_FOLLOW);
+    if (rc != 0 && errno != EEXIST) rc = ::linkat(fd_, "", dir, temp.c_str(), AT_EMPTY_PATH);
+    if (rc == 0) {
+      temp_ = temp;
+      // Registered only once the name is surely this file's: a signal in between leaves a
+      // named temporary whose lock dies with the process, for the next run to remove.
+      cleanup::set_temp(slot_, temp_);
+      cleanup::set_state(slot_, cleanup::SlotState::kTemp);
+      return;
+    }
+    if (errno != EEXIST) fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(errno));
+  }
+  fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(EEXIST));
+}
+
+void OwnedTemp::put_in_place() {
+  if (placed_) fail(ErrorKind::kInternal, "{}: put in place twice", path_);
+  if (temp_.empty()) link_name();
+  const int dir = folder_->fd();
+  cleanup::set_state(slot_, cleanup::SlotState::kRenaming);
+  // renameat replaces the entry itself, whatever it is: a symlink there is not followed.
+  if (::renameat(dir, temp_.c_str(), dir, name_.c_str()) != 0) {
+    const int err = errno;
+    cleanup::set_state(slot_, cleanup::SlotState::kTemp);
+    fail(ErrorKind::kIo, "cannot write {}: {}", path_, err == EISDIR ? "it is a folder" : std::strerror(err));
+  }
+  placed_ = true;
+  temp_.clear();
+  cleanup::set_state(slot_, cleanup::SlotState::kRenamed);
+}
+
+void OwnedTemp::keep() {
+  if (slot_) cleanup::release(std::exchange(slot_, nullptr));
+  if (fd_ >= 0) ::close(std::exchange(fd_, -1));  // the lock goes with it
+}
+
+void OwnedTemp::remove_placed() noexcept {
+  if (!placed_) return;
+  ::unlinkat(folder_->fd(), name_.c_str(), 0);
+  placed_ = false;
+}
+
+}  // namespace onnxrun

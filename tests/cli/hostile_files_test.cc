@@ -1,0 +1,238 @@
+// Issue 32, the third round of hostile input, through the real binary: names onnx-run
+// chooses inside its folders replace what stands there, never follow it; non-regular
+// inputs (devices, FIFOs) are refused at once in every door, never read without bound
+// or waited on; --max-memory counts declared sizes before inflating; discovery is linear
+// with a depth limit; the smaller points (a merge's "sets", 100 GB .npz, EACCES, two
+// engines' shard variables).
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "support/check_exit.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+#include "support/process.h"
+
+using namespace onnxrun::test;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+size_t count_lines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+// onnx-run under `timeout`: a refusal that regresses into a hang or an unbounded read
+// fails the test (exit 124) instead of stalling the suite.
+ProcessResult run_bounded(const std::vector<std::string>& args, int seconds = 30) {
+  std::vector<std::string> argv = {"/usr/bin/timeout", "-s", "KILL", std::to_string(seconds), onnx_run_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_process(argv);
+}
+
+// A model folder m/ with model.onnx and test_data_set_0 (input_0.pb, output_0.pb).
+std::string model_with_set(const TempDir& d) {
+  const std::string m = d.file("m");
+  fs::create_directories(m + "/test_data_set_0");
+  save_model(leaky_relu_model(16), m + "/model.onnx");
+  write_message(m + "/test_data_set_0/input_0.pb", float_tensor("x", {2, 3}, {1, -2, 3, 4, 5, 6}));
+  write_message(m + "/test_data_set_0/output_0.pb", float_tensor("y", {2, 3}, {1, -0.02f, 3, 4, 5, 6}));
+  return m;
+}
+
+void check_refusal(const ProcessResult& r, const std::string& what) {
+  CHECK_EXIT(r, 3);
+  CHECK(count_lines(r.err) == 1);
+  CHECK_THAT(r.err, Contains("onnx-run: ") && Contains(what));
+}
+
+}  // namespace
+
+TEST_CASE("a symlink at a name onnx-run chooses is replaced, never written through", "[cli][hostile]") {
+  TempDir d;
+  const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
+  write_file(d.file("secret"), "secret");
+  for (const char* dir : {"out", "saved", "dump"}) fs::create_directories(d.file(dir));
+  fs::create_symlink(d.file("secret"), d.file("out/output_0.pb"));
+  fs::create_symlink(d.file("secret"), d.file("saved/input_0.pb"));
+  fs::create_symlink(d.file("secret"), d.file("dump/y.pb"));
+  fs::create_symlink(d.file("secret"), d.file("dump/values.tsv"));
+  const auto r = run_bounded({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out"), "--save-inputs",
+                              d.file("saved"), "--dump-intermediates", d.file("dump"), "-q"});
+  REQUIRE_EXIT(r, 0);
+  CHECK(read_file(d.file("secret")) == "secret");
+  for (const char* f : {"out/output_0.pb", "saved/input_0.pb", "dump/y.pb", "dump/values.tsv"}) {
+    INFO(f);
+    CHECK(fs::is_regular_file(fs::symlink_status(d.file(f))));
+  }
+}
+
+TEST_CASE("a FIFO at an output's name is replaced, not waited on", "[cli][hostile]") {
+  TempDir d;
+  const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
+  fs::create_directories(d.file("out"));
+  REQUIRE(::mkfifo(d.file("out/output_0.npy").c_str(), 0600) == 0);
+  const auto r = run_bounded({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out"), "--format", "npy"});
+  REQUIRE_EXIT(r, 0);
+  CHECK(fs::is_regular_file(fs::symlink_status(d.file("out/output_0.npy"))));
+}
+
+TEST_CASE("a live run's output survives another run into the same folder from another PID namespace",
+          "[cli][hostile]") {
+  if (::geteuid() != 0 || run_process({"/usr/bin/unshare", "--pid", "--fork", "true"}).exit_code != 0) {
+    WARN("skipped: needs root and unshare --pid");
+    return;
+  }
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_symbolic_input(m, "x", onnx::TensorProto::FLOAT, {"n"});
+  add_output(m, "y1", onnx::TensorProto::FLOAT, {-1});
+  add_output(m, "y2", onnx::TensorProto::FLOAT, {-1});
+  add_node(m, "LeakyRelu", {"x"}, {"y1"}, "a");
+  add_node(m, "LeakyRelu", {"x"}, {"y2"}, "b");
+  const std::string model = save_model(m, d.file("two.onnx"));
+  const std::vector<std::string> big = {"/usr/bin/timeout", "-s",         "KILL",     "60", onnx_run_binary(), model,
+                                        "--shape",          "x=30000000", "--random", "-o", d.file("ns"),      "-q"};
+  // The big run in the background; the small one, in a new PID namespace, while it writes.
+  std::vector<std::string> both = {"/bin/sh", "-c", ""};
+  std::string cmd;
+  for (const std::string& a : big) cmd += "'" + a + "' ";
+  cmd += "& sleep 0.3; unshare --pid --fork '" + onnx_run_binary() + "' '" + model + "' --shape x=10 --random -o '" +
+         d.file("ns") + "' -q; wait $!";
+  both[2] = cmd;
+  const auto r = run_process(both);
+  CHECK_EXIT(r, 0);
+  CHECK(r.err.empty());
+  CHECK(names_in(d.file("ns")) == std::vector<std::string>{"output_0.pb", "output_1.pb"});
+}
+
+TEST_CASE("devices are refused at once in every door, whatever --max-memory says", "[cli][hostile]") {
+  TempDir d;
+  const std::string m = model_with_set(d);
+  const std::string model = m + "/model.onnx";
+  check_refusal(run_bounded({model, "-i", "x=/dev/zero"}), "/dev/zero: is not a regular file (a character device)");
+  check_refusal(run_bounded({model, "-i", "x=[[1,-2,3],[4,5,6]]", "--expected", "/dev/full", "--max-memory", "1G"}),
+                "/dev/full: is not a regular file");
+  fs::create_directories(d.file("b"));
+  fs::create_symlink("/dev/zero", d.file("b/y.npy"));
+  check_refusal(run_bounded({"compare", m + "/test_data_set_0", d.file("b")}), "is not a regular file");
+}
+
+TEST_CASE("FIFOs are refused at once in every door, never waited on", "[cli][hostile]") {
+  TempDir d;
+  const std::string m = model_with_set(d);
+  // compare: a test set's output_1.pb
+  fs::create_directories(d.file("a"));
+  fs::create_directories(d.file("b"));
+  fs::copy_file(m + "/test_data_set_0/output_0.pb", d.file("a/output_0.pb"));
+  fs::copy_file(m + "/test_data_set_0/output_0.pb", d.file("a/output_1.pb"));
+  fs::copy_file(m + "/test_data_set_0/output_0.pb", d.file("b/output_0.pb"));
+  REQUIRE(::mkfifo(d.file("b/output_1.pb").c_str(), 0600) == 0);
+  check_refusal(run_bounded({"compare", d.file("a"), d.file("b")}), "output_1.pb: is not a regular file (a FIFO)");
+  // --expected DIR: the FIFO is refused, as in compare, not skipped.
+  check_refusal(run_bounded({m + "/model.onnx", "-i", "x=[[1,-2,3],[4,5,6]]", "--expected", d.file("b")}),
+                "output_1.pb: is not a regular file (a FIFO)");
+  // a test set's input, by `onnx-run MODEL` and by `onnx-run test`
+  fs::remove(m + "/test_data_set_0/input_0.pb");
+  REQUIRE(::mkfifo((m + "/test_data_set_0/input_0.pb").c_str(), 0600) == 0);
+  check_refusal(run_bounded({m + "/model.onnx"}), "input_0.pb: is not a regular file (a FIFO)");
+  const auto t = run_bounded({"test", m});
+  CHECK(t.exit_code != 0);
+  CHECK(t.exit_code != 137);
+  CHECK_THAT(t.out + t.err, Contains("is not a regular file (a FIFO)"));
+}
+
+TEST_CASE("an .npz is refused by its declared size before it is inflated", "[cli][hostile]") {
+  TempDir d;
+  // 256 MiB of float32 zeros, deflated to a few hundred KiB.
+  const std::string npz = d.file("bomb.npz");
+  const std::string py =
+      "import zipfile,sys\n"
+      "n=64*1024*1024\n"
+      "h=\"{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }\" % n\n"
+      "h=h+' '*(64-(10+len(h)+1)%64)+'\\n'\n"
+      "with zipfile.ZipFile(sys.argv[1],'w',zipfile.ZIP_DEFLATED) as z:\n"
+      "  with z.open('y.npy','w',force_zip64=True) as f:\n"
+      "    f.write(b'\\x93NUMPY\\x01\\x00'+len(h).to_bytes(2,'little')+h.encode())\n"
+      "    for k in range(n*4//(1<<20)): f.write(bytes(1<<20))\n";
+  const auto made = run_process({"/usr/bin/python3", "-c", py, npz});
+  REQUIRE_EXIT(made, 0);
+  REQUIRE(fs::file_size(npz) < (size_t{4} << 20));
+  const auto r = run_bounded({"compare", npz, npz, "--max-memory", "64M"});
+  CHECK_EXIT(r, 3);
+  // The member is named by the reservation made before inflating (after it, the tensor's
+  // allocation would have refused it, naming no member).
+  CHECK_THAT(r.err, Contains("bomb.npz: y"));
+  CHECK_THAT(r.err, Contains("needs"));
+  // A 100 GB .npz (sparse): the memory limit refuses it, not protobuf's 2 GiB.
+  const std::string huge = d.file("huge.npz");
+  {
+    std::FILE* f = std::fopen(huge.c_str(), "wb");
+    REQUIRE(f);
+    std::fclose(f);
+    fs::resize_file(huge, uint64_t{100} << 30);
+  }
+  const auto h = run_bounded({"compare", huge, npz, "--max-memory", "1G"});
+  CHECK_EXIT(h, 3);
+  CHECK_THAT(h.err, !Contains("protobuf") && Contains("huge.npz"));
+}
+
+TEST_CASE("discovery is linear in depth and stops at its documented limit", "[cli][hostile]") {
+  TempDir d;
+  std::string deep = d.file("t");
+  for (int k = 0; k < 250; ++k) deep += "/a";
+  fs::create_directories(deep);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = run_bounded({"test", d.file("t")});
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Contains("no tests found"));
+  CHECK(ms < 10000);
+  for (int k = 0; k < 20; ++k) deep += "/a";
+  fs::create_directories(deep);
+  r = run_bounded({"test", d.file("t")});
+  CHECK_EXIT(r, 2);
+  CHECK(count_lines(r.err) == 1);
+  CHECK_THAT(r.err, Contains("nest more than 256 deep"));
+}
+
+TEST_CASE("report merge refuses a count it cannot hold, naming it", "[cli][hostile]") {
+  TempDir d;
+  const std::string m = model_with_set(d);
+  const std::string json = d.file("r.json");
+  REQUIRE_EXIT(run_cli({"test", m, "-q", "--json", json}), 0);
+  std::string text = read_file(json);
+  const std::string edited = std::regex_replace(text, std::regex("\"sets\": *1"), "\"sets\": 1e26");
+  REQUIRE(edited != text);
+  write_file(json, edited);
+  const auto r = run_cli({"report", "merge", json});
+  CHECK_EXIT(r, 3);
+  CHECK(count_lines(r.err) == 1);
+  CHECK_THAT(r.err, Contains("\"sets\"") && Contains("1e+26"));
+}
+
+TEST_CASE("--expected in a folder that may not be searched says so, not 'no such file'", "[cli][hostile]") {
+  if (::geteuid() != 0 ||
+      run_process({"/usr/bin/setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups", "true"})
+              .exit_code != 0) {
+    WARN("skipped: needs root and setpriv");
+    return;
+  }
+  TempDir d;
+  const std::string m = model_with_set(d);
+  fs::permissions(d.path(), fs::perms::all);  // the way in, for nobody
+  fs::permissions(m, fs::perms::all);
+  fs::permissions(m + "/model.onnx", fs::perms::all);
+  fs::permissions(m + "/test_data_set_0", fs::perms::owner_all);  // nobody may not search it
+  const auto r =
+      run_process({"/usr/bin/setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups", onnx_run_binary(),
+                   m + "/model.onnx", "-i", "x=[[1,-2,3],[4,5,6]]", "--expected", m + "/test_data_set_0/output_0.pb"});
+  CHECK_EXIT(r, 3);
+  CHECK_THAT(r.err, Contains("ermission denied") && !Contains("no such file"));
+}
