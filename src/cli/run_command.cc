@@ -196,9 +196,11 @@ int run_command(const RunOptions& o) {
   // Outputs appear only when everything, printing included, has succeeded.
   check_stdout();
   if (code == kExitOk) report.commit_outputs();
-  // A test set that could not run is the one line on stderr (its exit code is 3).
+  // A test set that could not run is the one line on stderr (its exit code is 3); else a
+  // mismatch is (exit 1), the full report being on stdout.
   for (const SetRun& run : report.runs)
     if (run.error) return report_error(run.labelled_error());
+  if (code == kExitMismatch) return report_mismatch(report.mismatch_summary());
   return code;
 }
 
@@ -225,7 +227,9 @@ const CommandDoc& run_doc() {
       },
       {
           {0, "success; every comparison passed"},
-          {1, "an output did not match"},
+          {1,
+           "an output did not match (--exact: its bits; --max-ulp: within N ULPs); the report is on stdout, one "
+           "line on stderr says which output and by how much"},
           {2, "usage error (malformed command line)"},
           {3,
            "model or input rejected: invalid, unsupported, inputs that do not fit the graph, I/O failure, unsafe file"},
