@@ -41,6 +41,7 @@ struct Doors {
         {d.file("m/model.onnx")},
         {d.file("m/model.onnx"), "-d", d.file("m/test_data_set_0")},
         {"compare", d.file("act"), d.file("exp")},
+        {"test", d.file("m")},
     };
     for (auto& args : all) args.insert(args.end(), extra.begin(), extra.end());
     return all;
