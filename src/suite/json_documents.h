@@ -73,7 +73,7 @@ nlohmann::ordered_json comparison_json(const Comparison& c);
 //  "same", "total", "first_divergent": name | null}.
 std::string compare_json(const SetsComparison& s);
 
-// `onnx-run bench --json` (json_bench.cc), one line, for scripts (tools/bench.py):
+// `onnx-run bench --json` (json_bench.cc), indented by 2 as the other documents:
 // {"what", "threads", "kernel_path", "warmup", "duration_s" (0: --repeat counted the runs),
 //  "runs", "min_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "mean_ns",
 //  "percentiles": {"p50"|"p90"|"p95"|"p99"|"p99.9": {"ns", "is_max"}}, "elements_per_run",
