@@ -51,12 +51,27 @@ class OnnxRunUnsupported(_NotImplementedBase):
         self.causes = list(causes)
 
 
-def _failure_line(p):
-    """onnx-run's one-line cause (the last line on stderr), or what happened instead."""
+def _failure_line(p, paths=()):
+    """onnx-run's one-line cause (the last line on stderr), or what happened instead.
+
+    `paths` are (temporary path, what the caller knows it as) pairs: the files this
+    module writes for onnx-run mean nothing to the caller, so the line names the
+    caller's model and inputs instead. Longer paths first, so a folder never replaces
+    part of a file inside it."""
     lines = [line for line in p.stderr.splitlines() if line.strip()]
-    if lines:
-        return lines[-1]
-    return f"onnx-run exited with status {p.returncode} and said nothing"
+    if not lines:
+        return f"onnx-run exited with status {p.returncode} and said nothing"
+    line = lines[-1]
+    for temp, caller in sorted(paths, key=lambda pair: -len(pair[0])):
+        line = line.replace(temp, caller)
+    return line
+
+
+def _model_words(model):
+    """What the caller calls the model: its path when given one."""
+    if isinstance(model, (str, os.PathLike)):
+        return os.fspath(model)
+    return "the model"
 
 
 def _run_cli(args):
@@ -71,17 +86,18 @@ def _as_model(model):
     return onnx.load(os.fspath(model))
 
 
-def _check_loads(model_dir):
+def _check_loads(model_dir, model_words="the model"):
     """Has `onnx-run test` load the model in model_dir (it holds no test sets): the model
     layer says, by structured causes rather than message text, whether it is supported."""
     report = os.path.join(os.path.dirname(model_dir), "load.json")
     p = _run_cli(["test", model_dir, "--json", report, "-q"])
     if not os.path.exists(report):
-        raise OnnxRunError(_failure_line(p), p.returncode)
+        paths = [(os.path.join(model_dir, "model.onnx"), model_words), (model_dir, model_words)]
+        raise OnnxRunError(_failure_line(p, paths), p.returncode)
     with open(report) as f:
         (test,) = json.load(f)["tests"]
     # The message starts with the temporary model's path, which means nothing to the caller.
-    message = test.get("message", "").removeprefix(test["model"] + ": ")
+    message = test.get("message", "").removeprefix(test["model"] + ": ").replace(test["model"], model_words)
     if test["outcome"] == "unsupported":
         raise OnnxRunUnsupported(message, test.get("causes", []))
     if test["outcome"] not in ("no data", "passed"):
@@ -96,8 +112,9 @@ def _check_device(device):
 class OnnxRunBackendRep(BackendRep):
     """A prepared model: its copy on disk and its graph's inputs and outputs."""
 
-    def __init__(self, model, workdir):
+    def __init__(self, model, workdir, model_words="the model"):
         self._workdir = workdir
+        self._model_words = model_words
         self._cleanup = weakref.finalize(self, shutil.rmtree, workdir, True)
         self.model_path = os.path.join(workdir, "model", "model.onnx")
         initializers = {t.name for t in model.graph.initializer}
@@ -131,13 +148,15 @@ class OnnxRunBackendRep(BackendRep):
         rundir = tempfile.mkdtemp(prefix="run_", dir=self._workdir)
         try:
             args = ["run", self.model_path, "-q", "-o", os.path.join(rundir, "out"), "--format", "pb"]
+            paths = [(self.model_path, self._model_words), (os.path.join(rundir, "out"), "the outputs")]
             for k, (name, value) in enumerate(self._named(inputs).items()):
                 path = os.path.join(rundir, f"input_{k}.pb")
                 tensors.write_proto(tensors.input_proto(value, name, types.get(name, 0)), path)
                 args += ["-i", f"{name}={path}"]
+                paths.append((path, f"the value given for '{name}'"))
             p = _run_cli(args)
             if p.returncode != 0:
-                raise OnnxRunError(_failure_line(p), p.returncode)
+                raise OnnxRunError(_failure_line(p, paths), p.returncode)
             return [tensors.read_proto(os.path.join(rundir, "out", f"output_{k}.pb"))
                     for k in range(len(self.output_names))]
         finally:
@@ -159,13 +178,14 @@ class OnnxRunBackend(Backend):
         """A ModelProto, a path or serialized bytes -> OnnxRunBackendRep; raises
         OnnxRunUnsupported or OnnxRunError when onnx-run cannot run the model."""
         _check_device(device)
+        words = _model_words(model)
         model = _as_model(model)
         workdir = tempfile.mkdtemp(prefix="onnx_run_")
         try:
             os.mkdir(os.path.join(workdir, "model"))
             onnx.save(model, os.path.join(workdir, "model", "model.onnx"))
-            _check_loads(os.path.join(workdir, "model"))
-            return OnnxRunBackendRep(model, workdir)
+            _check_loads(os.path.join(workdir, "model"), words)
+            return OnnxRunBackendRep(model, workdir, words)
         except BaseException:
             shutil.rmtree(workdir, ignore_errors=True)
             raise

@@ -116,8 +116,12 @@ def counts_line(outcomes):
     counts = {o: 0 for o in OUTCOMES}
     for outcome, _ in outcomes.values():
         counts[outcome] += 1
-    words = {"error": "errors"}  # "0 errors", as onnx-run test's summary says
-    return ", ".join(f"{n} {words.get(o, o)}" for o, n in counts.items()) + f" ({len(outcomes)} tests)"
+    # "0 errors", "1 error", "1 test": as onnx-run test's summary says them.
+    def noun(o, n):
+        return o + "s" if o == "error" and n != 1 else o
+    total = len(outcomes)
+    return (", ".join(f"{n} {noun(o, n)}" for o, n in counts.items())
+            + f" ({total} test{'' if total == 1 else 's'})")
 
 
 def main(argv=None):

@@ -32,7 +32,8 @@ void add_common_options(CLI::App& app, CommonOptions& c, const std::string& thre
       ->group(kGlobalGroup);
   app.add_flag("-q,--quiet", c.verbosity.quiet, "print only failures and errors")->group(kGlobalGroup);
   add_max_memory_option(app, c.max_memory)->group(kGlobalGroup);
-  app.add_option("--threads", c.threads, threads_help)
+  // 0 is the default's own value (one thread per core), so it is said rather than refused.
+  app.add_option("--threads", c.threads, threads_help + "; 0: one per core")
       ->type_name("N")
       ->check(whole_number(0, kMaxThreads))
       ->group(kGlobalGroup);

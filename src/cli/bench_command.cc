@@ -136,15 +136,15 @@ void build_bench_app(CLI::App& app, BenchArgs& a, CommonOptions& common) {
       ->type_name("N")
       ->capture_default_str()
       ->check(whole_number(0, kMaxRuns));
-  CLI::Option* repeat = app.add_option("--repeat", a.bench.repeat, "timed runs")
-                            ->type_name("N")
-                            ->capture_default_str()
-                            ->check(whole_number(1, kMaxRuns));
+  // Not CLI11's excludes(): its "Excludes: --duration" takes the place of the description in --help.
+  app.add_option("--repeat", a.bench.repeat, "timed runs (or --duration, not both)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxRuns));
   app.add_option("--duration", a.bench.duration_s,
                  "timed runs for S seconds instead of --repeat (at least one; at most 10 million)")
       ->type_name("S")
-      ->check(positive_number())
-      ->excludes(repeat);
+      ->check(positive_number());
   app.add_option("--seed", a.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
   app.add_option("--memcpy", a.memcpy_bytes, "time memcpy of BYTES bytes instead of a model")
       ->type_name("BYTES")
@@ -164,6 +164,8 @@ std::optional<int> parse_bench_args(int argc, char** argv, BenchArgs& a, CommonO
   CLI::App app;
   build_bench_app(app, a, common);
   if (auto code = parse_args(app, argc, argv)) return code;
+  if (app.count("--repeat") && app.count("--duration"))
+    fail(ErrorKind::kUsage, "--repeat and --duration: give one (a count of runs, or the seconds they may take)");
   a.threads = static_cast<int>(common.threads);
   return std::nullopt;
 }
@@ -173,7 +175,8 @@ std::optional<int> parse_bench_args(int argc, char** argv, BenchArgs& a, CommonO
 const CommandDoc& bench_doc() {
   static const CommandDoc doc{
       "onnx-run bench MODEL [OPTIONS] | onnx-run bench --memcpy BYTES",
-      "Times repeated runs of the whole graph (Executor::run), inputs already in memory, on given or "
+      "Times repeated runs of the whole graph (every node, as `onnx-run MODEL` runs it), inputs already in memory, on "
+      "given or "
       "made-up inputs: --repeat N runs, or as many as --duration S seconds holds. It prints min, mean, max "
       "and the p50, p90, p95, p99 and p99.9 run times (nearest rank); a percentile that needs more runs "
       "than were made (p99 under 100) is the max, and says so. GB/s counts the bytes of the inputs read plus the "

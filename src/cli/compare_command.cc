@@ -97,10 +97,11 @@ const CommandDoc& compare_doc() {
           {"onnx-run compare ours/ theirs.npz", "compare our outputs with another runtime's"},
           {"onnx-run compare dump_a/ dump_b/ --model model.onnx", "where two runs' intermediates part"},
           {"onnx-run compare a/ b/ --atol y:1e-3 --check-error-stat median --json", "tolerances per output, JSON"},
+          {"onnx-run compare ours/ theirs/ --max-ulp 1", "every element within one ULP (--exact: bit-identical)"},
       },
       {
           {0, "every value agrees"},
-          {1, "a value differs, or is in one set only"},
+          {1, "a value differs, or is in one set only (one line on stderr says which)"},
           {2, "usage error (malformed command line, a path that does not exist)"},
           {3, "a file that cannot be read or is not a tensor, or a model that cannot be loaded"},
       }};
@@ -126,7 +127,7 @@ int compare_main(int argc, char** argv) {
   check_tolerance_names(tol, names, "the compared values");
   if (a.json) fmt::print("{}", compare_json(s));
   else print_text(s, a.common.verbosity.quiet);
-  return s.equal() ? kExitOk : kExitMismatch;
+  return s.equal() ? kExitOk : report_mismatch(s.mismatch_summary());
 }
 
 int compare_check_args(int argc, char** argv) {

@@ -11,15 +11,27 @@ namespace onnxrun::cli {
 
 int exit_code_for(const Error& e) { return e.kind() == ErrorKind::kUsage ? kExitUsage : kExitRejected; }
 
-int report_error(const Error& e) {
-  // Warnings held back (logging.h) go into the one line, not before it.
-  std::string msg = e.what() + held_messages_note();
+namespace {
+
+// "onnx-run: <prefix><msg>", warnings held back (logging.h) folded in, as one line.
+void print_one_line(const char* prefix, std::string msg) {
+  msg += held_messages_note();
   // One line, whatever the message holds: line breaks as spaces, other control
   // characters (from file names, say) escaped rather than sent to the terminal.
   for (char& c : msg)
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  const char* prefix = e.kind() == ErrorKind::kInternal ? "internal error: " : "";
   fmt::print(stderr, "onnx-run: {}{}\n", prefix, printable(msg));
+}
+
+}  // namespace
+
+int report_mismatch(const std::string& why) {
+  print_one_line("", why);
+  return kExitMismatch;
+}
+
+int report_error(const Error& e) {
+  print_one_line(e.kind() == ErrorKind::kInternal ? "internal error: " : "", e.what());
   return exit_code_for(e);
 }
 

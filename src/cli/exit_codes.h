@@ -1,6 +1,8 @@
 // The command line's exit codes (DESIGN.md): the only place errors become numbers.
 #pragma once
 
+#include <string>
+
 #include "core/error.h"
 
 namespace onnxrun::cli {
@@ -17,5 +19,10 @@ int exit_code_for(const Error& e);
 
 // Prints "onnx-run: <message>" as one line on stderr and returns the exit code.
 int report_error(const Error& e);
+
+// A run that went through but failed its verdict (an output mismatched, a test failed or
+// regressed): "onnx-run: <why>" as one line on stderr, the full report being on stdout.
+// Returns kExitMismatch.
+int report_mismatch(const std::string& why);
 
 }  // namespace onnxrun::cli

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
@@ -22,18 +23,19 @@ struct HelpArgs {
   CommonOptions common;
 };
 
-void build_help_app(CLI::App& app, HelpArgs& a) {
-  describe_app(app, "onnx-run help", help_doc());
-  app.description("onnx-run help: the help of onnx-run, or of one command");
-  add_common_options(app, a.common, "accepted as everywhere; help runs nothing");
-  app.add_option("COMMAND", a.command, "the command to explain (run, test, info, bench, compare, help)")
-      ->type_name("NAME");
-}
-
+// Every documented command, from the one table (commands.h): no list here to drift.
 std::vector<std::string> command_names() {
   std::vector<std::string> names;
   for (const Command* c : documented_commands()) names.push_back(c->name);
   return names;
+}
+
+void build_help_app(CLI::App& app, HelpArgs& a) {
+  describe_app(app, "onnx-run help", help_doc());
+  app.description("onnx-run help: the help of onnx-run, or of one command");
+  add_common_options(app, a.common, "accepted as everywhere; help runs nothing");
+  app.add_option("COMMAND", a.command, fmt::format("the command to explain ({})", fmt::join(command_names(), ", ")))
+      ->type_name("NAME");
 }
 
 // The command `a` asks about, or the exit code of a usage error.
@@ -45,8 +47,8 @@ std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a, const Com
   if (command && command->doc) return std::nullopt;
   command = nullptr;
   const auto near = nearest_name(a.command, command_names());
-  fmt::print(stderr, "onnx-run: help: '{}' is not a command{} (commands: run, test, info, bench, compare, help)\n",
-             a.command, near ? fmt::format("; did you mean `onnx-run help {}`?", *near) : "");
+  fmt::print(stderr, "onnx-run: help: '{}' is not a command{} (commands: {})\n", a.command,
+             near ? fmt::format("; did you mean `onnx-run help {}`?", *near) : "", fmt::join(command_names(), ", "));
   return kExitUsage;
 }
 

@@ -1,5 +1,7 @@
 #include "cli/help_text.h"
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
 
 #include <fmt/core.h>
@@ -38,7 +40,10 @@ std::string help_footer(const CommandDoc& doc) {
 
 std::string commands_overview() {
   std::string out = "Commands (onnx-run help COMMAND for each):";
-  for (const Command* c : documented_commands()) out += fmt::format("\n  {:<6} {}", c->name, c->summary);
+  // One column for the summaries, as wide as the longest name needs.
+  size_t width = 0;
+  for (const Command* c : documented_commands()) width = std::max(width, std::strlen(c->name));
+  for (const Command* c : documented_commands()) out += fmt::format("\n  {:<{}}  {}", c->name, width, c->summary);
   return out;
 }
 

@@ -18,7 +18,8 @@ namespace {
 // What a value is completed with, by option: the one thing CLI11 does not record.
 const std::map<std::string, std::string>& file_kinds() {
   static const std::map<std::string, std::string> kinds{
-      {"--json", "json"}, {"--junit", "xml"}, {"--baseline", "json"}, {"--npz", "npz"}, {"--input", "pb npy"},
+      {"--json", "json"}, {"--junit", "xml"},    {"--baseline", "json"}, {"--update-baseline", "json"},
+      {"--npz", "npz"},   {"--input", "pb npy"}, {"REPORT", "json"},
   };
   return kinds;
 }
@@ -252,9 +253,19 @@ std::string bash_completion() {
       if (!o.positional)
         for (const std::string& n : o.names) words += (words.empty() ? "" : " ") + n;
     b += fmt::format("_onnx_run_opts_{}() {{ echo '{}'; }}\n", c.command->name, words);
-    std::string positional = "none";
-    for (const OptionFacts& o : c.options)
-      if (o.positional) positional = o.complete.empty() ? "commands" : "ext:" + o.complete;
+    // The positionals: help's COMMAND takes a command; others their words (report's
+    // "merge") and files (of their extensions, all files for a plain PATH).
+    std::string positional = "none", choice_words, exts;
+    bool files = false;
+    for (const OptionFacts& o : c.options) {
+      if (!o.positional) continue;
+      if (o.names[0] == "COMMAND") positional = "commands";
+      else if (!o.choices.empty())
+        choice_words += (choice_words.empty() ? "" : " ") + fmt::format("{}", fmt::join(o.choices, " "));
+      else files = true, exts += (exts.empty() || o.complete.empty() ? "" : " ") + o.complete;
+    }
+    if (!choice_words.empty()) positional = "words:" + choice_words + ";" + (files ? exts : "");
+    else if (files) positional = "ext:" + exts;
     b += fmt::format("_onnx_run_positional_{}() {{ echo '{}'; }}\n\n", c.command->name, positional);
   }
   std::string names;
@@ -285,6 +296,10 @@ _onnx_run_value() {  # $1 kind, $2 the word to complete
       _onnx_run_files "${kind#input:}" "$cur"
       if [[ -n $pre && $COMP_WORDBREAKS != *=* ]]; then COMPREPLY=("${COMPREPLY[@]/#/$pre}"); fi ;;
     choice:*) COMPREPLY=($(compgen -W "${kind#choice:}" -- "$cur")) ;;
+    words:*)  # "words:W1 W2;E1 E2": the words, then files of those extensions
+      local spec=${kind#words:}
+      COMPREPLY=($(compgen -W "${spec%%;*}" -- "$cur"))
+      [[ -n ${spec#*;} ]] && _onnx_run_files "${spec#*;}" "$cur" ;;
     commands) COMPREPLY=($(compgen -W "$_onnx_run_commands" -- "$cur")) ;;
   esac
 }
@@ -369,7 +384,10 @@ std::string fish_completion() {
                                  : "__fish_seen_subcommand_from " + cmd;
     for (const OptionFacts& o : c.options) {
       if (o.positional) {
-        if (!o.complete.empty()) f += fmt::format("complete -c onnx-run -n {} -F\n", quote(cond));
+        if (!o.choices.empty())
+          f += fmt::format("complete -c onnx-run -n {} -a {}\n", quote(cond),
+                           quote(fmt::format("{}", fmt::join(o.choices, " "))));
+        else if (!o.complete.empty()) f += fmt::format("complete -c onnx-run -n {} -F\n", quote(cond));
         continue;
       }
       std::string line = fmt::format("complete -c onnx-run -n {}", quote(cond));

@@ -72,6 +72,15 @@ void add_tolerance_options(CLI::App& app, ToleranceArgs& a, const std::string& n
                  "max, mean or median error (absolute within atol or relative within rtol, as Polygraphy)")
       ->check(CLI::IsMember({"elemwise", "max", "mean", "median"}))
       ->capture_default_str();
+  app.add_flag("--exact", a.exact,
+               "every element must be bit-identical (sign of zero and NaN payload included); atol and rtol do not "
+               "apply");
+  app.add_option("--max-ulp", a.max_ulp,
+                 "every element within N units in the last place of the tensor's own type, instead of atol and rtol "
+                 "(+0 and -0 are 0 apart, NaN matches NaN, NaN or inf against anything else is never within); "
+                 "NAME:N for one output (repeatable)")
+      ->type_name("[NAME:]N")
+      ->check(named_non_negative_number());
 }
 
 Tolerance tolerance_from(const ToleranceArgs& a, Tolerance base) {
@@ -84,6 +93,20 @@ Tolerance tolerance_from(const ToleranceArgs& a, Tolerance base) {
   const std::optional<ErrorStat> stat = parse_error_stat(a.stat);
   if (!stat) fail(ErrorKind::kUsage, "--check-error-stat {}: expected elemwise, max, mean or median", a.stat);
   base.stat = *stat;
+  const NamedNumbers ulps = parse_named_numbers(a.max_ulp, "--max-ulp");
+  // 2^63: far beyond any real distance, and below kUlpInfinite.
+  auto whole = [](double v, const std::string& arg) {
+    if (v != std::floor(v) || v >= 9.2e18)
+      fail(ErrorKind::kUsage, "--max-ulp {}: expected a whole number of ULPs", arg);
+    return static_cast<uint64_t>(v);
+  };
+  if (ulps.all) base.max_ulp = whole(*ulps.all, fmt::format("{}", *ulps.all));
+  for (const auto& [name, v] : ulps.by_name) base.output_max_ulp[name] = whole(v, fmt::format("{}:{}", name, v));
+  base.exact = base.exact || a.exact;
+  if (base.exact && !a.max_ulp.empty()) fail(ErrorKind::kUsage, "--exact and --max-ulp: give one of them");
+  if ((base.exact || !a.max_ulp.empty()) && base.stat != ErrorStat::kElemwise)
+    fail(ErrorKind::kUsage, "--check-error-stat {} goes with atol and rtol, not with {}", a.stat,
+         base.exact ? "--exact" : "--max-ulp");
   return base;
 }
 

@@ -34,10 +34,13 @@ NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std
 // CLI11's check of one such argument, for the option's definition.
 CLI::Validator named_non_negative_number();
 
-// --rtol/--atol [NAME:]V and --check-error-stat, added to `app` and stored as text.
+// --rtol/--atol [NAME:]V, --check-error-stat, --exact and --max-ulp [NAME:]N, added to
+// `app` and stored as text.
 struct ToleranceArgs {
   std::vector<std::string> rtol, atol;
   std::string stat = "elemwise";
+  bool exact = false;
+  std::vector<std::string> max_ulp;
 };
 void add_tolerance_options(CLI::App& app, ToleranceArgs& args, const std::string& note = "");
 // Global values over `base`, per-output ones beside base's. Throws Error(kUsage).

@@ -32,9 +32,10 @@ void print_failed_checks(const SetRun& run) {
     if (!c.comparison.ok) fmt::print("  {}\n{}", c.comparison.summary(c.name), c.comparison.error_report("    "));
 }
 
-void print_test_set(const SetRun& run, const RenderOptions& o) {
+void print_test_set(const SetRun& run, const RenderOptions& o, bool only_set) {
   if (run.error) {
-    fmt::print("{}: error: {}\n", run.label, run.error->what());
+    // The one line on stderr says it (cli/run_command.cc); a list of sets still shows where it failed.
+    if (!only_set) fmt::print("{}: error: {}\n", run.label, run.error->what());
     return;
   }
   const bool passed = run.passed();
@@ -63,7 +64,7 @@ void print_run_text(const RunReport& report, const RenderOptions& o) {
   size_t passed = 0;
   for (size_t k = 0; k < report.runs.size(); ++k) {
     if (k > 0 && !o.quiet) fmt::print("\n");
-    print_test_set(report.runs[k], o);
+    print_test_set(report.runs[k], o, report.runs.size() == 1);
     passed += report.runs[k].passed();
   }
   // -q prints only failures and errors (as the -i doors do), and then the tally with them.

@@ -16,6 +16,8 @@
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
 #include "cli/number_options.h"
+#include "core/error.h"
+#include "core/fail.h"
 #include "core/log.h"
 #include "io/atomic_file.h"
 #include "suite/baseline.h"
@@ -31,6 +33,7 @@ struct ReportArgs {
   std::string action;
   std::vector<std::string> reports;
   std::string json, junit, baseline;
+  bool allow_missing = false;  // --allow-missing
   size_t slowest = 5;
   CommonOptions common;
 };
@@ -51,6 +54,8 @@ void build_report_app(CLI::App& app, ReportArgs& a) {
   app.add_option("--baseline", a.baseline,
                  "an earlier --json report: exit 1 only for tests that passed there and not in the merge")
       ->type_name("FILE");
+  app.add_flag("--allow-missing", a.allow_missing,
+               "merge even when a shard's report is missing or cannot be read (a warning says which)");
   app.add_option("--slowest", a.slowest, "how many of the slowest tests to list")
       ->type_name("N")
       ->capture_default_str()
@@ -63,30 +68,52 @@ std::optional<int> parse_report_args(int argc, char** argv, ReportArgs& a) {
   return parse_args(app, argc, argv);
 }
 
+// The shard reports that can be read. With --allow-missing one that cannot is left out
+// (a warning names it, and its slice then shows as missing); without, it stops the merge.
+std::vector<ReportFile> read_shards(const ReportArgs& a) {
+  std::vector<ReportFile> shards;
+  for (const std::string& path : a.reports) {
+    try {
+      shards.push_back(read_report_file(path, "report"));
+    } catch (const Error& e) {
+      if (!a.allow_missing || (e.kind() != ErrorKind::kIo && e.kind() != ErrorKind::kInvalid)) throw;
+      log::warn("{}: left out (--allow-missing)", e.what());
+    }
+  }
+  if (shards.empty()) fail(ErrorKind::kIo, "report merge: none of the {} reports could be read", a.reports.size());
+  return shards;
+}
+
 int merge(const ReportArgs& a) {
   ClosingOptions closing;
   closing.slowest = a.slowest;
   closing.quiet = a.common.verbosity.quiet;
   closing.baseline_path = a.baseline;
   if (!a.baseline.empty()) closing.baseline = read_baseline(a.baseline);
-  std::vector<ReportFile> shards;
-  for (const std::string& path : a.reports) shards.push_back(read_report_file(path, "report"));
-  const MergedReport m = merge_reports(shards);
+  const MergedReport m = merge_reports(read_shards(a));
+  // A lost shard is a run whose tests nobody saw: not a pass unless asked for.
+  if (!m.merge.missing.empty()) {
+    const std::string missing = fmt::format("{} of {} shards missing ({})", m.merge.missing.size(), m.merge.shard_count,
+                                            fmt::join(m.merge.missing, ", "));
+    if (!a.allow_missing) fail(ErrorKind::kIo, "report merge: {}; --allow-missing merges what is there", missing);
+    log::warn("{}: their tests are not in the merged report (--allow-missing)", missing);
+  }
+  if (!closing.baseline.empty() && !m.tests.empty() && compare_with_baseline(m.tests, closing.baseline).matched == 0)
+    fail(ErrorKind::kUsage, "--baseline {}: none of its {} tests is among the {} merged (tests match by model path)",
+         a.baseline, closing.baseline.size(), m.tests.size());
   for (const std::string* out : {&a.json, &a.junit})
     if (!out->empty()) check_writable_target(*out);
-  if (!m.merge.missing.empty())
-    log::warn("{} of {} shards missing ({}): their tests are not in the merged report", m.merge.missing.size(),
-              m.merge.shard_count, fmt::join(m.merge.missing, ", "));
 
   if (!a.json.empty()) write_json_report(a.json, m.run, m.summary, m.tests, &m.merge);
   if (!a.junit.empty()) write_junit_report(a.junit, m.summary, m.tests, m.run.strict, report_stamp_now());
   closing.strict = m.run.strict;
   if (!closing.quiet)
-    fmt::print("Merged {} of {} shards ({}): {} tests\n", m.merge.shards.size(), m.merge.shard_count,
-               fmt::join(m.merge.shards, ", "), m.tests.size());
+    fmt::print("Merged {} of {} shards ({}): {}\n", m.merge.shards.size(), m.merge.shard_count,
+               fmt::join(m.merge.shards, ", "),
+               m.tests.size() == 1 ? "1 test" : fmt::format("{} tests", m.tests.size()));
   const ClosingReport c = closing_report(m.tests, m.summary, closing);
   fmt::print("{}", c.text);
-  return c.failed ? kExitMismatch : kExitOk;
+  return c.failed ? report_mismatch(c.failure) : kExitOk;
 }
 
 }  // namespace
@@ -98,20 +125,28 @@ const CommandDoc& report_doc() {
       "into one: the tests of all shards in the order one run gives them, the summary and the unsupported "
       "causes as one run prints them, and the --json and --junit reports one run would write. Refuses, "
       "with exit 2, reports of the same shard, of different shard counts, or of different settings "
-      "(onnx-run version, --rtol, --atol, --filter, --exclude, --strict, --no-fuse, --isolate, "
-      "--timeout); warns of shards that no report holds, and records them in the merged report.",
+      "(onnx-run version, --rtol, --atol, --exact, --max-ulp, --filter, --exclude, --strict, --no-fuse, "
+      "--isolate, --timeout). A shard that no report holds, or a report that cannot be read, fails the "
+      "merge (exit 3): a lost shard is not a pass. With --allow-missing they are left out, a warning says "
+      "which, and the merged report records the missing shards.",
       {
           {"onnx-run report merge shard1.json shard2.json shard3.json --json all.json --junit all.xml",
            "one report of three shards"},
           {"onnx-run report merge shards/*.json --baseline yesterday.json", "exit 1 only for regressions"},
+          {"onnx-run report merge shards/*.json --allow-missing --json partial.json",
+           "merge what arrived, saying which shards are missing"},
       },
       {
           {0, "no test failed (with --baseline: no regression)"},
           {1,
            "a test failed, errored, timed out or crashed (unsupported and no data too when the shards ran with "
            "--strict; with --baseline: a regression)"},
-          {2, "usage error (malformed command line; overlapping shards, different shard counts or settings)"},
-          {3, "a report or baseline could not be read or is no onnx-run report, or a report could not be written"},
+          {2,
+           "usage error (malformed command line; overlapping shards, different shard counts or settings; a "
+           "--baseline none of whose tests is merged)"},
+          {3,
+           "a shard's report is missing (without --allow-missing), a report or baseline could not be read or is no "
+           "onnx-run report, or a report could not be written"},
       }};
   return doc;
 }

@@ -170,6 +170,12 @@ RunRequest request_for(const RunOptions& o) {
     r.test_sets = test_sets_for(o);
     // No data at all: made-up inputs from the declared types and shapes.
     if (r.test_sets.empty()) r.source = FeedSource::kRandom;
+    // A test set's inputs bring their shapes: a --shape would be ignored without a word.
+    else if (!o.shapes.empty())
+      fail(ErrorKind::kUsage,
+           "--shape {}: test sets bring their own input shapes ({} here); --shape is for made-up inputs (add "
+           "--random) and -i literals",
+           o.shapes.front(), o.test_dir.empty() ? "test_data_set_* beside the model" : "-d " + o.test_dir);
   }
   return r;
 }
@@ -199,9 +205,11 @@ int run_command(const RunOptions& o) {
   // Outputs appear only when everything, printing included, has succeeded.
   check_stdout();
   if (code == kExitOk) report.commit_outputs();
-  // A test set that could not run is the one line on stderr (its exit code is 3).
+  // A test set that could not run is the one line on stderr (its exit code is 3); else a
+  // mismatch is (exit 1), the full report being on stdout.
   for (const SetRun& run : report.runs)
     if (run.error) return report_error(run.labelled_error());
+  if (code == kExitMismatch) return report_mismatch(report.mismatch_summary());
   return code;
 }
 
@@ -228,8 +236,10 @@ const CommandDoc& run_doc() {
       },
       {
           {0, "success; every comparison passed"},
-          {1, "an output did not match"},
-          {2, "usage error (malformed command line)"},
+          {1,
+           "an output did not match (--exact: its bits; --max-ulp: within N ULPs); the report is on stdout, one "
+           "line on stderr says which output and by how much"},
+          {2, "usage error (malformed command line; --shape where test sets bring their inputs)"},
           {3,
            "model or input rejected: invalid, unsupported, inputs that do not fit the graph, I/O failure, unsafe file"},
           {130, "interrupted by SIGINT (143: SIGTERM); the run's temporaries and outputs are removed"},

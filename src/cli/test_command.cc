@@ -12,6 +12,7 @@
 #include <thread>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <CLI/CLI.hpp>
 
@@ -47,6 +48,7 @@ struct TestOptions {
   bool list = false;
   RunnerOptions runner;
   std::string json, junit, baseline;
+  std::string update_baseline;  // --update-baseline F
   bool strict = false;
   size_t slowest = 5;
   size_t causes = 15;
@@ -85,6 +87,43 @@ Selection selection_of(const TestOptions& o) {
   return s;
 }
 
+// The "run" object of the reports this run writes (--json, --update-baseline).
+RunInfo run_info(const TestOptions& o) {
+  RunInfo info;
+  info.generator = version_text();
+  info.paths = o.paths;
+  info.filter = o.selection.filter;
+  info.exclude = o.selection.exclude;
+  info.shard = o.shard;
+  info.shard_source = o.shard_source;
+  info.no_fuse = o.runner.case_options.no_fuse;
+  info.rtol = o.runner.case_options.tol.rtol;
+  info.atol = o.runner.case_options.tol.atol;
+  info.exact = o.tol.exact;
+  info.max_ulp = fmt::format("{}", fmt::join(o.tol.max_ulp, ","));
+  info.jobs = o.runner.jobs;
+  info.isolate = o.runner.isolate || o.runner.timeout > 0;
+  info.timeout = o.runner.timeout;
+  info.strict = o.strict;
+  return info;
+}
+
+// A baseline none of whose tests this run would meet was made of other tests, or keyed
+// in a way this run cannot match: comparing with it would pass whatever happens.
+// Throws Error(kUsage) before anything runs.
+void check_baseline_matches(const std::vector<TestCase>& tests, const std::vector<TestResult>& baseline,
+                            const std::string& path) {
+  if (baseline.empty() || tests.empty()) return;
+  std::vector<TestIdentity> ids;
+  for (const TestCase& t : tests) ids.push_back(identity_of(t));
+  for (const auto& m : match_baseline(ids, baseline))
+    if (m) return;
+  fail(ErrorKind::kUsage,
+       "--baseline {}: none of its {} tests is among the {} selected here (tests match by model path, from its end); "
+       "is it the baseline of these tests?",
+       path, baseline.size(), tests.size());
+}
+
 int run(const TestOptions& o, const std::optional<AutoShard>& engine) {
   if (engine) {
     log::info("--shard auto: shard {} from {} ({})", engine->slice(), engine->engine, engine->from);
@@ -96,10 +135,13 @@ int run(const TestOptions& o, const std::optional<AutoShard>& engine) {
     for (const TestCase& t : tests) fmt::print("{}\n", t.name);
     return kExitOk;
   }
-  std::map<std::string, Outcome> baseline;
-  if (!o.baseline.empty()) baseline = read_baseline(o.baseline);  // a bad baseline stops the run before it starts
+  std::vector<TestResult> baseline;
+  if (!o.baseline.empty()) {
+    baseline = read_baseline(o.baseline);  // a bad baseline stops the run before it starts
+    check_baseline_matches(tests, baseline, o.baseline);
+  }
   // So does a report that could not be written: better now than after a long run.
-  for (const std::string* report : {&o.json, &o.junit})
+  for (const std::string* report : {&o.json, &o.junit, &o.update_baseline})
     if (!report->empty()) check_writable_target(*report);
   if (engine) follow_engine_conventions(*engine);
 
@@ -112,24 +154,12 @@ int run(const TestOptions& o, const std::optional<AutoShard>& engine) {
   const Summary summary =
       summarize(results, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 
-  if (!o.json.empty()) {
-    RunInfo info;
-    info.generator = version_text();
-    info.paths = o.paths;
-    info.filter = o.selection.filter;
-    info.exclude = o.selection.exclude;
-    info.shard = o.shard;
-    info.shard_source = o.shard_source;
-    info.no_fuse = o.runner.case_options.no_fuse;
-    info.rtol = o.runner.case_options.tol.rtol;
-    info.atol = o.runner.case_options.tol.atol;
-    info.jobs = o.runner.jobs;
-    info.isolate = o.runner.isolate || o.runner.timeout > 0;
-    info.timeout = o.runner.timeout;
-    info.strict = o.strict;
-    write_json_report(o.json, info, summary, results);
-  }
+  if (!o.json.empty()) write_json_report(o.json, run_info(o), summary, results);
   if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.strict, stamp);
+  if (!o.update_baseline.empty()) {
+    const std::vector<TestResult> updated = updated_baseline(results, baseline);
+    write_json_report(o.update_baseline, run_info(o), summarize(updated, summary.seconds), updated);
+  }
 
   ClosingOptions closing;
   closing.slowest = o.slowest;
@@ -140,7 +170,7 @@ int run(const TestOptions& o, const std::optional<AutoShard>& engine) {
   closing.baseline = std::move(baseline);
   const ClosingReport c = closing_report(results, summary, closing);
   fmt::print("{}", c.text);
-  return c.failed ? kExitMismatch : kExitOk;
+  return c.failed ? report_mismatch(c.failure) : kExitOk;
 }
 
 }  // namespace
@@ -179,7 +209,12 @@ void build_test_app(CLI::App& app, TestArgs& a) {
   app.add_option("--json", o.json, "write every test's outcome and timing as JSON")->type_name("FILE");
   app.add_option("--junit", o.junit, "write a JUnit XML report (Jenkins xunit junit-10 schema)")->type_name("FILE");
   app.add_option("--baseline", o.baseline,
-                 "an earlier --json report: exit 1 only for tests that passed there and not now")
+                 "an earlier --json report: exit 1 only for regressions (tests that passed there and not now, and new "
+                 "tests that do not pass); tests match by model path, whatever PATH was typed")
+      ->type_name("FILE");
+  app.add_option("--update-baseline", o.update_baseline,
+                 "write the new baseline (a --json report): the --baseline updated by this run, newly passing tests "
+                 "promoted, known failures and tests not run kept, regressions not accepted")
       ->type_name("FILE");
   app.add_flag("--no-fuse", o.runner.case_options.no_fuse,
                "run every node as the graph says: no function bodies recognised, no chains fused");
@@ -218,7 +253,9 @@ const CommandDoc& test_doc() {
       "`onnx-run MODEL`. A test is a model.onnx beside test_data_set_*/ folders, or NAME.onnx beside "
       "NAME_output_K.pb. Outcomes: passed, failed, unsupported, no data (a model with no test data; "
       "skipped like unsupported, counted apart), error, timeout, crashed. The --json and --junit "
-      "reports are checked writable before the first test runs.",
+      "reports are checked writable before the first test runs. A --baseline matches tests by what they "
+      "are: their model paths, compared from the end, so a baseline written from a parent folder or "
+      "another checkout still matches; the closing report says how many baseline tests were matched.",
       {
           {"onnx-run test ../shared/onnx-tests -j 2 --json r.json --junit r.xml", "run a tree, write both reports"},
           {"onnx-run test tests/ --filter leakyrelu --exclude expanded --list", "list the tests a filter picks"},
@@ -226,15 +263,17 @@ const CommandDoc& test_doc() {
           {"onnx-run test tests/ --shard auto --json shard.json",
            "the slice Bazel, GitLab, CircleCI or Buildkite gives"},
           {"onnx-run test tests/ --baseline yesterday.json", "exit 1 only for regressions"},
+          {"onnx-run test tests/ --baseline known.json --update-baseline known.json",
+           "ratchet a baseline: newly passing tests are promoted"},
       },
       {
           {0, "no test failed (with --baseline: no regression)"},
           {1,
            "a test failed, errored, timed out or crashed (unsupported and no data too with --strict; with "
-           "--baseline: a regression)"},
+           "--baseline: a regression); the report is on stdout, and one line on stderr says why"},
           {2,
            "usage error (malformed command line, a PATH with no tests, --shard auto without a test engine's "
-           "variables or with malformed ones)"},
+           "variables or with malformed ones, a --baseline none of whose tests is selected)"},
           {3, "a baseline or report file could not be read or written"},
       }};
   return doc;

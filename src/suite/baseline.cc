@@ -1,35 +1,147 @@
 #include "suite/baseline.h"
 
-#include <set>
+#include <algorithm>
+#include <filesystem>
+#include <unordered_map>
 
 #include "suite/report_file.h"
 
-namespace onnxrun {
+namespace fs = std::filesystem;
 
-std::map<std::string, Outcome> read_baseline(const std::string& path) {
-  std::map<std::string, Outcome> out;
-  for (const TestResult& r : read_report_file(path, "baseline").tests) out[r.name] = r.outcome;
-  return out;
+namespace onnxrun {
+namespace {
+
+// The components of the model path (the name when there is none), without the root and
+// "." parts that depend on how the path was typed.
+std::vector<std::string> parts_of(const TestIdentity& t) {
+  std::vector<std::string> parts;
+  for (const fs::path& p : fs::path(t.model.empty() ? t.name : t.model).lexically_normal()) {
+    const std::string s = p.string();
+    if (!s.empty() && s != "/" && s != ".") parts.push_back(s);
+  }
+  return parts;
 }
 
-BaselineDiff compare_with_baseline(const std::vector<TestResult>& results,
-                                   const std::map<std::string, Outcome>& baseline) {
+// How many trailing components of `parts` the test's name spans: its own components, and
+// the model file below them when the name is a folder's ("sub/good" of
+// sub/good/model.onnx) rather than the model's stem ("light/x" of light/x.onnx).
+size_t name_span(const TestIdentity& t, const std::vector<std::string>& parts) {
+  const size_t components = static_cast<size_t>(std::count(t.name.begin(), t.name.end(), '/')) + 1;
+  const std::string last = t.name.substr(t.name.rfind('/') + 1);
+  const bool named_by_file = t.model.empty() || (!parts.empty() && fs::path(parts.back()).stem() == last);
+  return std::min(parts.size(), components + (named_by_file ? 0 : 1));
+}
+
+// The last `k` of `parts`, as one key.
+std::string suffix_key(const std::vector<std::string>& parts, size_t k) {
+  std::string key;
+  for (size_t i = parts.size() - k; i < parts.size(); ++i) key += parts[i] + '\0';
+  return key;
+}
+
+}  // namespace
+
+std::vector<TestResult> read_baseline(const std::string& path) { return read_report_file(path, "baseline").tests; }
+
+TestIdentity identity_of(const TestResult& r) { return {r.name, r.model}; }
+
+TestIdentity identity_of(const TestCase& t) { return {t.name, t.kind == CaseKind::kMissingModel ? t.dir : t.model}; }
+
+std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity>& tests,
+                                                  const std::vector<TestResult>& baseline) {
+  // Every suffix of every baseline test's path, with the tests that end so.
+  std::unordered_map<std::string, std::vector<size_t>> by_suffix;
+  std::vector<size_t> baseline_span(baseline.size());
+  for (size_t b = 0; b < baseline.size(); ++b) {
+    const TestIdentity id = identity_of(baseline[b]);
+    const std::vector<std::string> parts = parts_of(id);
+    baseline_span[b] = name_span(id, parts);
+    for (size_t k = 1; k <= parts.size(); ++k) by_suffix[suffix_key(parts, k)].push_back(b);
+  }
+  std::vector<std::optional<size_t>> match(tests.size());
+  std::vector<size_t> length(tests.size(), 0);  // the matched suffix's length
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const std::vector<std::string> parts = parts_of(tests[i]);
+    const size_t span = name_span(tests[i], parts);
+    for (size_t k = parts.size(); k >= 1; --k) {
+      const auto it = by_suffix.find(suffix_key(parts, k));
+      if (it == by_suffix.end()) continue;
+      // The longest shared suffix decides: one baseline test, spanning the shorter name.
+      if (it->second.size() == 1 && k >= std::min(span, baseline_span[it->second[0]])) {
+        match[i] = it->second[0];
+        length[i] = k;
+      }
+      break;
+    }
+  }
+  // Two run tests claiming one baseline test: the longer suffix keeps it, a tie neither.
+  std::unordered_map<size_t, std::vector<size_t>> claims;
+  for (size_t i = 0; i < tests.size(); ++i)
+    if (match[i]) claims[*match[i]].push_back(i);
+  for (const auto& [b, claimants] : claims) {
+    if (claimants.size() < 2) continue;
+    size_t best = 0, best_count = 0;
+    for (size_t i : claimants) {
+      if (length[i] > best) best = length[i], best_count = 0;
+      best_count += length[i] == best;
+    }
+    for (size_t i : claimants)
+      if (length[i] != best || best_count > 1) match[i].reset();
+  }
+  return match;
+}
+
+BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>& baseline,
+                                   bool strict) {
+  std::vector<TestIdentity> ids;
+  for (const TestResult& r : results) ids.push_back(identity_of(r));
+  const std::vector<std::optional<size_t>> match = match_baseline(ids, baseline);
   BaselineDiff d;
-  std::set<std::string> run;
-  for (const TestResult& r : results) {
-    run.insert(r.name);
-    auto it = baseline.find(r.name);
-    if (it == baseline.end()) {
+  d.baseline_tests = baseline.size();
+  std::vector<bool> met(baseline.size(), false);
+  for (size_t i = 0; i < results.size(); ++i) {
+    const TestResult& r = results[i];
+    if (!match[i]) {
       if (r.outcome == Outcome::kPassed) d.newly_passing.push_back({r.name, r.outcome, r.outcome, true});
+      else if (is_problem(r.outcome, strict)) d.regressions.push_back({r.name, r.outcome, r.outcome, true});
       continue;
     }
-    if (it->second == Outcome::kPassed && r.outcome != Outcome::kPassed)
-      d.regressions.push_back({r.name, it->second, r.outcome, false});
-    else if (it->second != Outcome::kPassed && r.outcome == Outcome::kPassed)
-      d.newly_passing.push_back({r.name, it->second, r.outcome, false});
+    met[*match[i]] = true;
+    const Outcome before = baseline[*match[i]].outcome;
+    if (before == Outcome::kPassed && r.outcome != Outcome::kPassed)
+      d.regressions.push_back({r.name, before, r.outcome, false});
+    else if (before != Outcome::kPassed && r.outcome == Outcome::kPassed)
+      d.newly_passing.push_back({r.name, before, r.outcome, false});
   }
-  for (const auto& [name, outcome] : baseline) d.not_run += !run.count(name);
+  d.matched = static_cast<size_t>(std::count(met.begin(), met.end(), true));
+  d.not_run = baseline.size() - d.matched;
   return d;
+}
+
+std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
+                                         const std::vector<TestResult>& baseline) {
+  std::vector<TestIdentity> ids;
+  for (const TestResult& r : results) ids.push_back(identity_of(r));
+  const std::vector<std::optional<size_t>> match = match_baseline(ids, baseline);
+  std::vector<TestResult> out;
+  std::vector<bool> met(baseline.size(), false);
+  for (size_t i = 0; i < results.size(); ++i) {
+    TestResult r = results[i];
+    if (match[i]) {
+      met[*match[i]] = true;
+      const TestResult& before = baseline[*match[i]];
+      if (before.outcome == Outcome::kPassed && r.outcome != Outcome::kPassed) {
+        r.outcome = Outcome::kPassed;  // a regression is not accepted by updating
+        r.message.clear();
+        r.causes.clear();
+        r.signal = 0;
+      }
+    }
+    out.push_back(std::move(r));
+  }
+  for (size_t b = 0; b < baseline.size(); ++b)
+    if (!met[b]) out.push_back(baseline[b]);
+  return out;
 }
 
 }  // namespace onnxrun

@@ -1,19 +1,46 @@
 // Comparing a run with an earlier one (its --json report): a regression is a test that
-// passed in the baseline and does not pass now. Tests missing from either side are not
-// regressions (a filter or a shard may have left them out), but are counted.
+// passed in the baseline and does not pass now, or a test the baseline does not know
+// that does not pass now (it is not recorded as a known failure: IREE's expected-status
+// files work the same way). Baseline tests this run did not meet are not regressions (a
+// filter or a shard may have left them out), but are counted.
+//
+// Tests are matched by what they are, not by how the command was typed: a test's names
+// are relative to the PATH given, so `test tree/sub` names "good" what `test tree`
+// named "sub/good". The identity is the model's path, compared from its end: a run test
+// and a baseline test match when they share the longest common suffix of path
+// components (the model file and its folders) that no other baseline test shares, and
+// that suffix spans at least the shorter of their two names. So the same tree checked
+// out elsewhere, or run from a parent or a child folder, matches test for test, while
+// two tests of the same name in different folders never match each other by accident.
 #pragma once
 
-#include <map>
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "suite/discovery.h"
 #include "suite/outcome.h"
 
 namespace onnxrun {
 
-// name -> outcome. Throws Error(kIo) when the file cannot be read, Error(kInvalid) when
-// it is not a report (no "tests" array, an entry without name or known outcome).
-std::map<std::string, Outcome> read_baseline(const std::string& path);
+// The tests of the report at `path`, in its order. Throws Error(kIo) when the file cannot
+// be read, Error(kInvalid) when it is not a report (no "tests" array, an entry without
+// name or known outcome).
+std::vector<TestResult> read_baseline(const std::string& path);
+
+// A test as the baseline matching sees it: its name and model path, as a TestResult
+// records them (the data.json folder for a test without a model).
+struct TestIdentity {
+  std::string name;
+  std::string model;
+};
+TestIdentity identity_of(const TestResult& r);
+TestIdentity identity_of(const TestCase& t);
+
+// For each of `tests`, the index of the baseline test it is (see above), or none.
+std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity>& tests,
+                                                  const std::vector<TestResult>& baseline);
 
 struct BaselineChange {
   std::string name;
@@ -23,12 +50,22 @@ struct BaselineChange {
 };
 
 struct BaselineDiff {
-  std::vector<BaselineChange> regressions;    // passed before, not now (test order)
+  std::vector<BaselineChange> regressions;    // passed before, not now; or new and a problem (test order)
   std::vector<BaselineChange> newly_passing;  // passes now, did not before or was absent
+  size_t baseline_tests = 0;                  // tests in the baseline
+  size_t matched = 0;                         // baseline tests matched by a test of this run
   size_t not_run = 0;                         // baseline tests absent from this run
 };
 
-BaselineDiff compare_with_baseline(const std::vector<TestResult>& results,
-                                   const std::map<std::string, Outcome>& baseline);
+// `strict`: unsupported and no-data new tests count as regressions too (is_problem).
+BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>& baseline,
+                                   bool strict = false);
+
+// The baseline `--update-baseline` writes: every test of this run with its outcome now,
+// except that a regression stays recorded as it passed (updating never accepts one), and
+// then the baseline tests this run did not meet, as they were. So known failures stay
+// recorded, newly passing tests are promoted, and new tests are recorded as they are.
+std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
+                                         const std::vector<TestResult>& baseline);
 
 }  // namespace onnxrun

@@ -26,13 +26,34 @@ void append_causes_and_slowest(std::string& out, const std::vector<TestResult>& 
   }
 }
 
-// Appends the comparison with the baseline; returns true when something regressed.
-bool append_baseline(std::string& out, const std::vector<TestResult>& results, const ClosingOptions& o) {
-  const BaselineDiff d = compare_with_baseline(results, o.baseline);
+// "1 regression", "2 regressions".
+std::string counted(size_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// The first few of `names`, then how many more: a line on stderr stays a line.
+std::string first_few(const std::vector<std::string>& names) {
+  constexpr size_t kShown = 3;
+  std::string out;
+  for (size_t k = 0; k < names.size() && k < kShown; ++k) out += (k ? ", " : "") + names[k];
+  if (names.size() > kShown) out += fmt::format(" and {} more", names.size() - kShown);
+  return out;
+}
+
+// Appends the comparison with the baseline; returns the failure line ("" when nothing regressed).
+std::string append_baseline(std::string& out, const std::vector<TestResult>& results, const ClosingOptions& o) {
+  const BaselineDiff d = compare_with_baseline(results, o.baseline, o.strict);
+  auto change = [](const BaselineChange& c) {
+    return c.new_test ? fmt::format("new test, {}", outcome_name(c.now))
+                      : fmt::format("{} -> {}", outcome_name(c.before), outcome_name(c.now));
+  };
+  std::vector<std::string> regressed;
   if (!d.regressions.empty()) {
     out += fmt::format("\nRegressions against {} ({}):\n", o.baseline_path, d.regressions.size());
-    for (const BaselineChange& c : d.regressions)
-      out += fmt::format("  {}: {} -> {}\n", c.name, outcome_name(c.before), outcome_name(c.now));
+    for (const BaselineChange& c : d.regressions) {
+      out += fmt::format("  {}: {}\n", c.name, change(c));
+      regressed.push_back(fmt::format("{} ({})", c.name, change(c)));
+    }
   }
   if (!d.newly_passing.empty()) {
     out += fmt::format("\nNewly passing against {} ({}):\n", o.baseline_path, d.newly_passing.size());
@@ -40,9 +61,24 @@ bool append_baseline(std::string& out, const std::vector<TestResult>& results, c
       out += fmt::format("  {}{}\n", c.name,
                          c.new_test ? " (new test)" : fmt::format(" (was {})", outcome_name(c.before)));
   }
-  out += fmt::format("\nBaseline: {} regressions, {} newly passing{}\n", d.regressions.size(), d.newly_passing.size(),
-                     d.not_run ? fmt::format(", {} baseline tests not run", d.not_run) : "");
-  return !d.regressions.empty();
+  // How many baseline tests this run met: a baseline keyed wrongly shows here, not as a pass.
+  out +=
+      fmt::format("\nBaseline: {}, {} newly passing; matched {} of its {}{}\n",
+                  counted(d.regressions.size(), "regression", "regressions"), d.newly_passing.size(), d.matched,
+                  counted(d.baseline_tests, "test", "tests"), d.not_run ? fmt::format(" ({} not run)", d.not_run) : "");
+  if (regressed.empty()) return "";
+  return fmt::format("{} against {}: {}", counted(regressed.size(), "regression", "regressions"), o.baseline_path,
+                     first_few(regressed));
+}
+
+// The failure line of a run without a baseline ("" when every test passed or was skipped).
+std::string problems_line(const std::vector<TestResult>& results, bool strict) {
+  std::vector<std::string> problems;
+  for (const TestResult& r : results)
+    if (is_problem(r.outcome, strict)) problems.push_back(fmt::format("{} ({})", r.name, outcome_name(r.outcome)));
+  if (problems.empty()) return "";
+  return fmt::format("{} of {} did not pass: {}", problems.size(), counted(results.size(), "test", "tests"),
+                     first_few(problems));
 }
 
 }  // namespace
@@ -50,11 +86,8 @@ bool append_baseline(std::string& out, const std::vector<TestResult>& results, c
 ClosingReport closing_report(const std::vector<TestResult>& results, const Summary& summary, const ClosingOptions& o) {
   ClosingReport c;
   if (!o.quiet) append_causes_and_slowest(c.text, results, o);
-  if (!o.baseline_path.empty()) {
-    c.failed = append_baseline(c.text, results, o);
-  } else {
-    for (const TestResult& r : results) c.failed = c.failed || is_problem(r.outcome, o.strict);
-  }
+  c.failure = o.baseline_path.empty() ? problems_line(results, o.strict) : append_baseline(c.text, results, o);
+  c.failed = !c.failure.empty();
   if (results.empty()) c.text += "no tests selected\n";
   c.text += fmt::format("{}{}\n", o.quiet ? "" : "\n", summary_line(summary));
   return c;

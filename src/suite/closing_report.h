@@ -4,7 +4,6 @@
 // shards close exactly as one run of all of them.
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -19,12 +18,15 @@ struct ClosingOptions {
   size_t causes = 15;  // how many unsupported causes to list
   bool quiet = false;  // only the baseline comparison and the summary line
   bool strict = false;
-  std::string baseline_path;                // empty: no baseline
-  std::map<std::string, Outcome> baseline;  // read_baseline(baseline_path)
+  std::string baseline_path;         // empty: no baseline
+  std::vector<TestResult> baseline;  // read_baseline(baseline_path)
 };
 struct ClosingReport {
   std::string text;
   bool failed = false;  // the run fails (exit 1): a problem, or with a baseline a regression
+  // When failed: the one line that says why, for stderr ("2 of 6 tests did not pass:
+  // bad/test_fail (failed), ..."; "1 regression against base.json: good (passed -> failed)").
+  std::string failure;
 };
 ClosingReport closing_report(const std::vector<TestResult>& results, const Summary& summary,
                              const ClosingOptions& options);

@@ -10,6 +10,7 @@
 
 #include "core/element.h"
 #include "io/tensor_text.h"
+#include "suite/ulp.h"
 
 namespace onnxrun {
 namespace {
@@ -66,6 +67,8 @@ ComparisonBuilder::ComparisonBuilder(const Tensor& expected, DType actual_dtype,
   c_.rtol = tol.rtol;
   c_.atol = tol.atol;
   c_.stat = tol.stat;
+  c_.exact = tol.exact;
+  if (!tol.exact) c_.ulp_bound = tol.max_ulp;
   if (expected.dtype() != actual_dtype || expected.shape() != actual_shape)
     c_.problem = fmt::format("expected {}, got {}{}", expected.describe(), dtype_name(actual_dtype),
                              shape_to_string(actual_shape));
@@ -84,19 +87,21 @@ void ComparisonBuilder::add(int64_t begin, const Tensor& block) {
   const int64_t n = block.numel();
   for (int64_t i = 0; i < n; ++i) {
     const int64_t k = begin + i;
+    const char* eb = expected_bytes + k * sz;
+    const char* ab = actual_bytes + i * sz;
+    const bool same_bits = std::memcmp(eb, ab, sz) == 0;
+    const uint64_t ulp = same_bits ? 0 : ulp_distance(dtype, eb, ab);
     double score;  // error / allowed error; > 1 fails; inf for a mismatch no tolerance fixes
     double e, a, d = 0;
     if (bytes_only) {  // types without arithmetic: compare element bytes
-      const bool same = std::memcmp(expected_bytes + k * sz, actual_bytes + i * sz, sz) == 0;
       e = a = 0;
-      score = same ? 0 : kInf;
+      score = same_bits ? 0 : kInf;
     } else {
       e = element_as_double(expected_, k);
       a = element_as_double(block, i);
       if (!floating) {
-        // Integers must be equal; compare the raw bytes too, since doubles above 2^53 round.
-        const bool same = std::memcmp(expected_bytes + k * sz, actual_bytes + i * sz, sz) == 0;
-        score = same ? 0 : kInf;
+        // Integers must be equal; the raw bytes decide, since doubles above 2^53 round.
+        score = same_bits ? 0 : kInf;
         d = std::fabs(a - e);
       } else if (std::isnan(e) || std::isnan(a)) {
         score = (std::isnan(e) && std::isnan(a)) ? 0 : kInf;
@@ -121,6 +126,14 @@ void ComparisonBuilder::add(int64_t begin, const Tensor& block) {
     } else {
       errors_.add(d, rel);
     }
+    // Under --exact the bits decide, under --max-ulp the ULP distance; the score keeps
+    // "> 1 fails" and ranks the worst element by its ULPs. Unequal integers stay within
+    // reach of a ULP bound (their distance is their difference).
+    const double ulps = ulp == kUlpInfinite ? kInf : static_cast<double>(ulp);
+    if (tol_.exact) score = same_bits ? 0 : 2 + ulps;
+    else if (tol_.max_ulp) score = ulp == 0 ? 0 : *tol_.max_ulp == 0 ? kInf : ulps / static_cast<double>(*tol_.max_ulp);
+    c.bit_differences += !same_bits;
+    c.max_ulp = std::max(c.max_ulp, ulp);
     if (score > 1) ++c.mismatches;
     if (score > worst_score_) {
       worst_score_ = score;
@@ -129,7 +142,8 @@ void ComparisonBuilder::add(int64_t begin, const Tensor& block) {
       c.actual = a;
       c.abs_err = d;
       c.rel_err = rel;
-      std::memcpy(worst_actual_.mutable_raw(), actual_bytes + i * sz, sz);
+      c.ulp = ulp;
+      std::memcpy(worst_actual_.mutable_raw(), ab, sz);
     }
   }
 }
@@ -141,7 +155,7 @@ Comparison ComparisonBuilder::finish() {
     return c;
   }
   c.errors = errors_.finish();
-  if (c.stat == ErrorStat::kElemwise) {
+  if (c.stat == ErrorStat::kElemwise || c.exact || c.ulp_bound) {
     c.ok = c.mismatches == 0;
   } else {
     const auto [abs_stat, rel_stat] = stat_errors(c.errors, c.stat);
@@ -170,34 +184,74 @@ std::string Comparison::summary(const std::string& name) const {
 std::string Comparison::verdict() const {
   if (!problem.empty()) return problem;
   auto bits = [](const std::string& b) { return b.empty() ? std::string() : " (" + b + ")"; };
-  auto tol = [](double v) { return std::isinf(v) ? std::string("none") : short_number(v); };
+  const std::string count = fmt::format("{} element{}", numel, numel == 1 ? "" : "s");
+  // Bits that differ where the numbers are equal (-0 for +0, NaN payloads) are said, so
+  // that "exact" can only mean bit-identical.
+  const std::string not_identical =
+      bit_differences == 0 ? std::string() : fmt::format("{} of {} not bit-identical, ", bit_differences, numel);
+  const std::string ulps = fmt::format("max ulp {}", ulp_text(max_ulp));
+  // What decides, and so what "worst" means: the tolerance, the ULP bound or the bits.
+  std::string rule, worst_means;
+  if (exact) {
+    rule = "not bit-identical (--exact)";
+    worst_means = "most ULPs apart";
+  } else if (ulp_bound) {
+    rule = fmt::format("beyond {} ULP{}", *ulp_bound, *ulp_bound == 1 ? "" : "s");
+    worst_means = "most ULPs apart";
+  } else {
+    rule = "differ";
+    worst_means = "largest error for its tolerance";
+  }
   // NaN against a number, unequal infinities, integers or bytes: no tolerance applies.
-  const std::string remedy =
-      hard_mismatch ? std::string("no tolerance passes it (NaN, infinities, integers and bytes must match exactly)")
-                    : fmt::format("would pass with atol >= {} or rtol >= {}", tol(needed_atol), tol(needed_rtol));
+  std::string remedy;
+  // Under a ULP rule, unequal integers are within reach of a bound (their distance is their difference).
+  if ((exact || ulp_bound) && max_ulp != kUlpInfinite) {
+    remedy = fmt::format("would pass with --max-ulp {}", max_ulp);
+  } else if (hard_mismatch) {
+    remedy = "no tolerance passes it (NaN, infinities, integers and bytes must match exactly)";
+  } else if (std::isinf(needed_rtol)) {
+    remedy = fmt::format("would pass with atol >= {} (no rtol would: an expected value there is 0)",
+                         short_number(needed_atol));
+  } else {
+    remedy =
+        fmt::format("would pass with atol >= {} or rtol >= {}", short_number(needed_atol), short_number(needed_rtol));
+  }
   const std::string differ = fmt::format(
-      "{} of {} elements differ; worst at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err "
-      "{:.3g}; {}",
-      mismatches, numel, worst_position, worst_index,
+      "{} of {} elements {}; worst ({}) at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err {:.3g}, ulp "
+      "{}; {}{}; {}",
+      mismatches, numel, rule, worst_means, worst_position, worst_index,
       expected_text.empty() ? fmt::format("{}", expected) : expected_text, bits(expected_bits),
-      actual_text.empty() ? fmt::format("{}", actual) : actual_text, bits(actual_bits), abs_err, rel_err, remedy);
-  if (stat == ErrorStat::kElemwise) {
+      actual_text.empty() ? fmt::format("{}", actual) : actual_text, bits(actual_bits), abs_err, rel_err, ulp_text(ulp),
+      not_identical, ulps, remedy);
+  if (stat == ErrorStat::kElemwise || exact || ulp_bound) {
     if (!ok) return differ;
-    const std::string count = fmt::format("{} element{}", numel, numel == 1 ? "" : "s");
-    if (worst_index < 0 || abs_err == 0) return fmt::format("ok ({}, exact)", count);
-    return fmt::format("ok ({}, max abs err {:.3g} at {})", count, abs_err, worst_position);
+    if (bit_identical()) return fmt::format("ok ({}, exact)", count);
+    return fmt::format("ok ({}, {}max abs err {:.3g}, {})", count, not_identical, errors.max_abs, ulps);
   }
   const char* name = error_stat_name(stat);
   const auto [abs_stat, rel_stat] = stat_errors(errors, stat);
   if (ok)
     return fmt::format(
         "ok by {} error: abs {:.3g} {} atol {:.3g}, rel {:.3g} {} rtol {:.3g} ({} of {} elements beyond atol + rtol * "
-        "|expected|)",
+        "|expected|, {})",
         name, abs_stat, abs_stat <= atol ? "<=" : ">", atol, rel_stat, rel_stat <= rtol ? "<=" : ">", rtol, mismatches,
-        numel);
+        numel, ulps);
   if (hard_mismatch) return fmt::format("a mismatch no tolerance fixes (any error statistic fails): {}", differ);
   return fmt::format("{} error too large: abs {:.3g} > atol {:.3g} and rel {:.3g} > rtol {:.3g}; {}", name, abs_stat,
                      atol, rel_stat, rtol, differ);
+}
+
+std::string Comparison::brief() const {
+  if (!problem.empty()) return problem;
+  const std::string ulps = fmt::format("max ulp {}", ulp_text(max_ulp));
+  if (exact) return fmt::format("{} of {} elements not bit-identical, {}", mismatches, numel, ulps);
+  if (ulp_bound)
+    return fmt::format("{} of {} elements beyond {} ULP{}, {}", mismatches, numel, *ulp_bound,
+                       *ulp_bound == 1 ? "" : "s", ulps);
+  const std::string beyond = fmt::format("{} of {} elements beyond tolerance, max abs err {}, {}", mismatches, numel,
+                                         short_number(errors.max_abs), ulps);
+  if (stat == ErrorStat::kElemwise || hard_mismatch) return beyond;
+  return fmt::format("{} error too large; {}", error_stat_name(stat), beyond);
 }
 
 std::string Comparison::error_report(const std::string& indent) const {

@@ -3,10 +3,14 @@
 // NaN equals NaN only where both are NaN, an infinity must match in sign, and dtype and
 // shape must match exactly. Integer and bool tensors must be equal. Beside the verdict,
 // the statistics of the errors (suite/error_stats.h); with a Tolerance::stat other than
-// elemwise, the verdict is that statistic's (suite/tolerance.h).
+// elemwise, the verdict is that statistic's (suite/tolerance.h). With Tolerance::exact the
+// verdict is the bits alone, with a max_ulp the ULP distance alone (suite/ulp.h). Every
+// comparison counts the elements whose bits differ and the largest ULP distance, so
+// "exact" is said only of bit-identical tensors.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,10 +24,12 @@ namespace onnxrun {
 struct Comparison {
   bool ok = true;
   std::string problem;     // set when dtype or shape differ: nothing else is compared
-  int64_t mismatches = 0;  // elements outside atol + rtol * |expected|
+  int64_t mismatches = 0;  // elements that fail (outside atol + rtol * |expected|, or the ULP or bit rule)
   int64_t numel = 0;
-  // The worst element: largest error relative to what the tolerance allows; NaN and
-  // infinity mismatches count as worst of all.
+  int64_t bit_differences = 0;  // elements whose bits differ (-0 for +0, another NaN payload, any error)
+  uint64_t max_ulp = 0;         // the largest ULP distance of any element (kUlpInfinite: NaN, inf mismatch)
+  // The worst element: largest error relative to what the tolerance allows (under exact
+  // or max_ulp: the largest ULP distance); NaN and infinity mismatches count as worst of all.
   int64_t worst_index = -1;
   std::string worst_position;  // "[1,2,0]"
   double expected = 0, actual = 0;
@@ -32,6 +38,7 @@ struct Comparison {
   std::string expected_text, actual_text;
   std::string expected_bits, actual_bits;  // "0x3c00"
   double abs_err = 0, rel_err = 0;
+  uint64_t ulp = 0;  // the worst element's ULP distance
   // Smallest atol (with the given rtol) and smallest rtol (with the given atol) under
   // which every element would pass; infinite when no tolerance can (NaN, inf, integer
   // mismatches).
@@ -39,13 +46,21 @@ struct Comparison {
   // What was asked: the output's own tolerance and the statistic that decides.
   double rtol = 0, atol = 0;
   ErrorStat stat = ErrorStat::kElemwise;
+  bool exact = false;                 // --exact: the bits decide
+  std::optional<uint64_t> ulp_bound;  // --max-ulp: the ULP distance decides
   // Whether a mismatch no tolerance fixes was seen (NaN, infinity, unequal integers or
   // bytes): fails under every statistic.
   bool hard_mismatch = false;
   ErrorStats errors;
 
-  // "ok (60 elements, exact)", or what differs and the worst element: one line.
+  // No problem and every element bit-identical.
+  bool bit_identical() const { return problem.empty() && bit_differences == 0; }
+  // "ok (60 elements, exact)" (only when bit-identical), or what differs and the worst
+  // element: one line.
   std::string verdict() const;
+  // What fails, briefly, for the one line on stderr: "3 of 60 elements beyond tolerance,
+  // max abs err 0.5, max ulp 12", or the problem.
+  std::string brief() const;
   // The verdict after "output 'NAME': ".
   std::string summary(const std::string& output_name) const;
   // The error statistics and the histogram, each line indented by `indent` and ending

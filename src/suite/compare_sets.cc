@@ -6,6 +6,9 @@
 #include <optional>
 #include <string_view>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "io/npy.h"
 #include "io/result_files.h"
 #include "model/load.h"
@@ -62,6 +65,25 @@ Tensor as_typed(const ResultTensor& t, const ResultTensor& other, const ModelVal
 }
 
 }  // namespace
+
+std::string SetsComparison::mismatch_summary() const {
+  std::vector<std::string> differ;
+  for (const ValuePair& p : values) {
+    if (p.same()) continue;
+    const std::string name = p.name.empty() ? (p.file_a.empty() ? p.file_b : p.file_a) : p.name;
+    differ.push_back(fmt::format("{}: {}", name,
+                                 p.comparison       ? p.comparison->brief()
+                                 : p.file_a.empty() ? "only in B"
+                                                    : "only in A"));
+  }
+  if (differ.empty()) return "";
+  constexpr size_t kShown = 3;  // a line on stderr stays a line
+  const size_t more = differ.size() > kShown ? differ.size() - kShown : 0;
+  differ.resize(differ.size() - more);
+  return fmt::format("{} of {} value{} differ{} ({}{})", differ.size() + more, values.size(),
+                     values.size() == 1 ? "" : "s", differ.size() + more == 1 ? "s" : "", fmt::join(differ, "; "),
+                     more ? fmt::format("; and {} more", more) : "");
+}
 
 SetsComparison compare_result_sets(const std::string& a, const std::string& b, const Tolerance& tol,
                                    const std::string& model) {

@@ -26,6 +26,9 @@ struct SetsComparison {
   // The first value in that order that differs or is missing on one side; none when all agree.
   std::optional<size_t> first_divergent;
   bool equal() const { return !first_divergent; }
+  // Why they are not equal, as one line: "1 of 3 values differ (y: 3 of 60 elements
+  // beyond tolerance, max abs err 0.5, max ulp 4; z: only in A)"; empty when equal.
+  std::string mismatch_summary() const;
 };
 
 // Throws what read_result_files and load_model throw.

@@ -27,7 +27,7 @@ std::string bench_json(const std::string& what, unsigned threads, const BenchOpt
                                     {"elements_per_s", r.elements_per_s()},
                                     {"gb_per_s", r.gb_per_s()},
                                     {"peak_rss_bytes", peak_rss_bytes()}};
-  return json_text(j, -1);
+  return json_text(j, 2);  // indented as every other --json document
 }
 
 }  // namespace onnxrun

@@ -52,8 +52,10 @@ std::string info_json(const Model& m, const std::optional<Fusion>& fusion = std:
 std::string run_json(const RunReport& report);
 // COMPARISON, an output's "comparison": {"ok", "elements", "mismatches", "problem"?,
 //   "worst"?: {"index", "position", "expected", "actual", "expected_bits", "actual_bits",
-//   "abs_err", "rel_err"}, "needed_atol", "needed_rtol", "rtol", "atol",
-//   "check_error_stat", "errors": {"max_abs_err", "mean_abs_err", "median_abs_err",
+//   "abs_err", "rel_err", "ulp"}, "needed_atol", "needed_rtol", "rtol", "atol",
+//   "check_error_stat", "exact" (--exact), "max_ulp_bound" (--max-ulp, or null),
+//   "bit_identical", "bit_differences", "max_ulp" (a ULP distance: a whole number, or "inf"
+//   for NaN against a number and unequal infinities; suite/ulp.h), "errors": {"max_abs_err", "mean_abs_err", "median_abs_err",
 //   "max_rel_err", "mean_rel_err", "median_rel_err", "beyond_tolerance", "abs_histogram": [{"from", "to", "count"}]}} (only the first
 //   four with a "problem"). The histogram: {0, 0} for exact elements, [10^d, 10^(d+1)) per
 //   decade that has errors, {"inf", "inf"} for NaN and infinity mismatches.
@@ -67,7 +69,7 @@ std::string run_json(const RunReport& report);
 //  "same", "total", "first_divergent": name | null}.
 std::string compare_json(const SetsComparison& s);
 
-// `onnx-run bench --json` (json_bench.cc), one line, for scripts (tools/bench.py):
+// `onnx-run bench --json` (json_bench.cc), indented by 2 as the other documents:
 // {"what", "threads", "kernel_path", "warmup", "duration_s" (0: --repeat counted the runs),
 //  "runs", "min_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "mean_ns",
 //  "percentiles": {"p50"|"p90"|"p95"|"p99"|"p99.9": {"ns", "is_max"}}, "elements_per_run",
@@ -77,7 +79,7 @@ std::string bench_json(const std::string& what, unsigned threads, const BenchOpt
 
 // `onnx-run test --json FILE` (json_report.cc), indented by 1:
 // {"generator", "run": {"paths", "filter", "exclude", "shard", "shard_source", "rtol", "atol",
-//  "jobs", "isolate", "timeout", "strict", "no_fuse"},
+//  "exact", "max_ulp" (--max-ulp as given, "" for none), "jobs", "isolate", "timeout", "strict", "no_fuse"},
 //  "merge"?: {"shard_count", "reports", "shards", "missing"} (`report merge` only),
 //  "summary": {"total", "passed", "failed", "unsupported", "error", "timeout", "crashed", "no data", "seconds"},
 //  "unsupported_causes": [{"cause", "tests"}], "tests": [RESULT...]}

@@ -21,6 +21,8 @@ std::string test_report_json(const RunInfo& info, const Summary& s, const std::v
               {"shard_source", info.shard_source},
               {"rtol", info.rtol},
               {"atol", info.atol},
+              {"exact", info.exact},
+              {"max_ulp", info.max_ulp},
               {"jobs", info.jobs},
               {"isolate", info.isolate},
               {"timeout", info.timeout},
@@ -70,6 +72,8 @@ RunInfo run_info_from_json(const nlohmann::json& run) {
   read_field(run, "shard_source", info.shard_source);
   read_field(run, "rtol", info.rtol);
   read_field(run, "atol", info.atol);
+  read_field(run, "exact", info.exact);
+  read_field(run, "max_ulp", info.max_ulp);
   read_field(run, "jobs", info.jobs);
   read_field(run, "isolate", info.isolate);
   read_field(run, "timeout", info.timeout);

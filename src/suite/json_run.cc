@@ -10,6 +10,7 @@
 #include "suite/json_documents.h"
 #include "suite/json_values.h"
 #include "suite/run.h"
+#include "suite/ulp.h"
 
 namespace onnxrun {
 namespace {
@@ -56,6 +57,10 @@ ordered_json element_json(const std::string& text, double value) {
   return json_real(!text.empty() && *end == 0 ? v : value);
 }
 
+// A ULP distance: a whole number, or "inf" (NaN against a number, unequal infinities),
+// as the values write infinities.
+ordered_json ulp_json(uint64_t ulps) { return ulps == kUlpInfinite ? ordered_json("inf") : ordered_json(ulps); }
+
 }  // namespace
 
 ordered_json comparison_json(const Comparison& c) {
@@ -76,13 +81,19 @@ ordered_json comparison_json(const Comparison& c) {
                   {"expected_bits", c.expected_bits},
                   {"actual_bits", c.actual_bits},
                   {"abs_err", json_real(c.abs_err)},
-                  {"rel_err", json_real(c.rel_err)}};
+                  {"rel_err", json_real(c.rel_err)},
+                  {"ulp", ulp_json(c.ulp)}};
   }
   j["needed_atol"] = json_real(c.needed_atol);
   j["needed_rtol"] = json_real(c.needed_rtol);
   j["rtol"] = json_real(c.rtol);
   j["atol"] = json_real(c.atol);
   j["check_error_stat"] = error_stat_name(c.stat);
+  j["exact"] = c.exact;
+  j["max_ulp_bound"] = c.ulp_bound ? ordered_json(*c.ulp_bound) : ordered_json(nullptr);
+  j["bit_identical"] = c.bit_identical();
+  j["bit_differences"] = c.bit_differences;
+  j["max_ulp"] = ulp_json(c.max_ulp);
   // The errors are computed in double, as abs_err and rel_err are: exact, not shortened.
   const ErrorStats& e = c.errors;
   auto power_of_ten = [](int d) { return json_real(std::stod(fmt::format("1e{}", d))); };  // 1e-3, not pow's

@@ -30,12 +30,14 @@ Summary summarize(const std::vector<TestResult>& results, double wall_seconds) {
 }
 
 std::string summary_line(const Summary& s) {
+  // "1 error", "2 errors": a count and its noun agree.
+  auto count = [](size_t n, const char* one, const char* many) { return fmt::format("{} {}", n, n == 1 ? one : many); };
   const size_t no_data = s.count(Outcome::kNoData);
   return fmt::format(
-      "{} passed, {} failed, {} unsupported{}, {} errors, {} timeouts, {} crashed ({} tests in {:.2f} s)",
-      s.count(Outcome::kPassed), s.count(Outcome::kFailed), s.count(Outcome::kUnsupported),
-      no_data ? fmt::format(", {} no data", no_data) : "", s.count(Outcome::kError), s.count(Outcome::kTimeout),
-      s.count(Outcome::kCrashed), s.total, s.seconds);
+      "{} passed, {} failed, {} unsupported{}, {}, {}, {} crashed ({} in {:.2f} s)", s.count(Outcome::kPassed),
+      s.count(Outcome::kFailed), s.count(Outcome::kUnsupported), no_data ? fmt::format(", {} no data", no_data) : "",
+      count(s.count(Outcome::kError), "error", "errors"), count(s.count(Outcome::kTimeout), "timeout", "timeouts"),
+      s.count(Outcome::kCrashed), count(s.total, "test", "tests"), s.seconds);
 }
 
 }  // namespace onnxrun

@@ -50,7 +50,8 @@ struct Summary {
 Summary summarize(const std::vector<TestResult>& results, double wall_seconds);
 
 // "N passed, N failed, N unsupported, N errors, N timeouts, N crashed (T tests in S s)",
-// with ", N no data" after unsupported when there are such tests.
+// with ", N no data" after unsupported when there are such tests; "1 error", "1 timeout",
+// "1 test" in the singular.
 std::string summary_line(const Summary& s);
 
 }  // namespace onnxrun

@@ -26,6 +26,8 @@ struct RunInfo {
   std::string shard;         // the slice run, "K/N" (as resolved by --shard auto too); empty: all tests
   std::string shard_source;  // where --shard auto found it ("Bazel", "GitLab", ...); empty: --shard K/N or none
   double rtol = 0, atol = 0;
+  bool exact = false;   // --exact
+  std::string max_ulp;  // --max-ulp as given ("N", "y:N", comma-separated); empty: none
   int jobs = 0;
   bool isolate = false, strict = false, no_fuse = false;
   double timeout = 0;

@@ -35,6 +35,8 @@ std::vector<std::pair<std::string, std::string>> settings_of(const RunInfo& r) {
   return {{"onnx-run version", r.generator},
           {"--rtol", fmt::format("{}", r.rtol)},
           {"--atol", fmt::format("{}", r.atol)},
+          {"--exact", r.exact ? "on" : "off"},
+          {"--max-ulp", r.max_ulp},
           {"--filter", r.filter},
           {"--exclude", r.exclude},
           {"--strict", r.strict ? "on" : "off"},

@@ -4,9 +4,10 @@
 //
 // Shards merge only when they belong together: the same shard count N, no slice twice,
 // no test twice, and the same settings that decide outcomes (onnx-run version, --rtol,
-// --atol, --filter, --exclude, --strict, --no-fuse, --isolate, --timeout). A slice of
-// 1..N that no report holds is recorded as missing, not refused: a CI job that lost a
-// shard still gets the report of what ran.
+// --atol, --exact, --max-ulp, --filter, --exclude, --strict, --no-fuse, --isolate,
+// --timeout). A slice of 1..N that no report holds is recorded as missing; the caller
+// decides whether that fails (`report merge` fails unless --allow-missing: a lost shard
+// must not turn a CI run green).
 #pragma once
 
 #include <string>

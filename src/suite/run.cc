@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -149,6 +150,15 @@ bool SetRun::passed() const {
   return true;
 }
 
+std::string SetRun::mismatch_summary() const {
+  std::vector<std::string> failed;
+  for (const OutputVerdict& c : checks)
+    if (!c.comparison.ok) failed.push_back(fmt::format("{}: {}", c.name, c.comparison.brief()));
+  if (failed.empty()) return "";
+  return fmt::format("{} of {} output{} differ{} ({})", failed.size(), checks.size(), checks.size() == 1 ? "" : "s",
+                     failed.size() == 1 ? "s" : "", fmt::join(failed, "; "));
+}
+
 RunReport::RunReport() = default;
 RunReport::RunReport(RunReport&&) noexcept = default;
 RunReport& RunReport::operator=(RunReport&&) noexcept = default;
@@ -158,6 +168,18 @@ bool RunReport::passed() const {
   for (const SetRun& s : runs)
     if (!s.passed()) return false;
   return true;
+}
+
+std::string RunReport::mismatch_summary() const {
+  if (source != FeedSource::kTestSets) return runs.empty() ? "" : runs[0].mismatch_summary();
+  std::vector<const SetRun*> failed;
+  for (const SetRun& s : runs)
+    if (!s.error && !s.mismatch_summary().empty()) failed.push_back(&s);
+  if (failed.empty()) return "";
+  const std::string first = fmt::format("{}: {}", failed[0]->label, failed[0]->mismatch_summary());
+  if (runs.size() == 1) return first;
+  return fmt::format("{} of {} test sets failed ({}{})", failed.size(), runs.size(), first,
+                     failed.size() > 1 ? fmt::format("; and {} more", failed.size() - 1) : "");
 }
 
 std::vector<std::string> RunReport::commit_outputs() {

@@ -104,6 +104,9 @@ struct SetRun {
   double input_ms = 0, run_ms = 0;
   unsigned block_lanes = 0;  // a run block by block: how many blocks ran side by side (else 0)
   bool passed() const;       // no error, every check ok
+  // What failed, as one line: "1 of 2 outputs differ (y: 3 of 60 elements beyond
+  // tolerance, max abs err 0.5, max ulp 4)"; empty when every check passed.
+  std::string mismatch_summary() const;
   // `error` with the set's label in front, as one line on stderr reads; requires error.
   Error labelled_error() const;
   // The check of output `name`; null when it was not compared.

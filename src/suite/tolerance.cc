@@ -40,6 +40,9 @@ Tolerance Tolerance::for_output(const std::string& name) const {
   t.rtol = rtol;
   t.atol = atol;
   t.stat = stat;
+  t.exact = exact;
+  t.max_ulp = max_ulp;
+  if (auto it = output_max_ulp.find(name); it != output_max_ulp.end()) t.max_ulp = it->second;
   if (auto it = output_rtol.find(name); it != output_rtol.end()) t.rtol = it->second;
   if (auto it = output_atol.find(name); it != output_atol.end()) t.atol = it->second;
   return t;
@@ -51,6 +54,10 @@ void check_tolerance_names(const Tolerance& tol, const std::vector<std::string>&
       if (std::find(names.begin(), names.end(), name) == names.end())
         fail(ErrorKind::kUsage, "{} {}:{}: no value '{}' among {} ({})", option, name, value, name, among,
              fmt::join(names, ", "));
+  for (const auto& [name, value] : tol.output_max_ulp)
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      fail(ErrorKind::kUsage, "--max-ulp {}:{}: no value '{}' among {} ({})", name, value, name, among,
+           fmt::join(names, ", "));
 }
 
 }  // namespace onnxrun

@@ -1,8 +1,12 @@
 // How close an output must be to its expected value: the global rtol and atol, the
 // ones given per output (--atol NAME:V, a data.json's "atol": {"NAME": V}), and which
-// error statistic decides (Polygraphy's --check-error-stat).
+// error statistic decides (Polygraphy's --check-error-stat); or, instead of atol and
+// rtol, bits: --exact (every element bit-identical) or --max-ulp N (every element within
+// N units in the last place of the tensor's own type; suite/ulp.h says how NaN, infinity
+// and zeros count).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -27,12 +31,19 @@ struct Tolerance {
   ErrorStat stat = ErrorStat::kElemwise;
   // Per output name; an output not named here uses rtol and atol.
   std::map<std::string, double> output_rtol, output_atol;
+  // Every element bit-identical (sign of zero and NaN payload included): atol, rtol and
+  // max_ulp do not apply.
+  bool exact = false;
+  // Every element within this many ULPs; atol and rtol do not apply. Per output likewise
+  // (an output named here uses its own bound even without a global one).
+  std::optional<uint64_t> max_ulp;
+  std::map<std::string, uint64_t> output_max_ulp;
 
-  // The tolerance output `name` is compared with (its own rtol and atol where given).
+  // The tolerance output `name` is compared with (its own rtol, atol and max_ulp where given).
   Tolerance for_output(const std::string& name) const;
 };
 
-// Throws Error(kUsage) when --rtol or --atol NAME:V names none of `names` (a typo would
+// Throws Error(kUsage) when --rtol, --atol or --max-ulp NAME:V names none of `names` (a typo would
 // leave that value compared with the default tolerance, silently); `among` says what the
 // names are ("the model's outputs").
 void check_tolerance_names(const Tolerance& tol, const std::vector<std::string>& names, std::string_view among);

@@ -83,7 +83,8 @@ TEST_CASE("-d runs one test set, a mismatch exits 1 with the worst element", "[c
   ProcessResult r = run_cli({model("leakyrelu_opset6_float_alpha0.1"), "-d",
                              model_dir("leakyrelu_opset6_float_default") + "/test_data_set_0"});
   CHECK_EXIT(r, 1);
-  CHECK_THAT(r.out, Contains("FAILED") && Contains("elements differ") && Contains("worst at [") && Contains("(0x") &&
+  CHECK_THAT(r.out, Contains("FAILED") && Contains("elements differ") &&
+                        Contains("worst (largest error for its tolerance) at [") && Contains("(0x") &&
                         Contains("would pass with atol >="));
   // Loose enough tolerances make it pass.
   r = run_cli({model("leakyrelu_opset6_float_alpha0.1"), "-d",
@@ -97,7 +98,7 @@ TEST_CASE("-d runs one test set, a mismatch exits 1 with the worst element", "[c
   CHECK_THAT(r.out, Contains("FAILED") && Contains("0 of 1 test sets passed") && !Contains("min "));
 }
 
-TEST_CASE("a test set that cannot run is named once in its error, on stdout and on stderr", "[cli]") {
+TEST_CASE("a test set that cannot run is named once in its error, on stderr alone when it is the only set", "[cli]") {
   TempDir dir;
   const std::filesystem::path set = std::filesystem::path(dir.path()) / "test_data_set_0";
   std::filesystem::create_directories(set);
@@ -109,7 +110,8 @@ TEST_CASE("a test set that cannot run is named once in its error, on stdout and 
     const ProcessResult r = run_cli(args);
     INFO(r.out << r.err);
     CHECK_EXIT(r, 3);
-    CHECK_THAT(r.out, Contains("test_data_set_0: error: 0 output files for the model's 1 outputs\n"));
+    // Not on stdout too: the one set's error was printed twice.
+    CHECK_THAT(r.out, !Contains("0 output files"));
     CHECK(r.err == "onnx-run: test_data_set_0: 0 output files for the model's 1 outputs\n");
   }
   // --json: the set's name and its error side by side, the error not naming it again.

@@ -65,7 +65,7 @@ TEST_CASE("compare: a flipped element exits 1 and is named, in text, -q and --js
   const ProcessResult r = run_cli({"compare", s.a, s.flipped});
   CHECK_EXIT(r, 1);
   CHECK_THAT(r.out, Contains("'y': " + s.a + "/y.npy vs " + s.flipped +
-                             "/y.npy\n  1 of 6 elements differ; worst at "
+                             "/y.npy\n  1 of 6 elements differ; worst (largest error for its tolerance) at "
                              "[1,2] (flat 5): expected 2"));
   CHECK_THAT(r.out, Contains("abs err histogram:") && Contains("first divergent value: 'y'") &&
                         Contains("1 of 2 values agree"));

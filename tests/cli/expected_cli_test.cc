@@ -88,9 +88,8 @@ TEST_CASE("--expected reports a mismatch with statistics and a histogram, exit 1
   Fixture f;
   const ProcessResult r = run_cli(f.run({"--expected", f.bad, "-o", f.d.file("out")}));
   CHECK_EXIT(r, 1);
-  CHECK_THAT(
-      r.out,
-      Contains("3 of 60 elements differ; worst at [5,0] (flat 50): expected nan (0x7fc00000), got 20 (0x41a00000)"));
+  CHECK_THAT(r.out, Contains("3 of 60 elements differ; worst (largest error for its tolerance) at [5,0] (flat 50): "
+                             "expected nan (0x7fc00000), got 20 (0x41a00000)"));
   CHECK_THAT(r.out, Contains("abs err: max inf, mean inf, median 0; rel err: max inf, mean inf, median 0; 3 of 60 "
                              "beyond tolerance"));
   CHECK_THAT(r.out, Contains("abs err histogram:\n") && Contains("0 57 ####") && Contains("[1e-2, 1e-1)  1 #\n") &&
@@ -312,7 +311,9 @@ TEST_CASE("round trip: made-up inputs saved, run again from the files with --exp
       CHECK_EXIT(run_cli({"compare", d2, d2, "-q"}), 0);
       const ProcessResult diff = run_cli({"compare", d2, d2b});
       CHECK_EXIT(diff, 1);
-      CHECK_THAT(diff.out, Contains("1 of ") && Contains(" elements differ; worst at [") && Contains("(flat 4)"));
+      CHECK_THAT(diff.out, Contains("1 of ") &&
+                               Contains(" elements differ; worst (largest error for its tolerance) at [") &&
+                               Contains("(flat 4)"));
       // A TensorProto carries the output's name; a .npy file is named by its file.
       CHECK_THAT(diff.out,
                  Contains(format == "pb" ? "first divergent value: 'y'" : "first divergent value: 'output_0'"));

@@ -139,6 +139,12 @@ TEST_CASE("bash completes options, commands and the right files", "[cli][docs]")
   CHECK(complete("onnx-run test --junit testdata/quick/").empty());
   CHECK(complete("onnx-run info testdata/quick/leaky_d").count("testdata/quick/leaky_double.onnx") == 1);
   CHECK(complete("onnx-run test --json=test") == std::set<std::string>{"testdata", "tests"});
+  // report's words and its .json reports, not the command list (which it offered).
+  CHECK(complete("onnx-run report ").count("merge") == 1);
+  CHECK(complete("onnx-run report ").count("test") == 0);
+  CHECK(complete("onnx-run report m") == std::set<std::string>{"merge"});
+  // compare's A and B are any files, not commands.
+  CHECK(complete("onnx-run compare te").count("test") == 0);
 }
 
 TEST_CASE("the README and docs name only options that exist", "[cli][docs]") {

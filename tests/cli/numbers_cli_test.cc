@@ -36,7 +36,7 @@ TEST_CASE("mismatch reports print float32 values in float32's shortest digits, t
   const std::string model = d.file("t/bad/model.onnx");
   const auto text = run_cli({model});
   CHECK_EXIT(text, 1);
-  CHECK_THAT(text.out, Contains("worst at"));
+  CHECK_THAT(text.out, Contains("worst (largest error for its tolerance) at"));
   const auto json = run_cli({model, "--json"});
   CHECK_EXIT(json, 1);
   const auto dir = run_cli({model, "-d", d.file("t/bad/test_data_set_0"), "-q"});

@@ -140,8 +140,12 @@ e = raises(lambda: rep.run([x.astype(np.float64)]), backend.OnnxRunError)
 check("an input of the wrong type: OnnxRunError, exit code 3, onnx-run's line",
       isinstance(e, backend.OnnxRunError) and e.exit_code == 3 and str(e).startswith("onnx-run: input 'x'")
       and "double[2,3]" in str(e), repr(e))
+check("  naming no temporary path, only what the caller gave", rep._workdir not in str(e), str(e))
 e = raises(lambda: rep.run([x[:1]]), backend.OnnxRunError)
 check("an input of the wrong shape: OnnxRunError", isinstance(e, backend.OnnxRunError) and "x" in str(e), repr(e))
+check("  naming no temporary path", rep._workdir not in str(e) and "input_0.pb" not in str(e), str(e))
+e = raises(lambda: backend.prepare(cycle), backend.OnnxRunError)
+check("an invalid model's error names no temporary folder", "onnx_run_" not in str(e), str(e))
 e = raises(lambda: rep.run([]), ValueError)
 check("no inputs for a model that needs them: ValueError naming x (not made-up inputs)",
       isinstance(e, ValueError) and "x" in str(e), repr(e))
@@ -184,7 +188,7 @@ check("backend_test: a failure and an error exit 1", p.returncode == 1, p.stdout
 for outcome, name in [("passed", "test_good_cpu"), ("failed", "test_wrong_cpu"), ("error", "test_invalid_cpu"),
                       ("unsupported", "test_unimplemented_cpu")]:
     check(f"backend_test: {name} {outcome}", any(l.split()[:2] == [outcome, name] for l in lines), p.stdout)
-check("backend_test: the counts", lines[-1:] == ["1 passed, 1 unsupported, 1 failed, 1 errors, 0 skipped (4 tests)"],
+check("backend_test: the counts", lines[-1:] == ["1 passed, 1 unsupported, 1 failed, 1 error, 0 skipped (4 tests)"],
       p.stdout)
 check("backend_test: the error carries onnx-run's message", "cycle" in p.stdout, p.stdout)
 check("backend_test: the failure says how many elements differ", "Mismatched elements: 1 / 2" in p.stdout, p.stdout)

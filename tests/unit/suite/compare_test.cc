@@ -6,6 +6,7 @@
 
 #include "core/half.h"
 #include "suite/compare.h"
+#include "suite/ulp.h"
 #include "support/tensors.h"
 
 using namespace onnxrun;
@@ -57,8 +58,8 @@ TEST_CASE("the report names the worst element with its bits and the tolerances t
   CHECK(c.mismatches == 2);
   CHECK(c.worst_position == "[1,0]");
   const std::string s = c.summary("y");
-  CHECK_THAT(s, Contains("2 of 4 elements differ") && Contains("worst at [1,0]") && Contains("expected 3 (0x4200)") &&
-                    Contains("got 3.5 (0x4300)") && Contains("rtol >="));
+  CHECK_THAT(s, Contains("2 of 4 elements differ") && Contains("worst (largest error for its tolerance) at [1,0]") &&
+                    Contains("expected 3 (0x4200)") && Contains("got 3.5 (0x4300)") && Contains("rtol >="));
 }
 
 TEST_CASE("integers compare exactly", "[compare]") {
@@ -167,4 +168,92 @@ TEST_CASE("a comparison fed in blocks is the comparison of the whole tensor", "[
   CHECK(blocks.errors.median_rel == whole.errors.median_rel);
   CHECK(blocks.worst_index == 321);
   CHECK(blocks.actual_bits == whole.actual_bits);
+}
+
+namespace {
+
+Tolerance exact_tolerance() {
+  Tolerance t;
+  t.exact = true;
+  return t;
+}
+
+Tolerance ulp_tolerance(uint64_t n) {
+  Tolerance t;
+  t.max_ulp = n;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("exact means bit-identical: -0 for +0 is not exact, and fails under --exact", "[compare]") {
+  const Tensor expected = float_tensor({0.0f, 0.0f}), actual = float_tensor({0.0f, -0.0f});
+  Comparison c = compare_tensors(expected, actual, {0, 0});
+  CHECK(c.ok);  // equal numbers: atol 0 and rtol 0 pass them
+  CHECK(c.bit_differences == 1);
+  CHECK(c.max_ulp == 0);
+  CHECK_FALSE(c.bit_identical());
+  CHECK_THAT(c.verdict(), !Contains("exact") && Contains("1 of 2 not bit-identical") && Contains("max ulp 0"));
+  const Comparison strict = compare_tensors(expected, actual, exact_tolerance());
+  CHECK_FALSE(strict.ok);
+  CHECK(strict.mismatches == 1);
+  CHECK_THAT(strict.verdict(), Contains("1 of 2 elements not bit-identical (--exact)"));
+  CHECK(strict.brief() == "1 of 2 elements not bit-identical, max ulp 0");
+  // Bit-identical tensors are exact, under every rule.
+  for (const Tolerance& t : {Tolerance{}, exact_tolerance(), ulp_tolerance(0)}) {
+    const Comparison same = compare_tensors(actual, actual, t);
+    CHECK(same.ok);
+    CHECK(same.verdict() == "ok (2 elements, exact)");
+  }
+}
+
+TEST_CASE("NaN payloads count as bit differences, not as mismatches", "[compare]") {
+  Tensor e(DType::kFloat, {1}), a(DType::kFloat, {1});
+  e.mutable_data<uint32_t>()[0] = 0x7fc00000;
+  a.mutable_data<uint32_t>()[0] = 0x7fc00001;
+  const Comparison c = compare_tensors(e, a, {});
+  CHECK(c.ok);
+  CHECK_FALSE(c.bit_identical());
+  CHECK_THAT(c.verdict(), !Contains("exact"));
+  CHECK_FALSE(compare_tensors(e, a, exact_tolerance()).ok);
+}
+
+TEST_CASE("--max-ulp 1 accepts a 1-ULP difference that --exact refuses", "[compare]") {
+  const float one_up = std::nextafter(1.0f, 2.0f), two_up = std::nextafter(one_up, 2.0f);
+  const Tensor expected = float_tensor({1.0f, 2.0f}), near = float_tensor({one_up, 2.0f});
+  const Comparison ulp1 = compare_tensors(expected, near, ulp_tolerance(1));
+  CHECK(ulp1.ok);
+  CHECK(ulp1.max_ulp == 1);
+  CHECK_THAT(ulp1.verdict(), Contains("max ulp 1") && !Contains("exact"));
+  CHECK_FALSE(compare_tensors(expected, near, exact_tolerance()).ok);
+  CHECK_FALSE(compare_tensors(expected, near, ulp_tolerance(0)).ok);
+  const Comparison far = compare_tensors(expected, float_tensor({two_up, 2.0f}), ulp_tolerance(1));
+  CHECK_FALSE(far.ok);
+  CHECK(far.max_ulp == 2);
+  CHECK_THAT(far.verdict(), Contains("1 of 2 elements beyond 1 ULP;") && Contains("would pass with --max-ulp 2"));
+  // A ULP bound is a tolerance of its own: atol and rtol do not widen it.
+  CHECK_FALSE(compare_tensors(float_tensor({1.0f}), float_tensor({1.0001f}), ulp_tolerance(1)).ok);
+  // Per output: NAME:N overrides the global bound.
+  Tolerance per_output = ulp_tolerance(0);
+  per_output.output_max_ulp["y"] = 1;
+  CHECK(compare_tensors(expected, near, per_output.for_output("y")).ok);
+  CHECK_FALSE(compare_tensors(expected, near, per_output.for_output("z")).ok);
+}
+
+TEST_CASE("every comparison reports the max ULP distance in the tensor's own type", "[compare]") {
+  const Comparison c = compare_tensors(float_tensor({1, 100, 0}), float_tensor({1.0009f, 100.09f, 5e-8f}), {});
+  CHECK(c.ok);
+  // 0 to 5e-8f: every float between them, far more than between the other pairs.
+  CHECK(c.max_ulp == 0x3356bf95);
+  CHECK_THAT(c.verdict(), Contains("max ulp 861323157"));
+  const Comparison nan = compare_tensors(float_tensor({NAN}), float_tensor({1}), {});
+  CHECK(nan.max_ulp == kUlpInfinite);
+  CHECK_THAT(nan.verdict(), Contains("max ulp inf"));
+}
+
+TEST_CASE("a mismatch that no rtol fixes says so, not rtol >= none", "[compare]") {
+  const Comparison c = compare_tensors(float_tensor({0, 1}), float_tensor({6.22f, 1}), {});
+  CHECK_FALSE(c.ok);
+  CHECK_THAT(c.verdict(), Contains("would pass with atol >= 6.22 (no rtol would: an expected value there is 0)") &&
+                              !Contains("none"));
 }

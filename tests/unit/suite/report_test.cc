@@ -2,6 +2,8 @@
 // JSON report, tinyxml2 for JUnit), the table of unsupported causes, and baselines.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include <tinyxml2.h>
 
 #include <nlohmann/json.hpp>
@@ -52,7 +54,10 @@ TEST_CASE("summary line and counts", "[suite]") {
   const Summary s = summarize(sample(), 2.5);
   CHECK(s.total == 7);
   CHECK(s.count(Outcome::kUnsupported) == 2);
-  CHECK(summary_line(s) == "1 passed, 1 failed, 2 unsupported, 1 errors, 1 timeouts, 1 crashed (7 tests in 2.50 s)");
+  CHECK(summary_line(s) == "1 passed, 1 failed, 2 unsupported, 1 error, 1 timeout, 1 crashed (7 tests in 2.50 s)");
+  // Counts and nouns agree: "1 test", "2 errors" (it said "1 errors", "1 tests").
+  const Summary one = summarize({result("a", Outcome::kPassed)}, 1);
+  CHECK(summary_line(one) == "1 passed, 0 failed, 0 unsupported, 0 errors, 0 timeouts, 0 crashed (1 test in 1.00 s)");
   CHECK(is_problem(Outcome::kFailed, false));
   CHECK(!is_problem(Outcome::kUnsupported, false));
   CHECK(is_problem(Outcome::kUnsupported, true));
@@ -149,15 +154,85 @@ TEST_CASE("baseline comparison: regressions, newly passing, tests not run", "[su
                                        result("c", Outcome::kPassed),   result("d", Outcome::kUnsupported),
                                        result("new", Outcome::kPassed), result("new2", Outcome::kFailed)};
   const BaselineDiff diff = compare_with_baseline(now, baseline);
-  REQUIRE(diff.regressions.size() == 1);
+  // A new test that fails is no known failure: a regression too.
+  REQUIRE(diff.regressions.size() == 2);
   CHECK(diff.regressions[0].name == "b");
   CHECK(diff.regressions[0].now == Outcome::kCrashed);
+  CHECK(diff.regressions[1].name == "new2");
+  CHECK(diff.regressions[1].new_test);
   REQUIRE(diff.newly_passing.size() == 2);
   CHECK(diff.newly_passing[0].name == "c");
   CHECK(diff.newly_passing[0].before == Outcome::kFailed);
   CHECK(diff.newly_passing[1].name == "new");
   CHECK(diff.newly_passing[1].new_test);
   CHECK(diff.not_run == 1);  // "gone"
+  CHECK(diff.matched == 4);
+  CHECK(diff.baseline_tests == 5);
+}
+
+namespace {
+
+TestResult at(const std::string& name, const std::string& model, Outcome o = Outcome::kPassed) {
+  TestResult r = result(name, o);
+  r.model = model;
+  return r;
+}
+
+// The baseline test each of `tests` is matched with, by name ("" for none).
+std::vector<std::string> matched_names(const std::vector<TestResult>& tests, const std::vector<TestResult>& baseline) {
+  std::vector<TestIdentity> ids;
+  for (const TestResult& t : tests) ids.push_back(identity_of(t));
+  std::vector<std::string> out;
+  for (const auto& m : match_baseline(ids, baseline)) out.push_back(m ? baseline[*m].name : "");
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("baseline tests match by model path from its end, whatever PATH was typed", "[suite][baseline]") {
+  // Written by `onnx-run test tree`, compared by `onnx-run test tree/sub`: names differ.
+  const std::vector<TestResult> baseline = {
+      at("sub/good", "tree/sub/good/model.onnx"), at("sub/bad", "tree/sub/bad/model.onnx", Outcome::kFailed),
+      at("other/good", "tree/other/good/model.onnx"), at("light/x", "tree/light/x.onnx")};
+  CHECK(matched_names({at("good", "tree/sub/good/model.onnx"), at("bad", "tree/sub/bad/model.onnx")}, baseline) ==
+        std::vector<std::string>{"sub/good", "sub/bad"});
+  // The same tree checked out elsewhere, typed as an absolute path, or with ./ in it.
+  CHECK(matched_names({at("sub/good", "/ci/build7/tree/sub/good/model.onnx"), at("x", "/ci/build7/tree/light/x.onnx"),
+                       at("other/good", "./tree/./other/good/model.onnx")},
+                      baseline) == std::vector<std::string>{"sub/good", "light/x", "other/good"});
+  // From a parent folder: the longer names still match the shorter ones.
+  CHECK(matched_names({at("tree/sub/good", "tree/sub/good/model.onnx")}, baseline) ==
+        std::vector<std::string>{"sub/good"});
+  // good/model.onnx alone is ambiguous (sub/ or other/): no guess.
+  CHECK(matched_names({at("good", "elsewhere/good/model.onnx")}, baseline) == std::vector<std::string>{""});
+  // model.onnx in common is not a match: the suffix must span the name.
+  CHECK(matched_names({at("new", "tree/sub/new/model.onnx")}, baseline) == std::vector<std::string>{""});
+}
+
+TEST_CASE("the issue's repro: a regression under a child PATH is found", "[suite][baseline]") {
+  const std::vector<TestResult> baseline = {at("sub/good", "tree/sub/good/model.onnx")};
+  const BaselineDiff d = compare_with_baseline({at("good", "tree/sub/good/model.onnx", Outcome::kFailed)}, baseline);
+  REQUIRE(d.regressions.size() == 1);
+  CHECK(d.regressions[0].name == "good");
+  CHECK(d.regressions[0].before == Outcome::kPassed);
+  CHECK(d.matched == 1);
+  CHECK(d.not_run == 0);
+}
+
+TEST_CASE("an updated baseline promotes fixes, keeps known failures and refuses regressions", "[suite][baseline]") {
+  const std::vector<TestResult> baseline = {at("a", "t/a/model.onnx"), at("b", "t/b/model.onnx", Outcome::kFailed),
+                                            at("c", "t/c/model.onnx", Outcome::kFailed),
+                                            at("gone", "t/gone/model.onnx", Outcome::kFailed)};
+  const std::vector<TestResult> now = {at("a", "t/a/model.onnx", Outcome::kError), at("b", "t/b/model.onnx"),
+                                       at("c", "t/c/model.onnx", Outcome::kFailed),
+                                       at("new", "t/new/model.onnx", Outcome::kFailed)};
+  std::map<std::string, Outcome> updated;
+  for (const TestResult& r : updated_baseline(now, baseline)) updated[r.name] = r.outcome;
+  CHECK(updated == std::map<std::string, Outcome>{{"a", Outcome::kPassed},
+                                                  {"b", Outcome::kPassed},
+                                                  {"c", Outcome::kFailed},
+                                                  {"gone", Outcome::kFailed},
+                                                  {"new", Outcome::kFailed}});
 }
 
 TEST_CASE("a baseline that is not a report is refused", "[suite]") {

@@ -1,0 +1,97 @@
+// `onnx-run test --baseline` as CI uses it: tests matched by what they are (the model's
+// path) rather than by the PATH typed, one line saying how many baseline tests matched,
+// a baseline matching nothing refused (2), every regression exit 1 with one line on
+// stderr, and --update-baseline ratcheting the expectation.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "support/check_exit.h"
+#include "support/model_tree.h"
+#include "support/paths.h"
+#include "support/process.h"
+#include "support/shard_runs.h"
+
+using namespace onnxrun::test;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+// name -> outcome of a --json report.
+std::map<std::string, std::string> outcomes(const std::string& path) {
+  std::map<std::string, std::string> out;
+  const nlohmann::json report = read_json_file(path);  // kept: the loop reads into it
+  for (const auto& t : report["tests"]) out[t["name"]] = t["outcome"];
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a baseline written from a parent folder still finds the regression (the issue's repro)", "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("tree/sub/good"));
+  REQUIRE_EXIT(run_cli({"test", d.file("tree"), "-q", "--json", d.file("tree.json")}), 0);
+  write_leaky_test(d.file("tree/sub/good"), 3.0f);  // broken
+  const auto r = run_cli({"test", d.file("tree/sub"), "--baseline", d.file("tree.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: "0 regressions, 0 newly passing, 1 baseline tests not run"
+  CHECK_THAT(r.out, Contains("Regressions against " + d.file("tree.json") + " (1):\n  good: passed -> failed\n"));
+  CHECK_THAT(r.out, Contains("Baseline: 1 regression, 0 newly passing; matched 1 of its 1 test\n"));
+  CHECK(r.err == "onnx-run: 1 regression against " + d.file("tree.json") + ": good (passed -> failed)\n");
+  // And the other way round: a baseline from the child, a run from the parent.
+  write_leaky_test(d.file("tree/sub/good"));
+  write_leaky_test(d.file("tree/other/fine"));
+  REQUIRE_EXIT(run_cli({"test", d.file("tree/sub"), "-q", "--json", d.file("sub.json")}), 0);
+  write_leaky_test(d.file("tree/sub/good"), 3.0f);
+  const auto up = run_cli({"test", d.file("tree"), "--baseline", d.file("sub.json")});
+  CHECK_EXIT(up, 1);
+  CHECK_THAT(up.out, Contains("  sub/good: passed -> failed\n") && Contains("matched 1 of its 1 test\n"));
+}
+
+TEST_CASE("a baseline none of whose tests is selected is a usage error, before anything runs", "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("a/one"));
+  write_leaky_test(d.file("b/two"));
+  REQUIRE_EXIT(run_cli({"test", d.file("a"), "-q", "--json", d.file("a.json")}), 0);
+  const auto r = run_cli({"test", d.file("b"), "--baseline", d.file("a.json"), "--json", d.file("r.json")});
+  CHECK_EXIT(r, 2);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::StartsWith("onnx-run: --baseline " + d.file("a.json") + ": none of its 1 tests is among"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_FALSE(fs::exists(d.file("r.json")));
+}
+
+TEST_CASE("a new test that fails is a regression: no baseline records it as known", "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("t/old"));
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--json", d.file("base.json")}), 0);
+  write_leaky_test(d.file("t/new"), 2.0f);
+  const auto r = run_cli({"test", d.file("t"), "--baseline", d.file("base.json")});
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.out, Contains("  new: new test, failed\n"));
+  CHECK_THAT(r.err, Contains(": new (new test, failed)\n"));
+}
+
+TEST_CASE("--update-baseline keeps known failures, promotes fixes, never accepts a regression", "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("t/pass"));
+  write_leaky_test(d.file("t/known"), 2.0f);
+  write_leaky_test(d.file("t/fixed"), 2.0f);
+  const auto first = run_cli({"test", d.file("t"), "-q", "--update-baseline", d.file("b.json")});
+  CHECK_EXIT(first, 1);  // no baseline: the failures are failures
+  CHECK(outcomes(d.file("b.json")) ==
+        std::map<std::string, std::string>{{"fixed", "failed"}, {"known", "failed"}, {"pass", "passed"}});
+  write_leaky_test(d.file("t/fixed"));
+  write_leaky_test(d.file("t/pass"), 2.0f);
+  const auto r =
+      run_cli({"test", d.file("t"), "-q", "--baseline", d.file("b.json"), "--update-baseline", d.file("b.json")});
+  CHECK_EXIT(r, 1);  // pass regressed
+  CHECK(outcomes(d.file("b.json")) ==
+        std::map<std::string, std::string>{{"fixed", "passed"}, {"known", "failed"}, {"pass", "passed"}});
+  // The updated baseline is a --json report: it serves as the next --baseline.
+  write_leaky_test(d.file("t/pass"));
+  CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--baseline", d.file("b.json")}), 0);
+}

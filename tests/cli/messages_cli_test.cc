@@ -1,0 +1,87 @@
+// Messages and help a user stumbles on, each as it was reported: the command list of
+// `help` and `--help`, --threads 0 said, --shape refused where it would be ignored, a
+// test set that does not fit said once, and `bench --help` describing its options.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "support/check_exit.h"
+#include "support/model_tree.h"
+#include "support/paths.h"
+#include "support/process.h"
+
+using namespace onnxrun::test;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+TEST_CASE("help NAME that is no command lists every command, report included", "[cli][messages]") {
+  const auto r = run_cli({"help", "nosuch"});
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Contains("(commands: run, test, report, info, bench, compare, help)"));
+  CHECK_THAT(run_cli({"help", "--help"}).out, Contains("run, test, report, info, bench, compare, help"));
+}
+
+TEST_CASE("the --help command table has one column for the summaries", "[cli][messages]") {
+  const auto r = run_cli({"--help"});
+  REQUIRE_EXIT(r, 0);
+  std::istringstream in(r.out.substr(r.out.find("Commands (onnx-run help COMMAND for each):")));
+  std::string line;
+  std::getline(in, line);
+  std::set<size_t> columns;
+  for (int k = 0; k < 7 && std::getline(in, line); ++k) {
+    INFO(line);
+    REQUIRE(line.rfind("  ", 0) == 0);
+    const size_t name_end = line.find(' ', 2);
+    columns.insert(line.find_first_not_of(' ', name_end));
+  }
+  CHECK(columns.size() == 1);  // "compare" was one column off
+}
+
+TEST_CASE("--threads says what 0 means", "[cli][messages]") {
+  for (const char* command : {"run", "test", "bench"}) {
+    INFO(command);
+    CHECK_THAT(run_cli({command, "--help"}).out, Contains("0: one per core"));
+  }
+}
+
+TEST_CASE("--shape with test sets is refused, not ignored", "[cli][messages]") {
+  TempDir d;
+  write_leaky_test(d.file("m"));
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{}, {"-d", d.file("m/test_data_set_0")}}) {
+    std::vector<std::string> args{d.file("m/model.onnx"), "--shape", "x=2,4"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_cli(args);
+    CHECK_EXIT(r, 2);
+    CHECK(r.out.empty());
+    CHECK_THAT(r.err, StartsWith("onnx-run: --shape x=2,4: test sets bring their own input shapes"));
+  }
+  // With --random the shape is used.
+  CHECK_EXIT(run_cli({d.file("m/model.onnx"), "--shape", "x=4", "--random", "-q"}), 0);
+}
+
+TEST_CASE("-d with a test set that does not fit says so once, on stderr", "[cli][messages]") {
+  TempDir d;
+  write_leaky_test(d.file("m"));
+  write_float_tensor(d.file("m/test_data_set_0/input_0.pb"), {1, 2, 3}, "x");  // float[3] for float[4]
+  const auto r = run_cli({d.file("m/model.onnx"), "-d", d.file("m/test_data_set_0")});
+  CHECK_EXIT(r, 3);
+  CHECK(r.out.empty());  // it was printed on stdout as well
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_THAT(r.err, StartsWith("onnx-run: test_data_set_0: "));
+}
+
+TEST_CASE("bench --help describes --repeat and --duration, and no internal function", "[cli][messages]") {
+  const auto r = run_cli({"bench", "--help"});
+  REQUIRE_EXIT(r, 0);
+  CHECK_THAT(r.out, !Contains("Executor::run"));
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("--repeat") == 2 || line.find("--duration") == 2) {
+      INFO(line);
+      CHECK_THAT(line, Contains("timed runs"));
+    }
+  }
+}

@@ -1,0 +1,152 @@
+// The verdict in every door that compares (a run on -i with --expected, the test sets
+// beside a model, -d, compare, test): a mismatch exits 1 with exactly one `onnx-run:`
+// line on stderr and the report on stdout; "exact" only for bit-identical outputs;
+// --exact refuses any bit difference and --max-ulp N bounds the ULP distance, alike in
+// every door.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "support/check_exit.h"
+#include "support/model_tree.h"
+#include "support/paths.h"
+#include "support/process.h"
+
+using namespace onnxrun::test;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+// m/model.onnx (LeakyRelu, alpha 0.1, float[4]) run on x = {0, -0, 1, -2}, which gives
+// {0, -0, 1, -0.2}; `expected` is what the test set, exp/ and --expected say instead.
+struct Doors {
+  TempDir d;
+  explicit Doors(const std::vector<float>& expected) {
+    const std::vector<float> x{0.0f, -0.0f, 1.0f, -2.0f};
+    write_leaky_model(d.file("m/model.onnx"), 0.1f);
+    write_float_tensor(d.file("m/test_data_set_0/input_0.pb"), x, "x");
+    write_float_tensor(d.file("m/test_data_set_0/output_0.pb"), expected, "y");
+    write_float_tensor(d.file("x.pb"), x, "x");
+    write_float_tensor(d.file("exp/output_0.pb"), expected, "y");
+    REQUIRE_EXIT(run_cli({d.file("m/model.onnx"), "-i", d.file("x.pb"), "-o", d.file("act"), "-q"}), 0);
+  }
+  // Each door that compares, with `extra` options.
+  std::vector<std::vector<std::string>> doors(const std::vector<std::string>& extra = {}) const {
+    std::vector<std::vector<std::string>> all = {
+        {d.file("m/model.onnx"), "-i", d.file("x.pb"), "--expected", d.file("exp")},
+        {d.file("m/model.onnx")},
+        {d.file("m/model.onnx"), "-d", d.file("m/test_data_set_0")},
+        {"compare", d.file("act"), d.file("exp")},
+        {"test", d.file("m")},
+    };
+    for (auto& args : all) args.insert(args.end(), extra.begin(), extra.end());
+    return all;
+  }
+};
+
+std::string joined(const std::vector<std::string>& args) {
+  std::string out;
+  for (const std::string& a : args) out += (out.empty() ? "" : " ") + a;
+  return out;
+}
+
+// Exit 1 and exactly one line on stderr, "onnx-run: ..." (it was silent).
+void check_one_line_failure(const ProcessResult& r) {
+  CHECK_EXIT(r, 1);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_THAT(r.err, StartsWith("onnx-run: "));
+  CHECK_FALSE(r.out.empty());  // the report stays on stdout
+}
+
+const float kOneUp = std::nextafter(1.0f, 2.0f);
+
+}  // namespace
+
+TEST_CASE("every door's mismatch is one onnx-run: line on stderr, exit 1", "[cli][verdict]") {
+  const Doors doors({0.0f, -0.0f, 1.5f, -0.2f});
+  for (const auto& args : doors.doors()) {
+    INFO(joined(args));
+    const auto r = run_cli(args);
+    check_one_line_failure(r);
+    if (args[0] == "test") {
+      CHECK_THAT(r.err, Contains("1 of 1 test did not pass: m (failed)"));
+    } else if (args[0] == "compare") {
+      CHECK_THAT(r.err, Contains("1 of 1 value differs (y: 1 of 4 elements beyond tolerance, max abs err 0.5"));
+    } else {
+      CHECK_THAT(r.err, Contains("1 of 1 output differs (y: 1 of 4 elements beyond tolerance, max abs err 0.5, "
+                                 "max ulp 4194304)"));
+    }
+  }
+  // -q too: the line on stderr does not depend on what stdout shows.
+  for (const auto& args : doors.doors({"-q"})) {
+    INFO(joined(args));
+    const auto r = run_cli(args);
+    CHECK_EXIT(r, 1);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("+0 and -0 against +0 and +0 is not exact, and fails under --exact in every door", "[cli][verdict]") {
+  const Doors doors({0.0f, 0.0f, 1.0f, -0.2f});  // the run gives -0 at [1]
+  for (const auto& args : doors.doors({"--rtol", "0", "--atol", "0"})) {
+    INFO(joined(args));
+    const auto r = run_cli(args);
+    CHECK_EXIT(r, 0);  // equal numbers: within any tolerance
+    CHECK_THAT(r.out, !Contains(", exact)"));
+    if (args[0] != "test") CHECK_THAT(r.out, Contains("1 of 4 not bit-identical"));
+  }
+  for (const auto& args : doors.doors({"--exact"})) {
+    INFO(joined(args));
+    const auto r = run_cli(args);
+    check_one_line_failure(r);
+    if (args[0] != "test") CHECK_THAT(r.err, Contains("1 of 4 elements not bit-identical, max ulp 0"));
+  }
+}
+
+TEST_CASE("--max-ulp 1 accepts a 1-ULP difference that --exact and --max-ulp 0 refuse", "[cli][verdict]") {
+  const Doors doors({0.0f, -0.0f, kOneUp, -0.2f});
+  for (const auto& args : doors.doors({"--max-ulp", "1"})) {
+    INFO(joined(args));
+    const auto r = run_cli(args);
+    CHECK_EXIT(r, 0);
+    if (args[0] != "test") CHECK_THAT(r.out, Contains("max ulp 1") && !Contains(", exact)"));
+  }
+  for (const std::vector<std::string>& strict : {std::vector<std::string>{"--exact"}, {"--max-ulp", "0"}}) {
+    for (const auto& args : doors.doors(strict)) {
+      INFO(joined(args));
+      check_one_line_failure(run_cli(args));
+    }
+  }
+  // Per output: y:1 is y's own bound.
+  for (const auto& args : doors.doors({"--max-ulp", "y:1"})) {
+    INFO(joined(args));
+    CHECK_EXIT(run_cli(args), 0);
+  }
+}
+
+TEST_CASE("--exact and --max-ulp are usage errors together, or with another statistic", "[cli][verdict]") {
+  const Doors doors({0.0f, -0.0f, 1.0f, -0.2f});
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--exact", "--max-ulp", "1"},
+                                              {"--max-ulp", "1.5"},
+                                              {"--max-ulp", "-1"},
+                                              {"--max-ulp", "2", "--check-error-stat", "mean"}}) {
+    for (const auto& args : doors.doors(bad)) {
+      INFO(joined(args));
+      const auto r = run_cli(args);
+      CHECK_EXIT(r, 2);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+  }
+}
+
+TEST_CASE("the --json comparison carries bit identity and the max ULP", "[cli][verdict]") {
+  const Doors doors({0.0f, 0.0f, kOneUp, -0.2f});
+  const auto r = run_cli({doors.d.file("m/model.onnx"), "--json", "--max-ulp", "1"});
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("\"bit_identical\": false") && Contains("\"bit_differences\": 2") &&
+                        Contains("\"max_ulp\": 1") && Contains("\"max_ulp_bound\": 1"));
+}
