@@ -44,6 +44,22 @@ HEAVY = {
 
 def heavy_includes(src):
     """FILE:LINE: problems for each heavy header included where HEAVY does not allow it."""
+    for path, number, line in source_lines(src):
+        m = SYSTEM_INCLUDE.match(line)
+        if not m:
+            continue
+        for prefix, allowed in HEAVY.items():
+            if not m.group(1).startswith(prefix):
+                continue
+            names = {allowed} if isinstance(allowed, str) else allowed
+            if path in names or ("the .cc files" in names and path.endswith(".cc")):
+                continue
+            yield (f"src/{path}:{number}: includes <{m.group(1)}>, heavy to compile: only {', '.join(sorted(names))} "
+                   f"may (headers declare what they need without it)")
+
+
+def source_lines(src):
+    """(floor/name, line number, line) for every line of the .h and .cc files under src/."""
     for floor in sorted(os.listdir(src)):
         folder = os.path.join(src, floor)
         if not os.path.isdir(folder):
@@ -51,38 +67,17 @@ def heavy_includes(src):
         for name in sorted(os.listdir(folder)):
             if not name.endswith((".h", ".cc")):
                 continue
-            path = f"{floor}/{name}"
             with open(os.path.join(folder, name), encoding="utf-8") as f:
                 for number, line in enumerate(f, 1):
-                    m = SYSTEM_INCLUDE.match(line)
-                    if not m:
-                        continue
-                    for prefix, allowed in HEAVY.items():
-                        if not m.group(1).startswith(prefix):
-                            continue
-                        names = {allowed} if isinstance(allowed, str) else allowed
-                        if path in names or ("the .cc files" in names and name.endswith(".cc")):
-                            continue
-                        where = ", ".join(sorted(names))
-                        yield (f"src/{path}:{number}: includes <{m.group(1)}>, heavy to compile: only {where} may "
-                               f"(headers declare what they need without it)")
+                    yield f"{floor}/{name}", number, line
 
 
 def includes(src):
     """(file, line, included path) for every quoted include under src/, in file order."""
-    for floor in sorted(os.listdir(src)):
-        folder = os.path.join(src, floor)
-        if not os.path.isdir(folder):
-            continue
-        for name in sorted(os.listdir(folder)):
-            if not name.endswith((".h", ".cc")):
-                continue
-            path = os.path.join(folder, name)
-            with open(path, encoding="utf-8") as f:
-                for number, line in enumerate(f, 1):
-                    m = INCLUDE.match(line)
-                    if m:
-                        yield f"{floor}/{name}", number, m.group(1)
+    for path, number, line in source_lines(src):
+        m = INCLUDE.match(line)
+        if m:
+            yield path, number, m.group(1)
 
 
 def unit(path):

@@ -22,14 +22,14 @@
 #include "suite/run.h"
 
 namespace onnxrun::fuzz {
-namespace {
-
 void write_bytes(const std::string& path, const uint8_t* data, size_t size) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) std::abort();
   if (size && std::fwrite(data, 1, size, f) != size) std::abort();
   std::fclose(f);
 }
+
+namespace {
 
 // Inputs for every required graph input whose type and rank are declared, filled with
 // bytes of the fuzz input; symbolic and unknown dims become 1. Gives up (false) on an

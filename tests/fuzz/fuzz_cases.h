@@ -16,6 +16,10 @@ namespace onnxrun::fuzz {
 inline constexpr size_t kModelMemoryLimit = size_t{256} << 20;
 inline constexpr size_t kRunMemoryLimit = size_t{64} << 20;
 
+// The bytes as the file `path` (aborts when it cannot be written: the scratch folder is
+// the harness's own).
+void write_bytes(const std::string& path, const uint8_t* data, size_t size);
+
 // Writes what the cases expect in their scratch folder: "data.bin" (4096 bytes), which
 // the seeds' external-data references name.
 void prepare_scratch_dir(const std::string& dir);
@@ -40,5 +44,17 @@ void run_case(const uint8_t* data, size_t size, const std::string& dir);
 // check_args parses and checks every option value, running nothing (cli/commands.h).
 // Each argument that is a tensor literal ([NAME=][...]) is parsed as every element type.
 void cli_case(const uint8_t* data, size_t size);
+
+// fuzz_result_file (fuzz_verdict_cases.cc): a result file as `onnx-run compare` and
+// `--expected` read it. The first byte picks its name, so its format (output_0.pb,
+// output_0.npy, outputs.npz, y.npy), and the tolerance (--exact, --max-ulp N or the
+// default); the rest is the file, alone in a folder compared with a float[4] output y,
+// and given as --expected for a graph whose output is y, float[4].
+void result_file_case(const uint8_t* data, size_t size, const std::string& dir);
+
+// fuzz_report (fuzz_verdict_cases.cc): a test report from bytes, merged with a good shard
+// as `onnx-run report merge` does, rendered, then read as a --baseline and compared with
+// the merged tests, and the --update-baseline result made.
+void report_case(const uint8_t* data, size_t size, const std::string& dir);
 
 }  // namespace onnxrun::fuzz

@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "core/memory_limit.h"
 #include "fuzz/fuzz_cases.h"
+#include "io/tensor_file.h"
 #include "model/load.h"
 #include "support/paths.h"
 
@@ -100,6 +101,36 @@ TEST_CASE("inputs kept from fuzz_tensor_file run as the fuzzer runs them", "[fuz
 
 TEST_CASE("inputs kept from fuzz_run run through run_model as the fuzzer runs them", "[fuzz-regression]") {
   replay("fuzz_run", fuzz::kRunMemoryLimit, fuzz::run_case);
+}
+
+TEST_CASE("inputs kept from fuzz_result_file and fuzz_report run as the fuzzers run them", "[fuzz-regression]") {
+  replay("fuzz_result_file", fuzz::kRunMemoryLimit, fuzz::result_file_case);
+  replay("fuzz_report", fuzz::kRunMemoryLimit, fuzz::report_case);
+}
+
+// The verdict's fuzz cases on a good file and on damaged copies of it: each is refused
+// with an Error inside the case or taken, never escapes (what the fuzzers start from).
+TEST_CASE("the verdict's fuzz cases take good and damaged result files and reports", "[fuzz-regression]") {
+  test::TempDir d;
+  Tensor y(DType::kFloat, Shape{4});
+  write_tensor_file(d.file("y.pb"), y, "y");
+  const std::string pb = std::string(1, '\0') + file_bytes(d.file("y.pb"));
+  const std::string report =
+      R"({"generator": "g", "run": {"paths": ["t"], "shard": "2/2"}, "summary": {"total": 1, "seconds": 1},)"
+      R"( "tests": [{"name": "good", "outcome": "failed", "seconds": 0.1, "model": "t/good/model.onnx", "sets": 1}]})";
+  std::string huge_sets = report;
+  huge_sets.replace(huge_sets.find("\"sets\": 1"), 10, "\"sets\": 1e26");
+  const std::vector<std::string> results = {pb, pb.substr(0, pb.size() / 2), std::string(1, '\1') + "\x93NUMPY",
+                                            std::string(1, '\2') + "PK\3\4", std::string(1, '\x13') + pb.substr(1)};
+  for (const std::string& bytes : results) {
+    AsTheFuzzerRuns as(fuzz::kRunMemoryLimit);
+    CHECK_NOTHROW(fuzz::result_file_case(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), as.dir()));
+  }
+  for (const std::string& bytes : {report, huge_sets, report.substr(0, 40), std::string("[]"), std::string()}) {
+    INFO(bytes);
+    AsTheFuzzerRuns as(fuzz::kRunMemoryLimit);
+    CHECK_NOTHROW(fuzz::report_case(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), as.dir()));
+  }
 }
 
 TEST_CASE("inputs kept from fuzz_cli parse and check as the fuzzer runs them", "[fuzz-regression]") {
