@@ -104,9 +104,11 @@ Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, 
 
 std::map<std::string, Tensor> random_inputs(const Graph& g, const RandomInputSpec& spec) {
   const auto required = g.required_inputs();
-  for (const auto& [name, range] : spec.ranges)
+  for (const auto& entry : spec.ranges) {
+    const std::string& name = entry.first;  // a structured binding: clang 14 cannot capture it
     if (std::none_of(required.begin(), required.end(), [&](const ValueInfo* v) { return v->name == name; }))
       fail(ErrorKind::kUsage, "--range names '{}', which is not an input of the model", name);
+  }
   const auto shapes = resolve_input_shapes(g, spec.shapes);
   std::map<std::string, Tensor> out;
   uint64_t k = 0;
