@@ -8,10 +8,13 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -110,6 +113,34 @@ TEST_CASE("a live run's output survives another run into the same folder from an
   CHECK_EXIT(r, 0);
   CHECK(r.err.empty());
   CHECK(names_in(d.file("ns")) == std::vector<std::string>{"output_0.pb", "output_1.pb"});
+}
+
+// The same, without timing: the temporaries of a live writer (this process) that a run in
+// a new PID namespace cannot see. The former clean-up took a temporary whose PID looked
+// dead for debris; now a temporary is a locked file of onnx-run's own pattern, and a file
+// of any other pattern is never touched.
+TEST_CASE("a live writer's temporary is not debris to a run in another PID namespace", "[cli][hostile]") {
+  if (::geteuid() != 0 || run_process({"/usr/bin/unshare", "--pid", "--fork", "true"}).exit_code != 0) {
+    WARN("skipped: needs root and unshare --pid");
+    return;
+  }
+  TempDir d;
+  const std::string model = model_with_set(d) + "/model.onnx";
+  fs::create_directories(d.file("out"));
+  const std::string old_pattern = d.file("out/.output_0.pb.tmp." + std::to_string(::getpid()) + ".abcdef");
+  const std::string held = d.file("out/.output_0.pb.onnx-run.abcdefghijkl.tmp");
+  std::ofstream(old_pattern) << "a live writer's";
+  std::ofstream(held) << "a live writer's";
+  const int fd = ::open(held.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX) == 0);
+  const auto r = run_process({"/usr/bin/unshare", "--pid", "--fork", onnx_run_binary(), model, "-i",
+                              "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out"), "-q"});
+  ::close(fd);
+  CHECK_EXIT(r, 0);
+  CHECK(fs::exists(old_pattern));
+  CHECK(fs::exists(held));
+  CHECK(fs::exists(d.file("out/output_0.pb")));
 }
 
 TEST_CASE("devices are refused at once in every door, whatever --max-memory says", "[cli][hostile]") {
