@@ -81,6 +81,7 @@ int info_main(int argc, char** argv) {
   apply_common_options(a.common);
   LoadOptions options;
   options.keep_unsupported = true;
+  options.leave_tensor_data_unread = true;  // info shows no initializer's values
   const Model model = load_model(a.model, options);
   const std::optional<Fusion> fusion = default_fusion(model.graph);
   if (a.json) {

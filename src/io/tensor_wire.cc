@@ -24,71 +24,68 @@ enum Field : uint32_t {
 };
 constexpr uint64_t kExternal = 1;  // TensorProto.DataLocation.EXTERNAL
 
-enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLen = 2, kFixed32 = 5 };
-
-class Reader {
- public:
-  Reader(const char* p, size_t n) : p_(reinterpret_cast<const uint8_t*>(p)), n_(n) {}
-  bool done() const { return pos_ == n_; }
-  size_t pos() const { return pos_; }
-
-  uint64_t varint() {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= n_) bad("truncated varint");
-      const uint8_t b = p_[pos_++];
-      v |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    bad("varint longer than 10 bytes");
-  }
-  // Skips `len` bytes, returning where they start.
-  size_t skip(uint64_t len) {
-    if (len > n_ - pos_) bad("a field runs past the end of the message");
-    const size_t at = pos_;
-    pos_ += static_cast<size_t>(len);
-    return at;
-  }
-  [[noreturn]] static void bad(const char* what) { fail(ErrorKind::kInvalid, "not a valid TensorProto: {}", what); }
-
- private:
-  const uint8_t* p_;
-  size_t n_;
-  size_t pos_ = 0;
-};
-
 }  // namespace
 
+uint64_t WireReader::varint() {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (pos_ >= n_) bad("truncated varint");
+    const uint8_t b = p_[pos_++];
+    v |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if (!(b & 0x80)) return v;
+  }
+  bad("varint longer than 10 bytes");
+}
+
+size_t WireReader::skip(uint64_t len) {
+  if (len > n_ - pos_) bad("a field runs past the end of the message");
+  const size_t at = pos_;
+  pos_ += static_cast<size_t>(len);
+  return at;
+}
+
+void WireReader::skip_value(uint32_t wire) {
+  switch (wire) {
+    case kWireVarint: varint(); break;
+    case kWireFixed64: skip(8); break;
+    case kWireLen: skip(varint()); break;
+    case kWireFixed32: skip(4); break;
+    default: bad("unsupported wire type");
+  }
+}
+
+void WireReader::bad(const char* why) const { fail(ErrorKind::kInvalid, "not a valid {}: {}", what_, why); }
+
 std::optional<RawTensorLayout> find_raw_tensor(const char* bytes, size_t size) {
-  Reader r(bytes, size);
+  WireReader r(bytes, size, "TensorProto");
   RawTensorLayout out;
   bool has_raw = false, plain = true;
   while (!r.done()) {
     const uint64_t tag = r.varint();
     const uint32_t field = static_cast<uint32_t>(tag >> 3);
     const uint32_t wire = static_cast<uint32_t>(tag & 7);
-    if (field == 0) Reader::bad("field number 0");
-    if (field == kDims && wire == kVarint) {
+    if (field == 0) r.bad("field number 0");
+    if (field == kDims && wire == kWireVarint) {
       out.dims.push_back(static_cast<int64_t>(r.varint()));
       continue;
     }
-    if (field == kDims && wire == kLen) {  // packed
+    if (field == kDims && wire == kWireLen) {  // packed
       const uint64_t len = r.varint();
       const size_t at = r.skip(len);
-      Reader packed(bytes + at, static_cast<size_t>(len));
+      WireReader packed(bytes + at, static_cast<size_t>(len), "TensorProto");
       while (!packed.done()) out.dims.push_back(static_cast<int64_t>(packed.varint()));
       continue;
     }
-    if (field == kDataType && wire == kVarint) {
+    if (field == kDataType && wire == kWireVarint) {
       out.data_type = static_cast<int32_t>(r.varint());
       continue;
     }
-    if (field == kName && wire == kLen) {
+    if (field == kName && wire == kWireLen) {
       const uint64_t len = r.varint();
       out.name.assign(bytes + r.skip(len), static_cast<size_t>(len));
       continue;
     }
-    if (field == kRawData && wire == kLen) {
+    if (field == kRawData && wire == kWireLen) {
       out.raw_size = static_cast<size_t>(r.varint());
       out.raw_offset = r.skip(out.raw_size);
       has_raw = true;
@@ -109,16 +106,10 @@ std::optional<RawTensorLayout> find_raw_tensor(const char* bytes, size_t size) {
       case kRawData: plain = false; break;
       default: break;
     }
-    switch (wire) {  // skip the value
-      case kVarint: {
-        const uint64_t v = r.varint();
-        if (field == kDataLocation && v == kExternal) plain = false;
-        break;
-      }
-      case kFixed64: r.skip(8); break;
-      case kLen: r.skip(r.varint()); break;
-      case kFixed32: r.skip(4); break;
-      default: Reader::bad("unsupported wire type");
+    if (wire == kWireVarint) {
+      if (r.varint() == kExternal && field == kDataLocation) plain = false;
+    } else {
+      r.skip_value(wire);
     }
   }
   if (!plain || !has_raw) return std::nullopt;

@@ -12,6 +12,30 @@
 
 namespace onnxrun {
 
+// Protobuf's wire types, as a field's tag carries them in its low three bits.
+enum WireType : uint32_t { kWireVarint = 0, kWireFixed64 = 1, kWireLen = 2, kWireFixed32 = 5 };
+
+// Reading a message's fields in wire format, every length checked against the buffer.
+// `what` names the message in errors: Error(kInvalid) "not a valid WHAT: truncated varint".
+class WireReader {
+ public:
+  WireReader(const char* p, size_t n, const char* what) : p_(reinterpret_cast<const uint8_t*>(p)), n_(n), what_(what) {}
+  bool done() const { return pos_ == n_; }
+  size_t pos() const { return pos_; }
+  uint64_t varint();
+  // Skips `len` bytes, returning where they start.
+  size_t skip(uint64_t len);
+  // Skips the value of a field of wire type `wire` (its tag already read).
+  void skip_value(uint32_t wire);
+  [[noreturn]] void bad(const char* why) const;
+
+ private:
+  const uint8_t* p_;
+  size_t n_;
+  size_t pos_ = 0;
+  const char* what_;
+};
+
 struct RawTensorLayout {
   std::string name;
   int32_t data_type = 0;

@@ -2,6 +2,10 @@
 
 #include <climits>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
 
 #include <google/protobuf/io/coded_stream.h>
 
@@ -9,11 +13,15 @@
 #include "core/fail.h"
 #include "core/log.h"
 #include "core/memory_limit.h"
+#include "core/tensor.h"
 #include "io/file_bytes.h"
+#include "io/mapped_file.h"
+#include "io/tensor_file.h"
 #include "model/inline_functions.h"
 #include "model/proto_to_graph.h"
 #include "model/resolve.h"
 #include "model/schema_functions.h"
+#include "model/skim_model.h"
 #include "model/validate.h"
 #include "onnx/onnx.pb.h"
 #include "ops/registry.h"
@@ -37,7 +45,12 @@ void check_model_size(size_t bytes) {
          bytes, INT_MAX);
 }
 
-Model load_model_from_bytes(const void* data, size_t size, const std::string& base_dir, const LoadOptions& options) {
+namespace {
+
+// load_model_from_bytes, with the initializers that skim_model lifted out of the bytes
+// given as views (`unread`, null when none were).
+Model load_from_bytes(const void* data, size_t size, const std::string& base_dir, const LoadOptions& options,
+                      const std::map<std::string, Tensor>* unread) {
   check_model_size(size);
   onnx::ModelProto proto;
   google::protobuf::io::CodedInputStream in(static_cast<const uint8_t*>(data), static_cast<int>(size));
@@ -49,7 +62,7 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& ba
   if (proto.ir_version() <= 0) fail(ErrorKind::kInvalid, "not a valid ONNX model (no ir_version)");
   if (proto.ir_version() > kNewestKnownIrVersion)
     log::warn("IR version {} is newer than the newest onnx-run knows ({})", proto.ir_version(), kNewestKnownIrVersion);
-  Model m = model_from_proto(proto, base_dir);
+  Model m = model_from_proto(proto, base_dir, unread);
   if (options.keep_unsupported) {
     // Describing, not running: a function that cannot be inlined leaves its calls in
     // the graph, where resolution records them as unsupported.
@@ -67,6 +80,46 @@ Model load_model_from_bytes(const void* data, size_t size, const std::string& ba
   if (options.expand_schema_functions && expand_schema_functions(m.graph) > 0)
     resolve_graph(m.graph, registry, options.keep_unsupported);
   return m;
+}
+
+// The model at `path` without reading the data of its large initializers
+// (LoadOptions::leave_tensor_data_unread): the file mapped, not read; its ModelProto
+// skimmed of that data, which stays in the mapping as the initializers' views. None when
+// the file is not wire format along the way: reading and parsing it whole refuses it
+// with the usual words.
+std::optional<Model> load_leaving_data_unread(const std::string& path, const std::string& dir,
+                                              const LoadOptions& options) {
+  const std::shared_ptr<const MappedFile> file = MappedFile::open(path, /*prefault=*/false);
+  SkimmedModel skimmed;
+  std::map<std::string, Tensor> unread;
+  try {
+    skimmed = skim_model(file->data(), file->size(), kUnreadTensorBytes);
+    for (const auto& [name, raw] : skimmed.lifted) {
+      std::pair<DType, Shape> type;
+      try {
+        type = raw_layout_type(raw);
+      } catch (const Error& e) {
+        throw e.with_context(fmt::format("initializer '{}'", name));
+      }
+      unread.emplace(name, Tensor(type.first, std::move(type.second),
+                                  Buffer::borrow(file->data() + raw.raw_offset, raw.raw_size, file, false)));
+    }
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::kInvalid && unread.empty()) return std::nullopt;
+    throw e.with_context(path);
+  }
+  const MemoryReservation parsed(skimmed.bytes.size(), path + " (parsed)");
+  try {
+    return load_from_bytes(skimmed.bytes.data(), skimmed.bytes.size(), dir, options, &unread);
+  } catch (const Error& e) {
+    throw e.with_context(path);
+  }
+}
+
+}  // namespace
+
+Model load_model_from_bytes(const void* data, size_t size, const std::string& base_dir, const LoadOptions& options) {
+  return load_from_bytes(data, size, base_dir, options, nullptr);
 }
 
 Model load_model(const std::string& path, const LoadOptions& options) {
@@ -87,13 +140,15 @@ Model load_model(const std::string& path, const LoadOptions& options) {
   } catch (const Error& e) {
     throw e.with_context(path);
   }
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  if (options.leave_tensor_data_unread && options.keep_unsupported)
+    if (std::optional<Model> m = load_leaving_data_unread(path, dir.empty() ? "." : dir, options)) return std::move(*m);
   const FileBytes bytes = FileBytes::read(path);
   // Parsing makes a second copy of the file (the message, initializers' data included)
   // while the bytes are held: counted before it is made, so a model that cannot fit is
   // refused at the limit, not after the memory is spent.
   const MemoryReservation parsed(bytes.size(), path + " (parsed)");
   try {
-    const std::string dir = std::filesystem::path(path).parent_path().string();
     return load_model_from_bytes(bytes.data(), bytes.size(), dir.empty() ? "." : dir, options);
   } catch (const Error& e) {
     throw e.with_context(path);

@@ -2,6 +2,7 @@
 // Every failure is an Error whose message starts with what was being loaded.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "model/graph.h"
@@ -20,7 +21,14 @@ struct LoadOptions {
   // serves, and model-local functions, are recorded (Node::unsupported) instead of
   // refused. A graph loaded so must not be given to an Executor.
   bool keep_unsupported = false;
+  // For describing too: initializers that keep kUnreadTensorBytes or more in raw_data
+  // are not read but mapped, their pages never touched (skim_model.h), so describing a
+  // large model costs memory for its structure alone. Their views need not be aligned for
+  // their element type: only a graph loaded with keep_unsupported may be loaded so.
+  bool leave_tensor_data_unread = false;
 };
+
+inline constexpr size_t kUnreadTensorBytes = size_t{64} << 10;
 
 Model load_model(const std::string& path, const LoadOptions& options = {});
 

@@ -182,9 +182,17 @@ Function function_from_proto(const onnx::FunctionProto& p) {
   return f;
 }
 
+// The view load_model left for initializer `tp` when skim_model took its raw_data out.
+const Tensor* unread_view(const std::map<std::string, Tensor>* unread, const onnx::TensorProto& tp) {
+  if (!unread || tp.has_raw_data()) return nullptr;
+  const auto it = unread->find(tp.name());
+  return it == unread->end() ? nullptr : &it->second;
+}
+
 }  // namespace
 
-Model model_from_proto(const onnx::ModelProto& proto, const std::string& base_dir) {
+Model model_from_proto(const onnx::ModelProto& proto, const std::string& base_dir,
+                       const std::map<std::string, Tensor>* unread) {
   Model m;
   m.meta.ir_version = proto.ir_version();
   m.meta.producer_name = proto.producer_name();
@@ -215,7 +223,8 @@ Model model_from_proto(const onnx::ModelProto& proto, const std::string& base_di
     if (tp.name().empty()) fail(ErrorKind::kInvalid, "an initializer has no name");
     Tensor t;
     try {
-      t = tensor_from_proto_in(tp, base_dir);
+      const Tensor* view = unread_view(unread, tp);
+      t = view ? *view : tensor_from_proto_in(tp, base_dir);
     } catch (const Error& e) {
       throw e.with_context(fmt::format("initializer '{}'", tp.name()));
     }

@@ -143,6 +143,31 @@ TEST_CASE("a live writer's temporary is not debris to a run in another PID names
   CHECK(fs::exists(d.file("out/output_0.pb")));
 }
 
+// info shows an initializer's type, shape and size, never its values: it reads none of
+// its data (finding 5: 5.3 GiB for a 1.9 GB model). Under a memory limit smaller than
+// the initializer, info describes the model, while a run of it is refused.
+TEST_CASE("info reads no tensor data: a large initializer is described within a small --max-memory", "[cli][hostile]") {
+  TempDir d;
+  const int64_t n = 1 << 18;  // 1 MiB of floats
+  onnx::ModelProto m = leaky_relu_model(16);
+  std::vector<float> values(static_cast<size_t>(n), -1.5f);
+  *m.mutable_graph()->add_initializer() = float_tensor("w", {n}, values);
+  *m.mutable_graph()->add_initializer() = float_tensor("alpha", {}, {0.5f});
+  const std::string model = save_model(m, d.file("big.onnx"));
+  const auto text = run_bounded({"info", model, "--max-memory", "256K"});
+  CHECK_EXIT(text, 0);
+  CHECK_THAT(text.out, Contains("w  float[262144]  1.0 MiB") && Contains("alpha  float[]  4 B"));
+  const auto json = run_bounded({"info", model, "--json", "--max-memory", "256K"});
+  CHECK_EXIT(json, 0);
+  CHECK_THAT(json.out, Contains("\"bytes\": 1048576"));
+  check_refusal(run_bounded({model, "-i", "x=[[1,-2,3],[4,5,6]]", "--max-memory", "256K"}), "--max-memory");
+  // A damaged file is refused by info as before, with protobuf's word.
+  std::string bytes = serialize(m);
+  bytes.resize(bytes.size() / 2);
+  write_file(d.file("cut.onnx"), bytes);
+  check_refusal(run_bounded({"info", d.file("cut.onnx")}), "not a valid ONNX model");
+}
+
 TEST_CASE("devices are refused at once in every door, whatever --max-memory says", "[cli][hostile]") {
   TempDir d;
   const std::string m = model_with_set(d);
