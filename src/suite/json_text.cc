@@ -3,6 +3,7 @@
 // case in a thousand is not the shortest (a run time of 0.001623903 s came out as
 // 0.0016239029999999999), so a report broke the rule of suite/json_documents.h that
 // values show the shortest decimal that reads back. std::to_chars always finds it.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -63,6 +64,12 @@ void write_double(std::string& out, double v) {
   }
 }
 
+// Indentation stops growing below this depth. A document's lines are indented by their
+// depth, so a tensor of rank 1,000 printed as nested lists cost a quadratic 2,000
+// spaces a line (900 MB for 93 values; found by fuzz_run). Past it, lines keep the
+// indentation of this depth: still valid JSON, as deep as any real tensor's never is.
+constexpr int kDeepestIndent = 32;
+
 void write(std::string& out, const Json& j, int indent, int depth) {
   if (j.is_object() || j.is_array()) {
     const bool object = j.is_object(), pretty = indent >= 0;
@@ -71,7 +78,7 @@ void write(std::string& out, const Json& j, int indent, int depth) {
       return;
     }
     auto newline = [&](int level) {
-      if (pretty) out += '\n' + std::string(static_cast<size_t>(indent * level), ' ');
+      if (pretty) out += '\n' + std::string(static_cast<size_t>(indent * std::min(level, kDeepestIndent)), ' ');
     };
     out += object ? '{' : '[';
     for (auto it = j.begin(); it != j.end(); ++it) {

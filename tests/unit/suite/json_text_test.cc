@@ -67,6 +67,27 @@ TEST_CASE("json_text lays a document out as nlohmann does, at every indent", "[j
   }
 }
 
+// A rank-1000 tensor's values as nested lists: the indentation of a line stops growing at
+// depth 32, so the text grows with the lines, not with the square of the depth (the
+// 900 MB that fuzz_run found for 93 values). Still one JSON document that reads back.
+TEST_CASE("json_text's indentation stops growing with depth", "[json]") {
+  const int depth = 1000;
+  Json j = Json::array({1, 2});
+  for (int k = 1; k < depth; ++k) j = Json::array({std::move(j)});
+  const std::string text = json_text(j, 2);
+  const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  CHECK(lines == 2 * (depth - 1) + 4);
+  CHECK(text.size() < lines * (2 * 32 + 4));
+  CHECK(text.find('\n' + std::string(2 * 32, ' ') + "[") != std::string::npos);
+  CHECK(text.find(std::string(2 * 32 + 1, ' ')) == std::string::npos);
+  Json back = Json::parse(text);
+  for (int k = 1; k < depth; ++k) back = Json(back[0]);
+  CHECK(back == Json::array({1, 2}));
+  // Shallow documents keep nlohmann's layout exactly (the case above).
+  const Json shallow = Json::parse(R"({"a": [[1, [2, {"b": [3]}]]]})");
+  CHECK(json_text(shallow, 2) == shallow.dump(2) + "\n");
+}
+
 TEST_CASE("json_text writes every double in its shortest digits, where nlohmann's Grisu2 does not", "[json]") {
   CHECK(one(0.001623903) == "0.001623903");  // nlohmann: 0.0016239029999999999
   CHECK(Json(0.001623903).dump() != "0.001623903");
