@@ -73,6 +73,9 @@ TEST_CASE("verify: a differing node is exit 1, one stderr line naming it, and JS
   CHECK_THAT(junit, Contains("<testcase classname=\"LeakyRelu\" name=\"lr\""));
   CHECK_THAT(junit, Contains("<failure"));
   CHECK_THAT(junit, !Contains("name=\"conv\""));
+  // The rules `onnx-run test --junit` validates against (tests/cli/junit_report_test.cc).
+  const std::string xsd = std::string(ONNXRUN_SOURCE_DIR) + "/tests/data/junit/junit-xunit-rules.xsd";
+  CHECK_EXIT(run_process({"/usr/bin/xmllint", "--noout", "--schema", xsd, v.d.file("r.xml")}), 0);
 
   const nlohmann::json j = nlohmann::json::parse(run_cli(v.args({"--json"})).out);
   CHECK(j["first_differing"] == "lr");
