@@ -28,6 +28,9 @@ const Command kBench{"bench",        bench_main, bench_check_args, "time repeate
 const Command kCompare{"compare",          compare_main,
                        compare_check_args, "compare two sets of result tensors (folders, .npz)",
                        compare_with_app,   compare_doc};
+const Command kVerify{"verify",          verify_main,
+                      verify_check_args, "check another runtime's dumped values node by node against the definition",
+                      verify_with_app,   verify_doc};
 const Command kHelp{"help",        help_main, help_check_args, "print the help of onnx-run or of one command",
                     help_with_app, help_doc};
 // Hidden: makes the man page and the completions (the build runs it).
@@ -36,7 +39,7 @@ const Command kGenerate{"--generate", generate_main, generate_check_args, "", nu
 }  // namespace
 
 const std::vector<const Command*>& documented_commands() {
-  static const std::vector<const Command*> all{&kRun, &kTest, &kReport, &kInfo, &kBench, &kCompare, &kHelp};
+  static const std::vector<const Command*> all{&kRun, &kTest, &kReport, &kInfo, &kBench, &kCompare, &kVerify, &kHelp};
   return all;
 }
 

@@ -62,6 +62,11 @@ int compare_main(int argc, char** argv);
 int compare_check_args(int argc, char** argv);
 void compare_with_app(const std::function<void(CLI::App&)>& use);
 const CommandDoc& compare_doc();
+// `onnx-run verify MODEL VALUES...`: dumped values checked node by node (verify_command.cc).
+int verify_main(int argc, char** argv);
+int verify_check_args(int argc, char** argv);
+void verify_with_app(const std::function<void(CLI::App&)>& use);
+const CommandDoc& verify_doc();
 // `onnx-run help [COMMAND]`: a command's --help (help_command.cc).
 int help_main(int argc, char** argv);
 int help_check_args(int argc, char** argv);

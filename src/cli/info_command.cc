@@ -15,6 +15,8 @@
 #include "model/load.h"
 #include "suite/json_documents.h"
 #include "suite/planned_graph.h"
+#include "suite/verify.h"
+#include "suite/verify_report.h"
 
 namespace onnxrun::cli {
 namespace {
@@ -23,6 +25,7 @@ struct InfoArgs {
   std::string model;
   bool json = false;
   bool all = false;
+  bool verify = false;
   CommonOptions common;
 };
 
@@ -31,9 +34,12 @@ void build_info_app(CLI::App& app, InfoArgs& a) {
   app.description("onnx-run info: what a model is and how onnx-run resolves each of its nodes");
   add_common_options(app, a.common, "accepted as everywhere; info runs nothing");
   app.add_option("MODEL", a.model, "the .onnx model file")->type_name("FILE")->required();
-  app.add_flag("--json", a.json, "print one JSON object instead of text");
+  CLI::Option* json = app.add_flag("--json", a.json, "print one JSON object instead of text");
   app.add_flag("--all", a.all,
                "list initializer-backed inputs, and every initializer and node however many (JSON always has them)");
+  app.add_flag("--verify", a.verify,
+               "instead: which nodes `onnx-run verify` would check, and which values it needs (what to dump)")
+      ->excludes(json);
 }
 
 // Parses argv into `a`; the exit code when parsing ends the command (parse_args).
@@ -53,12 +59,14 @@ const CommandDoc& info_doc() {
       "onnx-run cannot run it), each operator used with its node count and support, model-local "
       "functions, whether the model can run and if not why, and what the executor fuses (subgraphs "
       "run as one operator, chains run as one pass). Inputs backed by an initializer are counted, and "
-      "lists of more than 20 initializers or nodes only counted, unless --all.",
+      "lists of more than 20 initializers or nodes only counted, unless --all. With --verify, instead: "
+      "each node onnx-run verify would check and the values it needs, so a user knows what to dump.",
       {
           {"onnx-run info model.onnx", "describe a model"},
           {"onnx-run info model.onnx --all", "also every initializer-backed input, initializer and node"},
           {"onnx-run info model.onnx --json | python3 -m json.tool", "the same as JSON"},
           {"onnx-run info model.onnx --json | jq -r '.not_runnable_because[]'", "why onnx-run cannot run it"},
+          {"onnx-run info model.onnx --verify", "which nodes onnx-run verify would check, and the values it needs"},
       },
       {
           {0, "described (even if onnx-run cannot run it)"},
@@ -83,6 +91,10 @@ int info_main(int argc, char** argv) {
   options.keep_unsupported = true;
   options.leave_tensor_data_unread = true;  // info shows no initializer's values
   const Model model = load_model(a.model, options);
+  if (a.verify) {
+    fmt::print("{}", verify_plan_text(plan_verify(model), model.graph));
+    return kExitOk;
+  }
   const std::optional<Fusion> fusion = default_fusion(model.graph);
   if (a.json) {
     fmt::print("{}", info_json(model, fusion));

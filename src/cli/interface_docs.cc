@@ -174,7 +174,8 @@ std::string man_page() {
            "onnx-run is a standalone interpreter for ONNX models. It runs a model on TensorProto (.pb), numpy "
            "(.npy, .npz) or literal inputs, runs the ONNX test data format (test_data_set_N/input_K.pb, "
            "output_K.pb) and compares the outputs, runs whole trees of model tests for CI with JSON and JUnit "
-           "reports, and describes how each node of a model resolves to an operator version. Its operator is "
+           "reports, checks another runtime's dumped values node by node against the definition, and "
+           "describes how each node of a model resolves to an operator version. Its operator is "
            "LeakyRelu in versions 1, 6 and 16, in float, double, float16 and bfloat16, bit-exact to the ONNX "
            "definition.") +
        "\n.PP\n" +

@@ -21,6 +21,7 @@ struct RunReport;
 struct RunInfo;
 struct MergeInfo;
 struct SetsComparison;
+struct VerifyReport;
 
 // `onnx-run info --json` (json_info.cc), indented by 2:
 // {"ir_version", "producer_name", "producer_version", "domain", "model_version",
@@ -68,6 +69,18 @@ std::string run_json(const RunReport& report);
 //  (a file, null on the side that lacks the value), "comparison": COMPARISON | null}],
 //  "same", "total", "first_divergent": name | null}.
 std::string compare_json(const SetsComparison& s);
+
+// `onnx-run verify --json` (json_verify.cc), indented by 2:
+// {"model", "sources": [paths], "values" (how many the sources hold), "require_all", "passed",
+//  "nodes": [{"index", "name", "op_type", "domain", "version" (null: no version serves it),
+//             "status": "exact" | "agrees" | "differs" | "not_checked", "reason" (null when checked),
+//             "max_ulp" (a whole number, "inf", or null when not checked),
+//             "inputs": [{"name", "file"}], "outputs": [{"name", "file", "comparison": COMPARISON | null,
+//             "worst_inputs": ["x[0,3] = -1.5 (0xbe00)"]}], "seconds"}],
+//  "checked", "exact", "differ", "not_checked", "first_differing": name | null}.
+// "file" is where the value was read ("(initializer)" for the model's own), null when VALUES
+// lacks it. In a COMPARISON, "expected" is onnx-run's value, "actual" the dumped one.
+std::string verify_json(const VerifyReport& r);
 
 // `onnx-run bench --json` (json_bench.cc), indented by 2 as the other documents:
 // {"what", "threads", "kernel_path", "warmup", "duration_s" (0: --repeat counted the runs),

@@ -42,7 +42,7 @@ TEST_CASE("onnx-run help [COMMAND] prints what --help prints", "[cli][convention
   }
   require_usage_error({"help", "tset"},
                       "onnx-run: help: 'tset' is not a command; did you mean `onnx-run help test`? (commands: run, "
-                      "test, report, info, bench, compare, help)");
+                      "test, report, info, bench, compare, verify, help)");
 }
 
 TEST_CASE("usage lines name the command and its arguments in capitals", "[cli][conventions]") {

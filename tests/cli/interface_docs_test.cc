@@ -77,7 +77,7 @@ TEST_CASE("the installed man page and completions are what the binary generates"
 
 TEST_CASE("every option of every command is in its --help, the man page and the completions", "[cli][docs]") {
   const auto options = options_by_command();
-  REQUIRE(options.size() == 7);  // run, test, report, info, bench, compare, help
+  REQUIRE(options.size() == 8);  // run, test, report, info, bench, compare, verify, help
   const std::string man = generated("man");
   const std::string fish = generated("fish-completion");
   const size_t global_from = man.find(".SH GLOBAL OPTIONS");
@@ -112,7 +112,7 @@ TEST_CASE("the man page has every section a reader looks for, and renders cleanl
                               ".SH ENVIRONMENT", ".SH EXIT STATUS", ".SH EXAMPLES", ".SH SEE ALSO"})
     CHECK_THAT(man, Contains(section));
   CHECK_THAT(man, Contains("ONNXRUN_ISA"));
-  for (const char* command : {"run", "test", "report", "info", "bench", "help"})
+  for (const char* command : {"run", "test", "report", "info", "bench", "verify", "help"})
     CHECK_THAT(man, Contains(std::string(".SS onnx\\-run ") + command));  // EXIT STATUS per command
   // groff's own warnings (what lintian's man page check reports) are none.
   const auto g = run_process(
@@ -130,7 +130,7 @@ TEST_CASE("bash completes options, commands and the right files", "[cli][docs]")
   CHECK(complete("onnx-run -q test --ju") == std::set<std::string>{"--junit"});
   CHECK(complete("onnx-run he") == std::set<std::string>{"help"});
   CHECK(complete("onnx-run help ") ==
-        std::set<std::string>{"bench", "compare", "help", "info", "report", "run", "test"});
+        std::set<std::string>{"bench", "compare", "help", "info", "report", "run", "test", "verify"});
   CHECK(complete("onnx-run m.onnx --format ") == std::set<std::string>{"npy", "npz", "pb"});
   const std::string set0 = "testdata/leakyrelu_opset16_float_default/test_data_set_0/";
   // -i NAME=<TAB>: the files after '=' (bash completes the part after '=' itself).

@@ -20,8 +20,8 @@ using Catch::Matchers::StartsWith;
 TEST_CASE("help NAME that is no command lists every command, report included", "[cli][messages]") {
   const auto r = run_cli({"help", "nosuch"});
   CHECK_EXIT(r, 2);
-  CHECK_THAT(r.err, Contains("(commands: run, test, report, info, bench, compare, help)"));
-  CHECK_THAT(run_cli({"help", "--help"}).out, Contains("run, test, report, info, bench, compare, help"));
+  CHECK_THAT(r.err, Contains("(commands: run, test, report, info, bench, compare, verify, help)"));
+  CHECK_THAT(run_cli({"help", "--help"}).out, Contains("run, test, report, info, bench, compare, verify, help"));
 }
 
 TEST_CASE("the --help command table has one column for the summaries", "[cli][messages]") {

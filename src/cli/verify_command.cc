@@ -1,0 +1,152 @@
+// `onnx-run verify MODEL VALUES... [--json] [--junit F] [--require-all]`: another runtime's
+// dumped values checked node by node against the definition (suite/verify.h); exit 0 when
+// every checked node agrees, 1 when one differs.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/app_common.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
+#include "cli/help_text.h"
+#include "cli/named_values.h"
+#include "core/error.h"
+#include "core/fail.h"
+#include "io/atomic_file.h"
+#include "suite/json_documents.h"
+#include "suite/tolerance.h"
+#include "suite/verify.h"
+#include "suite/verify_report.h"
+
+namespace onnxrun::cli {
+namespace {
+
+struct VerifyArgs {
+  std::string model;
+  std::vector<std::string> values;
+  bool json = false;
+  std::string junit;
+  bool require_all = false;
+  ToleranceArgs tol;
+  CommonOptions common;
+};
+
+void build_verify_app(CLI::App& app, VerifyArgs& a) {
+  describe_app(app, "onnx-run verify", verify_doc());
+  app.description("onnx-run verify: check another runtime's dumped values node by node against the ONNX definition");
+  add_common_options(app, a.common, "accepted as everywhere; verify computes one node at a time");
+  app.add_option("MODEL", a.model, "the .onnx model the values were computed with")->type_name("FILE")->required();
+  app.add_option("VALUES", a.values,
+                 "the dumped values: folders of NAME.pb/.npy/.tensorproto files (--dump-intermediates, onnxruntime's "
+                 "node dump), .npz archives, Polygraphy --save-outputs/--save-inputs JSON, single tensor files")
+      ->type_name("PATH")
+      ->required();
+  app.add_flag("--json", a.json, "print one JSON object instead of text");
+  app.add_option("--junit", a.junit, "write a JUnit XML report, one test case per checked node")->type_name("FILE");
+  app.add_flag("--require-all", a.require_all,
+               "fail when a node onnx-run runs (LeakyRelu, the function-body ops; not Constant) cannot be checked");
+  add_tolerance_options(app, a.tol, " (verify's default: bit-exact, as --exact)");
+}
+
+std::optional<int> parse_verify_args(int argc, char** argv, VerifyArgs& a) {
+  CLI::App app;
+  build_verify_app(app, a);
+  return parse_args(app, argc, argv);
+}
+
+// Bit-exact unless a tolerance is asked for (the definition leaves no room): a global one
+// applies to every output, NAME:V ones to theirs while the others stay exact.
+VerifyOptions verify_options(const VerifyArgs& a) {
+  VerifyOptions o;
+  o.tolerance = tolerance_from(a.tol);
+  o.exact_by_default =
+      !(parse_named_numbers(a.tol.rtol, "--rtol").all || parse_named_numbers(a.tol.atol, "--atol").all ||
+        parse_named_numbers(a.tol.max_ulp, "--max-ulp").all || a.tol.stat != "elemwise");
+  o.require_all = a.require_all;
+  return o;
+}
+
+// A path that is not there is a mistake on the command line (exit 2), not bad data.
+void check_paths(const VerifyArgs& a) {
+  std::vector<const std::string*> paths{&a.model};
+  for (const std::string& v : a.values) paths.push_back(&v);
+  for (const std::string* p : paths) {
+    std::error_code ec;
+    if (!std::filesystem::exists(*p, ec)) fail(ErrorKind::kUsage, "{}: no such file or folder", *p);
+  }
+}
+
+}  // namespace
+
+const CommandDoc& verify_doc() {
+  static const CommandDoc doc{
+      "onnx-run verify MODEL VALUES... [OPTIONS]",
+      "Checks the values another runtime computed for a model's intermediate and output tensors, node by "
+      "node, against the ONNX definition. Every node onnx-run runs (LeakyRelu of every version, the "
+      "function-body ops Constant, CastLike, Less, Mul and Where, and model-local functions after "
+      "inlining) whose inputs and outputs are all in VALUES is computed again on exactly the dumped "
+      "inputs, and its outputs compared bit for bit with the dumped ones (--max-ulp, --atol/--rtol, per "
+      "output NAME:V, as in compare). Each node is reported exact, differing (the worst element with its "
+      "inputs, expected and got values and their bits, the ULP distance, how many differ) or not checked "
+      "with the reason: an operator onnx-run does not run (Conv, say), a value VALUES lacks, a type or "
+      "shape that is not the graph's. The summary names the first differing node in graph order. VALUES "
+      "mix folders of NAME.pb / NAME.npy (a --dump-intermediates folder, whose values.tsv names them), "
+      "onnxruntime's node dump folders (NAME.tensorproto), .npz archives keyed by value name and "
+      "Polygraphy's --save-outputs JSON (its first runner, first iteration); values are read per node, "
+      "so memory holds one node's tensors. `onnx-run info MODEL --verify` lists what would be checked "
+      "and the values needed.",
+      {
+          {"onnx-run verify model.onnx dump/", "check a dump folder (.pb/.npy, values.tsv)"},
+          {"polygraphy run model.onnx --onnxrt --onnx-outputs mark all --save-outputs out.json && onnx-run verify "
+           "model.onnx out.json inputs.npz",
+           "check onnxruntime's values, the graph inputs from an .npz"},
+          {"onnx-run verify model.onnx vals.npz --max-ulp 1 --junit verify.xml", "within one ULP; a JUnit report"},
+          {"onnx-run verify model.onnx dump/ --require-all --json", "every LeakyRelu must be checked; JSON"},
+      },
+      {
+          {0, "every checked node agrees"},
+          {1, "a node differs, or (--require-all) a node onnx-run runs was not checked; one line on stderr says which"},
+          {2, "usage error (malformed command line, a path that does not exist)"},
+          {3, "a model or value file that cannot be read or is not what it should be"},
+      }};
+  return doc;
+}
+
+void verify_with_app(const std::function<void(CLI::App&)>& use) {
+  VerifyArgs a;
+  CLI::App app;
+  build_verify_app(app, a);
+  use(app);
+}
+
+int verify_main(int argc, char** argv) {
+  VerifyArgs a;
+  if (auto code = parse_verify_args(argc, argv, a)) return *code;
+  apply_common_options(a.common);
+  const VerifyOptions options = verify_options(a);
+  check_paths(a);
+  const VerifyReport r = verify_model(a.model, a.values, options);
+  std::vector<std::string> names;
+  for (const NodeCheck& c : r.nodes)
+    for (const VerifiedOutput& o : c.outputs) names.push_back(o.value.name);
+  check_tolerance_names(options.tolerance, names, "the nodes' outputs");
+  if (!a.junit.empty()) write_text_file_now(a.junit, verify_junit(r, report_stamp_now()));
+  if (a.json) fmt::print("{}", verify_json(r));
+  else fmt::print("{}", verify_text(r, a.common.verbosity.quiet));
+  return r.passed() ? kExitOk : report_mismatch(r.failure_summary());
+}
+
+int verify_check_args(int argc, char** argv) {
+  VerifyArgs a;
+  if (auto code = parse_verify_args(argc, argv, a)) return *code;
+  check_common_options(a.common);
+  verify_options(a);
+  return kExitOk;
+}
+
+}  // namespace onnxrun::cli

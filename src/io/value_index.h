@@ -1,0 +1,68 @@
+// Values another runtime dumped, indexed by value name before any data is read, for
+// `onnx-run verify` (suite/verify.h): each value is read when a node asks for it and let
+// go after, so what verify holds is one node's tensors, not the model's.
+//
+// Sources, in any mix (add() once per path):
+//   - a folder of NAME.pb / NAME.npy files: a --dump-intermediates folder (its values.tsv
+//     names each file's value), onnxruntime's node dump (NAME.tensorproto, written with
+//     ORT_DEBUG_NODE_IO_DUMP_OUTPUT_DATA and ..._DUMP_DATA_TO_FILES: a TensorProto whose
+//     name is the value's), or any folder of such files;
+//   - an .npz keyed by value name;
+//   - Polygraphy's --save-outputs JSON (io/polygraphy_results.h);
+//   - a single .pb / .tensorproto / .npy file.
+// A TensorProto is named by its own name field when it has one, else by its file name; an
+// .npy by its file name. A value name is found as written, else by the file name
+// --dump-intermediates would give it (io/tensor_format.h: file_name_for_value), else by
+// onnxruntime's (every character other than a letter or digit as '_').
+// .pb files are mapped (their raw_data used where it lies), .npz members read on their
+// own; a Polygraphy JSON is held as its text (base64, 4/3 of the arrays' size), as
+// Polygraphy itself holds it.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace onnxrun {
+
+struct IndexedValue {
+  std::string name;  // the value's name as the source gives it
+  std::string file;  // for messages: "dump/y.pb", "values.npz:y", "run.json:y"
+  // From numpy (.npy, .npz, Polygraphy): a uint16 array may be bfloat16's bits.
+  bool numpy = false;
+  // Reads the tensor. Throws Error(kIo/kInvalid/kUnsupported) naming `file`.
+  std::function<Tensor()> load;
+};
+
+class ValueIndex {
+ public:
+  // Indexes `path` (what it holds is read, not its data). Throws Error(kIo) for a path
+  // that cannot be read, Error(kInvalid) for a damaged file, a folder without tensor
+  // files, or a JSON that is not Polygraphy's RunResults. A name seen in an earlier
+  // source keeps that source's value (the first given wins).
+  void add(const std::string& path);
+
+  // The value named `name` (as written, else by its sanitised file names); null when
+  // no source holds it.
+  const IndexedValue* find(const std::string& name) const;
+  size_t size() const { return values_.size(); }
+  // Every value, in the order indexed.
+  const std::vector<std::shared_ptr<IndexedValue>>& values() const { return values_; }
+
+ private:
+  void put(IndexedValue v, const std::string& stem);
+
+  std::vector<std::shared_ptr<IndexedValue>> values_;
+  std::map<std::string, const IndexedValue*> by_name_;
+  std::map<std::string, const IndexedValue*> by_stem_;  // file names (without extension)
+};
+
+// onnxruntime's file name for a value's dump (without ".tensorproto"): every character
+// other than an ASCII letter or digit becomes '_'.
+std::string onnxruntime_dump_name(const std::string& value_name);
+
+}  // namespace onnxrun

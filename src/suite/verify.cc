@@ -1,0 +1,365 @@
+#include "suite/verify.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "core/element.h"
+#include "core/error.h"
+#include "core/fail.h"
+#include "io/npy.h"
+#include "io/tensor_text.h"
+#include "io/value_index.h"
+#include "model/describe.h"
+#include "model/load.h"
+#include "ops/registry.h"
+#include "suite/ulp.h"
+
+namespace onnxrun {
+namespace {
+
+// Elements per block of an elementwise node: a few hundred KiB, well inside the caches.
+constexpr int64_t kBlockElements = 64 * 1024;
+
+// A node that cannot be checked: why, as the report says it.
+struct NotChecked {
+  std::string reason;
+};
+
+std::string operator_gap(const Node& n) {
+  const std::string why = node_problem_reason(n);
+  if (why == "operator not implemented")
+    return fmt::format("onnx-run does not run {} ({})", n.op_type, domain_label(n.domain));
+  return "onnx-run cannot run it: " + why;
+}
+
+// What the graph says of a value's type and shape: declared inputs and outputs,
+// initializers, and the element types the operator table infers from them.
+struct GraphTypes {
+  std::map<std::string, DType> dtype;
+  std::map<std::string, const ValueInfo*> declared;
+};
+
+GraphTypes graph_types(const Graph& g) {
+  GraphTypes t;
+  for (const std::vector<ValueInfo>* list : {&g.inputs, &g.outputs})
+    for (const ValueInfo& v : *list) {
+      t.declared.emplace(v.name, &v);
+      if (v.dtype) t.dtype.emplace(v.name, *v.dtype);
+    }
+  for (const auto& [name, tensor] : g.initializers) t.dtype.emplace(name, tensor.dtype());
+  return t;
+}
+
+std::string shape_text(const Shape& s) { return shape_to_string(s); }
+
+// Throws NotChecked when `t` is not of the type or shape the graph gives `name`.
+void check_against_graph(const GraphTypes& types, const std::string& role, const std::string& name,
+                         const std::string& file, const Tensor& t) {
+  if (const auto it = types.dtype.find(name); it != types.dtype.end() && it->second != t.dtype())
+    throw NotChecked{fmt::format("{} '{}' is {} in {}; the graph's is {}", role, name, dtype_name(t.dtype()), file,
+                                 dtype_name(it->second))};
+  const auto it = types.declared.find(name);
+  if (it == types.declared.end() || !it->second->shape) return;
+  const std::vector<Dim>& dims = *it->second->shape;
+  bool fits = dims.size() == t.rank();
+  for (size_t k = 0; fits && k < dims.size(); ++k) fits = !dims[k].fixed() || dims[k].value == t.shape()[k];
+  if (!fits)
+    throw NotChecked{fmt::format("{} '{}' has shape {} in {}; the graph declares {}", role, name, shape_text(t.shape()),
+                                 file, describe(*it->second))};
+}
+
+// numpy has no bfloat16: a numpy uint16 array stands for bfloat16 where the graph says so.
+Tensor typed(const IndexedValue& v, const GraphTypes& types, const std::string& name) {
+  Tensor t = v.load();
+  if (!v.numpy) return t;
+  const auto it = types.dtype.find(name);
+  return bfloat16_from_bits(t, it == types.dtype.end() ? std::nullopt : std::optional<DType>(it->second));
+}
+
+// The other runtime's value is what is examined ("got"); onnx-run's the definition
+// ("expected"). A block-by-block comparison holds the dumped tensor whole and is fed
+// onnx-run's blocks, so its two sides come out the other way round.
+void swap_sides(Comparison& c) {
+  std::swap(c.expected, c.actual);
+  std::swap(c.expected_text, c.actual_text);
+  std::swap(c.expected_bits, c.actual_bits);
+}
+
+// `names` and `inputs` one per node input (absent optional ones invalid).
+std::vector<std::string> worst_inputs(const Comparison& c, const std::vector<std::string>& names,
+                                      const std::vector<Tensor>& inputs, int64_t numel) {
+  std::vector<std::string> out;
+  if (c.worst_index < 0) return out;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const Tensor& t = inputs[k];
+    if (!t.valid()) continue;
+    const bool same = t.numel() == numel;
+    if (!same && t.numel() != 1) continue;
+    const int64_t at = same ? c.worst_index : 0;
+    const std::string bits = element_bits(t, at);
+    out.push_back(fmt::format("{}{} = {}{}", names[k], same ? c.worst_position : "", format_element_shortest(t, at),
+                              bits.empty() ? "" : " (" + bits + ")"));
+  }
+  return out;
+}
+
+// An elementwise node a block at a time: the dumped input and output stay where they lie
+// (mapped), onnx-run's output exists one block at a time. REQUIRES: exact or max_ulp
+// tolerance (symmetric measures: which side is "expected" changes nothing).
+Comparison compare_by_blocks(const OpKernel& kernel, const Tensor& in, const Tensor& dumped, const Tolerance& tol) {
+  ComparisonBuilder builder(dumped, in.dtype(), in.shape(), tol);
+  const size_t size = dtype_size(in.dtype());
+  const auto* x = static_cast<const std::byte*>(in.numel() ? in.raw() : nullptr);
+  for (int64_t begin = 0; begin < in.numel(); begin += kBlockElements) {
+    const int64_t n = std::min(kBlockElements, in.numel() - begin);
+    Tensor block(in.dtype(), Shape{n});
+    kernel.compute_elements(in.dtype(), x + begin * size, block.mutable_raw(), static_cast<size_t>(n));
+    builder.add(begin, block);
+  }
+  Comparison c = builder.finish();
+  swap_sides(c);
+  return c;
+}
+
+// Fills c.inputs and c.outputs (names) and the facts that need no value.
+NodeCheck plan_node(const Node& n, size_t index) {
+  NodeCheck c;
+  c.index = index;
+  c.name = n.name;
+  c.op_type = n.op_type;
+  c.domain = n.domain;
+  c.runnable = n.op != nullptr;
+  c.reads_values = false;
+  for (const std::string& in : n.inputs)
+    if (!in.empty()) {
+      c.inputs.push_back({in, ""});
+      c.reads_values = true;
+    }
+  for (const std::string& out : n.outputs)
+    if (!out.empty()) c.outputs.push_back({{out, ""}, {}, {}});
+  if (n.op) c.version = n.op->version_range();
+  else c.reason = operator_gap(n);
+  return c;
+}
+
+void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTypes& types,
+                const VerifyOptions& options, NodeCheck& c) {
+  // Every value first, by name alone: a node with one missing is not checked, and nothing
+  // of it is read.
+  std::vector<std::string> missing;
+  std::vector<const IndexedValue*> in_values, out_values;
+  for (VerifyValue& v : c.inputs) {
+    const IndexedValue* iv = values.find(v.name);
+    const bool initializer = g.initializers.count(v.name) > 0;
+    // An initializer no input can replace is the model's; one an input may replace is the
+    // dumped value where VALUES has it.
+    if (initializer && (!iv || !g.find_input(v.name))) iv = nullptr;
+    if (!iv && !initializer) missing.push_back(fmt::format("input '{}'", v.name));
+    v.file = iv ? iv->file : initializer ? "(initializer)" : "";
+    in_values.push_back(iv);
+  }
+  for (VerifiedOutput& o : c.outputs) {
+    const IndexedValue* iv = values.find(o.value.name);
+    if (!iv) missing.push_back(fmt::format("output '{}'", o.value.name));
+    o.value.file = iv ? iv->file : "";
+    out_values.push_back(iv);
+  }
+  if (!missing.empty()) throw NotChecked{fmt::format("not in VALUES: {}", fmt::join(missing, ", "))};
+
+  std::vector<Tensor> inputs;  // one per node input, absent optional ones invalid
+  std::vector<std::optional<DType>> input_types;
+  size_t k = 0;
+  for (const std::string& name : n.inputs) {
+    if (name.empty()) {
+      inputs.emplace_back();
+      input_types.emplace_back();
+      continue;
+    }
+    const IndexedValue* iv = in_values[k++];
+    Tensor t = iv ? typed(*iv, types, name) : g.initializers.at(name);
+    if (iv) check_against_graph(types, "input", name, iv->file, t);
+    input_types.emplace_back(t.dtype());
+    inputs.push_back(std::move(t));
+  }
+  std::vector<std::optional<DType>> output_types;
+  try {
+    output_types = check_and_infer_types(*n.op, input_types, n.attrs);
+  } catch (const Error& e) {
+    throw NotChecked{e.what()};
+  }
+  for (size_t j = 0; j < n.outputs.size() && j < output_types.size(); ++j)
+    if (output_types[j] && !n.outputs[j].empty()) types.dtype.emplace(n.outputs[j], *output_types[j]);
+
+  std::unique_ptr<OpKernel> kernel;
+  try {
+    kernel = n.op->make_kernel(*n.op, n.attrs);
+  } catch (const Error& e) {
+    throw NotChecked{e.what()};
+  }
+
+  std::vector<Tensor> dumped;
+  for (size_t j = 0; j < c.outputs.size(); ++j) {
+    const std::string& name = c.outputs[j].value.name;
+    Tensor t = typed(*out_values[j], types, name);
+    check_against_graph(types, "output", name, out_values[j]->file, t);
+    dumped.push_back(std::move(t));
+  }
+
+  const Tolerance first = options.for_output(c.outputs.empty() ? "" : c.outputs.front().value.name);
+  const bool symmetric = first.exact || first.max_ulp;
+  if (n.op->elementwise && inputs.size() == 1 && inputs[0].valid() && c.outputs.size() == 1 && symmetric &&
+      dumped[0].dtype() == inputs[0].dtype() && dumped[0].shape() == inputs[0].shape()) {
+    try {
+      c.outputs[0].comparison = compare_by_blocks(*kernel, inputs[0], dumped[0], first);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::kUnsupported) throw;
+      throw NotChecked{e.what()};
+    }
+  } else {
+    OpContext ctx;
+    ctx.inputs = inputs;  // shared, never overwritten: the worst element's inputs are read after
+    ctx.outputs.resize(std::max(n.op->outputs.size(), n.outputs.size()));
+    try {
+      kernel->compute(ctx);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::kUnsupported && e.kind() != ErrorKind::kInvalid) throw;
+      throw NotChecked{e.what()};
+    }
+    size_t j = 0;
+    for (size_t slot = 0; slot < n.outputs.size(); ++slot) {
+      if (n.outputs[slot].empty()) continue;
+      VerifiedOutput& o = c.outputs[j];
+      o.comparison = compare_tensors(ctx.outputs[slot], dumped[j], options.for_output(o.value.name));
+      ++j;
+    }
+  }
+  for (size_t j = 0; j < c.outputs.size(); ++j) {
+    VerifiedOutput& o = c.outputs[j];
+    if (!o.comparison.ok || !o.comparison.bit_identical())
+      o.worst_inputs = worst_inputs(o.comparison, n.inputs, inputs, dumped[j].numel());
+  }
+  c.checked = true;
+}
+
+}  // namespace
+
+Tolerance VerifyOptions::for_output(const std::string& name) const {
+  Tolerance t = tolerance.for_output(name);
+  const bool own =
+      tolerance.output_max_ulp.count(name) || tolerance.output_atol.count(name) || tolerance.output_rtol.count(name);
+  if (exact_by_default && !own) t.exact = true;
+  return t;
+}
+
+bool NodeCheck::agrees() const {
+  return checked &&
+         std::all_of(outputs.begin(), outputs.end(), [](const VerifiedOutput& o) { return o.comparison.ok; });
+}
+
+bool NodeCheck::exact() const {
+  return checked && std::all_of(outputs.begin(), outputs.end(),
+                                [](const VerifiedOutput& o) { return o.comparison.bit_identical(); });
+}
+
+uint64_t NodeCheck::max_ulp() const {
+  uint64_t m = 0;
+  for (const VerifiedOutput& o : outputs) m = std::max(m, o.comparison.max_ulp);
+  return m;
+}
+
+std::string NodeCheck::verdict() const {
+  if (!checked) return "not checked: " + reason;
+  if (exact()) return "exact";
+  if (agrees()) return fmt::format("agrees (max ulp {})", ulp_text(max_ulp()));
+  std::vector<std::string> parts;
+  for (const VerifiedOutput& o : outputs)
+    if (!o.comparison.ok) parts.push_back(fmt::format("{}: {}", o.value.name, o.comparison.brief()));
+  return fmt::format("differs ({})", fmt::join(parts, "; "));
+}
+
+size_t VerifyReport::checked() const {
+  return std::count_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return c.checked; });
+}
+
+size_t VerifyReport::differing() const {
+  return std::count_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return c.checked && !c.agrees(); });
+}
+
+std::vector<size_t> VerifyReport::unchecked_runnable() const {
+  std::vector<size_t> out;
+  for (size_t k = 0; k < nodes.size(); ++k)
+    if (nodes[k].runnable && nodes[k].reads_values && !nodes[k].checked) out.push_back(k);
+  return out;
+}
+
+bool VerifyReport::passed() const { return !first_differing && (!require_all || unchecked_runnable().empty()); }
+
+std::string VerifyReport::failure_summary() const {
+  std::vector<std::string> parts;
+  if (first_differing) {
+    const NodeCheck& c = nodes[*first_differing];
+    const size_t more = differing() - 1;
+    parts.push_back(fmt::format(
+        "node '{}' ({}) {}{}", c.name, c.op_type, c.verdict(),
+        more ? fmt::format(", and {} more node{} differ{}", more, more == 1 ? "" : "s", more == 1 ? "s" : "") : ""));
+  }
+  if (require_all) {
+    const std::vector<size_t> unchecked = unchecked_runnable();
+    if (!unchecked.empty()) {
+      const NodeCheck& c = nodes[unchecked.front()];
+      parts.push_back(fmt::format("{} node{} onnx-run runs not checked (--require-all): node '{}' ({}): {}",
+                                  unchecked.size(), unchecked.size() == 1 ? "" : "s", c.name, c.op_type, c.reason));
+    }
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+std::vector<NodeCheck> plan_verify(const Model& m) {
+  std::vector<NodeCheck> out;
+  for (size_t k = 0; k < m.graph.nodes.size(); ++k) out.push_back(plan_node(m.graph.nodes[k], k));
+  return out;
+}
+
+VerifyReport verify_graph(const Model& m, const ValueIndex& values, const VerifyOptions& options) {
+  VerifyReport r;
+  r.require_all = options.require_all;
+  r.values = values.size();
+  GraphTypes types = graph_types(m.graph);
+  for (size_t k = 0; k < m.graph.nodes.size(); ++k) {
+    const Node& n = m.graph.nodes[k];
+    NodeCheck c = plan_node(n, k);
+    const auto start = std::chrono::steady_clock::now();
+    if (n.op) {
+      try {
+        check_node(m.graph, n, values, types, options, c);
+      } catch (const NotChecked& why) {
+        c.reason = why.reason;
+      }
+    }
+    c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (c.checked && !c.agrees() && !r.first_differing) r.first_differing = r.nodes.size();
+    r.nodes.push_back(std::move(c));
+  }
+  return r;
+}
+
+VerifyReport verify_model(const std::string& model, const std::vector<std::string>& sources,
+                          const VerifyOptions& options) {
+  LoadOptions load;
+  load.keep_unsupported = true;  // a Conv is a node not checked, not a refused model
+  const Model m = load_model(model, load);
+  ValueIndex values;
+  for (const std::string& s : sources) values.add(s);
+  VerifyReport r = verify_graph(m, values, options);
+  r.model = model;
+  r.sources = sources;
+  return r;
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,107 @@
+// `onnx-run verify MODEL VALUES...` from the command line: a Conv -> LeakyRelu model built
+// with model_builder, values as .pb files; exit codes 0 / 1 / 2 / 3, one stderr line per
+// failure, the JSON document and the JUnit file. (tests/python/verify_test.py covers every
+// value format and the planted bugs.)
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/tensor_file.h"
+#include "support/check_exit.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+#include "support/process.h"
+#include "support/tensors.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+// x -> Conv 'conv' -> c -> LeakyRelu 'lr' (alpha 0.5) -> y, float; c and y dumped, y with
+// element 1 as `y1`.
+struct Dumped {
+  TempDir d;
+  std::string model = d.file("m.onnx");
+  explicit Dumped(float y1) {
+    onnx::ModelProto m = make_model(13);
+    add_input(m, "x", onnx::TensorProto::FLOAT, {1, 1, 2, 2});
+    add_output(m, "y", onnx::TensorProto::FLOAT, {1, 1, 2, 2});
+    *m.mutable_graph()->add_initializer() = float_tensor("w", {1, 1, 1, 1}, {1.f});
+    add_node(m, "Conv", {"x", "w"}, {"c"}, "conv");
+    add_float_attr(*add_node(m, "LeakyRelu", {"c"}, {"y"}, "lr"), "alpha", 0.5f);
+    save_model(m, model);
+    write_tensor_file(d.file("c.pb"), float_tensor({1, 1, 2, 2}, {-2, -1, 0, 1}), "c");
+    write_tensor_file(d.file("y.pb"), float_tensor({1, 1, 2, 2}, {-1, y1, 0, 1}), "y");
+  }
+  std::vector<std::string> args(std::vector<std::string> more = {}) const {
+    std::vector<std::string> a{"verify", model, d.file("c.pb"), d.file("y.pb")};
+    a.insert(a.end(), more.begin(), more.end());
+    return a;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("verify: exit 0 when every checked node is exact, Conv named with its reason", "[cli][verify]") {
+  const Dumped v(-0.5f);
+  const ProcessResult r = run_cli(v.args());
+  REQUIRE_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("node 'conv' (Conv): not checked: onnx-run does not run Conv (ai.onnx)"));
+  CHECK_THAT(r.out, Contains("node 'lr' (LeakyRelu v6 (6-15)): exact"));
+  CHECK_THAT(r.out, Contains("2 nodes: 1 checked (1 exact, 0 differ), 1 not checked"));
+}
+
+TEST_CASE("verify: a differing node is exit 1, one stderr line naming it, and JSON and JUnit say the same",
+          "[cli][verify]") {
+  const Dumped v(-0.49999997f);  // one ULP from -0.5
+  const ProcessResult r = run_cli(v.args({"--junit", v.d.file("r.xml")}));
+  REQUIRE_EXIT(r, 1);
+  CHECK_THAT(r.err, StartsWith("onnx-run: node 'lr' (LeakyRelu) differs"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_THAT(r.out, Contains("max ulp 1"));
+  CHECK_THAT(r.out, Contains("c[0,0,0,1] = -1 (0xbf800000)"));
+  CHECK_THAT(r.out, Contains("first differing node: 'lr' (LeakyRelu)"));
+  const std::string junit = read_file(v.d.file("r.xml"));
+  CHECK_THAT(junit, Contains("<testcase classname=\"LeakyRelu\" name=\"lr\""));
+  CHECK_THAT(junit, Contains("<failure"));
+  CHECK_THAT(junit, !Contains("name=\"conv\""));
+  // The rules `onnx-run test --junit` validates against (tests/cli/junit_report_test.cc).
+  const std::string xsd = std::string(ONNXRUN_SOURCE_DIR) + "/tests/data/junit/junit-xunit-rules.xsd";
+  CHECK_EXIT(run_process({"/usr/bin/xmllint", "--noout", "--schema", xsd, v.d.file("r.xml")}), 0);
+
+  const nlohmann::json j = nlohmann::json::parse(run_cli(v.args({"--json"})).out);
+  CHECK(j["first_differing"] == "lr");
+  CHECK(j["nodes"][1]["status"] == "differs");
+  CHECK(j["nodes"][1]["max_ulp"] == 1);
+  CHECK(j["nodes"][0]["status"] == "not_checked");
+  CHECK_EXIT(run_cli(v.args({"--max-ulp", "1", "-q"})), 0);
+  CHECK_EXIT(run_cli(v.args({"--max-ulp", "y:1", "-q"})), 0);
+}
+
+TEST_CASE("verify: usage errors are exit 2, unreadable values exit 3", "[cli][verify]") {
+  const Dumped v(-0.5f);
+  CHECK_EXIT(run_cli({"verify", v.model}), 2);  // no VALUES
+  CHECK_EXIT(run_cli({"verify", v.model, v.d.file("nowhere")}), 2);
+  CHECK_EXIT(run_cli(v.args({"--max-ulp", "nope:1"})), 2);
+  write_file(v.d.file("bad.pb"), "\xff\xff\xff");
+  const ProcessResult r = run_cli({"verify", v.model, v.d.file("bad.pb")});
+  CHECK_EXIT(r, 3);
+  CHECK_THAT(r.err, StartsWith("onnx-run: "));
+}
+
+TEST_CASE("info --verify lists what verify would check and the values it needs", "[cli][verify]") {
+  const Dumped v(-0.5f);
+  const ProcessResult r = run_cli({"info", v.model, "--verify"});
+  REQUIRE_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("verify would check 1 of 2 nodes"));
+  CHECK_THAT(r.out, Contains("node 'lr' (LeakyRelu v6 (6-15)): checked given input c and output y"));
+  CHECK_THAT(r.out, Contains("values it needs: c, y"));
+}

@@ -1,0 +1,109 @@
+// Dumped values found by name before their data is read (io/value_index.h), and
+// Polygraphy's saved results read without Polygraphy (io/polygraphy_results.h).
+#include <catch2/catch.hpp>
+
+#include "core/error.h"
+#include "io/npy.h"
+#include "io/npz.h"
+#include "io/polygraphy_results.h"
+#include "io/tensor_file.h"
+#include "io/value_index.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+#include "support/tensors.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+
+namespace {
+
+std::string base64(const std::string& in) {
+  static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (size_t k = 0; k < in.size(); k += 3) {
+    uint32_t n = static_cast<uint8_t>(in[k]) << 16;
+    if (k + 1 < in.size()) n |= static_cast<uint8_t>(in[k + 1]) << 8;
+    if (k + 2 < in.size()) n |= static_cast<uint8_t>(in[k + 2]);
+    out += kAlphabet[(n >> 18) & 63];
+    out += kAlphabet[(n >> 12) & 63];
+    out += k + 1 < in.size() ? kAlphabet[(n >> 6) & 63] : '=';
+    out += k + 2 < in.size() ? kAlphabet[n & 63] : '=';
+  }
+  return out;
+}
+
+// An ARRAY as polygraphy/json/serde.py writes it, inside a lazy array.
+std::string polygraphy_array(const Tensor& t) {
+  return R"({"values": {"array": ")" + base64(npy_bytes(t)) +
+         R"(", "polygraphy_class": "ndarray"}, "polygraphy_class": "LazyNumpyArray"})";
+}
+
+}  // namespace
+
+TEST_CASE("base64 as RFC 4648 writes it, and nothing else", "[value-index]") {
+  std::string out;
+  for (const std::string& s : std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)}) {
+    REQUIRE(decode_base64(base64(s), out));
+    CHECK(out == s);
+  }
+  CHECK_FALSE(decode_base64("abc", out));     // not a multiple of 4
+  CHECK_FALSE(decode_base64("a=bc", out));    // padding inside
+  CHECK_FALSE(decode_base64("ab\ncd", out));  // whitespace
+  CHECK_FALSE(decode_base64("ab*d", out));
+}
+
+TEST_CASE("Polygraphy's RunResults: the first runner's first iteration", "[value-index]") {
+  const Tensor y = float_tensor({-1.5f, 0.f, 2.f});
+  const std::string json =
+      R"({"lst": [["onnxrt-runner-N0", [{"outputs": {"y": )" + polygraphy_array(y) +
+      R"(}, "runtime": 0.1, "runner_name": "onnxrt-runner-N0", "polygraphy_class": "IterationResult"}]],
+      ["trt-runner-N0", [{"outputs": {}, "runtime": 0.1, "runner_name": "trt"}]]], "polygraphy_class": "RunResults"})";
+  const PolygraphyResults r = parse_polygraphy_results(json, "out.json");
+  CHECK(r.runner == "onnxrt-runner-N0");
+  CHECK(r.other_runners == std::vector<std::string>{"trt-runner-N0"});
+  REQUIRE(r.values.size() == 1);
+  CHECK(r.values[0].name == "y");
+  const Tensor back = decode_polygraphy_array(*r.values[0].encoded, "out.json:y");
+  CHECK(values_of<float>(back) == std::vector<float>{-1.5f, 0.f, 2.f});
+
+  // --save-inputs: a list of feed dicts.
+  const PolygraphyResults in = parse_polygraphy_results("[{\"x\": " + polygraphy_array(y) + "}]", "in.json");
+  REQUIRE(in.values.size() == 1);
+  CHECK(in.values[0].name == "x");
+
+  CHECK_THROWS_AS(parse_polygraphy_results("{\"a\": 1}", "x.json"), Error);
+  CHECK_THROWS_AS(parse_polygraphy_results("not json", "x.json"), Error);
+  CHECK_THROWS_AS(parse_polygraphy_results(R"({"lst": [["r", [{"outputs": {"y": 3}}]]]})", "x.json"), Error);
+}
+
+TEST_CASE("values found by name, by --dump-intermediates' and by onnxruntime's file names", "[value-index]") {
+  TempDir d;
+  write_tensor_file(d.file("named.pb"), float_tensor({1}), "conv/out:0");  // its TensorProto names it
+  write_npy_file(d.file("act.1.npy"), float_tensor({2}));                  // its file names it
+  write_tensor_file(d.file("block_relu_0.tensorproto"), float_tensor({3}), "block/relu:0");
+  write_tensor_file(d.file("unnamed.pb"), float_tensor({4}), "");
+  TempDir z;
+  write_npz_file(z.file("v.npz"), {{"act.1", float_tensor({9})}, {"z", float_tensor({5})}});
+
+  ValueIndex index;
+  index.add(d.path());
+  index.add(z.file("v.npz"));
+  CHECK(index.size() == 5);  // the .npz's act.1 is the folder's: the first source wins
+  REQUIRE(index.find("conv/out:0"));
+  CHECK(values_of<float>(index.find("conv/out:0")->load()) == std::vector<float>{1});
+  REQUIRE(index.find("act.1"));
+  CHECK(index.find("act.1")->numpy);
+  CHECK(values_of<float>(index.find("act.1")->load()) == std::vector<float>{2});
+  REQUIRE(index.find("block/relu:0"));
+  CHECK(index.find("block/relu:0")->file == d.file("block_relu_0.tensorproto"));
+  REQUIRE(index.find("unnamed"));
+  REQUIRE(index.find("z"));
+  CHECK(index.find("z")->file == z.file("v.npz") + ":z");
+  CHECK(values_of<float>(index.find("z")->load()) == std::vector<float>{5});
+  // A name sanitised as --dump-intermediates does finds the file of that name.
+  CHECK(index.find("act/1") == nullptr);
+  CHECK(index.find("missing") == nullptr);
+
+  CHECK(onnxruntime_dump_name("a/b.c:0") == "a_b_c_0");
+  CHECK_THROWS_AS(index.add(d.file("nope")), Error);
+}

@@ -1,0 +1,129 @@
+// Dumped values checked node by node (suite/verify.h): a Conv -> LeakyRelu model built
+// with model_builder, Conv not checked with its reason, LeakyRelu recomputed on exactly
+// the dumped input; planted bugs found with their ULP distance.
+#include <cstdint>
+#include <cstring>
+
+#include <catch2/catch.hpp>
+
+#include "core/half.h"
+#include "io/tensor_file.h"
+#include "io/value_index.h"
+#include "model/load.h"
+#include "suite/verify.h"
+#include "suite/verify_report.h"
+#include "support/model_builder.h"
+#include "support/paths.h"
+#include "support/tensors.h"
+
+using namespace onnxrun;
+using namespace onnxrun::test;
+
+namespace {
+
+// x -> Conv (node 'conv') -> c -> LeakyRelu alpha 0.1 (node 'lr') -> y, float16.
+Model conv_leaky(const TempDir& d) {
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT16, {1, 1, 16, 16});
+  add_output(m, "y", onnx::TensorProto::FLOAT16, {1, 1, 16, 16});
+  *m.mutable_graph()->add_initializer() = float_tensor("w", {1, 1, 1, 1}, {1.f});
+  add_node(m, "Conv", {"x", "w"}, {"c"}, "conv");
+  add_float_attr(*add_node(m, "LeakyRelu", {"c"}, {"y"}, "lr"), "alpha", 0.1f);
+  LoadOptions o;
+  o.keep_unsupported = true;
+  return load_model(save_model(m, d.file("m.onnx")), o);
+}
+
+// Every float16 pattern from `first`, 256 of them.
+Tensor patterns(uint16_t first) {
+  std::vector<uint16_t> bits(256);
+  for (size_t k = 0; k < bits.size(); ++k) bits[k] = static_cast<uint16_t>(first + k);
+  return make_tensor(DType::kFloat16, {1, 1, 16, 16}, bits);
+}
+
+// LeakyRelu by its definition, in float16: alpha rounded to float16, one rounding.
+Tensor leaky(const Tensor& x, float alpha) {
+  const float a = float16_to_float(float_to_float16(alpha));
+  std::vector<uint16_t> y(static_cast<size_t>(x.numel()));
+  for (size_t k = 0; k < y.size(); ++k) {
+    const uint16_t b = x.data<uint16_t>()[k];
+    const float v = float16_to_float(b);
+    y[k] = v < 0 ? float_to_float16(v * a) : b;
+  }
+  return make_tensor(DType::kFloat16, x.shape(), y);
+}
+
+VerifyReport check(const Model& m, const Tensor& c, const Tensor& y, const TempDir& d, VerifyOptions o = {}) {
+  write_tensor_file(d.file("c.pb"), c, "c");
+  write_tensor_file(d.file("y.pb"), y, "y");
+  ValueIndex index;
+  index.add(d.file("c.pb"));
+  index.add(d.file("y.pb"));
+  return verify_graph(m, index, o);
+}
+
+}  // namespace
+
+TEST_CASE("verify: Conv not checked, LeakyRelu exact on the dumped values", "[verify]") {
+  TempDir d;
+  const Model m = conv_leaky(d);
+  const Tensor c = patterns(0xbc00);  // negative values from -1 down
+  const VerifyReport r = check(m, c, leaky(c, 0.1f), d);
+  REQUIRE(r.nodes.size() == 2);
+  CHECK_FALSE(r.nodes[0].checked);
+  CHECK(r.nodes[0].reason == "onnx-run does not run Conv (ai.onnx)");
+  CHECK(r.nodes[1].checked);
+  CHECK(r.nodes[1].exact());
+  CHECK(r.nodes[1].version.rfind("v16", 0) == 0);
+  CHECK(r.passed());
+  CHECK_FALSE(r.first_differing);
+  CHECK(verify_summary_line(r) == "2 nodes: 1 checked (1 exact, 0 differ), 1 not checked");
+}
+
+TEST_CASE("verify: a 1-ULP change and a -0 for +0 are found in their node", "[verify]") {
+  TempDir d;
+  const Model m = conv_leaky(d);
+  const Tensor c = patterns(0x0000);  // +0, denormals
+  Tensor y = leaky(c, 0.1f);
+  y.mutable_data<uint16_t>()[5] += 1;
+  VerifyReport r = check(m, c, y, d);
+  REQUIRE(r.first_differing == size_t{1});
+  const VerifiedOutput& o = r.nodes[1].outputs.at(0);
+  CHECK(o.comparison.max_ulp == 1);
+  CHECK(o.comparison.mismatches == 1);
+  CHECK(o.comparison.worst_index == 5);
+  REQUIRE(o.worst_inputs.size() == 1);
+  CHECK(o.worst_inputs[0].rfind("c[0,0,0,5] = ", 0) == 0);
+  CHECK_FALSE(r.passed());
+  CHECK(r.failure_summary().rfind("node 'lr' (LeakyRelu) differs", 0) == 0);
+
+  // Within one ULP, it agrees.
+  VerifyOptions one;
+  one.tolerance.max_ulp = 1;
+  one.exact_by_default = false;
+  CHECK(check(m, c, y, d, one).passed());
+
+  Tensor z = leaky(c, 0.1f);
+  z.mutable_data<uint16_t>()[0] = 0x8000;  // +0 became -0
+  r = check(m, c, z, d);
+  REQUIRE(r.first_differing == size_t{1});
+  CHECK(r.nodes[1].outputs[0].comparison.max_ulp == 0);
+  CHECK(r.nodes[1].outputs[0].comparison.bit_differences == 1);
+}
+
+TEST_CASE("verify: a value missing from VALUES leaves its node unchecked, and --require-all fails then", "[verify]") {
+  TempDir d;
+  const Model m = conv_leaky(d);
+  write_tensor_file(d.file("y.pb"), patterns(0), "y");
+  ValueIndex index;
+  index.add(d.file("y.pb"));
+  VerifyOptions o;
+  VerifyReport r = verify_graph(m, index, o);
+  CHECK_FALSE(r.nodes[1].checked);
+  CHECK(r.nodes[1].reason == "not in VALUES: input 'c'");
+  CHECK(r.passed());
+  o.require_all = true;
+  r = verify_graph(m, index, o);
+  CHECK_FALSE(r.passed());
+  CHECK(r.unchecked_runnable() == std::vector<size_t>{1});
+}
