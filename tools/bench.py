@@ -394,7 +394,9 @@ def compare_vs_memcpy(a, exe):
         same, diff, mc = [], [], []
         for _ in range(a.rounds):
             same.append(bench_json([exe, "bench", "--compare", str(nbytes), "--repeat", reps, "--json"])["median_ns"])
-            diff.append(bench_json([exe, "bench", "--compare", str(nbytes), "--differ", "--repeat", reps,
+            # Every element judged costs tens of ns: few runs, or the section takes minutes.
+            diff.append(bench_json([exe, "bench", "--compare", str(nbytes), "--differ", "--repeat",
+                                    reps if n < 1_000_000 else "5",
                                     "--json"])["median_ns"])
             mc.append(bench_json([exe, "bench", "--memcpy", str(nbytes), "--threads", "1", "--repeat", reps,
                                   "--json"])["median_ns"])
