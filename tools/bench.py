@@ -5,7 +5,8 @@ For each type and size: `onnx-run bench` on a made-up input, and `onnx-run bench
 --memcpy` of the same bytes, on 1 and 2 threads; the ratio is memcpy time / kernel time
 (1.0 = at the memcpy line). Then whole processes: `onnx-run MODEL -i x=big.pb -o out/`
 on a 400 MB float32 tensor against `cat big.pb > copy.pb`, wall time and peak RSS.
-Then the statistics printed after an output (`bench --stats`) against memcpy of the
+Then the statistics printed after an output (`bench --stats`) and the comparison of an
+output with its expected value (`bench --compare`) against memcpy of the
 same bytes, and the end-to-end matrix: 1e8 elements of float32, float16 and double,
 in .pb or .npy, out to .pb, .npy or nowhere, printed (default), -q or --json, each
 cell beside `cat in > out` (or `cat in > /dev/null` when nothing is written) of the
@@ -19,11 +20,15 @@ and exporters write it; the exporters' Where(X < 0, X * a, X); three LeakyRelus 
 chain), fused and with --no-fuse, beside the single LeakyRelu node and memcpy in the same
 rounds, on one thread; and Less, Mul, Where alone with --no-fuse against memcpy of the
 same bytes.
+runner: `onnx-run test` over --runner-tests folders of one 1e6-float test each, -j 1 and
+-j 2, beside `cat` of all their .pb files into one file.
 Needs Debian's python3-onnx and python3-numpy (run with /usr/bin/python3).
 """
 import argparse
+import glob
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -205,10 +210,12 @@ def main():
     ap.add_argument("--big-mb", type=int, default=400, help="size of the whole-process tensor (0: skip)")
     ap.add_argument("--process-repeat", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=5, help="alternating kernel/memcpy rounds per cell")
-    ap.add_argument("--sections", default="startup,kernels,graphs,process,stats,matrix",
+    ap.add_argument("--sections", default="startup,kernels,graphs,process,stats,compare,runner,matrix",
                     help="which parts to run, comma separated")
     ap.add_argument("--graph-sizes", default="1e6,1e7", help="element counts of the graphs section")
     ap.add_argument("--op-sizes", default="1e6", help="element counts of Less, Mul, Where alone")
+    ap.add_argument("--compare-sizes", default="1e3,1e6,1e7", help="element counts of the comparison section")
+    ap.add_argument("--runner-tests", type=int, default=40, help="tests of the runner section (1e6 float32 each)")
     ap.add_argument("--matrix-types", default="float,float16,double")
     ap.add_argument("--matrix-repeat", type=int, default=5)
     ap.add_argument("--startup-repeat", type=int, default=200, help="processes per command of the startup section")
@@ -230,6 +237,10 @@ def main():
         process_runs(a, exe)
     if "stats" in sections:
         stats_vs_memcpy(a, exe)
+    if "compare" in sections:
+        compare_vs_memcpy(a, exe)
+    if "runner" in sections:
+        runner_vs_cat(a, exe)
     if "matrix" in sections:
         for t in a.matrix_types.split(","):
             matrix(a, exe, t)
@@ -370,6 +381,67 @@ def stats_vs_memcpy(a, exe):
         s_ms, m_ms = statistics.median(st) / 1e6, statistics.median(mc) / 1e6
         print(f"  threads {th}: statistics {s_ms:.1f} ms, memcpy {m_ms:.1f} ms, ratio {s_ms / m_ms:.2f}")
         sys.stdout.flush()
+
+
+def compare_vs_memcpy(a, exe):
+    """The verdict: two float32 tensors compared (bench --compare), bit-identical and every
+    element 1 ULP apart, beside memcpy of one tensor's bytes, one thread."""
+    print(f"\nComparison of two float32 tensors vs memcpy of one's bytes, one thread "
+          f"({a.rounds} alternating rounds, median):")
+    for n in (int(float(x)) for x in a.compare_sizes.split(",")):
+        nbytes = 4 * n
+        reps = str(repeats_for(nbytes))
+        same, diff, mc = [], [], []
+        for _ in range(a.rounds):
+            same.append(bench_json([exe, "bench", "--compare", str(nbytes), "--repeat", reps, "--json"])["median_ns"])
+            # Every element judged costs tens of ns: few runs, or the section takes minutes.
+            diff.append(bench_json([exe, "bench", "--compare", str(nbytes), "--differ", "--repeat",
+                                    reps if n < 1_000_000 else "5",
+                                    "--json"])["median_ns"])
+            mc.append(bench_json([exe, "bench", "--memcpy", str(nbytes), "--threads", "1", "--repeat", reps,
+                                  "--json"])["median_ns"])
+        s_us, d_us, m_us = (statistics.median(v) / 1e3 for v in (same, diff, mc))
+        print(f"  N={n:.0e}: memcpy {m_us:9.1f} us, identical {s_us:9.1f} us ({s_us / m_us:.2f}x), "
+              f"1 ULP apart {d_us:9.1f} us ({d_us / m_us:.2f}x)")
+        sys.stdout.flush()
+
+
+def runner_vs_cat(a, exe):
+    """`onnx-run test` over model folders of one 1e6-float LeakyRelu test each, -j 1 and
+    -j 2, beside `cat` of all their .pb files into one file."""
+    root = os.path.join(a.workdir, "runner")
+    n = 1_000_000
+    first = os.path.join(root, "t000")
+    if not os.path.exists(os.path.join(root, f"t{a.runner_tests - 1:03}", "test_data_set_0", "output_0.pb")):
+        os.makedirs(os.path.join(first, "test_data_set_0"), exist_ok=True)
+        make_model(os.path.join(first, "model.onnx"), TYPES["float"])
+        x = (np.random.default_rng(2).random(n, dtype=np.float32) * 2 - 1).astype(np.float32)
+        with open(os.path.join(first, "test_data_set_0", "input_0.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(x, "x").SerializeToString())
+        subprocess.run([exe, os.path.join(first, "model.onnx"), "-i",
+                        f"x={os.path.join(first, 'test_data_set_0', 'input_0.pb')}", "-o",
+                        os.path.join(first, "test_data_set_0"), "-q"], check=True, stdout=subprocess.DEVNULL)
+        for k in range(1, a.runner_tests):
+            d = os.path.join(root, f"t{k:03}")
+            if os.path.exists(d):
+                shutil.rmtree(d)
+            shutil.copytree(first, d)
+    files = sorted(glob.glob(os.path.join(root, "t*", "test_data_set_0", "*.pb")))
+    copy = os.path.join(a.workdir, "runner_cat.pb")
+    cat = ["sh", "-c", 'cat "$@" > "$0"', copy] + files
+    subprocess.run(cat, check=True)  # into the page cache
+    cat_t, j1_t, j2_t, rss = [], [], [], 0
+    for _ in range(a.process_repeat):
+        cat_t.append(timed_process(cat, a.workdir)[0])
+        w, r = timed_process([exe, "test", root, "-j", "1"], a.workdir)
+        j1_t.append(w)
+        rss = max(rss, r)
+        j2_t.append(timed_process([exe, "test", root, "-j", "2"], a.workdir)[0])
+    c, j1, j2 = (statistics.median(v) for v in (cat_t, j1_t, j2_t))
+    print(f"\nonnx-run test over {a.runner_tests} tests of 1e6 float32 (median of {a.process_repeat}): "
+          f"cat {c*1e3:.0f} ms; -j 1 {j1*1e3:.0f} ms ({j1/c:.2f}x cat, peak RSS {rss/2**20:.0f} MiB); "
+          f"-j 2 {j2*1e3:.0f} ms ({j1/j2:.2f}x faster than -j 1)")
+    sys.stdout.flush()
 
 
 def matrix(a, exe, t):

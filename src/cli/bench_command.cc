@@ -1,5 +1,6 @@
 // `onnx-run bench MODEL ...`: repeated timed runs of a model on given or made-up inputs,
-// and `onnx-run bench --memcpy BYTES`, the memory-bandwidth baseline for the same bytes.
+// `onnx-run bench --memcpy BYTES`, the memory-bandwidth baseline for the same bytes, and
+// `--stats` / `--compare BYTES`, what the statistics and the verdict cost beside it.
 // Timing and statistics live in suite/bench.h; this file parses and prints.
 #include <cstdio>
 #include <optional>
@@ -36,6 +37,8 @@ struct BenchArgs {
   std::vector<std::string> shapes;
   size_t memcpy_bytes = 0;
   size_t stats_bytes = 0;
+  size_t compare_bytes = 0;
+  bool differ = false;
   BenchOptions bench;
   int threads = 0;
   uint64_t seed = 0;
@@ -76,10 +79,12 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
 
 // The run to time, from the options (nullopt for --memcpy). Reads no file.
 std::optional<RunRequest> bench_request(const BenchArgs& a) {
-  if (a.memcpy_bytes > 0 || a.stats_bytes > 0) {
+  const int baselines = (a.memcpy_bytes > 0) + (a.stats_bytes > 0) + (a.compare_bytes > 0);
+  if (a.differ && a.compare_bytes == 0) fail(ErrorKind::kUsage, "--differ goes with --compare BYTES");
+  if (baselines > 0) {
     if (!a.model.empty() || !a.inputs.empty() || !a.npz.empty())
-      fail(ErrorKind::kUsage, "--memcpy and --stats take no model or inputs");
-    if (a.memcpy_bytes > 0 && a.stats_bytes > 0) fail(ErrorKind::kUsage, "--memcpy and --stats: give one");
+      fail(ErrorKind::kUsage, "--memcpy, --stats and --compare take no model or inputs");
+    if (baselines > 1) fail(ErrorKind::kUsage, "--memcpy, --stats and --compare: give one");
     return std::nullopt;
   }
   if (a.model.empty()) fail(ErrorKind::kUsage, "give a MODEL to time, or --memcpy BYTES");
@@ -106,6 +111,13 @@ int bench_command(const BenchArgs& a) {
   std::optional<RunRequest> request = bench_request(a);
   if (!request) {
     ThreadPool pool(static_cast<unsigned>(a.threads));
+    if (a.compare_bytes > 0) {
+      print_result(a,
+                   fmt::format("comparison of {} bytes of float, {}", a.compare_bytes,
+                               a.differ ? "every element 1 ULP apart" : "bit-identical"),
+                   1, bench_compare(a.compare_bytes, a.differ, a.bench));
+      return kExitOk;
+    }
     if (a.stats_bytes > 0) {
       print_result(a, fmt::format("statistics of {} bytes of float", a.stats_bytes), pool.size(),
                    bench_stats(a.stats_bytes, a.bench, &pool));
@@ -153,6 +165,12 @@ void build_bench_app(CLI::App& app, BenchArgs& a, CommonOptions& common) {
                  "time the statistics printed after an output, over BYTES bytes of float32 in memory")
       ->type_name("BYTES")
       ->check(whole_number(1));
+  app.add_option("--compare", a.compare_bytes,
+                 "time the comparison of an output with its expected value, two float32 tensors of BYTES bytes "
+                 "(one thread)")
+      ->type_name("BYTES")
+      ->check(whole_number(1));
+  app.add_flag("--differ", a.differ, "with --compare: every element 1 ULP apart (default: bit-identical)");
   app.add_flag("--json", a.json, "print one JSON object instead of text");
   app.add_flag("--no-fuse", a.no_fuse, "time every node run as the graph says (no plan-time rewrite)");
   app.add_flag("--expand-functions", a.expand_functions,
@@ -182,7 +200,8 @@ const CommandDoc& bench_doc() {
       "than were made (p99 under 100) is the max, and says so. GB/s counts the bytes of the inputs read plus the "
       "outputs written, at the median "
       "run. --memcpy times memcpy of the same bytes: the memory-bandwidth baseline; --stats the "
-      "statistics printed after an output. ONNXRUN_ISA forces a kernel path.",
+      "statistics printed after an output; --compare the comparison of an output with its expected value. ONNXRUN_ISA "
+      "forces a kernel path.",
       {
           {"onnx-run bench model.onnx --shape x=1000000 --threads 1", "one thread, a made-up input of a million"},
           {"onnx-run bench model.onnx -i x=x.pb --repeat 50 --json", "fifty timed runs on a file, as JSON"},
@@ -190,6 +209,7 @@ const CommandDoc& bench_doc() {
           {"onnx-run bench model_expanded.onnx --shape x=1000000 --no-fuse", "the written-out body, node by node"},
           {"onnx-run bench --memcpy 4000000", "the bandwidth baseline for 4 MB"},
           {"onnx-run bench --stats 400000000 --threads 1", "the cost of the printed statistics over 400 MB"},
+          {"onnx-run bench --compare 4000000", "the verdict on a million floats, against --memcpy 4000000"},
       },
       {
           {0, "timed"},

@@ -15,6 +15,7 @@
 #include "core/tensor_stats.h"
 #include "core/thread_pool.h"
 #include "exec/executor.h"
+#include "suite/compare.h"
 
 namespace onnxrun {
 namespace {
@@ -149,6 +150,33 @@ BenchResult bench_stats(size_t bytes, const BenchOptions& options, ThreadPool* p
     return ns_since(t0);
   });
   if (sink == 12345.678) std::fputc(' ', stderr);  // keeps the result alive
+  r.stats = summarize_times(r.times_ns);
+  return r;
+}
+
+BenchResult bench_compare(size_t bytes, bool differ, const BenchOptions& options) {
+  check_options(options);  // before the tensors are allocated
+  const size_t n = bytes / sizeof(float);
+  Tensor expected(DType::kFloat, Shape{static_cast<int64_t>(n)});
+  Tensor actual(DType::kFloat, Shape{static_cast<int64_t>(n)});
+  float* e = expected.mutable_data<float>();
+  float* a = actual.mutable_data<float>();
+  for (size_t i = 0; i < n; ++i) {
+    e[i] = static_cast<float>(i % 1000) * 0.001f - 0.5f;
+    // One ULP away (within the default tolerance), so that every element is judged.
+    a[i] = differ ? std::nextafter(e[i], 1.0f) : e[i];
+  }
+  BenchResult r;
+  r.bytes_per_run = 2 * n * sizeof(float);
+  r.elements_per_run = n;
+  int64_t sink = 0;
+  const Tolerance tol;
+  r.times_ns = timed_runs(options, [&](int) {
+    const Clock::time_point t0 = Clock::now();
+    sink += compare_tensors(expected, actual, tol).mismatches;
+    return ns_since(t0);
+  });
+  if (sink == 12345678) std::fputc(' ', stderr);  // keeps the result alive
   r.stats = summarize_times(r.times_ns);
   return r;
 }

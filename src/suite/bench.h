@@ -74,6 +74,13 @@ BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* 
 // what printing a run's statistics costs against moving its data.
 BenchResult bench_stats(size_t bytes, const BenchOptions& options, ThreadPool* pool);
 
+// compare_tensors (the default tolerance) of two float32 tensors of `bytes` bytes each:
+// bit-identical (what a passing regression test compares), or with `differ` every element
+// one ULP apart (each one judged, its errors counted). One thread; bytes_per_run is
+// 2 * bytes (both read). Beside bench_memcpy of `bytes`, what the verdict costs against
+// moving the data.
+BenchResult bench_compare(size_t bytes, bool differ, const BenchOptions& options);
+
 // The most resident memory this process has had (getrusage), in bytes.
 size_t peak_rss_bytes();
 

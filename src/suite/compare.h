@@ -70,11 +70,19 @@ struct Comparison {
 
 // One comparison fed the actual tensor in blocks, in order: what a streamed run gives
 // (suite/streamed_run.h). compare_tensors is one add() of the whole tensor.
+//
+// Two paths give the same Comparison bit for bit. kFast (suite/compare_fast.cc) is typed
+// per dtype and skips bit-identical runs of elements at memcmp speed, their statistics
+// counted in O(1); kReference (suite/compare_reference.cc) reads every element through
+// element_as_double, and is what the tests hold kFast to. Not thread safe.
 class ComparisonBuilder {
  public:
-  // `expected` must stay alive until finish(). A dtype or shape that differs from the
-  // expected one is the comparison's problem; add() then reads nothing.
-  ComparisonBuilder(const Tensor& expected, DType actual_dtype, const Shape& actual_shape, const Tolerance& tol);
+  enum class Path { kFast, kReference };
+  // `expected` must stay alive until finish(); it is read through unaligned loads, so it
+  // may be a view of a mapped file at any byte offset. A dtype or shape that differs from
+  // the expected one is the comparison's problem; add() then reads nothing.
+  ComparisonBuilder(const Tensor& expected, DType actual_dtype, const Shape& actual_shape, const Tolerance& tol,
+                    Path path = Path::kFast);
   // Elements [begin, begin + block.numel()) of the actual tensor, `block` in its dtype.
   // REQUIRES: blocks in order, each beginning where the previous one ended.
   void add(int64_t begin, const Tensor& block);
@@ -82,8 +90,19 @@ class ComparisonBuilder {
   Comparison finish();
 
  private:
+  friend struct FastComparison;  // suite/compare_fast.cc
+  // Elements [from, to) of `block` (which starts at element `begin`), one at a time.
+  void add_reference(int64_t begin, const Tensor& block, int64_t from, int64_t to);
+  void add_fast(int64_t begin, const Tensor& block);
+  // One element's outcome, in index order (suite/compare_tally.h): k its index, `ulp` its
+  // ULP distance, e and a its values, d the absolute error, `score` the error over the
+  // allowed error; `untolerant`: a type no tolerance applies to (integers, bytes).
+  void tally(int64_t k, bool same_bits, uint64_t ulp, double e, double a, double d, double score, bool untolerant,
+             const void* actual_element);
+
   const Tensor& expected_;
   Tolerance tol_;
+  Path path_;
   Comparison c_;
   ErrorStatsBuilder errors_;
   double worst_score_ = -1;
@@ -91,5 +110,7 @@ class ComparisonBuilder {
 };
 
 Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol);
+// The same through ComparisonBuilder::Path::kReference: for tests.
+Comparison compare_tensors_reference(const Tensor& expected, const Tensor& actual, const Tolerance& tol);
 
 }  // namespace onnxrun

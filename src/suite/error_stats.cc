@@ -3,17 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "suite/error_decade.h"
+
 namespace onnxrun {
 namespace {
-
-// floor(log10(v)) for a finite v > 0, exact at the powers of ten themselves (log10 of
-// 1e-3 may round below -3).
-int decade_of(double v) {
-  int d = static_cast<int>(std::floor(std::log10(v)));
-  if (std::pow(10.0, d + 1) <= v) ++d;
-  else if (std::pow(10.0, d) > v) --d;
-  return d;
-}
 
 // The median of `count` values of which all but `nonzero` are 0, those given in `v`.
 double median_of(std::vector<double>& v, int64_t count) {
@@ -43,7 +36,7 @@ void ErrorStatsBuilder::add(double abs_err, double rel_err) {
   if (rel_err != 0) rel_.push_back(rel_err);
   if (abs_err == 0) ++s_.exact;
   else if (std::isinf(abs_err)) ++s_.infinite;
-  else ++s_.decades[decade_of(abs_err)];
+  else ++decade_counts_[decade_of(abs_err) - kMinDecade];
 }
 
 ErrorStats ErrorStatsBuilder::finish() {
@@ -51,6 +44,9 @@ ErrorStats ErrorStatsBuilder::finish() {
     s_.mean_abs = sum_abs_ / static_cast<double>(s_.count);
     s_.mean_rel = sum_rel_ / static_cast<double>(s_.count);
   }
+  if (s_.count > s_.exact + s_.infinite)  // some finite nonzero error: the histogram has rows
+    for (int k = 0; k < static_cast<int>(decade_counts_.size()); ++k)
+      if (decade_counts_[k]) s_.decades[k + kMinDecade] = decade_counts_[k];
   s_.median_abs = median_of(abs_, s_.count);
   s_.median_rel = median_of(rel_, s_.count);
   abs_ = {};

@@ -4,9 +4,12 @@
 // whole one give the same numbers bit for bit.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <vector>
+
+#include "suite/error_decade.h"
 
 namespace onnxrun {
 
@@ -26,6 +29,12 @@ class ErrorStatsBuilder {
  public:
   // The next element's errors (abs_err >= 0, rel_err >= 0, either may be infinite).
   void add(double abs_err, double rel_err);
+  // `n` elements with no error at all: what n calls of add(0, 0) do (adding 0 to a sum of
+  // nonnegative errors and taking the max with 0 change nothing), in O(1).
+  void add_exact(int64_t n) {
+    s_.count += n;
+    s_.exact += n;
+  }
   // REQUIRES: called once. The medians are exact (the middle element, or the mean of the
   // two middle ones), found with nth_element over the nonzero errors kept by add().
   ErrorStats finish();
@@ -35,6 +44,9 @@ class ErrorStatsBuilder {
   double sum_abs_ = 0, sum_rel_ = 0;
   // Only nonzero errors are kept: an output that mostly matches keeps almost nothing.
   std::vector<double> abs_, rel_;
+  // The histogram by decade, indexed from kMinDecade: a map's lookup per element costs more
+  // than the comparison; finish() gives the map.
+  std::array<int64_t, kMaxDecade - kMinDecade + 1> decade_counts_{};
 };
 
 }  // namespace onnxrun

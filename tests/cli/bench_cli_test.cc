@@ -162,6 +162,17 @@ TEST_CASE("bench --memcpy times the bandwidth baseline", "[cli][bench]") {
   CHECK(nlohmann::json::parse(r.out).at("bytes_per_run") == 200000);
 }
 
+TEST_CASE("bench --compare times the verdict on two float tensors, equal or 1 ULP apart", "[cli][bench]") {
+  for (const bool differ : {false, true}) {
+    std::vector<std::string> args = {"bench", "--compare", "40000", "--repeat", "3", "--json"};
+    if (differ) args.push_back("--differ");
+    auto r = run_cli(args);
+    REQUIRE_EXIT(r, 0);
+    CHECK(nlohmann::json::parse(r.out).at("bytes_per_run") == 80000);
+    CHECK(nlohmann::json::parse(r.out).at("elements_per_run") == 10000);
+  }
+}
+
 TEST_CASE("bench usage errors exit 2 with one line", "[cli][bench]") {
   TempDir tmp;
   const std::string model = write_model(tmp, 1);
@@ -175,7 +186,10 @@ TEST_CASE("bench usage errors exit 2 with one line", "[cli][bench]") {
                                              {"bench", model, "--shape", "x=9", "--duration", "-1"},
                                              {"bench", model, "--shape", "x=9", "--duration", "inf"},
                                              {"bench", model, "--shape", "x=9", "--duration", "2s"},
-                                             {"bench", "--memcpy", "100", "--duration", "0"}}) {
+                                             {"bench", "--memcpy", "100", "--duration", "0"},
+                                             {"bench", "--memcpy", "100", "--compare", "100"},
+                                             {"bench", "--differ"},
+                                             {"bench", model, "--compare", "100"}}) {
     auto r = run_cli(args);
     INFO(r.err);
     CHECK_EXIT(r, 2);

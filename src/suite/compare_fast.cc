@@ -1,0 +1,192 @@
+// The fast comparison: one loop per element type (no switch on the dtype per element),
+// and bit-identical runs of elements skipped at memcmp speed (glibc's memcmp is the
+// CPU's widest vector compare, chosen at run time), their statistics counted in O(1)
+// (ErrorStatsBuilder::add_exact). An element whose bits differ is judged exactly as the
+// reference judges it (suite/compare_reference.cc), in index order, so the two give the
+// same Comparison bit for bit: the tests hold this one to that one.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "core/half.h"
+#include "suite/compare.h"
+#include "suite/compare_tally.h"
+#include "suite/ulp_kernels.h"
+
+namespace onnxrun {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+template <typename T>
+T load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+// Each element type: its bits B, its value as element_as_double reads it, and its ULP
+// distance as ulp_distance measures it. `tolerant`: atol and rtol apply (float types).
+struct ElemF32 {
+  using B = uint32_t;
+  static constexpr bool kTolerant = true;
+  static double value(B b) {
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    return f;
+  }
+  static uint64_t ulps(B a, B b) { return ulp_kernels::float_ulps<B>(a, b, 23); }
+};
+
+struct ElemF64 {
+  using B = uint64_t;
+  static constexpr bool kTolerant = true;
+  static double value(B b) {
+    double f;
+    std::memcpy(&f, &b, sizeof f);
+    return f;
+  }
+  static uint64_t ulps(B a, B b) { return ulp_kernels::float_ulps<B>(a, b, 52); }
+};
+
+struct ElemF16 {
+  using B = uint16_t;
+  static constexpr bool kTolerant = true;
+  static double value(B b) { return float16_to_float(b); }
+  static uint64_t ulps(B a, B b) { return ulp_kernels::float_ulps<B>(a, b, 10); }
+};
+
+struct ElemBF16 {
+  using B = uint16_t;
+  static constexpr bool kTolerant = true;
+  static double value(B b) { return bfloat16_to_float(b); }
+  static uint64_t ulps(B a, B b) { return ulp_kernels::float_ulps<B>(a, b, 7); }
+};
+
+template <typename T>
+struct ElemInt {
+  using B = std::make_unsigned_t<T>;
+  static constexpr bool kTolerant = false;
+  static double value(B b) { return static_cast<double>(static_cast<T>(b)); }
+  static uint64_t ulps(B a, B b) { return ulp_kernels::integer_ulps<T>(static_cast<T>(a), static_cast<T>(b)); }
+};
+
+struct ElemBool {
+  using B = uint8_t;
+  static constexpr bool kTolerant = false;
+  static double value(B b) { return b != 0; }
+  static uint64_t ulps(B a, B b) { return ulp_kernels::bool_ulps(a, b); }
+};
+
+// Elements per memcmp: 4 KiB, so the call costs nothing beside the bytes, and a run that
+// differs somewhere is judged element by element over little more than the difference.
+constexpr int64_t kRunBytes = 4096;
+
+}  // namespace
+
+struct FastComparison {
+  // Whether a bit-identical element changes nothing but the counts of elements and of
+  // exact ones: true once some element has been tallied (the first becomes the worst,
+  // score 0) and, for float types, with atol >= 0 and rtol >= 0 (then its contribution to
+  // the needed atol and rtol, -rtol * |e| and 0, never raises them).
+  template <class E>
+  static bool skips_identical(const ComparisonBuilder& cb) {
+    return cb.worst_score_ >= 0 && (!E::kTolerant || (cb.tol_.atol >= 0 && cb.tol_.rtol >= 0));
+  }
+
+  template <class E>
+  static void element(ComparisonBuilder& cb, int64_t k, const char* ep, const char* ap) {
+    using B = typename E::B;
+    const B eb = load<B>(ep), ab = load<B>(ap);
+    const bool same = eb == ab;
+    if (same && skips_identical<E>(cb)) {
+      cb.errors_.add_exact(1);
+      return;
+    }
+    const uint64_t ulp = same ? 0 : E::ulps(eb, ab);
+    const double e = E::value(eb), a = E::value(ab);
+    double d = 0, score = 0;  // score: error / allowed error; > 1 fails; inf: no tolerance fixes it
+    if constexpr (!E::kTolerant) {
+      // Integers must be equal; the bits decide, since doubles above 2^53 round.
+      score = same ? 0 : kInf;
+      d = std::fabs(a - e);
+    } else if (std::isnan(e) || std::isnan(a)) {
+      score = (std::isnan(e) && std::isnan(a)) ? 0 : kInf;
+    } else if (std::isinf(e) || std::isinf(a)) {
+      score = (e == a) ? 0 : kInf;
+    } else {
+      const Tolerance& tol = cb.tol_;
+      Comparison& c = cb.c_;
+      d = std::fabs(a - e);
+      const double allowed = tol.atol + tol.rtol * std::fabs(e);
+      score = d == 0 ? 0 : allowed > 0 ? d / allowed : kInf;
+      c.needed_atol = std::max(c.needed_atol, d - tol.rtol * std::fabs(e));
+      c.needed_rtol = std::max(c.needed_rtol, d <= tol.atol ? 0 : (e != 0 ? (d - tol.atol) / std::fabs(e) : kInf));
+    }
+    cb.tally(k, same, ulp, e, a, d, score, !E::kTolerant, ap);
+  }
+
+  // Elements [begin, begin + n): `expected` and `actual` point at element begin of the
+  // expected tensor and at the block. Neither needs any alignment.
+  template <class E>
+  static void run(ComparisonBuilder& cb, int64_t begin, const char* expected, const char* actual, int64_t n) {
+    constexpr int64_t kSize = sizeof(typename E::B);
+    constexpr int64_t kRun = kRunBytes / kSize;
+    for (int64_t i = 0; i < n; i += kRun) {
+      const int64_t m = std::min(kRun, n - i);
+      const char* e = expected + i * kSize;
+      const char* a = actual + i * kSize;
+      if (skips_identical<E>(cb) && std::memcmp(e, a, static_cast<size_t>(m * kSize)) == 0) {
+        cb.errors_.add_exact(m);
+        continue;
+      }
+      for (int64_t j = 0; j < m; ++j) element<E>(cb, begin + i + j, e + j * kSize, a + j * kSize);
+    }
+  }
+
+  // Types without arithmetic (and any other): identical runs skipped, the rest through the
+  // reference, which compares their bytes.
+  static void bytes(ComparisonBuilder& cb, int64_t begin, const Tensor& block) {
+    const int64_t size = static_cast<int64_t>(dtype_size(cb.expected_.dtype()));
+    const int64_t n = block.numel();
+    if (size == 0) return cb.add_reference(begin, block, 0, n);
+    const int64_t step = std::max<int64_t>(1, kRunBytes / size);
+    const char* expected = static_cast<const char*>(cb.expected_.raw()) + begin * size;
+    const char* actual = static_cast<const char*>(block.raw());
+    for (int64_t i = 0; i < n; i += step) {
+      const int64_t m = std::min(step, n - i);
+      if (cb.worst_score_ >= 0 &&
+          std::memcmp(expected + i * size, actual + i * size, static_cast<size_t>(m * size)) == 0)
+        cb.errors_.add_exact(m);
+      else cb.add_reference(begin, block, i, i + m);
+    }
+  }
+};
+
+void ComparisonBuilder::add_fast(int64_t begin, const Tensor& block) {
+  const int64_t n = block.numel();
+  if (n == 0) return;
+  const char* e =
+      static_cast<const char*>(expected_.raw()) + begin * static_cast<int64_t>(dtype_size(expected_.dtype()));
+  const char* a = static_cast<const char*>(block.raw());
+  switch (expected_.dtype()) {
+    case DType::kFloat: return FastComparison::run<ElemF32>(*this, begin, e, a, n);
+    case DType::kDouble: return FastComparison::run<ElemF64>(*this, begin, e, a, n);
+    case DType::kFloat16: return FastComparison::run<ElemF16>(*this, begin, e, a, n);
+    case DType::kBFloat16: return FastComparison::run<ElemBF16>(*this, begin, e, a, n);
+    case DType::kInt8: return FastComparison::run<ElemInt<int8_t>>(*this, begin, e, a, n);
+    case DType::kUInt8: return FastComparison::run<ElemInt<uint8_t>>(*this, begin, e, a, n);
+    case DType::kBool: return FastComparison::run<ElemBool>(*this, begin, e, a, n);
+    case DType::kInt16: return FastComparison::run<ElemInt<int16_t>>(*this, begin, e, a, n);
+    case DType::kUInt16: return FastComparison::run<ElemInt<uint16_t>>(*this, begin, e, a, n);
+    case DType::kInt32: return FastComparison::run<ElemInt<int32_t>>(*this, begin, e, a, n);
+    case DType::kUInt32: return FastComparison::run<ElemInt<uint32_t>>(*this, begin, e, a, n);
+    case DType::kInt64: return FastComparison::run<ElemInt<int64_t>>(*this, begin, e, a, n);
+    case DType::kUInt64: return FastComparison::run<ElemInt<uint64_t>>(*this, begin, e, a, n);
+    default: return FastComparison::bytes(*this, begin, block);
+  }
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,82 @@
+// The reference comparison: every element read through element_as_double (a switch on
+// the dtype per element) and judged on its own. Slow and plain; the fast path
+// (suite/compare_fast.cc) must give the same Comparison bit for bit, and the tests
+// hold it to this.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/element.h"
+#include "suite/compare.h"
+#include "suite/compare_tally.h"
+#include "suite/ulp.h"
+
+namespace onnxrun {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool is_float_type(DType t) {
+  return t == DType::kFloat || t == DType::kDouble || t == DType::kFloat16 || t == DType::kBFloat16;
+}
+
+bool is_integer_type(DType t) {
+  switch (t) {
+    case DType::kInt8:
+    case DType::kUInt8:
+    case DType::kBool:
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kInt32:
+    case DType::kUInt32:
+    case DType::kInt64:
+    case DType::kUInt64: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+void ComparisonBuilder::add_reference(int64_t begin, const Tensor& block, int64_t from, int64_t to) {
+  Comparison& c = c_;
+  const DType dtype = expected_.dtype();
+  const bool floating = is_float_type(dtype);
+  const bool bytes_only = !floating && !is_integer_type(dtype);
+  const size_t sz = dtype_size(dtype);
+  const auto* expected_bytes = static_cast<const char*>(expected_.raw());
+  const auto* actual_bytes = static_cast<const char*>(block.raw());
+  for (int64_t i = from; i < to; ++i) {
+    const int64_t k = begin + i;
+    const char* eb = expected_bytes + k * sz;
+    const char* ab = actual_bytes + i * sz;
+    const bool same_bits = std::memcmp(eb, ab, sz) == 0;
+    const uint64_t ulp = same_bits ? 0 : ulp_distance(dtype, eb, ab);
+    double score;  // error / allowed error; > 1 fails; inf for a mismatch no tolerance fixes
+    double e, a, d = 0;
+    if (bytes_only) {  // types without arithmetic: compare element bytes
+      e = a = 0;
+      score = same_bits ? 0 : kInf;
+    } else {
+      e = element_as_double(expected_, k);
+      a = element_as_double(block, i);
+      if (!floating) {
+        // Integers must be equal; the raw bytes decide, since doubles above 2^53 round.
+        score = same_bits ? 0 : kInf;
+        d = std::fabs(a - e);
+      } else if (std::isnan(e) || std::isnan(a)) {
+        score = (std::isnan(e) && std::isnan(a)) ? 0 : kInf;
+      } else if (std::isinf(e) || std::isinf(a)) {
+        score = (e == a) ? 0 : kInf;
+      } else {
+        d = std::fabs(a - e);
+        const double allowed = tol_.atol + tol_.rtol * std::fabs(e);
+        score = d == 0 ? 0 : allowed > 0 ? d / allowed : kInf;
+        c.needed_atol = std::max(c.needed_atol, d - tol_.rtol * std::fabs(e));
+        c.needed_rtol = std::max(c.needed_rtol, d <= tol_.atol ? 0 : (e != 0 ? (d - tol_.atol) / std::fabs(e) : kInf));
+      }
+    }
+    tally(k, same_bits, ulp, e, a, d, score, bytes_only || !floating, ab);
+  }
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,53 @@
+// ComparisonBuilder::tally, shared by the reference and the fast comparison
+// (suite/compare_reference.cc, suite/compare_fast.cc): what one element adds to the
+// verdict, the counts, the statistics and the worst element. Inline, since the fast path
+// calls it for every element that is not bit-identical. Include only from those two files.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "suite/compare.h"
+#include "suite/ulp.h"
+
+namespace onnxrun {
+
+inline void ComparisonBuilder::tally(int64_t k, bool same_bits, uint64_t ulp, double e, double a, double d,
+                                     double score, bool untolerant, const void* actual_element) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  Comparison& c = c_;
+  const double rel = d == 0 ? 0 : e != 0 ? d / std::fabs(e) : kInf;
+  // A mismatch no tolerance fixes (NaN, infinity, unequal integers or bytes) has an
+  // infinite error in the statistics, and fails under every one of them.
+  const bool hard = score == kInf && (untolerant || d == 0);
+  if (hard) {
+    c.hard_mismatch = true;
+    c.needed_atol = c.needed_rtol = kInf;
+    errors_.add(kInf, kInf);
+  } else {
+    errors_.add(d, rel);
+  }
+  // Under --exact the bits decide, under --max-ulp the ULP distance; the score keeps
+  // "> 1 fails" and ranks the worst element by its ULPs. Unequal integers stay within
+  // reach of a ULP bound (their distance is their difference).
+  const double ulps = ulp == kUlpInfinite ? kInf : static_cast<double>(ulp);
+  if (tol_.exact) score = same_bits ? 0 : 2 + ulps;
+  else if (tol_.max_ulp) score = ulp == 0 ? 0 : *tol_.max_ulp == 0 ? kInf : ulps / static_cast<double>(*tol_.max_ulp);
+  c.bit_differences += !same_bits;
+  c.max_ulp = std::max(c.max_ulp, ulp);
+  if (score > 1) ++c.mismatches;
+  if (score > worst_score_) {
+    worst_score_ = score;
+    c.worst_index = k;
+    c.expected = e;
+    c.actual = a;
+    c.abs_err = d;
+    c.rel_err = rel;
+    c.ulp = ulp;
+    std::memcpy(worst_actual_.mutable_raw(), actual_element, dtype_size(expected_.dtype()));
+  }
+}
+
+}  // namespace onnxrun

@@ -1,0 +1,257 @@
+// The fast comparison (suite/compare_fast.cc) against the scalar reference
+// (compare_tensors_reference): every field of the Comparison and of its error statistics
+// the same bit for bit, over every dtype, every shape class (0-d, empty, small, large, not
+// a multiple of a vector width or of the fast path's runs), NaN, infinities, both zeros,
+// NaN payloads and bool bytes other than 0 and 1, under every kind of tolerance, whole
+// and fed in blocks. Also the fast error decade against its definition.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "suite/compare.h"
+#include "suite/error_decade.h"
+#include "support/edge_values.h"
+
+using namespace onnxrun;
+
+namespace {
+
+bool same_double(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// Every number either path reports, with what differs named.
+void check_same(const Comparison& fast, const Comparison& ref) {
+  CHECK(fast.ok == ref.ok);
+  CHECK(fast.problem == ref.problem);
+  CHECK(fast.mismatches == ref.mismatches);
+  CHECK(fast.numel == ref.numel);
+  CHECK(fast.bit_differences == ref.bit_differences);
+  CHECK(fast.max_ulp == ref.max_ulp);
+  CHECK(fast.worst_index == ref.worst_index);
+  CHECK(fast.worst_position == ref.worst_position);
+  CHECK(same_double(fast.expected, ref.expected));
+  CHECK(same_double(fast.actual, ref.actual));
+  CHECK(fast.expected_text == ref.expected_text);
+  CHECK(fast.actual_text == ref.actual_text);
+  CHECK(fast.expected_bits == ref.expected_bits);
+  CHECK(fast.actual_bits == ref.actual_bits);
+  CHECK(same_double(fast.abs_err, ref.abs_err));
+  CHECK(same_double(fast.rel_err, ref.rel_err));
+  CHECK(fast.ulp == ref.ulp);
+  CHECK(same_double(fast.needed_atol, ref.needed_atol));
+  CHECK(same_double(fast.needed_rtol, ref.needed_rtol));
+  CHECK(fast.hard_mismatch == ref.hard_mismatch);
+  const ErrorStats &f = fast.errors, &r = ref.errors;
+  CHECK(f.count == r.count);
+  CHECK(same_double(f.max_abs, r.max_abs));
+  CHECK(same_double(f.mean_abs, r.mean_abs));
+  CHECK(same_double(f.median_abs, r.median_abs));
+  CHECK(same_double(f.max_rel, r.max_rel));
+  CHECK(same_double(f.mean_rel, r.mean_rel));
+  CHECK(same_double(f.median_rel, r.median_rel));
+  CHECK(f.exact == r.exact);
+  CHECK(f.infinite == r.infinite);
+  CHECK(f.decades == r.decades);
+  CHECK(fast.verdict() == ref.verdict());
+  CHECK(fast.error_report("  ") == ref.error_report("  "));
+}
+
+// Bit patterns worth meeting for an element of `size` bytes of `dtype`: zeros of both
+// signs, infinities, NaNs with payloads and signs, subnormals, normals, extremes.
+std::vector<uint64_t> interesting_bits(DType dtype) {
+  std::vector<uint64_t> v;
+  auto add_floats = [&](auto values) {
+    for (auto x : values) {
+      uint64_t b = 0;
+      std::memcpy(&b, &x, sizeof x);
+      v.push_back(b);
+    }
+  };
+  switch (dtype) {
+    case DType::kFloat: add_floats(test::edge_values<float>()); break;
+    case DType::kDouble: add_floats(test::edge_values<double>()); break;
+    case DType::kFloat16:
+      v = {0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0x7e01, 0x0001, 0x8001,
+           0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3c01, 0x7bff, 0xfbff, 0x1234, 0x5555, 0xaaaa};
+      break;
+    case DType::kBFloat16:
+      v = {0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7f81, 0x7fc1, 0x0001, 0x8001,
+           0x007f, 0x0080, 0x3f80, 0xbf80, 0x3f81, 0x7f7f, 0xff7f, 0x1234, 0x5555, 0xaaaa};
+      break;
+    case DType::kBool: v = {0, 1, 2, 255}; break;
+    default:
+      v = {0,
+           1,
+           2,
+           0x7f,
+           0x80,
+           0xff,
+           0x7fff,
+           0x8000,
+           0xffff,
+           0x7fffffff,
+           0x80000000,
+           0xffffffff,
+           0x7fffffffffffffffull,
+           0x8000000000000000ull,
+           0xffffffffffffffffull,
+           0x1234567890abcdefull};
+  }
+  return v;
+}
+
+// A pair of tensors of `dtype` and `shape`: expected from the interesting patterns and
+// random bytes, actual the same but for `changes` in every thousand elements (at random
+// places, in runs, and at the edges), each one bit, the sign, a payload bit, a neighbour
+// or another pattern.
+std::pair<Tensor, Tensor> pair_of(DType dtype, const Shape& shape, int changes, uint32_t seed) {
+  Tensor e(dtype, shape), a(dtype, shape);
+  const size_t size = dtype_size(dtype);
+  const int64_t n = e.numel();
+  std::mt19937_64 rng(seed);
+  const std::vector<uint64_t> special = interesting_bits(dtype);
+  auto pattern = [&]() -> uint64_t { return rng() % 3 ? special[rng() % special.size()] : rng(); };
+  auto* ep = static_cast<char*>(n ? e.mutable_raw() : nullptr);
+  auto* ap = static_cast<char*>(n ? a.mutable_raw() : nullptr);
+  for (int64_t k = 0; k < n; ++k) {
+    const uint64_t b = pattern();
+    std::memcpy(ep + k * size, &b, size);  // little-endian: the low bytes
+  }
+  if (n) std::memcpy(ap, ep, n * size);
+  const uint64_t sign = size >= 8 ? uint64_t{1} << 63 : uint64_t{1} << (8 * size - 1);
+  auto change = [&](int64_t k) {
+    uint64_t b = 0;
+    std::memcpy(&b, ap + k * size, size);
+    switch (rng() % 6) {
+      case 0: b ^= 1; break;
+      case 1: b ^= sign; break;
+      case 2: b ^= uint64_t{1} << (rng() % (8 * size)); break;
+      case 3: b += 1 + rng() % 3; break;
+      case 4: b -= 1; break;
+      default: b = pattern();
+    }
+    std::memcpy(ap + k * size, &b, size);
+  };
+  if (n == 0) return {e, a};
+  for (int64_t k = 0; k < n; ++k)
+    if (static_cast<int>(rng() % 1000) < changes) change(k);
+  if (changes > 0) {
+    change(0);
+    change(n - 1);
+    const int64_t run_start = static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
+    for (int64_t k = run_start; k < std::min(n, run_start + 40); ++k) change(k);
+  }
+  return {e, a};
+}
+
+std::vector<Tolerance> tolerances() {
+  std::vector<Tolerance> t(9);
+  t[1].rtol = 0;
+  t[1].atol = 0;
+  t[2].exact = true;
+  t[3].max_ulp = 0;
+  t[4].max_ulp = 3;
+  t[5].stat = ErrorStat::kMedian;
+  t[6].stat = ErrorStat::kMean;
+  t[7].stat = ErrorStat::kMax;
+  t[8].rtol = 0.5;
+  t[8].atol = 1e3;
+  return t;
+}
+
+const DType kAllTypes[] = {DType::kFloat,  DType::kDouble, DType::kFloat16, DType::kBFloat16,     DType::kInt8,
+                           DType::kUInt8,  DType::kBool,   DType::kInt16,   DType::kUInt16,       DType::kInt32,
+                           DType::kUInt32, DType::kInt64,  DType::kUInt64,  DType::kFloat8E4M3FN, DType::kComplex64};
+
+}  // namespace
+
+TEST_CASE("the fast comparison reports what the reference does, for every dtype, shape and tolerance",
+          "[compare][compare_fast]") {
+  const std::vector<Shape> shapes = {{}, {0}, {3, 0}, {1}, {7}, {2, 3}, {33}, {1025}, {3, 4097}, {20011}};
+  uint32_t seed = 1;
+  for (DType dtype : kAllTypes)
+    for (const Shape& shape : shapes)
+      for (int changes : {0, 1, 30, 1000}) {
+        const auto [e, a] = pair_of(dtype, shape, changes, seed++);
+        for (const Tolerance& tol : tolerances()) {
+          INFO(dtype_name(dtype) << shape_to_string(shape) << " changes/1000 " << changes << " rtol " << tol.rtol
+                                 << " atol " << tol.atol << " exact " << tol.exact << " stat "
+                                 << error_stat_name(tol.stat));
+          check_same(compare_tensors(e, a, tol), compare_tensors_reference(e, a, tol));
+        }
+      }
+}
+
+TEST_CASE("fed in blocks, the fast comparison reports what the whole reference does", "[compare][compare_fast]") {
+  for (DType dtype : {DType::kFloat, DType::kFloat16, DType::kDouble, DType::kInt32, DType::kBool}) {
+    for (int changes : {0, 2, 500}) {
+      const auto [e, a] = pair_of(dtype, {50000}, changes, 77 + changes);
+      const size_t size = dtype_size(dtype);
+      for (int64_t block : {1, 999, 1024, 4096, 50000}) {
+        INFO(dtype_name(dtype) << " changes/1000 " << changes << " block " << block);
+        const Tolerance tol;
+        ComparisonBuilder b(e, dtype, e.shape(), tol);
+        for (int64_t begin = 0; begin < e.numel(); begin += block) {
+          const int64_t m = std::min(block, e.numel() - begin);
+          Tensor part(dtype, {m});
+          std::memcpy(part.mutable_raw(), static_cast<const char*>(a.raw()) + begin * size, m * size);
+          b.add(begin, part);
+        }
+        check_same(b.finish(), compare_tensors_reference(e, a, tol));
+      }
+    }
+  }
+}
+
+TEST_CASE("the fast comparison reads elements at any alignment", "[compare][compare_fast]") {
+  // A mapped file's tensor may start at any byte: views at every offset of one buffer.
+  const auto [e, a] = pair_of(DType::kFloat, {5000}, 10, 5);
+  for (size_t offset = 0; offset < 8; ++offset) {
+    auto be = Buffer::allocate(e.nbytes() + 8), ba = Buffer::allocate(a.nbytes() + 8);
+    std::memcpy(be->mutable_data() + offset, e.raw(), e.nbytes());
+    std::memcpy(ba->mutable_data() + (7 - offset), a.raw(), a.nbytes());
+    const Tensor ev(DType::kFloat, e.shape(), Buffer::borrow(be->data() + offset, e.nbytes(), be, false));
+    const Tensor av(DType::kFloat, a.shape(), Buffer::borrow(ba->data() + (7 - offset), a.nbytes(), ba, false));
+    INFO("offset " << offset);
+    check_same(compare_tensors(ev, av, {}), compare_tensors_reference(e, a, {}));
+  }
+}
+
+TEST_CASE("a negative or NaN tolerance takes the element-by-element path and agrees", "[compare][compare_fast]") {
+  for (double atol : {-1.0, 0.0, std::nan("")})
+    for (double rtol : {-0.5, 0.0, std::nan("")}) {
+      Tolerance tol;
+      tol.atol = atol;
+      tol.rtol = rtol;
+      const auto [e, a] = pair_of(DType::kFloat, {9000}, 3, 11);
+      INFO("atol " << atol << " rtol " << rtol);
+      check_same(compare_tensors(e, a, tol), compare_tensors_reference(e, a, tol));
+    }
+}
+
+TEST_CASE("the fast error decade is floor(log10) as the reference defines it", "[compare][compare_fast]") {
+  std::vector<double> values = {std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::min(),
+                                std::numeric_limits<double>::max(), 1, 9.999999999999999e-1};
+  for (int d = kMinDecade; d <= kMaxDecade + 1; ++d) {
+    const double p = std::pow(10.0, d);
+    if (p > 0 && std::isfinite(p))
+      for (double v : {p, std::nextafter(p, 0.0), std::nextafter(p, INFINITY), p * 3, p * 0.5}) values.push_back(v);
+  }
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 200000; ++k) {
+    uint64_t bits = rng() & 0x7fffffffffffffffull;
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    values.push_back(v);
+  }
+  for (double v : values) {
+    if (!(v > 0) || !std::isfinite(v)) continue;
+    INFO(v);
+    REQUIRE(decade_of(v) == decade_of_reference(v));
+  }
+}
