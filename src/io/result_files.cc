@@ -14,6 +14,7 @@
 #include "core/fail.h"
 #include "io/file_bytes.h"
 #include "io/input_file.h"
+#include "io/npy.h"
 #include "io/npz.h"
 #include "io/test_data.h"
 
@@ -143,6 +144,10 @@ std::vector<size_t> match_by_name_then_position(const std::vector<std::string>& 
     taken[next] = true;
   }
   return slot;
+}
+
+Tensor ResultTensor::as_declared(std::optional<DType> declared) const {
+  return numpy ? bfloat16_from_bits(tensor, declared) : tensor;
 }
 
 }  // namespace onnxrun

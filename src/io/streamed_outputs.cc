@@ -77,14 +77,4 @@ std::vector<std::string> StreamedOutputs::finish() {
   return written;
 }
 
-bool StreamedOutputs::can_stream(TensorFormat format, const std::string& dir, size_t count, TensorRole role) {
-  // Every file goes to a temporary of the run's own, which can seek, and replaces its
-  // name's entry (a FIFO there is replaced, not written into).
-  (void)format;
-  (void)dir;
-  (void)count;
-  (void)role;
-  return true;
-}
-
 }  // namespace onnxrun

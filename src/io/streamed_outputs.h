@@ -6,8 +6,8 @@
 //
 // outputs.npz is laid out up front (every member's size follows from its type and
 // shape): each member's data is written at its offset, and finish() patches the CRC-32s
-// into the local headers and writes the central directory. That needs a file that can
-// seek; can_stream() says whether the target is one.
+// into the local headers and writes the central directory. Every file is a temporary of
+// the run's own, so it can seek.
 // Every file goes into the folder by rename (io/output_folder.h): a FIFO, device or
 // symlink standing at an output's name is replaced, never written into.
 #pragma once
@@ -44,12 +44,6 @@ class StreamedOutputs {
   // handed to the live OutputTransaction, or committed together as write_numbered_outputs
   // does. Returns their paths, as write_outputs_as does.
   std::vector<std::string> finish();
-
-  // False when this format and folder cannot be streamed: the caller then writes whole
-  // tensors with write_outputs_as. Always true now that every file is a temporary of the
-  // run's own (kept for the callers' sake).
-  static bool can_stream(TensorFormat format, const std::string& dir, size_t count,
-                         TensorRole role = TensorRole::kOutputs);
 
  private:
   TensorFormat format_;

@@ -58,10 +58,10 @@ std::optional<DType> declared_type(const ModelValues& model, const std::string& 
 // is, or, when both are numpy, where the model declares the value so (by either name).
 Tensor as_typed(const ResultTensor& t, const ResultTensor& other, const ModelValues& model) {
   if (!t.numpy) return t.tensor;
-  if (!other.numpy) return bfloat16_from_bits(t.tensor, other.tensor.dtype());
+  if (!other.numpy) return t.as_declared(other.tensor.dtype());
   std::optional<DType> declared = declared_type(model, t.name);
   if (!declared) declared = declared_type(model, other.name);
-  return bfloat16_from_bits(t.tensor, declared);
+  return t.as_declared(declared);
 }
 
 }  // namespace

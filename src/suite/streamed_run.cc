@@ -29,16 +29,14 @@ struct StreamFeed {
   std::string source;  // for the report: the file
 };
 
-// A Feed of the stream's type and shape (as a whole read of `file` would give it) whose
+// A Feed of the stream's type and shape (as a whole read of its file would give it) whose
 // buffer is never read: bind_inputs checks types and shapes only.
-Feed placeholder_feed(const Graph& g, const std::string& file, const TensorStream& s, std::string name, size_t position,
-                      std::string origin) {
+Feed placeholder_feed(const TensorStream& s, std::string name, size_t position, std::string origin) {
   Feed f;
   f.name = std::move(name);
   f.position = position;
   f.origin = std::move(origin);
-  f.tensor = numpy_bfloat16_as_declared(
-      g, file, Tensor(s.dtype, s.shape, Buffer::borrow(nullptr, s.nbytes(), nullptr, false)), f.name, position);
+  f.tensor = Tensor(s.dtype, s.shape, Buffer::borrow(nullptr, s.nbytes(), nullptr, false));
   return f;
 }
 
@@ -48,16 +46,17 @@ std::optional<std::vector<StreamFeed>> open_feeds(const Graph& g, const RunReque
   for (size_t k = 0; k < r.inputs.size(); ++k) {
     const auto [name, value] = split_input_arg(r.inputs[k]);
     if (is_tensor_literal(value)) return std::nullopt;
-    std::optional<TensorStream> s = open_tensor_stream(value);
+    std::optional<TensorStream> s = open_tensor_stream(value, declared_input_type(g, name, k));
     if (!s) return std::nullopt;
-    Feed f = placeholder_feed(g, value, *s, name, k, "-i " + r.inputs[k]);
+    Feed f = placeholder_feed(*s, name, k, "-i " + r.inputs[k]);
     feeds.push_back({std::move(*s), std::move(f), value});
   }
   for (const std::string& path : r.npz) {
-    std::optional<std::vector<TensorStream>> members = open_npz_streams(path);
+    std::optional<std::vector<TensorStream>> members =
+        open_npz_streams(path, [&](const std::string& member) { return declared_input_type(g, member, 0); });
     if (!members) return std::nullopt;
     for (TensorStream& s : *members) {
-      Feed f = placeholder_feed(g, path, s, s.name, 0, "--npz " + path);
+      Feed f = placeholder_feed(s, s.name, 0, "--npz " + path);
       feeds.push_back({std::move(s), std::move(f), path});
     }
   }
@@ -105,10 +104,6 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   if (r.digests)
     for (const Shape& s : plan->output_shapes)
       if (checked_numel(shown_shape(s, r.print)) > kMaxShownElements) return false;
-  if (!r.output_dir.empty() && !StreamedOutputs::can_stream(r.format, r.output_dir, g.outputs.size())) return false;
-  if (!r.save_inputs_dir.empty() &&
-      !StreamedOutputs::can_stream(r.format, r.save_inputs_dir, inputs.size(), TensorRole::kInputs))
-    return false;
 
   std::deque<DigestBuilder> in_digests, out_digests;  // not movable: they may be fed from several threads
   if (r.digests) {

@@ -19,9 +19,8 @@ class ThreadPool;
 // False, having read and written nothing, when the run is not of that kind: inputs that
 // are literals, pipes or files a stream cannot read (io/tensor_stream.h), inputs of
 // different shapes, a graph that is not pointwise (plan_block_run), a caller that wants
-// the tensors, a --full print of a large tensor, outputs that cannot be streamed,
-// bench; and, unless r.path is kBlocks, inputs too small for it to matter. The caller
-// then runs it whole.
+// the tensors, a --full print of a large tensor, bench; and, unless r.path is kBlocks,
+// inputs too small for it to matter. The caller then runs it whole.
 // `expected` (--expected; null for none): one per graph output, !valid() for one not
 // compared; the outputs are compared with them block by block, as compare_tensors would.
 bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const std::vector<Tensor>* expected,

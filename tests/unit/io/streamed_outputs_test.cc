@@ -152,7 +152,6 @@ TEST_CASE("streamed outputs replace a FIFO or a symlink at their names, never wr
     fs::create_directories(d.file("out"));
     const std::string name = fs::path(whole[0]).filename().string();
     REQUIRE(::mkfifo(d.file("out/" + name).c_str(), 0600) == 0);
-    CHECK(StreamedOutputs::can_stream(format, d.file("out"), 1));
     stream_outputs(format, d.file("out"), {"y"}, {t}, 1 << 16);
     CHECK(fs::is_regular_file(fs::symlink_status(d.file("out/" + name))));
     CHECK(read_file(d.file("out/" + name)) == read_file(whole[0]));
