@@ -16,6 +16,7 @@
 #include "io/input_file.h"
 #include "io/npy.h"
 #include "io/npz.h"
+#include "io/output_names.h"
 #include "io/test_data.h"
 
 namespace fs = std::filesystem;
@@ -63,7 +64,7 @@ bool entry_exists(const fs::path& p) {
 std::vector<ResultTensor> read_folder(const fs::path& dir) {
   std::vector<ResultTensor> out;
   std::error_code ec;
-  const fs::path index = dir / "values.tsv";
+  const fs::path index = dir / kDumpIndexName;
   if (entry_exists(index)) {
     for (const auto& [file, name] : read_values_tsv(index)) {
       if (file.find('/') != std::string::npos || file == ".." || !is_tensor_file(file))

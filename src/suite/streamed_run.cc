@@ -68,7 +68,7 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 }  // namespace
 
 bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const std::vector<Tensor>* expected,
-                  SetRun& run, size_t& values_dumped) {
+                  OutputSet* outputs, SetRun& run, size_t& values_dumped) {
   const Graph& g = exec.graph();
   if (r.source != FeedSource::kGiven || r.path == ExecPath::kWhole || r.keep_tensors || r.bench ||
       !can_run_in_blocks(g))
@@ -122,7 +122,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   if (!r.output_dir.empty()) {
     std::vector<std::string> names;
     for (const ValueInfo& v : g.outputs) names.push_back(v.name);
-    files.emplace(r.format, r.output_dir, names, plan->output_dtypes, plan->output_shapes);
+    files.emplace(*outputs, r.format, r.output_dir, names, plan->output_dtypes, plan->output_shapes);
   }
   // --save-inputs: the input blocks as they are read, byte for byte what a whole run saves.
   std::optional<StreamedOutputs> saved_inputs;
@@ -133,7 +133,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
       names.push_back(in.name);
       dtypes.push_back(in.dtype);
     }
-    saved_inputs.emplace(r.format, r.save_inputs_dir, names, dtypes, std::vector<Shape>(inputs.size(), shape),
+    saved_inputs.emplace(*outputs, r.format, r.save_inputs_dir, names, dtypes, std::vector<Shape>(inputs.size(), shape),
                          TensorRole::kInputs);
   }
   // --dump-intermediates: each value of the blocks' size streamed into its file, begun
@@ -183,7 +183,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     values_dumped = dump->finish();
   }
   if (saved_inputs) saved_inputs->finish();
-  if (files) files->finish();  // into the report's transaction: they appear on commit
+  if (files) files->finish();  // into the run's output set: they appear on its commit
   run.run_ms = ms_since(t0);
 
   for (size_t k = 0; k < inputs.size(); ++k) {

@@ -12,6 +12,7 @@
 
 namespace onnxrun {
 
+class OutputSet;
 class ThreadPool;
 
 // Runs `r` block by block when it can, filling `run` (values without tensors, with
@@ -23,7 +24,9 @@ class ThreadPool;
 // inputs too small for it to matter. The caller then runs it whole.
 // `expected` (--expected; null for none): one per graph output, !valid() for one not
 // compared; the outputs are compared with them block by block, as compare_tensors would.
+// `outputs`: the run's output set (io/output_set.h), which receives the files of -o and
+// --save-inputs; REQUIRES: not null when the request asks for either.
 bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const std::vector<Tensor>* expected,
-                  SetRun& run, size_t& values_dumped);
+                  OutputSet* outputs, SetRun& run, size_t& values_dumped);
 
 }  // namespace onnxrun
