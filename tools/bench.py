@@ -22,6 +22,10 @@ rounds, on one thread; and Less, Mul, Where alone with --no-fuse against memcpy 
 same bytes.
 runner: `onnx-run test` over --runner-tests folders of one 1e6-float test each, -j 1 and
 -j 2, beside `cat` of all their .pb files into one file.
+isa: each speed-only path beside the portable one, one column per ISA level this CPU runs
+(ONNXRUN_ISA, core/hardware.h, caps every kernel family at once): LeakyRelu per type, a
+chain of three, LeakyRelu-16's body unfused (Less, Mul, Where, CastLike), the statistics
+of a float tensor, and a whole process reading and writing an .npz (CRC-32 both ways).
 Needs Debian's python3-onnx and python3-numpy (run with /usr/bin/python3).
 """
 import argparse
@@ -210,7 +214,7 @@ def main():
     ap.add_argument("--big-mb", type=int, default=400, help="size of the whole-process tensor (0: skip)")
     ap.add_argument("--process-repeat", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=5, help="alternating kernel/memcpy rounds per cell")
-    ap.add_argument("--sections", default="startup,kernels,graphs,process,stats,compare,runner,matrix",
+    ap.add_argument("--sections", default="startup,kernels,graphs,process,stats,compare,runner,isa,matrix",
                     help="which parts to run, comma separated")
     ap.add_argument("--graph-sizes", default="1e6,1e7", help="element counts of the graphs section")
     ap.add_argument("--op-sizes", default="1e6", help="element counts of Less, Mul, Where alone")
@@ -218,6 +222,7 @@ def main():
     ap.add_argument("--runner-tests", type=int, default=40, help="tests of the runner section (1e6 float32 each)")
     ap.add_argument("--matrix-types", default="float,float16,double")
     ap.add_argument("--matrix-repeat", type=int, default=5)
+    ap.add_argument("--isa-size", default="1e6", help="element count of the isa section's cells")
     ap.add_argument("--startup-repeat", type=int, default=200, help="processes per command of the startup section")
     a = ap.parse_args()
     sections = set(a.sections.split(","))
@@ -241,9 +246,62 @@ def main():
         compare_vs_memcpy(a, exe)
     if "runner" in sections:
         runner_vs_cat(a, exe)
+    if "isa" in sections:
+        isa_paths(a, exe)
     if "matrix" in sections:
         for t in a.matrix_types.split(","):
             matrix(a, exe, t)
+
+
+def isa_paths(a, exe):
+    """Every ISA level this CPU runs, per kernel family, in alternating rounds, one thread."""
+    levels = [lv for lv in ("scalar", "avx2", "avx512", "avx512bf16")
+              if subprocess.run(["/usr/bin/env", f"ONNXRUN_ISA={lv}", exe, "bench", "--memcpy", "64", "--repeat", "1", "--json"],
+                                capture_output=True).returncode == 0]
+    n = int(float(a.isa_size))
+    reps = str(repeats_for(n * 4))
+    cells = []  # (label, argv after the executable, whole process?)
+    for t in a.types.split(","):
+        model = os.path.join(a.workdir, f"leaky_relu_{t}.onnx")
+        make_model(model, TYPES[t])
+        cells.append((f"LeakyRelu {t}", ["bench", model, "--shape", f"x={n}"], False))
+    graphs = make_graph_models(a.workdir, "float")
+    cells.append(("chain of 3, float", ["bench", graphs["chain3"], "--shape", f"x={n}"], False))
+    graphs16 = make_graph_models(a.workdir, "float16")
+    cells.append(("body ops, float16", ["bench", graphs16["body"], "--shape", f"x={n}", "--no-fuse"], False))
+    cells.append(("statistics, float", ["bench", "--stats", str(n * 4)], False))
+    npz = os.path.join(a.workdir, "isa_in.npz")
+    np.savez(npz, x=np.random.default_rng(1).standard_normal(n * 10).astype(np.float32))
+    out = os.path.join(a.workdir, "isa_out")
+    cells.append(("npz in and out, -q", [graphs["single"], "--npz", npz, "-q", "-o", out, "--format", "npz"], True))
+    times = {(c[0], lv): [] for c in cells for lv in levels}
+    for _ in range(a.rounds):
+        for label, argv, whole in cells:
+            for lv in levels:
+                env = dict(os.environ, ONNXRUN_ISA=lv)
+                if whole:
+                    walls = []
+                    for _ in range(5):
+                        t0 = time.perf_counter()
+                        subprocess.run([exe] + argv, env=env, check=True, stdout=subprocess.DEVNULL)
+                        walls.append((time.perf_counter() - t0) * 1e9)
+                    times[(label, lv)].append(statistics.median(walls))
+                else:
+                    r = subprocess.run([exe] + argv + ["--threads", "1", "--repeat", reps, "--warmup", "3", "--json"],
+                                       env=env, check=True, capture_output=True, text=True)
+                    times[(label, lv)].append(json.loads(r.stdout)["median_ns"])
+    print(f"Paths by ISA level (ONNXRUN_ISA), N={a.isa_size} (the npz process: {n * 10} floats), one thread,")
+    print(f"{a.rounds} alternating rounds; time, and in brackets scalar time / this time (above 1: the path pays)")
+    print(f"{'cell':22}" + "".join(f"{lv:>20}" for lv in levels))
+    for label, _, _ in cells:
+        base = statistics.median(times[(label, levels[0])])
+        row = f"{label:22}"
+        for lv in levels:
+            m = statistics.median(times[(label, lv)])
+            row += f"{m / 1e3:>12.1f}us ({base / m:4.2f})"
+        print(row)
+    print()
+    sys.stdout.flush()
 
 
 def startup(a, exe):

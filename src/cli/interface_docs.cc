@@ -200,8 +200,9 @@ std::string man_page() {
     if (o.global) roff_option(m, o);
   m += ".SH ENVIRONMENT\n.TP\n.B ONNXRUN_ISA\n" +
        roff(
-           "scalar, avx2, avx512 or avx512bf16: the LeakyRelu kernel path to use instead of the best one the CPU "
-           "supports (onnx-run bench and -v name the path in use). A path the CPU cannot run is refused.") +
+           "scalar, avx2, avx512 or avx512bf16: the instruction-set level every kernel (LeakyRelu, the body ops, "
+           "the statistics, CRC-32) may use, instead of the best one the CPU supports (onnx-run bench and -v name "
+           "the path in use). A level the CPU cannot run is refused.") +
        "\n";
   m += ".SH EXIT STATUS\n";
   for (const CommandFacts& c : commands) {

@@ -1,7 +1,8 @@
 // Waiting for another thread without sleeping, for a while. A thread that sleeps on a
 // condition variable costs its waker a futex call and an interrupt to an idle core (more
 // under a hypervisor), which for a job of a few microseconds costs more than the job; a
-// thread that spins a little first is found awake. ThreadPool and SideThread spin so.
+// thread that spins a little first is found awake. ThreadPool's workers and the block
+// lanes waiting for their turn (exec/block_run.cc) spin so.
 #pragma once
 
 #include <chrono>

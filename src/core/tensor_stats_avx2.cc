@@ -7,7 +7,6 @@
 
 #include <optional>
 
-#include "core/cpu_features.h"
 #include "core/tensor_stats_chunk.h"
 #include "core/tensor_stats_load8.h"
 
@@ -105,8 +104,6 @@ ONNXRUN_AVX2 StatsPart half_stats(const uint16_t* x, size_t n) {
   return plain_stats16<Src::to_float>(x, n);
 }
 
-bool supported() { return __builtin_cpu_supports("avx2") && cpu_has_f16c(); }
-
 // The float lanes, or the plain loop when the chunk has a NaN or an infinity.
 ONNXRUN_AVX2 StatsPart f32(const float* x, size_t n) {
   if (const std::optional<StatsPart> p = float_lanes(x, n)) return *p;
@@ -143,7 +140,7 @@ ONNXRUN_AVX2 StatsPart bf16(const uint16_t* x, size_t n) { return half_stats<sta
 }  // namespace
 
 const StatsKernels& stats_avx2_kernels() {
-  static const StatsKernels k{"avx2", supported, f32, f64, f16, bf16};
+  static const StatsKernels k{"avx2", IsaLevel::kAvx2, f32, f64, f16, bf16};
   return k;
 }
 

@@ -14,7 +14,6 @@
 
 #include <optional>
 
-#include "core/cpu_features.h"
 #include "core/tensor_stats_chunk.h"
 #include "core/tensor_stats_load8.h"
 
@@ -172,12 +171,6 @@ ONNXRUN_AVX512 StatsPart half_stats(const uint16_t* x, size_t n) {
   return plain_stats16<Src::to_float>(x, n);
 }
 
-bool supported() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-         cpu_has_f16c();
-}
-
 // The float lanes, or the plain loop when the chunk has a NaN or an infinity.
 ONNXRUN_AVX512 StatsPart f32(const float* x, size_t n) {
   if (const std::optional<StatsPart> p = float_lanes(x, n)) return *p;
@@ -210,7 +203,7 @@ ONNXRUN_AVX512 StatsPart bf16(const uint16_t* x, size_t n) { return half_stats<s
 }  // namespace
 
 const StatsKernels& stats_avx512_kernels() {
-  static const StatsKernels k{"avx512", supported, f32, f64, f16, bf16};
+  static const StatsKernels k{"avx512", IsaLevel::kAvx512, f32, f64, f16, bf16};
   return k;
 }
 

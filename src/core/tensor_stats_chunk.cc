@@ -110,15 +110,6 @@ StatsPart portable_16bit(const uint16_t* x, size_t n) {
   return plain_stats16<to_float>(x, n);
 }
 
-const StatsKernels& active_kernels() {
-  static const StatsKernels& path = []() -> const StatsKernels& {
-    for (const StatsKernels* p : {&stats_avx512_kernels(), &stats_avx2_kernels()})
-      if (p->supported()) return *p;
-    return stats_portable_kernels();
-  }();
-  return path;
-}
-
 // Integer, bool and 8-bit float types: widened to double one by one (exact below 2^53).
 StatsPart other_stats(DType dtype, const void* data, size_t n) {
   const size_t esize = dtype_size(dtype);
@@ -132,7 +123,7 @@ StatsPart other_stats(DType dtype, const void* data, size_t n) {
 
 const StatsKernels& stats_portable_kernels() {
   static const StatsKernels k{"portable",
-                              [] { return true; },
+                              IsaLevel::kScalar,
                               portable_f32,
                               portable_f64,
                               portable_16bit<float16_to_float>,
@@ -140,8 +131,16 @@ const StatsKernels& stats_portable_kernels() {
   return k;
 }
 
+const StatsKernels& stats_kernels_for(const HardwareConfig& config) {
+  for (const StatsKernels* p : {&stats_avx512_kernels(), &stats_avx2_kernels()})
+    if (config.has(p->level)) return *p;
+  return stats_portable_kernels();
+}
+
+const StatsKernels& stats_active_kernels() { return stats_kernels_for(hardware_config()); }
+
 StatsPart chunk_stats(DType dtype, const void* data, size_t n) {
-  const StatsKernels& p = active_kernels();
+  const StatsKernels& p = stats_active_kernels();
   switch (dtype) {
     case DType::kFloat: return p.f32(static_cast<const float*>(data), n);
     case DType::kDouble: return p.f64(static_cast<const double*>(data), n);

@@ -18,6 +18,7 @@
 #include <optional>
 
 #include "core/dtype.h"
+#include "core/hardware.h"
 #include "core/stats_part.h"
 
 namespace onnxrun {
@@ -41,24 +42,33 @@ inline uint16_t half_from_order_key(int16_t key) {
   return static_cast<uint16_t>(bits ^ ((bits >> 15) * 0x7FFFu));
 }
 
-// n in [1, kStatsChunk]. The dtype's element layout at `data`. The fastest supported path.
+// n in [1, kStatsChunk]. The dtype's element layout at `data`. The path of the hardware
+// configuration (stats_active_kernels()).
 StatsPart chunk_stats(DType dtype, const void* data, size_t n);
 
 // One implementation of the chunk kernels of the four float types.
 struct StatsKernels {
   const char* name;
-  bool (*supported)();  // by this CPU
+  IsaLevel level;  // what the CPU must have (core/hardware.h)
   StatsPart (*f32)(const float*, size_t);
   StatsPart (*f64)(const double*, size_t);
   StatsPart (*f16)(const uint16_t*, size_t);
   StatsPart (*bf16)(const uint16_t*, size_t);
+
+  bool supported() const { return cpu_hardware().has(level); }  // by this CPU
 };
 
-// Every path compiled in: the portable one first, then the vector ones in order of speed
-// (chunk_stats takes the last supported). Exposed for the tests, which compare them.
+// Every path compiled in: the portable one first, then the vector ones in order of speed.
+// Exposed for the tests, which compare them (each where cpu_hardware() has its level).
 const StatsKernels& stats_portable_kernels();
 const StatsKernels& stats_avx2_kernels();
 const StatsKernels& stats_avx512_kernels();
+
+// The widest path `config` allows: portable at the scalar level (ONNXRUN_ISA=scalar).
+const StatsKernels& stats_kernels_for(const HardwareConfig& config);
+// stats_kernels_for(hardware_config()): the path chunk_stats takes. Throws as
+// hardware_config() does.
+const StatsKernels& stats_active_kernels();
 
 // The plain loop over values already widened to T (float or double): every kind of value.
 template <class T>

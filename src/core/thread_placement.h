@@ -1,9 +1,10 @@
 // Where a new worker thread starts. Linux puts a new thread on its creator's CPU and lets
-// load balancing move it later; on this project's 2-core VM a streamed run's two lanes
-// then took turns on one core for a large part of the run while the other sat idle
-// (perf sched timehist; docs/perf.md, "Thread placement"). A worker therefore moves
-// itself, once, to an allowed CPU other than its creator's, and is then free to go
-// anywhere again: a placement, not a pin, so other processes and cpusets are respected.
+// load balancing move it later, so the two lanes of a streamed run were measured taking
+// turns on one core for up to 20 ms of a 50 ms run while another sat idle (perf sched
+// timehist; docs/perf.md, "Thread placement", where the machine is named). A worker
+// therefore moves itself, once, to an allowed CPU other than its creator's, and is then
+// free to go anywhere again: a placement, not a pin, so other processes and cpusets are
+// respected.
 #pragma once
 
 namespace onnxrun {

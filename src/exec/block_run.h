@@ -86,6 +86,10 @@ struct BlockSinks {
   std::function<void(size_t begin, const std::vector<Tensor>& outputs)> outputs;
 };
 
+// Whether run_in_blocks can take lanes for these inputs: every one read in any order, and
+// no sinks.value (`observes_values`) to see the nodes' values in order.
+bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_values);
+
 // Runs exec's graph over `inputs` in blocks of about `block_bytes` (rounded to whole
 // elements of the widest type), calling `sinks` for each. Buffers are reused from block
 // to block. What a sink or a read throws ends the run and is rethrown here: with lanes
@@ -96,10 +100,6 @@ struct BlockSinks {
 // statistics stay in one core's cache and the cores share the work; the in-order sinks
 // take their turns. The graph's kernels then use no pool. One lane when an input cannot
 // be read in any order, when sinks.value is given, or for a single block.
-// Whether run_in_blocks can take lanes for these inputs: every one read in any order, and
-// no sinks.value (`observes_values`) to see the nodes' values in order.
-bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_values);
-
 // Returns the lanes it ran. REQUIRES: plan == plan_block_run(exec, <inputs' names and
 // types>, shape).
 unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,

@@ -13,7 +13,7 @@
 
 #include "core/error.h"
 #include "core/fail.h"
-#include "io/output_transaction.h"
+#include "io/output_set.h"
 #include "io/owned_temp.h"
 #include "io/page_matched_write.h"
 #include "io/temp_names.h"
@@ -21,8 +21,6 @@
 namespace onnxrun {
 
 namespace {
-
-thread_local int t_immediate_depth = 0;
 
 // From this size on, write_bytes writes past the stream's buffer.
 constexpr size_t kLargeWriteBytes = size_t{64} << 10;
@@ -64,9 +62,6 @@ Target resolve_target(const std::string& path) {
 
 }  // namespace
 
-ImmediateWrites::ImmediateWrites() { ++t_immediate_depth; }
-ImmediateWrites::~ImmediateWrites() { --t_immediate_depth; }
-
 void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path) {
   // A tensor's data goes past the stream's buffer: stdio would copy the data's first bytes
   // into it to fill a buffer's worth, and write the rest from a few bytes past a page
@@ -80,11 +75,12 @@ void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& pa
 }
 
 void write_text_file_now(const WriteTarget& target, const std::string& text) {
-  ImmediateWrites now;
-  write_file_atomically(target, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), target.path); });
+  WriteTarget now = target;
+  now.set = nullptr;
+  write_file_atomically(now, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), now.path); });
 }
 
-AtomicFile::AtomicFile(const WriteTarget& target) : path_(target.path) {
+AtomicFile::AtomicFile(const WriteTarget& target) : path_(target.path), set_(target.set) {
   std::shared_ptr<const OutputFolder> folder = target.folder;
   std::string name = target.name;
   if (!folder) {
@@ -148,8 +144,7 @@ void AtomicFile::commit() {
   ::fchmod(temp_->fd(), 0666 & ~mask);
   if (std::fclose(std::exchange(f_, nullptr)) != 0) give_up(errno);
 
-  OutputTransaction* tx = t_immediate_depth == 0 ? OutputTransaction::current() : nullptr;
-  if (tx) return tx->add(std::move(temp_));
+  if (set_) return set_->add(std::move(temp_));
   temp_->put_in_place();  // throws; the temporary then goes with temp_
   temp_->keep();          // complete and in place: the user's file now
   temp_.reset();

@@ -14,10 +14,10 @@
 //   - a folder: Error(kIo), nothing written.
 // Temporaries that killed runs left for the same file are removed first (only those
 // provably nobody's: io/owned_temp.h).
-// While an OutputTransaction (io/output_transaction.h) is alive, a replacing write stops
-// before the rename and hands the temporary to it, unless it runs inside an
-// ImmediateWrites scope. A failure (including an exception from the
-// writer) removes the temporary; SIGINT/SIGTERM does too (io/cleanup_signals.h).
+// When the target names an OutputSet (io/output_set.h), a replacing write stops before
+// the rename and hands the temporary to it; the set puts it in place on its commit.
+// A failure (including an exception from the writer) removes the temporary;
+// SIGINT/SIGTERM does too (io/cleanup_signals.h).
 #pragma once
 
 #include <cstdint>
@@ -30,11 +30,12 @@
 
 namespace onnxrun {
 
+class OutputSet;
 class OwnedTemp;
 
 // One result file being written, as described above: the constructor opens the
 // temporary (or the target itself, in place), commit() puts it in place (or hands it to
-// the live OutputTransaction), and the destructor without a commit removes the
+// the target's OutputSet), and the destructor without a commit removes the
 // temporary. Several can be open at once (outputs written block by block, side by side).
 // Not thread safe; one writer per object.
 class AtomicFile {
@@ -60,8 +61,8 @@ class AtomicFile {
   const std::string& path() const { return path_; }  // as given, for messages
 
   // Flushes and closes the file; a temporary gets the usual permissions of a new file
-  // and is renamed over the target, or handed to the live OutputTransaction unless an
-  // ImmediateWrites scope is open. Throws Error(kIo) (the temporary is then removed).
+  // and is renamed over the target, or handed to the target's OutputSet when it names
+  // one. Throws Error(kIo) (the temporary is then removed).
   void commit();
 
   // Whether AtomicFile(target).can_seek() would be true, found without opening anything
@@ -70,6 +71,7 @@ class AtomicFile {
 
  private:
   std::string path_;
+  OutputSet* set_ = nullptr;         // the target's: where commit() hands the temporary
   std::unique_ptr<OwnedTemp> temp_;  // the temporary, while it is ours
   std::FILE* f_ = nullptr;
   bool in_place_ = false;
@@ -85,23 +87,13 @@ void write_file_atomically(const WriteTarget& target, const std::function<void(s
 // pwrite of all n bytes at `offset` that throws Error(kIo) "cannot write PATH: ...".
 void write_bytes_at(int fd, const void* data, size_t n, uint64_t offset, const std::string& path);
 
-// While alive, this thread's writes go to their files at once, whatever transaction is
-// alive: for writers that must not wait for a commit (reports, --dump-intermediates).
-class ImmediateWrites {
- public:
-  ImmediateWrites();
-  ~ImmediateWrites();
-  ImmediateWrites(const ImmediateWrites&) = delete;
-  ImmediateWrites& operator=(const ImmediateWrites&) = delete;
-};
-
 // Throws Error(kIo) when write_file_atomically(target) is sure to fail for where the file
 // goes: it is a folder, its folder does not exist or is not a folder, or that folder
 // cannot be written. For checking report and output paths before a long run.
 void check_writable_target(const WriteTarget& target);
 
-// `text` as the whole of the target, written now (an ImmediateWrites scope): reports and
-// the --dump-intermediates index, which a failed run keeps.
+// `text` as the whole of the target, put in place now whatever set the target names:
+// reports and the --dump-intermediates index, which a failed run keeps.
 void write_text_file_now(const WriteTarget& target, const std::string& text);
 
 // fwrite that throws Error(kIo) on a short write.

@@ -1,11 +1,13 @@
 // Removing a run's files when SIGINT or SIGTERM ends it (DESIGN.md, "Files:").
 //
-// Every temporary that write_file_atomically creates, and every file an OutputTransaction
-// renames into place, is registered here in a preallocated slot *before* the file exists.
-// The signal handler walks the slots with async-signal-safe calls only (unlink, write,
-// _exit): it unlinks each live temporary, and each file a commit in progress has already
-// renamed into place, then removes the folders made for them when empty, then prints `onnx-run: interrupted (SIGINT)` (or SIGTERM) and exits
-// 130 (143).
+// Every temporary that write_file_atomically creates, every folder an OutputSet
+// (io/output_set.h) makes for its files, and every file its commit renames into place, is
+// registered here in a preallocated slot *before* the file exists. The signal handler
+// walks the slots with async-signal-safe calls only (unlink, write, _exit): it unlinks
+// each live temporary, and each file a commit in progress has already renamed into place,
+// then removes the folders made for them when empty, then prints `onnx-run: interrupted
+// (SIGINT)` (or SIGTERM) and exits 130 (143). The slots are the set's state as the
+// handler sees it: no list of sets is kept.
 #pragma once
 
 #include <string>

@@ -2,6 +2,8 @@
 
 #include <zlib.h>
 
+#include "core/hardware.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -75,9 +77,6 @@ __attribute__((target("pclmul,sse4.1"))) uint32_t fold_pclmul(const unsigned cha
   return static_cast<uint32_t>(_mm_extract_epi32(x1, 1));
 }
 
-// Probed once; the kernels' ISA choice (ops/) sits above this floor.
-const bool kHasPclmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
-
 #endif
 
 }  // namespace
@@ -85,7 +84,7 @@ const bool kHasPclmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_suppor
 uint32_t crc32_update(uint32_t crc, const void* data, size_t n) {
   const auto* p = static_cast<const unsigned char*>(data);
 #if defined(__x86_64__)
-  if (kHasPclmul && n >= 64) {
+  if (n >= 64 && hardware_config().pclmul) {
     const size_t folded = n & ~size_t{15};
     crc = ~fold_pclmul(p, folded, ~crc);
     p += folded;

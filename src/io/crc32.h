@@ -3,7 +3,8 @@
 // three to four times copying its bytes. On a CPU with PCLMULQDQ (every x86-64 since
 // 2010) the data is folded 64 bytes at a time with carry-less multiplies (Intel,
 // "Fast CRC Computation for Generic Polynomials Using PCLMULQDQ", 2009), the same
-// result bit for bit; elsewhere zlib's crc32 does it.
+// result bit for bit; elsewhere, and under ONNXRUN_ISA=scalar (the hardware
+// configuration's pclmul, core/hardware.h), zlib's crc32 does it.
 #pragma once
 
 #include <cstddef>

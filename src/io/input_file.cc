@@ -12,11 +12,11 @@ namespace onnxrun {
 
 namespace {
 
-NamedTensor read_any(const std::string& path) {
+NamedTensor read_any(const std::string& path, std::optional<DType> declared) {
   const std::string ext = std::filesystem::path(path).extension().string();
   if (ext == ".npy") {
     try {
-      return {"", read_npy_file(path)};
+      return {"", bfloat16_from_bits(read_npy_file(path), declared)};
     } catch (const Error& e) {
       // Most of the reader's messages name the file; those from shared checks (a shape's
       // rank or size) do not.
@@ -31,9 +31,9 @@ NamedTensor read_any(const std::string& path) {
 
 }  // namespace
 
-NamedTensor read_input_file(const std::string& path) {
+NamedTensor read_input_file(const std::string& path, std::optional<DType> declared) {
   try {
-    return read_any(path);
+    return read_any(path, declared);
   } catch (const std::bad_alloc&) {
     // The system said no before the memory limit did: still a refusal naming the file.
     fail(ErrorKind::kSecurity, "{}: out of memory while reading it", path);

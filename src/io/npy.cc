@@ -397,9 +397,14 @@ void write_npy_file(const WriteTarget& target, const Tensor& t) {
   });
 }
 
+DType numpy_type_as_declared(DType read, std::optional<DType> declared) {
+  return read == DType::kUInt16 && declared == DType::kBFloat16 ? DType::kBFloat16 : read;
+}
+
 Tensor bfloat16_from_bits(const Tensor& t, std::optional<DType> declared) {
-  if (declared != DType::kBFloat16 || t.dtype() != DType::kUInt16) return t;
-  return Tensor(DType::kBFloat16, t.shape(), t.buffer());
+  const DType typed = numpy_type_as_declared(t.dtype(), declared);
+  if (typed == t.dtype()) return t;
+  return Tensor(typed, t.shape(), t.buffer());
 }
 
 }  // namespace onnxrun

@@ -10,13 +10,17 @@
 // Types: float16 '<f2', float32 '<f4', float64 '<f8', int8..int64 '|i1' '<i2' '<i4'
 // '<i8', uint8..uint64 '|u1' '<u2' '<u4' '<u8', bool '|b1', complex64 '<c8',
 // complex128 '<c16'. numpy has no bfloat16: onnx-run writes a bfloat16 tensor as its
-// raw bits, '<u2', and reads a '<u2' array fed to a bfloat16 input as those bits
-// (bfloat16_from_bits below), so a round trip is exact. In numpy:
+// raw bits, '<u2', and reads a '<u2' array fed to a bfloat16 value as those bits
+// (bfloat16_from_bits below), so a round trip is exact. That retyping happens once, at
+// the io edge: the readers of numpy files take the type the value is declared as
+// (read_input_file, read_npz_file, open_tensor_stream, open_npz_streams,
+// ResultTensor::as_declared) and nothing above io retypes. In numpy:
 //   bits = np.load("y.npy")                                   # uint16
 //   f32 = (bits.astype(np.uint32) << 16).view(np.float32)     # exact widening
 //   bits = (f32.view(np.uint32) >> 16).astype(np.uint16)      # truncation (no rounding)
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,5 +70,11 @@ void write_npy_file(const WriteTarget& target, const Tensor& t);
 // Returns `t` retyped to bfloat16 (same buffer) when `declared` is bfloat16 and `t` is
 // uint16; otherwise `t` unchanged.
 Tensor bfloat16_from_bits(const Tensor& t, std::optional<DType> declared);
+// The rule itself, on types: bfloat16 when `read` is uint16 and `declared` bfloat16, else `read`.
+DType numpy_type_as_declared(DType read, std::optional<DType> declared);
+
+// The type a value read from a numpy file is declared as, by its name (an .npz member's);
+// nullopt when unknown. An empty function: none is declared.
+using DeclaredType = std::function<std::optional<DType>(const std::string& name)>;
 
 }  // namespace onnxrun

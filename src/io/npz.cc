@@ -68,9 +68,12 @@ std::vector<NamedArray> parse_npz(std::string_view bytes, const std::string& wha
   return out;
 }
 
-std::vector<NamedArray> read_npz_file(const std::string& path) {
+std::vector<NamedArray> read_npz_file(const std::string& path, const DeclaredType& declared) {
   const FileBytes bytes = FileBytes::read(path, FileBytes::Limit::kMemoryOnly);
-  return parse_npz(std::string_view(bytes.data(), bytes.size()), path);
+  std::vector<NamedArray> arrays = parse_npz(std::string_view(bytes.data(), bytes.size()), path);
+  if (declared)
+    for (NamedArray& a : arrays) a.tensor = bfloat16_from_bits(a.tensor, declared(a.name));
+  return arrays;
 }
 
 namespace {

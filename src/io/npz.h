@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "io/npy.h"
 #include "io/output_folder.h"
 
 namespace onnxrun {
@@ -30,7 +31,9 @@ struct NamedArray {
 // for a damaged archive or an entry that is not a .npy, Error(kUnsupported) for
 // encryption or a compression other than stored/deflated.
 std::vector<NamedArray> parse_npz(std::string_view bytes, const std::string& what);
-std::vector<NamedArray> read_npz_file(const std::string& path);
+// `declared` gives the type each member's value is declared as: uint16 bits come back as
+// bfloat16 where it is bfloat16 (numpy has none: io/npy.h).
+std::vector<NamedArray> read_npz_file(const std::string& path, const DeclaredType& declared = {});
 
 // The archive bytes for `arrays` (entries "<name>.npy", in the order given).
 std::string npz_bytes(const std::vector<NamedArray>& arrays);

@@ -1,9 +1,10 @@
-// Writing a run's outputs as DIR/output_<k>.pb, each a TensorProto named after its
-// graph output (or, for --save-inputs, the inputs it used as DIR/input_<k>.pb). The
-// folder is created if missing and opened once (io/output_folder.h): each name's entry is
-// replaced, never followed. Each file is written atomically, into
-// the live OutputTransaction (io/output_transaction.h) when there is one; otherwise this
-// call makes its own, so that the files appear together or, on any failure, not at all.
+// Writing a run's tensors as files in a folder: -o's outputs (output_<k>.pb, .npy, or one
+// outputs.npz; a TensorProto is named after its graph output, an .npz member keyed by
+// it) and --save-inputs' inputs (input_<k>..., inputs.npz), named by io/output_names.h.
+// The folder is created if missing and opened once (io/output_folder.h): each name's
+// entry is replaced, never followed. Every file is written atomically into the caller's
+// OutputSet (io/output_set.h): it appears when the set commits, with the run's other
+// files, or, when the run fails, not at all.
 #pragma once
 
 #include <functional>
@@ -12,28 +13,31 @@
 
 #include "core/tensor.h"
 #include "io/output_folder.h"
-#include "io/tensor_file.h"
+#include "io/output_names.h"
+#include "io/tensor_format.h"
 
 namespace onnxrun {
 
-// Whose files a folder receives: a run's outputs (output_<k>.<ext>, outputs.npz), or the
-// inputs it used (--save-inputs: input_<k>.<ext>, inputs.npz), so that `-i DIR/input_0.pb`
-// or `--npz DIR/inputs.npz` runs them again.
-enum class TensorRole { kOutputs, kInputs };
+class OutputSet;
 
-// output_<k><ext> or input_<k><ext>.
-std::string numbered_file_name(TensorRole role, size_t k, const std::string& ext);
-// outputs.npz or inputs.npz.
-std::string bundle_file_name(TensorRole role);
-
-// numbered_file_name(role, k, ext) in `dir` (make_output_folder) for k < count, each
-// written by write_one(target, k), all or none as above. Returns the paths written.
-std::vector<std::string> write_numbered_outputs(const std::string& dir, const std::string& ext, size_t count,
+// numbered_file_name(role, k, ext) in `dir` (made by the set, OutputSet::folder) for
+// k < count, each written by write_one(target, k) into `set`. Returns the paths written.
+std::vector<std::string> write_numbered_outputs(OutputSet& set, const std::string& dir, const std::string& ext,
+                                                size_t count,
                                                 const std::function<void(const WriteTarget&, size_t)>& write_one,
                                                 TensorRole role = TensorRole::kOutputs);
 
+// The tensors in `format` into `dir`, their files in `set` (see above); Error(kIo) when a
+// file cannot be written (what was written stays in the set, which rolls it back).
 // REQUIRES: names.size() == tensors.size(). Returns the paths written.
-std::vector<std::string> write_output_files(const std::string& dir, const std::vector<std::string>& names,
-                                            const std::vector<Tensor>& tensors, TensorRole role = TensorRole::kOutputs);
+std::vector<std::string> write_outputs_as(OutputSet& set, TensorFormat format, const std::string& dir,
+                                          const std::vector<std::string>& names, const std::vector<Tensor>& tensors,
+                                          TensorRole role = TensorRole::kOutputs);
+
+// Before a run: Error(kIo) when write_outputs_as(format, dir, <count tensors>, role) is
+// sure to fail (dir is not a folder; a file's name is a folder; dir is not writable).
+// Removes the temporaries killed runs left in dir (io/owned_temp.h).
+void check_output_targets(TensorFormat format, const std::string& dir, size_t count,
+                          TensorRole role = TensorRole::kOutputs);
 
 }  // namespace onnxrun

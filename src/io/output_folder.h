@@ -6,7 +6,8 @@
 //   there, or swapped in while the run writes, redirects nothing.
 // - A path the user names (--json F, --junit F): its symlinks are followed, a FIFO or
 //   device is written in place (io/atomic_file.h).
-// A WriteTarget says which; a plain string is the user's path.
+// A WriteTarget says which, and whether the file joins an OutputSet (io/output_set.h) to
+// appear on its commit; a plain string is the user's path, written at once.
 #pragma once
 
 #include <memory>
@@ -15,13 +16,15 @@
 
 namespace onnxrun {
 
+class OutputSet;
+
 // An open folder that result files go into. Thread safe (read-only after creation).
 class OutputFolder {
  public:
   // The folder `dir` that onnx-run fills, created with its parents when missing, and
   // opened once. The folders it made are appended to `made` (when given), outermost
-  // first, so that a run that fails can take them back (make_output_folder in
-  // io/output_transaction.h does). Temporaries that killed runs left in it are removed
+  // first, so that a run that fails can take them back (OutputSet::folder in
+  // io/output_set.h does). Temporaries that killed runs left in it are removed
   // (io/temp_names.h remove_stale_temporaries). Throws Error(kIo) when it cannot be made
   // or opened, or is not a folder.
   static std::shared_ptr<const OutputFolder> make(const std::string& dir, std::vector<std::string>* made = nullptr);
@@ -43,7 +46,8 @@ class OutputFolder {
   std::string path_;
 };
 
-// A result file's place: a name inside an OutputFolder, or a path the user named.
+// A result file's place: a name inside an OutputFolder, or a path the user named; and the
+// set it is committed with (OutputSet::target), or none: put in place once complete.
 struct WriteTarget {
   WriteTarget(std::string user_path) : path(std::move(user_path)) {}  // NOLINT: a path is a target
   WriteTarget(const char* user_path) : path(user_path) {}             // NOLINT
@@ -53,6 +57,7 @@ struct WriteTarget {
   std::string path;                            // for messages
   std::shared_ptr<const OutputFolder> folder;  // null: a path the user named
   std::string name;                            // inside `folder`
+  OutputSet* set = nullptr;                    // null: in place as soon as complete
 };
 
 }  // namespace onnxrun

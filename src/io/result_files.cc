@@ -14,7 +14,9 @@
 #include "core/fail.h"
 #include "io/file_bytes.h"
 #include "io/input_file.h"
+#include "io/npy.h"
 #include "io/npz.h"
+#include "io/output_names.h"
 #include "io/test_data.h"
 
 namespace fs = std::filesystem;
@@ -62,7 +64,7 @@ bool entry_exists(const fs::path& p) {
 std::vector<ResultTensor> read_folder(const fs::path& dir) {
   std::vector<ResultTensor> out;
   std::error_code ec;
-  const fs::path index = dir / "values.tsv";
+  const fs::path index = dir / kDumpIndexName;
   if (entry_exists(index)) {
     for (const auto& [file, name] : read_values_tsv(index)) {
       if (file.find('/') != std::string::npos || file == ".." || !is_tensor_file(file))
@@ -143,6 +145,10 @@ std::vector<size_t> match_by_name_then_position(const std::vector<std::string>& 
     taken[next] = true;
   }
   return slot;
+}
+
+Tensor ResultTensor::as_declared(std::optional<DType> declared) const {
+  return numpy ? bfloat16_from_bits(tensor, declared) : tensor;
 }
 
 }  // namespace onnxrun

@@ -3,6 +3,7 @@
 // output_K.pb, NAME.npy, a --dump-intermediates folder), an .npz archive, or one file.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,12 @@ struct ResultTensor {
   std::string file;  // for messages: "dir/output_0.pb", "out.npz:y"
   Tensor tensor;
   // From a .npy or .npz: a uint16 tensor may be bfloat16's bits (numpy has no bfloat16;
-  // io/npy.h bfloat16_from_bits), to retype where the other side says bfloat16.
+  // io/npy.h), to retype where the value is declared bfloat16 (as_declared).
   bool numpy = false;
+
+  // The tensor as a value of type `declared` (when known) reads it: a numpy file's uint16
+  // bits are bfloat16 where `declared` is; anything else as it is.
+  Tensor as_declared(std::optional<DType> declared) const;
 };
 
 // The tensors of `path`, in order: a folder's .pb and .npy files in values.tsv's order

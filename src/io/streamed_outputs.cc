@@ -2,20 +2,21 @@
 
 #include "core/error.h"
 #include "core/fail.h"
-#include "io/output_files.h"
-#include "io/output_transaction.h"
+#include "io/output_set.h"
 
 namespace onnxrun {
 
-StreamedOutputs::StreamedOutputs(TensorFormat format, std::string dir, std::vector<std::string> names,
-                                 std::vector<DType> dtypes, std::vector<Shape> shapes, TensorRole role)
-    : format_(format), dir_(std::move(dir)), names_(std::move(names)) {
+StreamedOutputs::StreamedOutputs(OutputSet& set, TensorFormat format, const std::string& dir,
+                                 std::vector<std::string> names, std::vector<DType> dtypes, std::vector<Shape> shapes,
+                                 TensorRole role)
+    : names_(std::move(names)) {
   if (dtypes.size() != names_.size() || shapes.size() != names_.size())
     fail(ErrorKind::kInternal, "StreamedOutputs: {} names, {} types, {} shapes", names_.size(), dtypes.size(),
          shapes.size());
-  if (format_ == TensorFormat::kNpz) {
+  const std::vector<std::string> files = tensor_file_names(format, names_.size(), role);
+  if (format == TensorFormat::kNpz) {
     layout_.emplace(names_, dtypes, shapes);  // refuses what write_npz_file refuses, before any file exists
-    npz_ = std::make_unique<AtomicFile>(WriteTarget(make_output_folder(dir_), bundle_file_name(role)));
+    npz_ = std::make_unique<AtomicFile>(set.target(set.folder(dir), files[0]));
     const std::string& path = npz_->path();
     for (size_t k = 0; k < names_.size(); ++k) {
       const std::string head = layout_->local_header(k);  // its CRC patched at finish()
@@ -25,12 +26,10 @@ StreamedOutputs::StreamedOutputs(TensorFormat format, std::string dir, std::vect
     crcs_.assign(names_.size(), 0);
     return;
   }
-  const std::shared_ptr<const OutputFolder> folder = make_output_folder(dir_);
-  const char* ext = format_ == TensorFormat::kPb ? ".pb" : ".npy";
-  for (size_t k = 0; k < names_.size(); ++k) {
-    const WriteTarget target(folder, numbered_file_name(role, k, ext));
-    files_.push_back(std::make_unique<StreamedTensorFile>(target, format_, dtypes[k], shapes[k], names_[k]));
-  }
+  const std::shared_ptr<const OutputFolder> folder = set.folder(dir);
+  for (size_t k = 0; k < names_.size(); ++k)
+    files_.push_back(
+        std::make_unique<StreamedTensorFile>(set.target(folder, files[k]), format, dtypes[k], shapes[k], names_[k]));
 }
 
 StreamedOutputs::~StreamedOutputs() = default;  // each AtomicFile removes its temporary
@@ -63,28 +62,13 @@ std::vector<std::string> StreamedOutputs::finish() {
     npz_->commit();
     return {path};
   }
-  // All or none, as write_numbered_outputs: the caller's transaction holds the files, or
-  // this call's own does.
-  for (const auto& f : files_) f->check_complete();  // a short output: none of them is kept
-  std::optional<OutputTransaction> own;
-  if (!OutputTransaction::current()) own.emplace();
+  for (const auto& f : files_) f->check_complete();  // a short output: none of them is handed over
   std::vector<std::string> written;
   for (const auto& f : files_) {
-    f->commit();
+    f->commit();  // into the set
     written.push_back(f->path());
   }
-  if (own) own->commit();
   return written;
-}
-
-bool StreamedOutputs::can_stream(TensorFormat format, const std::string& dir, size_t count, TensorRole role) {
-  // Every file goes to a temporary of the run's own, which can seek, and replaces its
-  // name's entry (a FIFO there is replaced, not written into).
-  (void)format;
-  (void)dir;
-  (void)count;
-  (void)role;
-  return true;
 }
 
 }  // namespace onnxrun

@@ -1,13 +1,14 @@
 // A run's output files written as their data comes, block by block: the files
-// write_outputs_as (io/tensor_format.h) writes for whole tensors, byte for byte the same
-// (pb as output_<k>.pb, npy as output_<k>.npy, npz as one outputs.npz), appearing as
-// they do: together on finish(), through the live OutputTransaction when there is one,
-// or not at all. Memory is the headers; data goes from the caller's blocks to the files.
+// write_outputs_as (io/output_files.h) writes for whole tensors, byte for byte the same
+// (pb as output_<k>.pb, npy as output_<k>.npy, npz as one outputs.npz), named by
+// io/output_names.h, and handed to the caller's OutputSet (io/output_set.h) on finish():
+// they appear when it commits, or not at all. Memory is the headers; data goes from the
+// caller's blocks to the files.
 //
 // outputs.npz is laid out up front (every member's size follows from its type and
 // shape): each member's data is written at its offset, and finish() patches the CRC-32s
-// into the local headers and writes the central directory. That needs a file that can
-// seek; can_stream() says whether the target is one.
+// into the local headers and writes the central directory. Every file is a temporary of
+// the run's own, so it can seek.
 // Every file goes into the folder by rename (io/output_folder.h): a FIFO, device or
 // symlink standing at an output's name is replaced, never written into.
 #pragma once
@@ -20,19 +21,22 @@
 #include "core/tensor.h"
 #include "io/atomic_file.h"
 #include "io/npz.h"
+#include "io/output_names.h"
 #include "io/streamed_tensor_file.h"
 #include "io/tensor_format.h"
 
 namespace onnxrun {
 
+class OutputSet;
+
 class StreamedOutputs {
  public:
-  // Creates `dir` if missing and opens every file (Error(kIo) as write_outputs_as).
-  // REQUIRES: names, dtypes and shapes of one size; for npz, can_stream() (else
-  // Error(kInternal)).
+  // Creates `dir` if missing (through `set`, which takes it back if the run fails) and
+  // opens every file (Error(kIo) as write_outputs_as). REQUIRES: names, dtypes and shapes
+  // of one size; `set` outlives this object.
   // TensorRole::kInputs writes the files --save-inputs names (input_<k>, inputs.npz).
-  StreamedOutputs(TensorFormat format, std::string dir, std::vector<std::string> names, std::vector<DType> dtypes,
-                  std::vector<Shape> shapes, TensorRole role = TensorRole::kOutputs);
+  StreamedOutputs(OutputSet& set, TensorFormat format, const std::string& dir, std::vector<std::string> names,
+                  std::vector<DType> dtypes, std::vector<Shape> shapes, TensorRole role = TensorRole::kOutputs);
   // Not finished: every temporary removed, nothing left.
   ~StreamedOutputs();
   StreamedOutputs(const StreamedOutputs&) = delete;
@@ -40,20 +44,12 @@ class StreamedOutputs {
 
   // The next n data bytes of output k. Error(kInternal) past its byte size.
   void append(size_t k, const void* data, size_t n);
-  // Error(kInternal) when an output got other than its byte size. The files are then
-  // handed to the live OutputTransaction, or committed together as write_numbered_outputs
-  // does. Returns their paths, as write_outputs_as does.
+  // Error(kInternal) when an output got other than its byte size: then none of them is
+  // handed over. Else every file goes to the set. Returns their paths, as
+  // write_outputs_as does.
   std::vector<std::string> finish();
 
-  // False when this format and folder cannot be streamed: the caller then writes whole
-  // tensors with write_outputs_as. Always true now that every file is a temporary of the
-  // run's own (kept for the callers' sake).
-  static bool can_stream(TensorFormat format, const std::string& dir, size_t count,
-                         TensorRole role = TensorRole::kOutputs);
-
  private:
-  TensorFormat format_;
-  std::string dir_;
   std::vector<std::string> names_;
   std::vector<std::unique_ptr<StreamedTensorFile>> files_;  // pb, npy
   // npz

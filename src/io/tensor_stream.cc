@@ -303,14 +303,16 @@ std::optional<TensorStream> open_member(const std::shared_ptr<const ReadAtFile>&
 
 }  // namespace
 
-std::optional<TensorStream> open_tensor_stream(const std::string& path) {
+std::optional<TensorStream> open_tensor_stream(const std::string& path, std::optional<DType> declared) {
   if (!is_regular_file(path)) return std::nullopt;
   // The format by extension, as read_input_file decides it.
-  if (std::filesystem::path(path).extension() == ".npy") return open_npy_stream(path);
-  return open_pb_stream(path);
+  if (std::filesystem::path(path).extension() != ".npy") return open_pb_stream(path);
+  std::optional<TensorStream> s = open_npy_stream(path);
+  if (s) s->dtype = numpy_type_as_declared(s->dtype, declared);
+  return s;
 }
 
-std::optional<std::vector<TensorStream>> open_npz_streams(const std::string& path) {
+std::optional<std::vector<TensorStream>> open_npz_streams(const std::string& path, const DeclaredType& declared) {
   if (!is_regular_file(path)) return std::nullopt;
   const std::shared_ptr<const ReadAtFile> file = ReadAtFile::open(path);
   std::vector<ZipMember> members;
@@ -319,6 +321,7 @@ std::optional<std::vector<TensorStream>> open_npz_streams(const std::string& pat
   for (const ZipMember& m : members) {
     std::optional<TensorStream> s = open_member(file, m, path);
     if (!s) return std::nullopt;
+    if (declared) s->dtype = numpy_type_as_declared(s->dtype, declared(s->name));
     out.push_back(std::move(*s));
   }
   return out;

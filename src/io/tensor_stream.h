@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "io/npy.h"
 
 namespace onnxrun {
 
@@ -54,7 +55,8 @@ struct TensorStream {
 // reports what is wrong. Throws only for a file of the streamable kind whose type or size
 // is wrong, with read_tensor_file's or read_npy_file's message (a .npy whose data is not
 // the size its header promises is refused here, before any of it is read).
-std::optional<TensorStream> open_tensor_stream(const std::string& path);
+// `declared`: as for read_input_file, a .npy's uint16 is bfloat16 where that is declared.
+std::optional<TensorStream> open_tensor_stream(const std::string& path, std::optional<DType> declared = std::nullopt);
 
 // Every array of an .npz in archive order: stored members read by pread at their offset,
 // deflated ones through inflate with their own z_stream, so all of them can be read
@@ -63,6 +65,7 @@ std::optional<TensorStream> open_tensor_stream(const std::string& path);
 // checks as read_npz_file with the same messages: names unique, sizes, no encryption,
 // methods stored or deflated here; each member's CRC-32 (and a deflated member's length)
 // by the read of its last byte, or here for a member with no data bytes.
-std::optional<std::vector<TensorStream>> open_npz_streams(const std::string& path);
+// `declared`: as for read_npz_file, a member's uint16 is bfloat16 where that is declared.
+std::optional<std::vector<TensorStream>> open_npz_streams(const std::string& path, const DeclaredType& declared = {});
 
 }  // namespace onnxrun

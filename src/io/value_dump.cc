@@ -4,6 +4,7 @@
 #include "core/fail.h"
 #include "io/atomic_file.h"
 #include "io/npy.h"
+#include "io/output_names.h"
 #include "io/tensor_file.h"
 
 namespace onnxrun {
@@ -14,7 +15,7 @@ ValueDump::ValueDump(std::string dir, TensorFormat format)
 ValueDump::~ValueDump() = default;  // values not ended: their temporaries go
 
 std::string ValueDump::claim_file(const std::string& value_name) {
-  const std::string ext = format_ == TensorFormat::kPb ? ".pb" : ".npy";
+  const std::string ext = single_file_extension(format_);
   const std::string base = file_name_for_value(value_name);
   std::string file = base + ext;
   for (int n = 2; used_.count(file); ++n) file = base + "~" + std::to_string(n) + ext;
@@ -25,8 +26,8 @@ std::string ValueDump::claim_file(const std::string& value_name) {
 void ValueDump::write(const std::string& value_name, const Tensor& t) {
   const WriteTarget path(folder_, claim_file(value_name));
   const std::string& file = path.name;
-  // A failed run keeps the values dumped so far, on purpose: they show where it went wrong.
-  ImmediateWrites now;
+  // In no OutputSet: a failed run keeps the values dumped so far, on purpose, as they
+  // show where it went wrong.
   if (format_ == TensorFormat::kPb) write_tensor_file(path, t, value_name);
   else write_npy_file(path, t);
   index_.push_back({file, value_name, true});
@@ -54,7 +55,7 @@ void ValueDump::end_value(size_t id) {
   if (it == open_.end()) fail(ErrorKind::kInternal, "ValueDump: end of value {}, which is not open", id);
   const std::unique_ptr<StreamedTensorFile> out = std::move(it->second);
   open_.erase(it);
-  ImmediateWrites now;  // as write(): the file is the run's record, kept even if the run fails
+  // In no OutputSet, as write(): the file is the run's record, kept even if the run fails.
   out->commit();
   index_[id].written = true;
 }
@@ -67,7 +68,7 @@ size_t ValueDump::finish() {
       text += e.file + "\t" + e.value_name + "\n";
       ++count;
     }
-  write_text_file_now(WriteTarget(folder_, "values.tsv"), text);
+  write_text_file_now(WriteTarget(folder_, kDumpIndexName), text);
   return count;
 }
 

@@ -3,8 +3,9 @@
 // TensorProto named after the value) or DIR/<name>.npy, the name made safe by
 // file_name_for_value (a clash gets "~2", "~3", ...); DIR/values.tsv lists
 // "file<TAB>value name" in the order the values were produced.
-// Used as the Executor's ValueObserver; exec itself writes no files. A run that fails
-// part way leaves the values written so far: they show where it went wrong.
+// Used as the Executor's ValueObserver; exec itself writes no files. Its files join no
+// OutputSet (io/output_set.h): a run that fails part way leaves the values written so
+// far, as they show where it went wrong.
 #pragma once
 
 #include <map>
@@ -15,6 +16,7 @@
 
 #include "core/tensor.h"
 #include "io/output_folder.h"
+#include "io/output_names.h"
 #include "io/streamed_tensor_file.h"
 #include "io/tensor_format.h"
 

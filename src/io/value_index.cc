@@ -18,10 +18,11 @@
 #include "io/file_bytes.h"
 #include "io/input_file.h"
 #include "io/mapped_file.h"
+#include "io/npy.h"
 #include "io/npz.h"
+#include "io/output_names.h"
 #include "io/polygraphy_results.h"
 #include "io/tensor_file.h"
-#include "io/tensor_format.h"
 #include "io/tensor_stream.h"
 #include "io/tensor_wire.h"
 #include "io/test_data.h"
@@ -144,6 +145,11 @@ std::vector<IndexedValue> polygraphy_values(const std::string& path) {
 }
 
 }  // namespace
+
+Tensor IndexedValue::load_as(std::optional<DType> declared) const {
+  Tensor t = load();
+  return numpy ? bfloat16_from_bits(t, declared) : t;
+}
 
 std::string onnxruntime_dump_name(const std::string& value_name) {
   std::string out = value_name;

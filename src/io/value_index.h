@@ -12,7 +12,7 @@
 //   - a single .pb / .tensorproto / .npy file.
 // A TensorProto is named by its own name field when it has one, else by its file name; an
 // .npy by its file name. A value name is found as written, else by the file name
-// --dump-intermediates would give it (io/tensor_format.h: file_name_for_value), else by
+// --dump-intermediates would give it (io/output_names.h: file_name_for_value), else by
 // onnxruntime's (every character other than a letter or digit as '_').
 // .pb files are mapped (their raw_data used where it lies), .npz members read on their
 // own; a Polygraphy JSON is held as its text (base64, 4/3 of the arrays' size), as
@@ -22,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct IndexedValue {
   bool numpy = false;
   // Reads the tensor. Throws Error(kIo/kInvalid/kUnsupported) naming `file`.
   std::function<Tensor()> load;
+  // load(), with numpy's uint16 taken as bfloat16's bits where `declared` says bfloat16
+  // (io/npy.h bfloat16_from_bits: the one place that rule lives).
+  Tensor load_as(std::optional<DType> declared) const;
 };
 
 class ValueIndex {

@@ -1,12 +1,13 @@
 // The loops of elementwise_loops.h compiled for AVX2 by the target pragma below, used
-// only when cpuid reports AVX2 and F16C (elementwise_paths.cc). Same source, same bits:
-// the pragma only lets the compiler use wider vectors. float16 and bfloat16 are written
-// with intrinsics, 8 lanes a step, as LeakyRelu's are (leaky_relu_avx2.cc): widened to
-// float32 exactly, compared or multiplied, a product rounded once (float16 by vcvtps2ph,
-// bfloat16 by integer arithmetic, NaN quieted with its payload); tails element by element.
+// only at the hardware configuration's avx2 level or above (core/hardware.h). Same
+// source, same bits: the pragma only lets the compiler use wider vectors. float16 and
+// bfloat16 are written with intrinsics, 8 lanes a step, as LeakyRelu's are
+// (leaky_relu_avx2.cc): widened to float32 exactly, compared or multiplied, a product
+// rounded once (float16 by vcvtps2ph, bfloat16 by integer arithmetic, NaN quieted with
+// its payload); tails element by element.
 #include <immintrin.h>
 
-#include "core/cpu_features.h"
+#include "core/hardware.h"
 #include "ops/elementwise_paths.h"
 #include "ops/leaky_relu_simd.h"
 
@@ -91,8 +92,7 @@ const ElementwisePath* elementwise_avx2_path() {
   using namespace elementwise_avx2;
   static constexpr ElementwisePath kAvx2 =
       ONNXRUN_ELEMENTWISE_PATH("avx2", less_half<F16x8>, less_half<BF16x8>, mul_half<F16x8>, mul_half<BF16x8>);
-  // __builtin_cpu_supports checks XCR0 too, so the OS saves the AVX state.
-  return __builtin_cpu_supports("avx2") && cpu_has_f16c() ? &kAvx2 : nullptr;
+  return cpu_hardware().has(IsaLevel::kAvx2) ? &kAvx2 : nullptr;
 }
 
 }  // namespace onnxrun

@@ -1,19 +1,13 @@
 #include "ops/elementwise_paths.h"
 
-#include <string_view>
-
-#include "ops/leaky_relu_paths.h"
+#include "core/hardware.h"
 
 namespace onnxrun {
 
 const ElementwisePath& elementwise_active_path() {
-  // One ISA decision per process, LeakyRelu's (XNNPACK's hardware config, in small).
-  static const ElementwisePath& chosen = [&]() -> const ElementwisePath& {
-    const ElementwisePath* avx2 = elementwise_avx2_path();
-    if (std::string_view(leaky_relu_active_path().name) == "scalar" || !avx2) return elementwise_scalar_path();
-    return *avx2;
-  }();
-  return chosen;
+  // Every level above scalar has AVX2 and F16C.
+  const ElementwisePath* avx2 = elementwise_avx2_path();
+  return hardware_config().has(IsaLevel::kAvx2) && avx2 ? *avx2 : elementwise_scalar_path();
 }
 
 }  // namespace onnxrun

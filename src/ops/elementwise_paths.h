@@ -9,8 +9,8 @@
 //
 // Every path computes the bits the portable loops of elementwise.h do: a compare, one
 // IEEE product or conversion per element, a select of bits; no fast-math. The path
-// follows LeakyRelu's choice (ONNXRUN_ISA included): scalar when it is scalar, else avx2,
-// which every wider path's CPU has. Thread safe (no state).
+// follows the hardware configuration (core/hardware.h, ONNXRUN_ISA included): scalar at
+// the scalar level, else avx2, which every wider level has. Thread safe (no state).
 #pragma once
 
 #include <cstddef>
@@ -41,7 +41,7 @@ struct ElementwisePath {
   void (*cast_f64_f32)(const double* in, float* out, size_t n);
 };
 
-// The path in use (decided once, after leaky_relu_active_path()).
+// The path in use (hardware_config()'s; throws as it does).
 const ElementwisePath& elementwise_active_path();
 // Both paths, scalar first, and whether this CPU runs the second (for tests).
 const ElementwisePath& elementwise_scalar_path();

@@ -1,5 +1,5 @@
 // LeakyRelu with AVX2 and F16C. Compiled for that ISA by the target pragma below and
-// called only when cpuid reports it (leaky_relu_paths.cc). Bit-exact with
+// called only when the hardware configuration has it (core/hardware.h). Bit-exact with
 // leaky_relu_kernels.cc for the reasons given in leaky_relu_avx512.cc: negative lanes
 // take the product, other lanes keep x's bits (blend); float16 rounds once with
 // vcvtps2ph; bfloat16 rounds with integer arithmetic. Tails (fewer than one vector)
@@ -8,7 +8,6 @@
 
 #include <immintrin.h>
 
-#include "core/cpu_features.h"
 #include "core/half.h"
 #include "ops/leaky_relu_kernels.h"
 #include "ops/leaky_relu_paths.h"
@@ -214,10 +213,3 @@ void bf16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) { bf16_
 #if defined(__clang__)
 #pragma clang attribute pop
 #endif
-
-namespace onnxrun::leaky_relu_avx2 {
-
-// __builtin_cpu_supports checks XCR0 too, so the OS saves the AVX state.
-bool supported() { return __builtin_cpu_supports("avx2") && cpu_has_f16c(); }
-
-}  // namespace onnxrun::leaky_relu_avx2

@@ -1,6 +1,6 @@
 // LeakyRelu with AVX-512 (F, BW, VL; F16C for float16; optionally BF16). Compiled for
-// that ISA by the target pragma below and called only when cpuid reports it
-// (leaky_relu_paths.cc). Bit-exact with leaky_relu_kernels.cc:
+// that ISA by the target pragma below and called only when the hardware configuration
+// has it (core/hardware.h). Bit-exact with leaky_relu_kernels.cc:
 //  - float/double: the multiply is done only in negative lanes (masked), other lanes
 //    keep their bits, so NaN, -0.0 and +inf pass through unchanged;
 //  - float16: widened exactly (vcvtph2ps), multiplied exactly in float32, rounded once
@@ -19,7 +19,6 @@
 
 #include <immintrin.h>
 
-#include "core/cpu_features.h"
 #include "core/half.h"
 #include "ops/leaky_relu_kernels.h"
 #include "ops/leaky_relu_paths.h"
@@ -326,14 +325,3 @@ void bf16_native(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits) 
 #if defined(__clang__)
 #pragma clang attribute pop
 #endif
-
-namespace onnxrun::leaky_relu_avx512 {
-
-// __builtin_cpu_supports checks XCR0 too, so the OS saves the AVX-512 state.
-bool supported() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") && cpu_has_f16c();
-}
-bool supported_bf16() { return supported() && __builtin_cpu_supports("avx512bf16"); }
-
-}  // namespace onnxrun::leaky_relu_avx512

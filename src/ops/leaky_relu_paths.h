@@ -8,9 +8,10 @@
 //   avx512bf16  avx512, with bfloat16 rounded by AVX-512 BF16's vcvtneps2bf16
 //
 // The default build runs on any x86-64: the wide paths are compiled for their ISA with
-// per-function target options and only called after cpuid says the CPU (and OS) has it.
-// The environment variable ONNXRUN_ISA=scalar|avx2|avx512|avx512bf16 forces a path
-// (for tests and benchmarks); unset, the best supported path is used.
+// per-function target options and only called when the hardware configuration
+// (core/hardware.h) says the CPU (and OS) has it. Each path is named after its ISA level,
+// so ONNXRUN_ISA=scalar|avx2|avx512|avx512bf16, which caps that configuration, forces
+// the path of that name (for tests and benchmarks); unset, the best supported path is used.
 //
 // Contract of each function as in leaky_relu_kernels.h: y may equal x (in place), no
 // other overlap. Thread safe (no state).
@@ -21,11 +22,13 @@
 #include <string_view>
 #include <vector>
 
+#include "core/hardware.h"
+
 namespace onnxrun {
 
 struct LeakyReluPath {
   const char* name;
-  bool (*supported)();  // does this CPU and OS run the path?
+  IsaLevel level;  // what the CPU must have (core/hardware.h); the name is the level's
   void (*f32)(const float* x, float* y, size_t n, float alpha);
   void (*f64)(const double* x, double* y, size_t n, double alpha);
   void (*f16)(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
@@ -33,6 +36,8 @@ struct LeakyReluPath {
   // LeakyRelus one after the other, alphas[0] first, in one pass (a fused chain).
   void (*chain_f32)(const float* x, float* y, size_t n, const float* alphas, size_t k);
   void (*chain_f64)(const double* x, double* y, size_t n, const double* alphas, size_t k);
+
+  bool supported() const { return cpu_hardware().has(level); }  // does this CPU and OS run it?
 };
 
 // Every path this build has, baseline first, whether or not the CPU supports it.
@@ -42,14 +47,12 @@ std::vector<const LeakyReluPath*> leaky_relu_supported_paths();
 // The path named `name`, or null.
 const LeakyReluPath* find_leaky_relu_path(std::string_view name);
 
-// The path kernels use: ONNXRUN_ISA's when set, else the best supported one. Decided once
-// per process. Throws Error(kUsage) when ONNXRUN_ISA names an unknown path or one this
-// CPU cannot run.
+// The path kernels use: the one of hardware_config()'s level (ONNXRUN_ISA's when set,
+// else the best supported). Throws as hardware_config() does.
 const LeakyReluPath& leaky_relu_active_path();
 
 // The wide paths (defined in leaky_relu_avx2.cc / leaky_relu_avx512.cc).
 namespace leaky_relu_avx2 {
-bool supported();
 void f32(const float* x, float* y, size_t n, float alpha);
 void f64(const double* x, double* y, size_t n, double alpha);
 void f16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);
@@ -58,8 +61,6 @@ void chain_f32(const float* x, float* y, size_t n, const float* alphas, size_t k
 void chain_f64(const double* x, double* y, size_t n, const double* alphas, size_t k);
 }  // namespace leaky_relu_avx2
 namespace leaky_relu_avx512 {
-bool supported();
-bool supported_bf16();
 void f32(const float* x, float* y, size_t n, float alpha);
 void f64(const double* x, double* y, size_t n, double alpha);
 void f16(const uint16_t* x, uint16_t* y, size_t n, uint16_t alpha_bits);

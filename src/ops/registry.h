@@ -36,7 +36,7 @@ class OpKernel {
   virtual void compute(OpContext& ctx) const = 0;
   // For an op whose row says it is elementwise: y[0..n) from x[0..n), both of element
   // type `dtype`, exactly as compute() would produce them; y may equal x, no other overlap.
-  // A fused chain (exec/plan.h) runs its nodes through this, a cache-sized block at a
+  // A fused chain (exec/fused_chain.h) runs its nodes through this, a cache-sized block at a
   // time. Throws Error(kUnsupported) for a type the op has no kernel for; the default
   // throws Error(kInternal) (a row that says elementwise must override it).
   virtual void compute_elements(DType dtype, const void* x, void* y, size_t n) const;

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "io/npy.h"
+#include "io/output_names.h"
 #include "io/result_files.h"
 #include "model/load.h"
 
@@ -42,15 +43,11 @@ ModelValues model_values(const std::string& model) {
 }
 
 // The type the model declares for a value named `name`; the files of `-o DIR` name the
-// graph's k-th output output_<k> (io/output_files.h).
+// graph's k-th output output_<k> (io/output_names.h).
 std::optional<DType> declared_type(const ModelValues& model, const std::string& name) {
   if (const auto it = model.declared.find(name); it != model.declared.end()) return it->second;
-  constexpr std::string_view kStem = "output_";
-  if (!name.starts_with(kStem)) return std::nullopt;
-  const char* end = name.data() + name.size();
-  size_t k = 0;
-  const auto [ptr, ec] = std::from_chars(name.data() + kStem.size(), end, k);
-  if (ec == std::errc() && ptr == end && k < model.outputs.size()) return model.outputs[k];
+  const std::optional<size_t> k = numbered_file_index(TensorRole::kOutputs, name);
+  if (k && *k < model.outputs.size()) return model.outputs[*k];
   return std::nullopt;
 }
 
@@ -58,10 +55,10 @@ std::optional<DType> declared_type(const ModelValues& model, const std::string& 
 // is, or, when both are numpy, where the model declares the value so (by either name).
 Tensor as_typed(const ResultTensor& t, const ResultTensor& other, const ModelValues& model) {
   if (!t.numpy) return t.tensor;
-  if (!other.numpy) return bfloat16_from_bits(t.tensor, other.tensor.dtype());
+  if (!other.numpy) return t.as_declared(other.tensor.dtype());
   std::optional<DType> declared = declared_type(model, t.name);
   if (!declared) declared = declared_type(model, other.name);
-  return bfloat16_from_bits(t.tensor, declared);
+  return t.as_declared(declared);
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 
 #include "core/error.h"
 #include "core/fail.h"
-#include "io/npy.h"
 #include "io/result_files.h"
 #include "suite/feeds.h"
 
@@ -19,8 +18,7 @@ std::vector<Tensor> read_expected_outputs(const Graph& g, const std::vector<std:
     if (expected[slot].valid())
       fail(ErrorKind::kInput, "--expected {}: output '{}' is already given by --expected {}", arg, outputs[slot],
            given_by[slot]);
-    // numpy has no bfloat16: its uint16 bits for an output declared bfloat16.
-    expected[slot] = r.numpy ? bfloat16_from_bits(r.tensor, g.outputs[slot].dtype) : std::move(r.tensor);
+    expected[slot] = r.as_declared(g.outputs[slot].dtype);  // numpy's bits of a bfloat16 output
     given_by[slot] = arg;
   };
   for (const std::string& arg : args) {

@@ -8,7 +8,6 @@
 #include "exec/bind.h"
 #include "exec/random_inputs.h"
 #include "io/input_file.h"
-#include "io/npy.h"
 #include "io/npz.h"
 #include "io/tensor_literal.h"
 #include "suite/run_request.h"
@@ -21,11 +20,6 @@ const ValueInfo* target(const Graph& g, const std::string& name, size_t position
   if (!name.empty()) return g.find_input(name);
   const auto req = g.required_inputs();
   return position < req.size() ? req[position] : nullptr;
-}
-
-bool ends_with(const std::string& s, const char* suffix) {
-  const std::string x(suffix);
-  return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
 }
 
 // A feed from "-i [NAME=]FILE" (.pb, .npy) or "-i [NAME=][literal]" (typed and shaped
@@ -49,7 +43,7 @@ Feed feed_from_arg(const Graph& g, const std::string& arg, size_t position, cons
     if (!overflow.empty()) log::warn("input '{}' (-i {}): {}", decl->name, arg, overflow);
     source = "literal";
   } else {
-    f.tensor = numpy_bfloat16_as_declared(g, value, read_input_file(value).tensor, f.name, position);
+    f.tensor = read_input_file(value, declared_input_type(g, f.name, position)).tensor;
     source = value;
   }
   return f;
@@ -65,11 +59,9 @@ GatheredInputs in_graph_order(const Graph& g, std::map<std::string, Tensor> boun
 
 }  // namespace
 
-Tensor numpy_bfloat16_as_declared(const Graph& g, const std::string& file, Tensor t, const std::string& name,
-                                  size_t position) {
-  if (!ends_with(file, ".npy") && !ends_with(file, ".npz")) return t;
+std::optional<DType> declared_input_type(const Graph& g, const std::string& name, size_t position) {
   const ValueInfo* decl = target(g, name, position);
-  return bfloat16_from_bits(t, decl ? decl->dtype : std::nullopt);
+  return decl ? decl->dtype : std::nullopt;
 }
 
 std::pair<std::string, std::string> split_input_arg(const std::string& arg, const char* option) {
@@ -92,11 +84,12 @@ GatheredInputs given_inputs(const Graph& g, const RunRequest& r) {
     srcs.push_back(src);
   }
   for (const std::string& path : r.npz)
-    for (NamedArray& a : read_npz_file(path)) {
+    for (NamedArray& a :
+         read_npz_file(path, [&](const std::string& name) { return declared_input_type(g, name, 0); })) {
       Feed f;
       f.name = a.name;
       f.origin = "--npz " + path;
-      f.tensor = numpy_bfloat16_as_declared(g, path, std::move(a.tensor), a.name, 0);
+      f.tensor = std::move(a.tensor);
       feeds.push_back(std::move(f));
       srcs.push_back(path);
     }

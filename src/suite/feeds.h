@@ -28,12 +28,10 @@ GatheredInputs given_inputs(const Graph& g, const RunRequest& request);
 // Made up from request.shapes, seed, low and high (exec/random_inputs.h).
 GatheredInputs made_up_inputs(const Graph& g, const RunRequest& request);
 
-// numpy has no bfloat16: a uint16 array read from a .npy file or an .npz archive (`file`)
-// and fed to an input declared bfloat16 carries its bits (io/npy.h), and comes back so
-// retyped. The input is the one `name` binds to, else the required input at `position`.
-// Any other tensor comes back as it is (a .pb says its own type).
-Tensor numpy_bfloat16_as_declared(const Graph& g, const std::string& file, Tensor t, const std::string& name,
-                                  size_t position);
+// The type declared for the input a feed binds to: the one `name` names, else the
+// required input at `position`; nullopt when there is none or it has no type. Given to
+// the readers, which type numpy's bfloat16 bits by it (io/npy.h).
+std::optional<DType> declared_input_type(const Graph& g, const std::string& name, size_t position);
 
 // "-i [NAME=]VALUE" as {NAME or "", VALUE}; see suite/run.h. `option` names the option
 // in the message for a malformed argument (Error(kUsage)).

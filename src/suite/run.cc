@@ -12,7 +12,7 @@
 #include "core/thread_pool.h"
 #include "exec/executor.h"
 #include "io/output_files.h"
-#include "io/output_transaction.h"
+#include "io/output_set.h"
 #include "io/tensor_format.h"
 #include "io/value_dump.h"
 #include "model/load.h"
@@ -52,9 +52,9 @@ void digest_values(const RunRequest& r, ThreadPool* pool, SetRun& run) {
   for (RunValue& v : run.outputs) v.digest = digest_of(v.tensor, r.print, pool);
 }
 
-// --save-inputs: the inputs as the run uses them, into the report's transaction, so they
+// --save-inputs: the inputs as the run uses them, into the run's output set, so they
 // appear with the outputs or not at all.
-void save_inputs(const RunRequest& r, const std::vector<RunValue>& inputs) {
+void save_inputs(const RunRequest& r, OutputSet* outputs, const std::vector<RunValue>& inputs) {
   if (r.save_inputs_dir.empty()) return;
   std::vector<std::string> names;
   std::vector<Tensor> tensors;
@@ -62,7 +62,7 @@ void save_inputs(const RunRequest& r, const std::vector<RunValue>& inputs) {
     names.push_back(v.name);
     tensors.push_back(v.tensor);
   }
-  write_outputs_as(r.format, r.save_inputs_dir, names, tensors, TensorRole::kInputs);
+  write_outputs_as(*outputs, r.format, r.save_inputs_dir, names, tensors, TensorRole::kInputs);
 }
 
 // The notice of a run on made-up inputs: what makes them again.
@@ -74,9 +74,10 @@ std::string made_up_notice(const RunRequest& r) {
                      ranges);
 }
 
-// Runs the graph on `bound`; fills run.outputs, the dump and the output files.
+// Runs the graph on `bound`; fills run.outputs, the dump and the output files (into
+// `outputs`, the run's set).
 void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Tensor> bound, SetRun& run,
-             RunReport& report) {
+             RunReport& report, OutputSet* outputs) {
   const Graph& g = exec.graph();
   std::optional<ValueDump> dump;
   if (!r.dump_dir.empty()) dump.emplace(r.dump_dir, r.format);
@@ -90,12 +91,12 @@ void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Te
     report.values_dumped = dump->finish();
     log::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
   }
-  if (!r.output_dir.empty()) write_outputs_as(r.format, r.output_dir, g.output_names(), results);
+  if (!r.output_dir.empty()) write_outputs_as(*outputs, r.format, r.output_dir, g.output_names(), results);
   for (size_t k = 0; k < results.size(); ++k) run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
 }
 
 void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, const TestSetSpec& set, SetRun& run,
-                  RunReport& report) {
+                  RunReport& report, OutputSet* outputs) {
   const Graph& g = exec.graph();
   run.label = set.label;
   run.dir = set.dir;
@@ -104,8 +105,8 @@ void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     TestSetData data = read_test_set(g, set.files);
     run.input_ms = ms_since(t0);
     run.inputs = std::move(data.inputs);
-    save_inputs(r, run.inputs);
-    execute(r, exec, std::move(data.bound), run, report);
+    save_inputs(r, outputs, run.inputs);
+    execute(r, exec, std::move(data.bound), run, report, outputs);
     log_timings(set.label, run.input_ms, run.run_ms);
     for (size_t j = 0; j < run.outputs.size(); ++j)
       run.checks.push_back({run.outputs[j].name, compare_tensors(data.expected[j], run.outputs[j].tensor,
@@ -214,12 +215,13 @@ RunReport run_model(const RunRequest& r) {
   if (!r.output_dir.empty()) check_output_targets(r.format, r.output_dir, g.outputs.size());
   if (!r.save_inputs_dir.empty())
     check_output_targets(r.format, r.save_inputs_dir, g.required_inputs().size(), TensorRole::kInputs);
-  if (!r.output_dir.empty() || !r.save_inputs_dir.empty()) report.outputs_ = std::make_unique<OutputTransaction>();
+  // The run's output set: every file it writes for -o and --save-inputs goes into it.
+  if (!r.output_dir.empty() || !r.save_inputs_dir.empty()) report.outputs_ = std::make_unique<OutputSet>();
 
   if (r.source == FeedSource::kTestSets) {
     for (const TestSetSpec& set : r.test_sets) {
       report.runs.emplace_back();
-      run_test_set(r, exec, &pool, set, report.runs.back(), report);
+      run_test_set(r, exec, &pool, set, report.runs.back(), report, report.outputs_.get());
     }
     return report;
   }
@@ -229,7 +231,8 @@ RunReport run_model(const RunRequest& r) {
       r.expected.empty() ? std::vector<Tensor>() : read_expected_outputs(g, r.expected);
   report.runs.emplace_back();
   SetRun& run = report.runs.back();
-  if (run_streamed(r, exec, &pool, r.expected.empty() ? nullptr : &expected, run, report.values_dumped)) {
+  if (run_streamed(r, exec, &pool, r.expected.empty() ? nullptr : &expected, report.outputs_.get(), run,
+                   report.values_dumped)) {
     report.streamed = true;
     if (run.block_lanes > 1)
       log::info("ran block by block ({} KiB blocks, {} side by side)", r.block_bytes >> 10, run.block_lanes);
@@ -242,9 +245,9 @@ RunReport run_model(const RunRequest& r) {
   run.input_ms = ms_since(t1);
   if (r.source == FeedSource::kRandom && !g.required_inputs().empty()) report.notice = made_up_notice(r);
   run.inputs = std::move(in.values);
-  save_inputs(r, run.inputs);
+  save_inputs(r, report.outputs_.get(), run.inputs);
   if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
-  execute(r, exec, std::move(in.bound), run, report);
+  execute(r, exec, std::move(in.bound), run, report, report.outputs_.get());
   log_timings(r.source == FeedSource::kRandom ? "made-up inputs" : "given inputs", run.input_ms, run.run_ms);
   if (!expected.empty()) check_expected(r, expected, run);
   digest_values(r, &pool, run);

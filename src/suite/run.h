@@ -5,9 +5,10 @@
 // and returns a RunReport. Callers render the report (text, JSON, a TestResult); none
 // of them repeats a step, so every door gives the same answer.
 //
-// Files: outputs (-o) are written under temporary names inside an OutputTransaction the
-// report holds; they appear only when the caller commits it, after it has rendered the
-// report and knows the run succeeded. Dropping the report removes them.
+// Files: outputs (-o, --save-inputs) are written under temporary names into the run's
+// OutputSet (io/output_set.h), which the report holds; they appear only when the caller
+// commits it, after it has rendered the report and knows the run succeeded. Dropping the
+// report removes them.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +26,7 @@
 
 namespace onnxrun {
 
-class OutputTransaction;
+class OutputSet;
 
 struct RunReport {
   RunReport();
@@ -53,7 +54,7 @@ struct RunReport {
 
  private:
   friend RunReport run_model(const RunRequest& request);
-  std::unique_ptr<OutputTransaction> outputs_;
+  std::unique_ptr<OutputSet> outputs_;  // null when the run writes no such files
 };
 
 // Throws Error for what stops the whole run: a model that cannot be loaded, a usage

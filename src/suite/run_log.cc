@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/log.h"
+#include "core/tensor_stats_chunk.h"
 #include "model/describe.h"
 #include "ops/leaky_relu_paths.h"
 #include "ops/registry.h"
@@ -30,9 +31,9 @@ void log_loaded(const std::string& path, const Model& m, double load_ms) {
 
 void log_execution(const Executor& exec, size_t threads) {
   if (!log::enabled(log::Level::kDebug)) return;
-  log::debug("executing {} step{} on kernel path {} with {} thread{}", exec.graph().nodes.size(),
-             exec.graph().nodes.size() == 1 ? "" : "s", leaky_relu_active_path().name, threads,
-             threads == 1 ? "" : "s");
+  log::debug("executing {} step{} on kernel path {} (statistics {}) with {} thread{}", exec.graph().nodes.size(),
+             exec.graph().nodes.size() == 1 ? "" : "s", leaky_relu_active_path().name, stats_active_kernels().name,
+             threads, threads == 1 ? "" : "s");
 }
 
 void log_timings(const std::string& label, double input_ms, double run_ms) {

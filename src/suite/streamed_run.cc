@@ -29,16 +29,14 @@ struct StreamFeed {
   std::string source;  // for the report: the file
 };
 
-// A Feed of the stream's type and shape (as a whole read of `file` would give it) whose
+// A Feed of the stream's type and shape (as a whole read of its file would give it) whose
 // buffer is never read: bind_inputs checks types and shapes only.
-Feed placeholder_feed(const Graph& g, const std::string& file, const TensorStream& s, std::string name, size_t position,
-                      std::string origin) {
+Feed placeholder_feed(const TensorStream& s, std::string name, size_t position, std::string origin) {
   Feed f;
   f.name = std::move(name);
   f.position = position;
   f.origin = std::move(origin);
-  f.tensor = numpy_bfloat16_as_declared(
-      g, file, Tensor(s.dtype, s.shape, Buffer::borrow(nullptr, s.nbytes(), nullptr, false)), f.name, position);
+  f.tensor = Tensor(s.dtype, s.shape, Buffer::borrow(nullptr, s.nbytes(), nullptr, false));
   return f;
 }
 
@@ -48,16 +46,17 @@ std::optional<std::vector<StreamFeed>> open_feeds(const Graph& g, const RunReque
   for (size_t k = 0; k < r.inputs.size(); ++k) {
     const auto [name, value] = split_input_arg(r.inputs[k]);
     if (is_tensor_literal(value)) return std::nullopt;
-    std::optional<TensorStream> s = open_tensor_stream(value);
+    std::optional<TensorStream> s = open_tensor_stream(value, declared_input_type(g, name, k));
     if (!s) return std::nullopt;
-    Feed f = placeholder_feed(g, value, *s, name, k, "-i " + r.inputs[k]);
+    Feed f = placeholder_feed(*s, name, k, "-i " + r.inputs[k]);
     feeds.push_back({std::move(*s), std::move(f), value});
   }
   for (const std::string& path : r.npz) {
-    std::optional<std::vector<TensorStream>> members = open_npz_streams(path);
+    std::optional<std::vector<TensorStream>> members =
+        open_npz_streams(path, [&](const std::string& member) { return declared_input_type(g, member, 0); });
     if (!members) return std::nullopt;
     for (TensorStream& s : *members) {
-      Feed f = placeholder_feed(g, path, s, s.name, 0, "--npz " + path);
+      Feed f = placeholder_feed(s, s.name, 0, "--npz " + path);
       feeds.push_back({std::move(s), std::move(f), path});
     }
   }
@@ -69,7 +68,7 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 }  // namespace
 
 bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const std::vector<Tensor>* expected,
-                  SetRun& run, size_t& values_dumped) {
+                  OutputSet* outputs, SetRun& run, size_t& values_dumped) {
   const Graph& g = exec.graph();
   if (r.source != FeedSource::kGiven || r.path == ExecPath::kWhole || r.keep_tensors || r.bench ||
       !can_run_in_blocks(g))
@@ -105,10 +104,6 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   if (r.digests)
     for (const Shape& s : plan->output_shapes)
       if (checked_numel(shown_shape(s, r.print)) > kMaxShownElements) return false;
-  if (!r.output_dir.empty() && !StreamedOutputs::can_stream(r.format, r.output_dir, g.outputs.size())) return false;
-  if (!r.save_inputs_dir.empty() &&
-      !StreamedOutputs::can_stream(r.format, r.save_inputs_dir, inputs.size(), TensorRole::kInputs))
-    return false;
 
   std::deque<DigestBuilder> in_digests, out_digests;  // not movable: they may be fed from several threads
   if (r.digests) {
@@ -127,7 +122,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   if (!r.output_dir.empty()) {
     std::vector<std::string> names;
     for (const ValueInfo& v : g.outputs) names.push_back(v.name);
-    files.emplace(r.format, r.output_dir, names, plan->output_dtypes, plan->output_shapes);
+    files.emplace(*outputs, r.format, r.output_dir, names, plan->output_dtypes, plan->output_shapes);
   }
   // --save-inputs: the input blocks as they are read, byte for byte what a whole run saves.
   std::optional<StreamedOutputs> saved_inputs;
@@ -138,7 +133,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
       names.push_back(in.name);
       dtypes.push_back(in.dtype);
     }
-    saved_inputs.emplace(r.format, r.save_inputs_dir, names, dtypes, std::vector<Shape>(inputs.size(), shape),
+    saved_inputs.emplace(*outputs, r.format, r.save_inputs_dir, names, dtypes, std::vector<Shape>(inputs.size(), shape),
                          TensorRole::kInputs);
   }
   // --dump-intermediates: each value of the blocks' size streamed into its file, begun
@@ -188,7 +183,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     values_dumped = dump->finish();
   }
   if (saved_inputs) saved_inputs->finish();
-  if (files) files->finish();  // into the report's transaction: they appear on commit
+  if (files) files->finish();  // into the run's output set: they appear on its commit
   run.run_ms = ms_since(t0);
 
   for (size_t k = 0; k < inputs.size(); ++k) {

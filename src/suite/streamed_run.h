@@ -12,6 +12,7 @@
 
 namespace onnxrun {
 
+class OutputSet;
 class ThreadPool;
 
 // Runs `r` block by block when it can, filling `run` (values without tensors, with
@@ -19,12 +20,13 @@ class ThreadPool;
 // False, having read and written nothing, when the run is not of that kind: inputs that
 // are literals, pipes or files a stream cannot read (io/tensor_stream.h), inputs of
 // different shapes, a graph that is not pointwise (plan_block_run), a caller that wants
-// the tensors, a --full print of a large tensor, outputs that cannot be streamed,
-// bench; and, unless r.path is kBlocks, inputs too small for it to matter. The caller
-// then runs it whole.
+// the tensors, a --full print of a large tensor, bench; and, unless r.path is kBlocks,
+// inputs too small for it to matter. The caller then runs it whole.
 // `expected` (--expected; null for none): one per graph output, !valid() for one not
 // compared; the outputs are compared with them block by block, as compare_tensors would.
+// `outputs`: the run's output set (io/output_set.h), which receives the files of -o and
+// --save-inputs; REQUIRES: not null when the request asks for either.
 bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const std::vector<Tensor>* expected,
-                  SetRun& run, size_t& values_dumped);
+                  OutputSet* outputs, SetRun& run, size_t& values_dumped);
 
 }  // namespace onnxrun

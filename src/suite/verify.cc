@@ -12,7 +12,6 @@
 #include "core/element.h"
 #include "core/error.h"
 #include "core/fail.h"
-#include "io/npy.h"
 #include "io/tensor_text.h"
 #include "io/value_index.h"
 #include "model/describe.h"
@@ -74,12 +73,10 @@ void check_against_graph(const GraphTypes& types, const std::string& role, const
                                  file, describe(*it->second))};
 }
 
-// numpy has no bfloat16: a numpy uint16 array stands for bfloat16 where the graph says so.
+// The value as the graph types it (numpy has no bfloat16: its uint16 stands for it).
 Tensor typed(const IndexedValue& v, const GraphTypes& types, const std::string& name) {
-  Tensor t = v.load();
-  if (!v.numpy) return t;
   const auto it = types.dtype.find(name);
-  return bfloat16_from_bits(t, it == types.dtype.end() ? std::nullopt : std::optional<DType>(it->second));
+  return v.load_as(it == types.dtype.end() ? std::nullopt : std::optional<DType>(it->second));
 }
 
 // The other runtime's value is what is examined ("got"); onnx-run's the definition

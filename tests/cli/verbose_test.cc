@@ -42,6 +42,17 @@ TEST_CASE("-v reports load, resolution, kernel path, threads and timings", "[cli
   CHECK(quiet.err.empty());
 }
 
+TEST_CASE("ONNXRUN_ISA=scalar puts the statistics on the portable path too", "[cli][verbose]") {
+  // One hardware configuration (core/hardware.h): the cap applies to every kernel family.
+  const auto v =
+      run_process({"/usr/bin/env", "ONNXRUN_ISA=scalar", onnx_run_binary(), "-v", model(), "--threads", "1"});
+  REQUIRE_EXIT(v, 0);
+  CHECK_THAT(v.err, Contains("executing 1 step on kernel path scalar (statistics portable) with 1 thread\n"));
+  const auto plain = run_cli({model()});
+  REQUIRE_EXIT(plain, 0);
+  CHECK(v.out == plain.out);  // the same printed statistics, bit for bit
+}
+
 TEST_CASE("-vv adds each value as the executor makes it", "[cli][verbose]") {
   const auto vv = run_cli({"-vv", model(), "-d", testdata_dir() + "/leakyrelu_opset16_float_alpha0.1/test_data_set_0"});
   REQUIRE_EXIT(vv, 0);

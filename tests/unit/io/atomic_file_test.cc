@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "io/output_transaction.h"
+#include "io/output_set.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
 
@@ -38,11 +38,11 @@ TEST_CASE("AtomicFile: several open at once, each appearing only on its commit",
   CHECK(names_in(d.path()) == std::vector<std::string>{"b.bin"});
 }
 
-TEST_CASE("AtomicFile hands its temporary to the live OutputTransaction", "[output-files]") {
+TEST_CASE("AtomicFile hands its temporary to its target's OutputSet", "[output-files]") {
   TempDir d;
-  OutputTransaction tx;
+  OutputSet tx;
   {
-    AtomicFile a(d.file("a.bin"));
+    AtomicFile a(tx.target(d.file("a.bin")));
     write_bytes(a.file(), "x", 1, a.path());
     a.commit();
   }

@@ -13,6 +13,7 @@
 #include "io/input_file.h"
 #include "io/npy.h"
 #include "io/npz.h"
+#include "io/tensor_stream.h"
 #include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -114,6 +115,35 @@ TEST_CASE("npy round-trips every type in memory, and bfloat16 as <u2 bits", "[np
   CHECK(same(retyped, bf));
   CHECK(bfloat16_from_bits(back, DType::kUInt16).dtype() == DType::kUInt16);
   CHECK(bfloat16_from_bits(back, std::nullopt).dtype() == DType::kUInt16);
+}
+
+TEST_CASE("numpy's bfloat16 bits are typed once, by the readers, as the value is declared", "[npy]") {
+  onnxrun::test::TempDir dir;
+  const Tensor bf = pattern(DType::kBFloat16, {3});
+  const Tensor u16 = pattern(DType::kUInt16, {2});
+  const std::string npy = dir.file("x.npy"), npz = dir.file("in.npz");
+  write_npy_file(npy, bf);
+  write_npz_file(npz, {{"a", bf}, {"b", u16}});
+  CHECK(same(read_input_file(npy, DType::kBFloat16).tensor, bf));
+  CHECK(read_input_file(npy).tensor.dtype() == DType::kUInt16);
+  CHECK(read_input_file(npy, DType::kUInt16).tensor.dtype() == DType::kUInt16);
+  const DeclaredType declared = [](const std::string& name) -> std::optional<DType> {
+    if (name == "a" || name == "b") return name == "a" ? DType::kBFloat16 : DType::kUInt16;
+    return std::nullopt;
+  };
+  const std::vector<NamedArray> arrays = read_npz_file(npz, declared);
+  REQUIRE(arrays.size() == 2);
+  CHECK(same(arrays[0].tensor, bf));
+  CHECK(same(arrays[1].tensor, u16));
+  CHECK(read_npz_file(npz)[0].tensor.dtype() == DType::kUInt16);
+  // The block-by-block readers type their streams alike.
+  const std::optional<TensorStream> s = open_tensor_stream(npy, DType::kBFloat16);
+  REQUIRE(s);
+  CHECK(s->dtype == DType::kBFloat16);
+  const auto members = open_npz_streams(npz, declared);
+  REQUIRE(members);
+  CHECK((*members)[0].dtype == DType::kBFloat16);
+  CHECK((*members)[1].dtype == DType::kUInt16);
 }
 
 TEST_CASE("malformed .npy files are refused with a clear error", "[npy]") {

@@ -1,7 +1,7 @@
-// Result files (io/atomic_file.h, io/output_transaction.h): what each kind of target gets
-// (regular file or nothing: replaced whole; symlink: its target replaced; FIFO, device:
-// written in place; folder: refused), and the transaction that holds a run's outputs
-// back until commit.
+// Result files (io/atomic_file.h, io/output_set.h, io/output_files.h): what each kind of
+// target gets (regular file or nothing: replaced whole; symlink: its target replaced;
+// FIFO, device: written in place; folder: refused), and the output set that holds a
+// run's outputs back until commit.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -17,7 +17,7 @@
 #include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/output_files.h"
-#include "io/output_transaction.h"
+#include "io/output_set.h"
 #include "io/owned_temp.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
@@ -28,8 +28,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_text(const std::string& path, const std::string& text) {
-  write_file_atomically(path, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), path); });
+void write_text(const WriteTarget& target, const std::string& text) {
+  write_file_atomically(target, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), target.path); });
+}
+
+// -o's files into `set`, as a run writes them.
+std::vector<std::string> write_output_files(OutputSet& set, const std::string& dir,
+                                            const std::vector<std::string>& names, const std::vector<Tensor>& tensors) {
+  return write_outputs_as(set, TensorFormat::kPb, dir, names, tensors);
 }
 
 bool has_temporaries(const std::string& dir) {
@@ -77,8 +83,8 @@ TEST_CASE("atomic write to a FIFO writes in place: a reader gets the bytes, noth
     if (fd >= 0) ::close(fd);
   });
   {
-    OutputTransaction tx;  // in place cannot wait: written at once, even inside a transaction
-    write_text(fifo, std::string(100000, 'x'));
+    OutputSet tx;  // in place cannot wait: written at once, even for a file of a set
+    write_text(tx.target(fifo), std::string(100000, 'x'));
     CHECK(tx.pending().empty());
   }
   reader.join();
@@ -145,31 +151,31 @@ struct NamedTemporaries {
   ~NamedTemporaries() { set_unnamed_temporaries_allowed(true); }
 };
 
-TEST_CASE("output transaction: nothing appears before commit, commit renames in order", "[output-files]") {
+TEST_CASE("output set: nothing appears before commit, commit renames in order", "[output-files]") {
   NamedTemporaries named;
   TempDir d;
   write_file(d.file("b.txt"), "old b");
   std::vector<std::string> done;
   {
-    OutputTransaction tx;
-    CHECK(OutputTransaction::current() == &tx);
-    CHECK_THROWS(OutputTransaction());  // one at a time
-    write_text(d.file("a.txt"), "A");
-    write_text(d.file("b.txt"), "B");
-    write_text_file_now(d.file("immediate.txt"), "now");
-    {
-      ImmediateWrites now;
-      write_text(d.file("scoped.txt"), "now too");
-    }
+    OutputSet tx;
+    OutputSet other;  // sets are independent: each run owns its own
+    write_text(tx.target(d.file("a.txt")), "A");
+    write_text(tx.target(d.file("b.txt")), "B");
+    write_text(other.target(d.file("other.txt")), "not committed");
+    write_text_file_now(tx.target(d.file("immediate.txt")), "now");  // put in place whatever the set
+    write_text(d.file("no-set.txt"), "now too");                     // a target without a set: in place at once
     CHECK(!fs::exists(d.file("a.txt")));
     CHECK(read_file(d.file("b.txt")) == "old b");
     CHECK(read_file(d.file("immediate.txt")) == "now");
-    CHECK(read_file(d.file("scoped.txt")) == "now too");
+    CHECK(read_file(d.file("no-set.txt")) == "now too");
     CHECK(has_temporaries(d.path()));
     CHECK(tx.pending() == std::vector<std::string>{d.file("a.txt"), d.file("b.txt")});
+    CHECK(other.pending() == std::vector<std::string>{d.file("other.txt")});
     done = tx.commit();
-    CHECK(OutputTransaction::current() == nullptr);
+    CHECK_THROWS_WITH(write_text(tx.target(d.file("late.txt")), "late"), Catch::Contains("committed"));
+    CHECK(!fs::exists(d.file("late.txt")));
   }
+  CHECK(!fs::exists(d.file("other.txt")));  // dropped without a commit
   CHECK(done == std::vector<std::string>{d.file("a.txt"), d.file("b.txt")});
   CHECK(read_file(d.file("a.txt")) == "A");
   CHECK(read_file(d.file("b.txt")) == "B");
@@ -178,54 +184,53 @@ TEST_CASE("output transaction: nothing appears before commit, commit renames in 
   CHECK((perms & fs::perms::owner_read) != fs::perms::none);
 }
 
-TEST_CASE("output transaction: destroyed without commit, it removes every temporary", "[output-files]") {
+TEST_CASE("output set: destroyed without commit, it removes every temporary", "[output-files]") {
   NamedTemporaries named;
   TempDir d;
   write_file(d.file("kept.txt"), "old");
   {
-    OutputTransaction tx;
-    write_text(d.file("a.txt"), "A");
-    write_text(d.file("kept.txt"), "new");
+    OutputSet tx;
+    write_text(tx.target(d.file("a.txt")), "A");
+    write_text(tx.target(d.file("kept.txt")), "new");
     std::vector<std::string> names = {"y"};
     std::vector<Tensor> tensors = {Tensor(DType::kFloat, Shape{2})};
-    write_output_files(d.file("out"), names, tensors);
+    write_output_files(tx, d.file("out"), names, tensors);
     CHECK(has_temporaries(d.path()));
     CHECK(has_temporaries(d.file("out")));
   }
   CHECK(names_in(d.path()) == std::vector<std::string>{"kept.txt"});  // nor the folder made for them
   CHECK(read_file(d.file("kept.txt")) == "old");
-  CHECK(OutputTransaction::current() == nullptr);
 }
 
-TEST_CASE("output transaction: folders made for its files go without a commit, when empty", "[output-files]") {
+TEST_CASE("output set: folders made for its files go without a commit, when empty", "[output-files]") {
   TempDir d;
   fs::create_directories(d.file("there"));
   const std::vector<std::string> names = {"y"};
   const std::vector<Tensor> tensors = {Tensor(DType::kFloat, Shape{2})};
   {
-    OutputTransaction tx;
-    write_output_files(d.file("there"), names, tensors);         // was there: stays
-    write_output_files(d.file("made/deeper/"), names, tensors);  // two levels made, trailing slash
-    write_output_files(d.file("shared"), names, tensors);
+    OutputSet tx;
+    write_output_files(tx, d.file("there"), names, tensors);         // was there: stays
+    write_output_files(tx, d.file("made/deeper/"), names, tensors);  // two levels made, trailing slash
+    write_output_files(tx, d.file("shared"), names, tensors);
     write_file(d.file("shared/user.txt"), "not the run's");  // someone else's file: the folder stays
   }
   CHECK(names_in(d.path()) == std::vector<std::string>{"shared", "there"});
   CHECK(names_in(d.file("shared")) == std::vector<std::string>{"user.txt"});
   CHECK(names_in(d.file("there")).empty());
   {
-    OutputTransaction tx;
-    write_output_files(d.file("made/deeper"), names, tensors);
+    OutputSet tx;
+    write_output_files(tx, d.file("made/deeper"), names, tensors);
     tx.commit();  // a run that succeeded keeps what it made
   }
   CHECK(names_in(d.file("made/deeper")) == std::vector<std::string>{"output_0.pb"});
 }
 
-TEST_CASE("output transaction: a failed commit leaves nothing of the run", "[output-files]") {
+TEST_CASE("output set: a failed commit leaves nothing of the run", "[output-files]") {
   TempDir d;
-  OutputTransaction tx;
-  write_text(d.file("a.txt"), "A");
-  write_text(d.file("b.txt"), "B");
-  write_text(d.file("c.txt"), "C");
+  OutputSet tx;
+  write_text(tx.target(d.file("a.txt")), "A");
+  write_text(tx.target(d.file("b.txt")), "B");
+  write_text(tx.target(d.file("c.txt")), "C");
   // b.txt becomes a non-empty folder before the commit: its rename fails.
   fs::create_directories(d.file("b.txt/inside"));
   try {
@@ -236,14 +241,23 @@ TEST_CASE("output transaction: a failed commit leaves nothing of the run", "[out
     CHECK_THAT(e.what(), Catch::Contains("b.txt"));
   }
   CHECK(names_in(d.path()) == std::vector<std::string>{"b.txt"});  // the folder, not ours
-  CHECK(OutputTransaction::current() == nullptr);
 }
 
-TEST_CASE("write_output_files with no transaction: files in place at once, as before", "[output-files]") {
+TEST_CASE("write_outputs_as: every format's files into the set, in place on its commit", "[output-files]") {
   TempDir d;
   std::vector<std::string> names = {"y", "z"};
   std::vector<Tensor> tensors = {Tensor(DType::kFloat, Shape{2}), Tensor(DType::kFloat, Shape{3})};
-  const auto written = write_output_files(d.file("out"), names, tensors);
+  OutputSet set;
+  const auto written = write_output_files(set, d.file("out"), names, tensors);
   CHECK(written == std::vector<std::string>{d.file("out/output_0.pb"), d.file("out/output_1.pb")});
-  CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb", "output_1.pb"});
+  CHECK(write_outputs_as(set, TensorFormat::kNpy, d.file("out"), names, tensors) ==
+        std::vector<std::string>{d.file("out/output_0.npy"), d.file("out/output_1.npy")});
+  CHECK(write_outputs_as(set, TensorFormat::kNpz, d.file("in"), names, tensors, TensorRole::kInputs) ==
+        std::vector<std::string>{d.file("in/inputs.npz")});
+  CHECK(names_in(d.file("out")).size() <= 4);  // temporaries only (named or not), nothing in place
+  CHECK(!fs::exists(d.file("out/output_0.pb")));
+  set.commit();
+  CHECK(names_in(d.file("out")) ==
+        std::vector<std::string>{"output_0.npy", "output_0.pb", "output_1.npy", "output_1.pb"});
+  CHECK(names_in(d.file("in")) == std::vector<std::string>{"inputs.npz"});
 }

@@ -1,7 +1,7 @@
 // Output files written block by block (io/streamed_outputs.h): byte for byte what
 // write_outputs_as writes for the same tensors in every format; nothing left behind when
-// abandoned or overfed; the OutputTransaction hand-over; FIFOs written in place; and
-// an outputs.npz FIFO refused up front.
+// abandoned or overfed; the hand-over to the caller's OutputSet; FIFOs and symlinks at
+// their names replaced.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
@@ -12,7 +12,8 @@
 #include <thread>
 
 #include "core/error.h"
-#include "io/output_transaction.h"
+#include "io/output_files.h"
+#include "io/output_set.h"
 #include "io/streamed_outputs.h"
 #include "io/tensor_format.h"
 #include "support/model_builder.h"
@@ -25,17 +26,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Streams `tensors` into `dir` in blocks of `block` bytes, the outputs interleaved.
+// Streams `tensors` into `dir` in blocks of `block` bytes, the outputs interleaved, into
+// `set`; without one, into a set of its own that it commits (the files then in place).
 std::vector<std::string> stream_outputs(TensorFormat format, const std::string& dir,
                                         const std::vector<std::string>& names, const std::vector<Tensor>& tensors,
-                                        size_t block) {
+                                        size_t block, OutputSet* set = nullptr) {
+  OutputSet own;
+  if (!set) set = &own;
   std::vector<DType> dtypes;
   std::vector<Shape> shapes;
   for (const Tensor& t : tensors) {
     dtypes.push_back(t.dtype());
     shapes.push_back(t.shape());
   }
-  StreamedOutputs out(format, dir, names, dtypes, shapes);
+  StreamedOutputs out(*set, format, dir, names, dtypes, shapes);
   std::vector<size_t> at(tensors.size(), 0);
   for (bool more = true; more;) {
     more = false;
@@ -47,7 +51,18 @@ std::vector<std::string> stream_outputs(TensorFormat format, const std::string& 
       more = true;
     }
   }
-  return out.finish();
+  std::vector<std::string> paths = out.finish();
+  if (set == &own) own.commit();
+  return paths;
+}
+
+// write_outputs_as, committed at once.
+std::vector<std::string> write_now(TensorFormat format, const std::string& dir, const std::vector<std::string>& names,
+                                   const std::vector<Tensor>& tensors) {
+  OutputSet set;
+  std::vector<std::string> paths = write_outputs_as(set, format, dir, names, tensors);
+  set.commit();
+  return paths;
 }
 
 const TensorFormat kFormats[] = {TensorFormat::kPb, TensorFormat::kNpy, TensorFormat::kNpz};
@@ -70,7 +85,7 @@ TEST_CASE("streamed outputs are the files write_outputs_as writes, in every form
         std::vector<std::string> names;
         for (size_t k = 0; k < tensors.size(); ++k) names.push_back("out" + std::to_string(k));
         INFO("format " << static_cast<int>(format) << ", " << tensors.size() << " outputs, block " << block);
-        const auto whole = write_outputs_as(format, d.file("whole"), names, tensors);
+        const auto whole = write_now(format, d.file("whole"), names, tensors);
         const auto streamed = stream_outputs(format, d.file("streamed"), names, tensors, block);
         REQUIRE(names_in(d.file("streamed")) == names_in(d.file("whole")));
         REQUIRE(streamed.size() == whole.size());
@@ -87,13 +102,16 @@ TEST_CASE("streamed outputs abandoned or overfed leave nothing behind", "[io][st
     TempDir d;
     const Tensor t = patterned(DType::kFloat, {100});
     {
-      StreamedOutputs out(format, d.path(), {"a", "b"}, {DType::kFloat, DType::kFloat}, {{100}, {100}});
+      OutputSet set;
+      StreamedOutputs out(set, format, d.path(), {"a", "b"}, {DType::kFloat, DType::kFloat}, {{100}, {100}});
       out.append(0, t.raw(), 400);
       out.append(1, t.raw(), 200);
-    }  // never finished
+      set.commit();  // even so: what was never finished is not in the set
+    }
     CHECK(names_in(d.path()).empty());
     {
-      StreamedOutputs out(format, d.path(), {"a"}, {DType::kFloat}, {{100}});
+      OutputSet set;
+      StreamedOutputs out(set, format, d.path(), {"a"}, {DType::kFloat}, {{100}});
       out.append(0, t.raw(), 300);
       try {
         out.append(0, t.raw(), 101);
@@ -105,7 +123,8 @@ TEST_CASE("streamed outputs abandoned or overfed leave nothing behind", "[io][st
     }
     CHECK(names_in(d.path()).empty());
     {
-      StreamedOutputs out(format, d.path(), {"a", "b"}, {DType::kFloat, DType::kFloat}, {{100}, {100}});
+      OutputSet set;
+      StreamedOutputs out(set, format, d.path(), {"a", "b"}, {DType::kFloat, DType::kFloat}, {{100}, {100}});
       out.append(0, t.raw(), 400);
       out.append(1, t.raw(), 396);
       try {
@@ -115,30 +134,31 @@ TEST_CASE("streamed outputs abandoned or overfed leave nothing behind", "[io][st
         CHECK(e.kind() == ErrorKind::kInternal);
         CHECK_THAT(e.what(), Catch::Contains("396 bytes of data written, 400 expected"));
       }
+      CHECK(set.pending().empty());  // none of them handed over
     }
     CHECK(names_in(d.path()).empty());
   }
 }
 
-TEST_CASE("streamed outputs go to the live OutputTransaction and appear on its commit", "[io][stream-out]") {
+TEST_CASE("streamed outputs go to the caller's OutputSet and appear on its commit", "[io][stream-out]") {
   for (TensorFormat format : kFormats) {
     INFO("format " << static_cast<int>(format));
     TempDir d;
     const std::vector<Tensor> tensors = {patterned(DType::kFloat, {10}), patterned(DType::kFloat, {3})};
-    const auto whole = write_outputs_as(format, d.file("whole"), {"a", "b"}, tensors);
+    const auto whole = write_now(format, d.file("whole"), {"a", "b"}, tensors);
     {
-      OutputTransaction tx;
-      const auto paths = stream_outputs(format, d.file("out"), {"a", "b"}, tensors, 7);
+      OutputSet tx;
+      const auto paths = stream_outputs(format, d.file("out"), {"a", "b"}, tensors, 7, &tx);
       CHECK(tx.pending() == paths);
       for (const std::string& p : paths) CHECK_FALSE(fs::exists(p));
       CHECK(tx.commit() == paths);
       for (size_t k = 0; k < paths.size(); ++k) CHECK(read_file(paths[k]) == read_file(whole[k]));
     }
     {
-      OutputTransaction tx;  // not committed: nothing appears, nothing is left
-      stream_outputs(format, d.file("dropped"), {"a", "b"}, tensors, 7);
+      OutputSet tx;  // not committed: nothing appears, nothing is left, not even the folder
+      stream_outputs(format, d.file("dropped"), {"a", "b"}, tensors, 7, &tx);
     }
-    CHECK(names_in(d.file("dropped")).empty());
+    CHECK_FALSE(fs::exists(d.file("dropped")));
   }
 }
 
@@ -148,11 +168,10 @@ TEST_CASE("streamed outputs replace a FIFO or a symlink at their names, never wr
   const Tensor t = patterned(DType::kFloat, {300000});  // more than a pipe holds
   for (TensorFormat format : {TensorFormat::kPb, TensorFormat::kNpy, TensorFormat::kNpz}) {
     TempDir d;
-    const auto whole = write_outputs_as(format, d.file("whole"), {"y"}, {t});
+    const auto whole = write_now(format, d.file("whole"), {"y"}, {t});
     fs::create_directories(d.file("out"));
     const std::string name = fs::path(whole[0]).filename().string();
     REQUIRE(::mkfifo(d.file("out/" + name).c_str(), 0600) == 0);
-    CHECK(StreamedOutputs::can_stream(format, d.file("out"), 1));
     stream_outputs(format, d.file("out"), {"y"}, {t}, 1 << 16);
     CHECK(fs::is_regular_file(fs::symlink_status(d.file("out/" + name))));
     CHECK(read_file(d.file("out/" + name)) == read_file(whole[0]));

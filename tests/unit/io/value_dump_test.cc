@@ -7,7 +7,8 @@
 #include <random>
 
 #include "core/error.h"
-#include "io/output_transaction.h"
+#include "io/output_files.h"
+#include "io/output_set.h"
 #include "io/value_dump.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
@@ -63,7 +64,7 @@ TEST_CASE("a dumped value begun and not ended leaves no file and no index line",
   TempDir d;
   const Tensor t = patterned(DType::kFloat, {10}, 1);
   {
-    OutputTransaction tx;  // a dump writes at once, whatever transaction is alive
+    OutputSet tx;  // a run's output set: a dump writes at once all the same, in no set
     ValueDump dump(d.path(), TensorFormat::kPb);
     const size_t x = dump.begin_value("x", DType::kFloat, {10});
     const size_t y = dump.begin_value("y", DType::kFloat, {10});
