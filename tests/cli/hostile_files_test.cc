@@ -168,6 +168,21 @@ TEST_CASE("info reads no tensor data: a large initializer is described within a 
   check_refusal(run_bounded({"info", d.file("cut.onnx")}), "not a valid ONNX model");
 }
 
+// Memory the system will not give (here an address-space limit far below --max-memory's
+// default): the refusal names the file being read, not only "out of memory".
+TEST_CASE("out of memory while reading a file names the file", "[cli][hostile]") {
+#if defined(__SANITIZE_ADDRESS__)
+  WARN("skipped: AddressSanitizer reserves terabytes of address space, so no binary of this build runs under --as");
+  return;
+#endif
+  TempDir d;
+  const std::string report = d.file("big.json");
+  std::ofstream(report).close();
+  fs::resize_file(report, 150'000'000);  // sparse: nothing is written, the read's buffer fails
+  const auto r = run_process({"/usr/bin/prlimit", "--as=120000000", onnx_run_binary(), "report", "merge", report});
+  check_refusal(r, report + ": out of memory while reading it");
+}
+
 TEST_CASE("devices are refused at once in every door, whatever --max-memory says", "[cli][hostile]") {
   TempDir d;
   const std::string m = model_with_set(d);
