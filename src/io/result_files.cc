@@ -18,6 +18,7 @@
 #include "io/npz.h"
 #include "io/output_names.h"
 #include "io/test_data.h"
+#include "io/value_dump.h"
 
 namespace fs = std::filesystem;
 
@@ -40,20 +41,6 @@ ResultTensor read_one(const fs::path& file, const std::string& listed_name) {
   return r;
 }
 
-// values.tsv of a --dump-intermediates folder: "file<TAB>value name" lines, in order.
-std::vector<std::pair<std::string, std::string>> read_values_tsv(const fs::path& file) {
-  std::vector<std::pair<std::string, std::string>> entries;
-  const FileBytes bytes = FileBytes::read(file.string(), FileBytes::Limit::kMemoryOnly);
-  std::istringstream in(std::string(bytes.data(), bytes.size()));
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t tab = line.find('\t');
-    if (tab == std::string::npos) fail(ErrorKind::kInvalid, "{}: a line without a tab: '{}'", file.string(), line);
-    entries.emplace_back(line.substr(0, tab), line.substr(tab + 1));
-  }
-  return entries;
-}
-
 // Whether `p` names an entry of any kind (a FIFO or a dangling link too): a FIFO where a
 // tensor file belongs is refused when read (io/read_open.h), never skipped, in every door.
 bool entry_exists(const fs::path& p) {
@@ -66,11 +53,7 @@ std::vector<ResultTensor> read_folder(const fs::path& dir) {
   std::error_code ec;
   const fs::path index = dir / kDumpIndexName;
   if (entry_exists(index)) {
-    for (const auto& [file, name] : read_values_tsv(index)) {
-      if (file.find('/') != std::string::npos || file == ".." || !is_tensor_file(file))
-        fail(ErrorKind::kInvalid, "{}: '{}' is not a tensor file of this folder", index.string(), file);
-      out.push_back(read_one(dir / file, name));
-    }
+    for (const auto& [file, name] : read_values_tsv(index.string())) out.push_back(read_one(dir / file, name));
     return out;
   }
   // A test set: its output_K.pb files, in K order (its input_K.pb are not results).

@@ -1,8 +1,12 @@
 #include "io/value_dump.h"
 
+#include <filesystem>
+#include <sstream>
+
 #include "core/error.h"
 #include "core/fail.h"
 #include "io/atomic_file.h"
+#include "io/file_bytes.h"
 #include "io/npy.h"
 #include "io/output_names.h"
 #include "io/tensor_file.h"
@@ -70,6 +74,23 @@ size_t ValueDump::finish() {
     }
   write_text_file_now(WriteTarget(folder_, kDumpIndexName), text);
   return count;
+}
+
+std::vector<std::pair<std::string, std::string>> read_values_tsv(const std::string& path) {
+  std::vector<std::pair<std::string, std::string>> entries;
+  const FileBytes bytes = FileBytes::read(path, FileBytes::Limit::kMemoryOnly);
+  std::istringstream in(std::string(bytes.data(), bytes.size()));
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t tab = line.find('\t');
+    if (tab == std::string::npos) fail(ErrorKind::kInvalid, "{}: a line without a tab: '{}'", path, line);
+    const std::string file = line.substr(0, tab);
+    const std::string ext = std::filesystem::path(file).extension().string();
+    if (file.find('/') != std::string::npos || file == ".." || (ext != ".pb" && ext != ".npy"))
+      fail(ErrorKind::kInvalid, "{}: '{}' is not a tensor file of this folder", path, file);
+    entries.emplace_back(file, line.substr(tab + 1));
+  }
+  return entries;
 }
 
 }  // namespace onnxrun

@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/tensor.h"
@@ -62,5 +63,10 @@ class ValueDump {
   std::vector<Entry> index_;                                    // in the order values were produced
   std::map<size_t, std::unique_ptr<StreamedTensorFile>> open_;  // by id: index_'s position
 };
+
+// DIR/values.tsv read back (`path`): (file, value name) per line, in order. Throws
+// Error(kInvalid) naming `path` for a line without a tab or a file that is not a .pb or
+// .npy of the folder itself; what FileBytes::read throws.
+std::vector<std::pair<std::string, std::string>> read_values_tsv(const std::string& path);
 
 }  // namespace onnxrun

@@ -26,6 +26,7 @@
 #include "io/tensor_stream.h"
 #include "io/tensor_wire.h"
 #include "io/test_data.h"
+#include "io/value_dump.h"
 
 namespace fs = std::filesystem;
 
@@ -82,23 +83,6 @@ IndexedValue file_value(const fs::path& file, const std::string& listed_name) {
   if (v.name.empty()) v.name = file.stem().string();
   v.load = [path = file.string()] { return load_tensor_file(path); };
   return v;
-}
-
-// values.tsv of a --dump-intermediates folder: "file<TAB>value name" lines, in order.
-std::vector<std::pair<std::string, std::string>> read_values_tsv(const fs::path& file) {
-  std::vector<std::pair<std::string, std::string>> entries;
-  const FileBytes bytes = FileBytes::read(file.string(), FileBytes::Limit::kMemoryOnly);
-  std::istringstream in(std::string(bytes.data(), bytes.size()));
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t tab = line.find('\t');
-    if (tab == std::string::npos) fail(ErrorKind::kInvalid, "{}: a line without a tab: '{}'", file.string(), line);
-    const std::string name = line.substr(0, tab);
-    if (name.find('/') != std::string::npos || name == ".." || !(is_proto_file(name) || is_numpy_file(name)))
-      fail(ErrorKind::kInvalid, "{}: '{}' is not a tensor file of this folder", file.string(), name);
-    entries.emplace_back(name, line.substr(tab + 1));
-  }
-  return entries;
 }
 
 std::vector<IndexedValue> npz_values(const std::string& path) {
@@ -177,7 +161,7 @@ void ValueIndex::add(const std::string& path) {
     const fs::path index = p / "values.tsv";
     std::error_code ec;
     if (fs::exists(fs::symlink_status(index, ec))) {
-      for (const auto& [file, name] : read_values_tsv(index))
+      for (const auto& [file, name] : read_values_tsv(index.string()))
         put(file_value(p / file, name), fs::path(file).stem().string());
       return;
     }
