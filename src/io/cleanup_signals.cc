@@ -14,8 +14,9 @@ constexpr size_t kPathBytes = 4096;
 
 struct Slot {
   std::atomic<int> state{static_cast<int>(SlotState::kClaimed)};
-  Slot* next = nullptr;  // set once, before the slot is published
-  int dir = AT_FDCWD;    // what temp and final are relative to
+  Slot* next = nullptr;                                // set once, before the slot is published
+  int dir = AT_FDCWD;                                  // what temp and final are relative to
+  std::atomic<const std::atomic<int>*> kept{nullptr};  // set_kept_flag
   char temp[kPathBytes] = {};
   char final[kPathBytes] = {};
 };
@@ -50,12 +51,15 @@ Slot* claim(const std::string& temp, const std::string& final, int dir) {
     while (!g_head.compare_exchange_weak(head, s, std::memory_order_release, std::memory_order_relaxed));
   }
   s->dir = dir;
+  s->kept.store(nullptr);
   copy_path(s->temp, temp);
   copy_path(s->final, final);
   return s;
 }
 
 void set_temp(Slot* s, const std::string& temp) { copy_path(s->temp, temp); }
+
+void set_kept_flag(Slot* s, const std::atomic<int>* kept) { s->kept.store(kept); }
 
 void set_state(Slot* s, SlotState state) { s->state.store(static_cast<int>(state), std::memory_order_seq_cst); }
 
@@ -66,8 +70,14 @@ namespace {
 // Async-signal-safe: atomics (lock-free on every target we build for), unlinkat, rmdir.
 // Files first, then folders: the newest slots come first, so a folder made inside
 // another one the run made goes before its parent.
+bool kept(const Slot* p) {
+  const std::atomic<int>* flag = p->kept.load();
+  return flag && flag->load() != 0;
+}
+
 void remove_registered_files() {
   for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next) {
+    if (kept(p)) continue;
     switch (static_cast<SlotState>(p->state.load())) {
       case SlotState::kTemp:
         if (p->temp[0]) ::unlinkat(p->dir, p->temp, 0);
@@ -83,7 +93,7 @@ void remove_registered_files() {
     }
   }
   for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next)
-    if (static_cast<SlotState>(p->state.load()) == SlotState::kDir && p->final[0]) ::rmdir(p->final);
+    if (static_cast<SlotState>(p->state.load()) == SlotState::kDir && p->final[0] && !kept(p)) ::rmdir(p->final);
 }
 
 }  // namespace
@@ -92,6 +102,7 @@ void remove_registered_files() {
 namespace {
 
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs lock-free atomics");
+static_assert(std::atomic<const std::atomic<int>*>::is_always_lock_free, "the signal handler needs lock-free atomics");
 
 extern "C" void on_cleanup_signal(int sig) {
   cleanup::remove_registered_files();

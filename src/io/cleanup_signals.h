@@ -10,6 +10,7 @@
 // handler sees it: no list of sets is kept.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include <fcntl.h>
@@ -42,6 +43,11 @@ struct Slot;
 // that file; normal clean-up still can).
 Slot* claim(const std::string& temp, const std::string& final, int dir = AT_FDCWD);
 void set_temp(Slot* s, const std::string& temp);  // while kClaimed only
+// Ties the slot to its output set's `kept` flag: once the flag is set, the handler leaves
+// the slot's files alone. A commit sets it when all its files are in place, in one store,
+// so a signal then keeps them all; releasing the slots one by one would leave a window
+// in which it kept some and removed others. `kept` must outlive the slot's claim.
+void set_kept_flag(Slot* s, const std::atomic<int>* kept);
 void set_state(Slot* s, SlotState state);
 void release(Slot* s);  // back to kFree
 

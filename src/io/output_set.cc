@@ -39,6 +39,7 @@ WriteTarget OutputSet::target(std::string user_path) {
 void OutputSet::add(std::unique_ptr<OwnedTemp> temp) {
   std::lock_guard<std::mutex> lock(mu_);
   if (done_) fail(ErrorKind::kInternal, "{}: written after its output set was committed", temp->path());
+  temp->join(&kept_);
   for (std::unique_ptr<OwnedTemp>& e : entries_)
     if (e->path() == temp->path()) {
       e = std::move(temp);  // the earlier temporary goes with its OwnedTemp
@@ -49,6 +50,7 @@ void OutputSet::add(std::unique_ptr<OwnedTemp> temp) {
 
 void OutputSet::add_made_folder(const std::string& dir) {
   cleanup::Slot* slot = cleanup::claim("", dir);
+  cleanup::set_kept_flag(slot, &kept_);
   cleanup::set_state(slot, cleanup::SlotState::kDir);
   std::lock_guard<std::mutex> lock(mu_);
   folders_.push_back({dir, slot});
@@ -84,7 +86,8 @@ std::vector<std::string> OutputSet::commit() {
       throw;
     }
   }
-  // All in place: the run's files are the user's now.
+  // All in place: the run's files are the user's now, all at once for the signal handler.
+  kept_.store(1);
   std::vector<std::string> finals;
   for (auto& e : entries_) {
     e->keep();

@@ -28,6 +28,7 @@
 // of one another.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -79,6 +80,9 @@ class OutputSet {
   std::vector<std::unique_ptr<OwnedTemp>> entries_;
   std::vector<Folder> folders_;
   bool done_ = false;
+  // Set when every file is in place: from then on the signal handler keeps them all
+  // (io/cleanup_signals.h set_kept_flag). Lock-free, read by the handler.
+  std::atomic<int> kept_{0};
 };
 
 }  // namespace onnxrun

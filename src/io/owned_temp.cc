@@ -114,6 +114,10 @@ void OwnedTemp::put_in_place() {
   cleanup::set_state(slot_, cleanup::SlotState::kRenamed);
 }
 
+void OwnedTemp::join(const std::atomic<int>* kept) {
+  if (slot_) cleanup::set_kept_flag(slot_, kept);
+}
+
 void OwnedTemp::keep() {
   if (slot_) cleanup::release(std::exchange(slot_, nullptr));
   if (fd_ >= 0) ::close(std::exchange(fd_, -1));  // the lock goes with it

@@ -19,6 +19,7 @@
 // file of another pattern (the former ".NAME.tmp.PID.XXXXXX" is not touched any more).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -50,6 +51,8 @@ class OwnedTemp {
   void put_in_place();
   // The final file is the user's now: no clean-up touches it any more.
   void keep();
+  // The signal handler leaves this file alone once `kept` is set (cleanup::set_kept_flag).
+  void join(const std::atomic<int>* kept);
   // After put_in_place() and before keep(): removes the final file (a failed commit).
   void remove_placed() noexcept;
 
