@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +16,7 @@
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
 #include "cli/named_values.h"
+#include "cli/progress.h"
 #include "core/error.h"
 #include "core/fail.h"
 #include "suite/compare_sets.h"
@@ -121,7 +124,13 @@ int compare_main(int argc, char** argv) {
   apply_common_options(a.common);
   const Tolerance tol = tolerance_from(a.tol);
   check_paths(a);
-  const SetsComparison s = compare_result_sets(a.a, a.b, tol, a.model);
+  // A large pair takes a while: its progress on a terminal, as `test` shows its own.
+  CompareProgressLine progress(stdout, ::isatty(STDOUT_FILENO) != 0);
+  const SetsComparison s =
+      compare_result_sets(a.a, a.b, tol, a.model, [&](const std::string& value, int pass, int64_t done, int64_t numel) {
+        progress.update(value, pass, done, numel);
+      });
+  progress.finish();
   std::vector<std::string> names;
   for (const ValuePair& v : s.values) names.push_back(v.name);
   check_tolerance_names(tol, names, "the compared values");

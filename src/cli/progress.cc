@@ -101,4 +101,22 @@ void TestProgress::finish() {
   std::fflush(out_);
 }
 
+void CompareProgressLine::update(const std::string& value, int pass, int64_t done, int64_t numel) {
+  if (!live_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (shown_ && done < numel && now - last_draw_ < std::chrono::milliseconds(100)) return;
+  last_draw_ = now;
+  const std::string name = value.empty() ? "(unnamed)" : value;
+  fmt::print(out_, "\r\033[Kcomparing {}  {}%{}", name, numel ? done * 100 / numel : 100,
+             pass > 1 ? fmt::format("  (pass {}: the exact median of the errors)", pass) : "");
+  std::fflush(out_);
+  shown_ = true;
+}
+
+void CompareProgressLine::finish() {
+  if (shown_) fmt::print(out_, "\r\033[K");
+  shown_ = false;
+  std::fflush(out_);
+}
+
 }  // namespace onnxrun::cli

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -37,6 +38,23 @@ class TestProgress {
   std::map<size_t, TestResult> pending_;  // pipe mode: results waiting for earlier ones
   bool bar_shown_ = false;
   std::chrono::steady_clock::time_point start_, last_draw_;
+};
+
+// Progress of `onnx-run compare` on a terminal: one line, "comparing y  45%", redrawn at
+// most ten times a second and cleared at the end; a later pass over a value (the exact
+// median of many errors) says so. Nothing when the output is not a terminal.
+class CompareProgressLine {
+ public:
+  CompareProgressLine(std::FILE* out, bool live) : out_(out), live_(live) {}
+  void update(const std::string& value, int pass, int64_t done, int64_t numel);
+  // Clears the line; call once before printing the result.
+  void finish();
+
+ private:
+  std::FILE* out_;
+  bool live_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_draw_;
 };
 
 }  // namespace onnxrun::cli

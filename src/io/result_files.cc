@@ -12,11 +12,13 @@
 
 #include "core/error.h"
 #include "core/fail.h"
+#include "core/memory_limit.h"
 #include "io/file_bytes.h"
 #include "io/input_file.h"
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/output_names.h"
+#include "io/tensor_stream.h"
 #include "io/test_data.h"
 #include "io/value_dump.h"
 
@@ -27,18 +29,64 @@ namespace {
 
 bool is_tensor_file(const fs::path& p) { return p.extension() == ".pb" || p.extension() == ".npy"; }
 
-// One .pb or .npy file; `name` from values.tsv when it lists the file.
+// One .pb or .npy file; `name` from values.tsv when it lists the file. Its header is read
+// now, its data when asked.
 ResultTensor read_one(const fs::path& file, const std::string& listed_name) {
-  NamedTensor nt = read_input_file(file.string());
   ResultTensor r;
   r.file = file.string();
-  r.name = !listed_name.empty()         ? listed_name
-           : !nt.name.empty()           ? nt.name
-           : file.extension() == ".npy" ? file.stem().string()
-                                        : "";
-  r.tensor = std::move(nt.tensor);
   r.numpy = file.extension() == ".npy";
+  std::string own_name;
+  if (std::optional<TensorStream> s = open_tensor_stream(r.file)) {
+    own_name = s->name;
+    r.dtype = s->dtype;
+    r.shape = s->shape;
+    r.open_stream = [path = r.file] {
+      std::optional<TensorStream> again = open_tensor_stream(path);
+      if (!again) fail(ErrorKind::kIo, "{}: changed while being compared", path);
+      return std::move(*again);
+    };
+    r.load = [path = r.file] { return read_input_file(path).tensor; };
+  } else {  // read whole, which also says what is wrong with it
+    NamedTensor nt = read_input_file(r.file);
+    own_name = nt.name;
+    r.dtype = nt.tensor.dtype();
+    r.shape = nt.tensor.shape();
+    r.load = [t = std::move(nt.tensor)] { return t; };
+  }
+  r.name = !listed_name.empty() ? listed_name : !own_name.empty() ? own_name : r.numpy ? file.stem().string() : "";
   return r;
+}
+
+// The members of an .npz, each read on its own when asked.
+std::vector<ResultTensor> read_npz_members(const std::string& path) {
+  std::vector<ResultTensor> out;
+  if (std::optional<std::vector<TensorStream>> streams = open_npz_streams(path)) {
+    for (size_t j = 0; j < streams->size(); ++j) {
+      const TensorStream& m = (*streams)[j];
+      ResultTensor r{m.name, path + ":" + m.name, true, m.dtype, m.shape, nullptr, nullptr};
+      r.open_stream = [path, j] {
+        std::optional<std::vector<TensorStream>> again = open_npz_streams(path);
+        if (!again || again->size() <= j) fail(ErrorKind::kIo, "{}: changed while being compared", path);
+        return std::move((*again)[j]);
+      };
+      r.load = [open = r.open_stream] {
+        TensorStream s = open();
+        check_memory_fits(s.nbytes(), s.what);  // refused by name before anything is inflated
+        Tensor t(s.dtype, s.shape);
+        if (t.nbytes()) s.read(0, t.mutable_raw(), t.nbytes());
+        return t;
+      };
+      out.push_back(std::move(r));
+    }
+    return out;
+  }
+  // An archive the streams cannot read member by member (a big-endian array): read whole.
+  for (NamedArray& a : read_npz_file(path)) {
+    ResultTensor r{a.name, path + ":" + a.name, true, a.tensor.dtype(), a.tensor.shape(), nullptr, nullptr};
+    r.load = [t = std::move(a.tensor)] { return t; };
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 // Whether `p` names an entry of any kind (a FIFO or a dangling link too): a FIFO where a
@@ -86,11 +134,8 @@ std::vector<ResultTensor> read_results(const std::string& path) {
     fail(ErrorKind::kIo, "cannot read {}: {}", path, std::strerror(errno));
   }
   if (S_ISDIR(st.st_mode)) return read_folder(p);
+  if (p.extension() == ".npz") return read_npz_members(path);
   std::vector<ResultTensor> out;
-  if (p.extension() == ".npz") {
-    for (NamedArray& a : read_npz_file(path)) out.push_back({a.name, path + ":" + a.name, std::move(a.tensor), true});
-    return out;
-  }
   out.push_back(read_one(p, ""));
   return out;
 }
@@ -131,7 +176,11 @@ std::vector<size_t> match_by_name_then_position(const std::vector<std::string>& 
 }
 
 Tensor ResultTensor::as_declared(std::optional<DType> declared) const {
-  return numpy ? bfloat16_from_bits(tensor, declared) : tensor;
+  return numpy ? bfloat16_from_bits(load(), declared) : load();
+}
+
+DType ResultTensor::type_as_declared(std::optional<DType> declared) const {
+  return numpy ? numpy_type_as_declared(dtype, declared) : dtype;
 }
 
 }  // namespace onnxrun

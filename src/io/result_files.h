@@ -3,11 +3,13 @@
 // output_K.pb, NAME.npy, a --dump-intermediates folder), an .npz archive, or one file.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/tensor.h"
+#include "io/tensor_stream.h"
 
 namespace onnxrun {
 
@@ -17,20 +19,32 @@ struct ResultTensor {
   // file does not say (a .pb without a name), and then it matches by position.
   std::string name;
   std::string file;  // for messages: "dir/output_0.pb", "out.npz:y"
-  Tensor tensor;
   // From a .npy or .npz: a uint16 tensor may be bfloat16's bits (numpy has no bfloat16;
-  // io/npy.h), to retype where the value is declared bfloat16 (as_declared).
+  // io/npy.h), to retype where the value is declared bfloat16 (type_as_declared).
   bool numpy = false;
+  DType dtype = DType::kFloat;  // as stored: numpy's bfloat16 bits are uint16 here
+  Shape shape;
+  // The data from its first byte, block by block (io/tensor_stream.h), a new stream at
+  // each call, so it can be read more than once. Null where the file could not be
+  // streamed (it was read whole: a typed-field TensorProto, a big-endian array).
+  std::function<TensorStream()> open_stream;
 
-  // The tensor as a value of type `declared` (when known) reads it: a numpy file's uint16
-  // bits are bfloat16 where `declared` is; anything else as it is.
+  // The whole tensor: a .pb mapped where its raw_data lies, anything else read. Throws
+  // as read_input_file and read_npz_file do.
+  std::function<Tensor()> load;
+
+  // load(), with numpy's uint16 taken as bfloat16's bits where `declared` says bfloat16.
   Tensor as_declared(std::optional<DType> declared) const;
+  // The type as_declared gives.
+  DType type_as_declared(std::optional<DType> declared) const;
 };
 
 // The tensors of `path`, in order: a folder's .pb and .npy files in values.tsv's order
 // when it has one (a --dump-intermediates folder), its output_K.pb files by K when it
-// has those (a test set: its inputs are left out), else sorted naturally; an .npz's members in archive order; a single .pb or .npy file.
-// Other files in a folder are ignored. Throws Error(kIo) for what cannot be read,
+// has those (a test set: its inputs are left out), else sorted naturally; an .npz's
+// members in archive order; a single .pb or .npy file. Other files in a folder are
+// ignored. Only what the files say of their tensors is read here, not their data (but
+// where a file cannot be streamed). Throws Error(kIo) for what cannot be read,
 // Error(kInvalid) for a damaged file or a folder without tensor files.
 std::vector<ResultTensor> read_result_files(const std::string& path);
 

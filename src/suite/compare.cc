@@ -40,23 +40,48 @@ std::pair<double, double> stat_errors(const ErrorStats& e, ErrorStat stat) {
 
 ComparisonBuilder::ComparisonBuilder(const Tensor& expected, DType actual_dtype, const Shape& actual_shape,
                                      const Tolerance& tol, Path path)
-    : expected_(expected), tol_(tol), path_(path) {
-  c_.numel = expected.numel();
+    : ComparisonBuilder(expected.dtype(), expected.shape(), actual_dtype, actual_shape, tol, path) {
+  whole_expected_ = &expected;
+}
+
+ComparisonBuilder::ComparisonBuilder(DType expected_dtype, const Shape& expected_shape, DType actual_dtype,
+                                     const Shape& actual_shape, const Tolerance& tol, Path path)
+    : dtype_(expected_dtype), shape_(expected_shape), tol_(tol), path_(path) {
+  c_.numel = checked_numel(expected_shape);
   c_.rtol = tol.rtol;
   c_.atol = tol.atol;
   c_.stat = tol.stat;
   c_.exact = tol.exact;
   if (!tol.exact) c_.ulp_bound = tol.max_ulp;
-  if (expected.dtype() != actual_dtype || expected.shape() != actual_shape)
-    c_.problem = fmt::format("expected {}, got {}{}", expected.describe(), dtype_name(actual_dtype),
-                             shape_to_string(actual_shape));
-  else if (c_.numel > 0) worst_actual_ = Tensor(expected.dtype(), {1});
+  if (expected_dtype != actual_dtype || expected_shape != actual_shape) {
+    c_.problem = fmt::format("expected {}{}, got {}{}", dtype_name(expected_dtype), shape_to_string(expected_shape),
+                             dtype_name(actual_dtype), shape_to_string(actual_shape));
+  } else if (c_.numel > 0) {
+    worst_expected_ = Tensor(expected_dtype, {1});
+    worst_actual_ = Tensor(expected_dtype, {1});
+  }
 }
 
 void ComparisonBuilder::add(int64_t begin, const Tensor& block) {
   if (!c_.problem.empty()) return;
-  if (path_ == Path::kReference) add_reference(begin, block, 0, block.numel());
-  else add_fast(begin, block);
+  if (path_ == Path::kReference) return add_reference(begin, *whole_expected_, begin, block, 0, block.numel());
+  add_fast(begin, static_cast<const char*>(whole_expected_->raw()) + begin * static_cast<int64_t>(dtype_size(dtype_)),
+           block);
+}
+
+void ComparisonBuilder::add(int64_t begin, const Tensor& expected, const Tensor& actual) {
+  if (!c_.problem.empty()) return;
+  if (path_ == Path::kReference) return add_reference(begin, expected, 0, actual, 0, actual.numel());
+  add_fast(begin, static_cast<const char*>(expected.raw()), actual);
+}
+
+void ComparisonBuilder::keep_errors(size_t n) { errors_ = ErrorStatsBuilder(n); }
+
+bool ComparisonBuilder::wants_another_pass() { return c_.problem.empty() && errors_.needs_pass(); }
+
+void ComparisonBuilder::begin_pass() {
+  again_ = true;
+  errors_.begin_pass();
 }
 
 Comparison ComparisonBuilder::finish() {
@@ -73,30 +98,37 @@ Comparison ComparisonBuilder::finish() {
     c.ok = !c.hard_mismatch && !(abs_stat > c.atol && rel_stat > c.rtol);
   }
   if (c.worst_index >= 0) {
-    c.worst_position = position_of(expected_.shape(), c.worst_index);
-    // The expected element copied out: the expected tensor may be a view at any alignment
-    // (io/tensor_file.h, any_alignment), and the text is read as aligned.
-    const size_t size = dtype_size(expected_.dtype());
-    Tensor worst_expected(expected_.dtype(), {1});
-    std::memcpy(worst_expected.mutable_raw(), static_cast<const char*>(expected_.raw()) + c.worst_index * size, size);
-    c.expected_text = format_element_shortest(worst_expected, 0);
+    c.worst_position = position_of(shape_, c.worst_index);
+    c.expected_text = format_element_shortest(worst_expected_, 0);
     c.actual_text = format_element_shortest(worst_actual_, 0);
-    c.expected_bits = element_bits(worst_expected, 0);
+    c.expected_bits = element_bits(worst_expected_, 0);
     c.actual_bits = element_bits(worst_actual_, 0);
   }
   return c;
 }
 
+namespace {
+
+// The whole tensors, in as many passes as the medians want.
+Comparison compare_whole(ComparisonBuilder& b, const Tensor& actual) {
+  b.add(0, actual);
+  while (b.wants_another_pass()) {
+    b.begin_pass();
+    b.add(0, actual);
+  }
+  return b.finish();
+}
+
+}  // namespace
+
 Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol) {
   ComparisonBuilder b(expected, actual.dtype(), actual.shape(), tol);
-  b.add(0, actual);
-  return b.finish();
+  return compare_whole(b, actual);
 }
 
 Comparison compare_tensors_reference(const Tensor& expected, const Tensor& actual, const Tolerance& tol) {
   ComparisonBuilder b(expected, actual.dtype(), actual.shape(), tol, ComparisonBuilder::Path::kReference);
-  b.add(0, actual);
-  return b.finish();
+  return compare_whole(b, actual);
 }
 
 std::string Comparison::summary(const std::string& name) const {

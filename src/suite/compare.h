@@ -68,45 +68,73 @@ struct Comparison {
   std::string error_report(const std::string& indent) const;
 };
 
-// One comparison fed the actual tensor in blocks, in order: what a streamed run gives
-// (suite/streamed_run.h). compare_tensors is one add() of the whole tensor.
+// One comparison fed in blocks, in order: the actual tensor's as a streamed run gives
+// them (suite/streamed_run.h), or both tensors' as `compare` reads two files
+// (suite/compare_sets.h). compare_tensors is one add() of the whole tensor.
 //
 // Two paths give the same Comparison bit for bit. kFast (suite/compare_fast.cc) is typed
 // per dtype and skips bit-identical runs of elements at memcmp speed, their statistics
 // counted in O(1); kReference (suite/compare_reference.cc) reads every element through
-// element_as_double, and is what the tests hold kFast to. Not thread safe.
+// element_as_double, and is what the tests hold kFast to.
+//
+// Memory is bounded: past a million elements with an error, the exact medians of the
+// errors want the same blocks once more (wants_another_pass), unless keep_errors(0) was
+// called for blocks that pass only once. Not thread safe.
 class ComparisonBuilder {
  public:
   enum class Path { kFast, kReference };
-  // `expected` must stay alive until finish(); it is read through unaligned loads, so it
-  // may be a view of a mapped file at any byte offset. A dtype or shape that differs from
-  // the expected one is the comparison's problem; add() then reads nothing.
+  // Against a whole expected tensor, which must stay alive until finish(); it is read
+  // through unaligned loads, so it may be a view of a mapped file at any byte offset. A
+  // dtype or shape that differs from the expected one is the comparison's problem; add()
+  // then reads nothing.
   ComparisonBuilder(const Tensor& expected, DType actual_dtype, const Shape& actual_shape, const Tolerance& tol,
                     Path path = Path::kFast);
+  // Against an expected tensor that comes in blocks too (the add() of two blocks).
+  ComparisonBuilder(DType expected_dtype, const Shape& expected_shape, DType actual_dtype, const Shape& actual_shape,
+                    const Tolerance& tol, Path path = Path::kFast);
   // Elements [begin, begin + block.numel()) of the actual tensor, `block` in its dtype.
-  // REQUIRES: blocks in order, each beginning where the previous one ended.
+  // REQUIRES: built with the whole expected tensor; blocks in order, each beginning where
+  // the previous one ended.
   void add(int64_t begin, const Tensor& block);
-  // REQUIRES: every element added (or a problem). Called once.
+  // The same elements of both tensors. REQUIRES: built without the expected tensor;
+  // expected.numel() == actual.numel(); blocks in order.
+  void add(int64_t begin, const Tensor& expected, const Tensor& actual);
+  // How many nonzero errors of each kind are kept in memory before the medians want
+  // another pass (default ErrorStatsBuilder::kKeptErrors); 0: all of them, so that one
+  // pass is always enough. REQUIRES: before any add().
+  void keep_errors(size_t n);
+  // After every element: whether the medians need them all once more, from the first, in
+  // the same blocks or others (then call begin_pass and add them again). Once per pass.
+  bool wants_another_pass();
+  void begin_pass();
+  // REQUIRES: every element added (or a problem), and !wants_another_pass(). Called once.
   Comparison finish();
 
  private:
   friend struct FastComparison;  // suite/compare_fast.cc
-  // Elements [from, to) of `block` (which starts at element `begin`), one at a time.
-  void add_reference(int64_t begin, const Tensor& block, int64_t from, int64_t to);
-  void add_fast(int64_t begin, const Tensor& block);
+  // Elements [from, to) of `block` (which starts at element `begin`), one at a time;
+  // `expected` holds element `begin` at its index `expected_first`.
+  void add_reference(int64_t begin, const Tensor& expected, int64_t expected_first, const Tensor& block, int64_t from,
+                     int64_t to);
+  void add_fast(int64_t begin, const char* expected, const Tensor& block);
   // One element's outcome, in index order (suite/compare_tally.h): k its index, `ulp` its
   // ULP distance, e and a its values, d the absolute error, `score` the error over the
-  // allowed error; `untolerant`: a type no tolerance applies to (integers, bytes).
+  // allowed error; `untolerant`: a type no tolerance applies to (integers, bytes). In a
+  // later pass, only its errors count.
   void tally(int64_t k, bool same_bits, uint64_t ulp, double e, double a, double d, double score, bool untolerant,
-             const void* actual_element);
+             const void* expected_element, const void* actual_element);
 
-  const Tensor& expected_;
+  const Tensor* whole_expected_ = nullptr;
+  DType dtype_;
+  Shape shape_;
   Tolerance tol_;
   Path path_;
   Comparison c_;
   ErrorStatsBuilder errors_;
+  bool again_ = false;  // a later pass: only the errors' medians are sought
   double worst_score_ = -1;
-  Tensor worst_actual_;  // a copy of the worst element of the actual tensor, for its text
+  // Copies of the worst element of each tensor, for their text.
+  Tensor worst_expected_, worst_actual_;
 };
 
 Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol);

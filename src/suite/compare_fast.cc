@@ -125,7 +125,7 @@ struct FastComparison {
       c.needed_atol = std::max(c.needed_atol, d - tol.rtol * std::fabs(e));
       c.needed_rtol = std::max(c.needed_rtol, d <= tol.atol ? 0 : (e != 0 ? (d - tol.atol) / std::fabs(e) : kInf));
     }
-    cb.tally(k, same, ulp, e, a, d, score, !E::kTolerant, ap);
+    cb.tally(k, same, ulp, e, a, d, score, !E::kTolerant, ep, ap);
   }
 
   // Elements [begin, begin + n): `expected` and `actual` point at element begin of the
@@ -148,30 +148,30 @@ struct FastComparison {
 
   // Types without arithmetic (and any other): identical runs skipped, the rest through the
   // reference, which compares their bytes.
-  static void bytes(ComparisonBuilder& cb, int64_t begin, const Tensor& block) {
-    const int64_t size = static_cast<int64_t>(dtype_size(cb.expected_.dtype()));
+  static void bytes(ComparisonBuilder& cb, int64_t begin, const char* expected, const Tensor& block) {
+    const int64_t size = static_cast<int64_t>(dtype_size(cb.dtype_));
     const int64_t n = block.numel();
-    if (size == 0) return cb.add_reference(begin, block, 0, n);
+    // The expected elements as a tensor the reference can read, element 0 at `begin`.
+    const Tensor expected_block(cb.dtype_, {n},
+                                Buffer::borrow(expected, static_cast<size_t>(n * size), nullptr, false));
+    if (size == 0) return cb.add_reference(begin, expected_block, 0, block, 0, n);
     const int64_t step = std::max<int64_t>(1, kRunBytes / size);
-    const char* expected = static_cast<const char*>(cb.expected_.raw()) + begin * size;
     const char* actual = static_cast<const char*>(block.raw());
     for (int64_t i = 0; i < n; i += step) {
       const int64_t m = std::min(step, n - i);
       if (cb.worst_score_ >= 0 &&
           std::memcmp(expected + i * size, actual + i * size, static_cast<size_t>(m * size)) == 0)
         cb.errors_.add_exact(m);
-      else cb.add_reference(begin, block, i, i + m);
+      else cb.add_reference(begin, expected_block, 0, block, i, i + m);
     }
   }
 };
 
-void ComparisonBuilder::add_fast(int64_t begin, const Tensor& block) {
+void ComparisonBuilder::add_fast(int64_t begin, const char* e, const Tensor& block) {
   const int64_t n = block.numel();
   if (n == 0) return;
-  const char* e =
-      static_cast<const char*>(expected_.raw()) + begin * static_cast<int64_t>(dtype_size(expected_.dtype()));
   const char* a = static_cast<const char*>(block.raw());
-  switch (expected_.dtype()) {
+  switch (dtype_) {
     case DType::kFloat: return FastComparison::run<ElemF32>(*this, begin, e, a, n);
     case DType::kDouble: return FastComparison::run<ElemF64>(*this, begin, e, a, n);
     case DType::kFloat16: return FastComparison::run<ElemF16>(*this, begin, e, a, n);
@@ -185,7 +185,7 @@ void ComparisonBuilder::add_fast(int64_t begin, const Tensor& block) {
     case DType::kUInt32: return FastComparison::run<ElemInt<uint32_t>>(*this, begin, e, a, n);
     case DType::kInt64: return FastComparison::run<ElemInt<int64_t>>(*this, begin, e, a, n);
     case DType::kUInt64: return FastComparison::run<ElemInt<uint64_t>>(*this, begin, e, a, n);
-    default: return FastComparison::bytes(*this, begin, block);
+    default: return FastComparison::bytes(*this, begin, e, block);
   }
 }
 

@@ -37,17 +37,19 @@ bool is_integer_type(DType t) {
 
 }  // namespace
 
-void ComparisonBuilder::add_reference(int64_t begin, const Tensor& block, int64_t from, int64_t to) {
+void ComparisonBuilder::add_reference(int64_t begin, const Tensor& expected, int64_t expected_first,
+                                      const Tensor& block, int64_t from, int64_t to) {
   Comparison& c = c_;
-  const DType dtype = expected_.dtype();
+  const DType dtype = dtype_;
   const bool floating = is_float_type(dtype);
   const bool bytes_only = !floating && !is_integer_type(dtype);
   const size_t sz = dtype_size(dtype);
-  const auto* expected_bytes = static_cast<const char*>(expected_.raw());
+  const auto* expected_bytes = static_cast<const char*>(expected.raw());
   const auto* actual_bytes = static_cast<const char*>(block.raw());
   for (int64_t i = from; i < to; ++i) {
     const int64_t k = begin + i;
-    const char* eb = expected_bytes + k * sz;
+    const int64_t ek = expected_first + i;  // k's index in `expected`
+    const char* eb = expected_bytes + ek * sz;
     const char* ab = actual_bytes + i * sz;
     const bool same_bits = std::memcmp(eb, ab, sz) == 0;
     const uint64_t ulp = same_bits ? 0 : ulp_distance(dtype, eb, ab);
@@ -57,7 +59,7 @@ void ComparisonBuilder::add_reference(int64_t begin, const Tensor& block, int64_
       e = a = 0;
       score = same_bits ? 0 : kInf;
     } else {
-      e = element_as_double(expected_, k);
+      e = element_as_double(expected, ek);
       a = element_as_double(block, i);
       if (!floating) {
         // Integers must be equal; the raw bytes decide, since doubles above 2^53 round.
@@ -75,7 +77,7 @@ void ComparisonBuilder::add_reference(int64_t begin, const Tensor& block, int64_
         c.needed_rtol = std::max(c.needed_rtol, d <= tol_.atol ? 0 : (e != 0 ? (d - tol_.atol) / std::fabs(e) : kInf));
       }
     }
-    tally(k, same_bits, ulp, e, a, d, score, bytes_only || !floating, ab);
+    tally(k, same_bits, ulp, e, a, d, score, bytes_only || !floating, eb, ab);
   }
 }
 

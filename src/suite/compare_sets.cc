@@ -53,12 +53,49 @@ std::optional<DType> declared_type(const ModelValues& model, const std::string& 
 
 // numpy has no bfloat16: a numpy side's uint16 bits are bfloat16 where the other side
 // is, or, when both are numpy, where the model declares the value so (by either name).
-Tensor as_typed(const ResultTensor& t, const ResultTensor& other, const ModelValues& model) {
-  if (!t.numpy) return t.tensor;
-  if (!other.numpy) return t.as_declared(other.tensor.dtype());
+std::optional<DType> declared_for(const ResultTensor& t, const ResultTensor& other, const ModelValues& model) {
+  if (!t.numpy) return std::nullopt;
+  if (!other.numpy) return other.dtype;
   std::optional<DType> declared = declared_type(model, t.name);
   if (!declared) declared = declared_type(model, other.name);
-  return t.as_declared(declared);
+  return declared;
+}
+
+// Elements per block of a streamed comparison: 1 MiB of float32 a side, so that two
+// sets of any size are compared in a few MiB.
+constexpr int64_t kBlockBytes = int64_t{1} << 20;
+
+// Both sides read block by block, as often as the medians of the errors want.
+Comparison compare_streams(const ResultTensor& a, DType a_type, const ResultTensor& b, DType b_type,
+                           const Tolerance& tol, const CompareProgress& progress) {
+  ComparisonBuilder builder(a_type, a.shape, b_type, b.shape, tol);
+  const int64_t numel = checked_numel(a.shape);
+  if (a_type != b_type || a.shape != b.shape || numel == 0) return builder.finish();
+  const int64_t size = static_cast<int64_t>(dtype_size(a_type));
+  const int64_t block = std::max<int64_t>(1, kBlockBytes / size);
+  Tensor ea(a_type, {std::min(block, numel)}), eb(b_type, {std::min(block, numel)});
+  for (int pass = 1;; ++pass) {
+    if (pass > 1) builder.begin_pass();
+    TensorStream sa = a.open_stream(), sb = b.open_stream();
+    for (int64_t begin = 0; begin < numel; begin += block) {
+      const int64_t n = std::min(block, numel - begin);
+      const auto offset = static_cast<size_t>(begin * size), bytes = static_cast<size_t>(n * size);
+      sa.read(offset, ea.mutable_raw(), bytes);
+      sb.read(offset, eb.mutable_raw(), bytes);
+      builder.add(begin, Tensor(a_type, {n}, ea.buffer()), Tensor(b_type, {n}, eb.buffer()));
+      if (progress) progress(a.name, pass, begin + n, numel);
+    }
+    if (!builder.wants_another_pass()) break;
+  }
+  return builder.finish();
+}
+
+Comparison compare_pair(const ResultTensor& a, const ResultTensor& b, const ModelValues& values, const Tolerance& tol,
+                        const CompareProgress& progress) {
+  const std::optional<DType> declared_a = declared_for(a, b, values), declared_b = declared_for(b, a, values);
+  if (a.open_stream && b.open_stream)
+    return compare_streams(a, a.type_as_declared(declared_a), b, b.type_as_declared(declared_b), tol, progress);
+  return compare_tensors(a.as_declared(declared_a), b.as_declared(declared_b), tol);
 }
 
 }  // namespace
@@ -83,7 +120,7 @@ std::string SetsComparison::mismatch_summary() const {
 }
 
 SetsComparison compare_result_sets(const std::string& a, const std::string& b, const Tolerance& tol,
-                                   const std::string& model) {
+                                   const std::string& model, const CompareProgress& progress) {
   SetsComparison out;
   out.a = a;
   out.b = b;
@@ -106,8 +143,7 @@ SetsComparison compare_result_sets(const std::string& a, const std::string& b, c
     p.file_a = set_a[j].file;
     if (const ResultTensor* other = partner[j]) {
       p.file_b = other->file;
-      p.comparison = compare_tensors(as_typed(set_a[j], *other, values), as_typed(*other, set_a[j], values),
-                                     tol.for_output(p.name));
+      p.comparison = compare_pair(set_a[j], *other, values, tol.for_output(p.name), progress);
     }
     out.values.push_back(std::move(p));
   }

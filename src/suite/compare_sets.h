@@ -5,6 +5,8 @@
 // first one that differs is where the two runs part.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,8 +33,14 @@ struct SetsComparison {
   std::string mismatch_summary() const;
 };
 
-// Throws what read_result_files and load_model throw.
+// Told, as a comparison proceeds, which value (its name), which pass over it (the medians
+// of many errors take a second), and how many of its elements are done.
+using CompareProgress = std::function<void(const std::string& value, int pass, int64_t done, int64_t numel)>;
+
+// Each pair is read block by block, both sides, so two sets of any size are compared in a
+// few MiB (a file that cannot be streamed is read whole). Throws what read_result_files
+// and load_model throw, and what reading a file's data throws.
 SetsComparison compare_result_sets(const std::string& a, const std::string& b, const Tolerance& tol,
-                                   const std::string& model = "");
+                                   const std::string& model = "", const CompareProgress& progress = nullptr);
 
 }  // namespace onnxrun

@@ -15,13 +15,18 @@
 namespace onnxrun {
 
 inline void ComparisonBuilder::tally(int64_t k, bool same_bits, uint64_t ulp, double e, double a, double d,
-                                     double score, bool untolerant, const void* actual_element) {
+                                     double score, bool untolerant, const void* expected_element,
+                                     const void* actual_element) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   Comparison& c = c_;
   const double rel = d == 0 ? 0 : e != 0 ? d / std::fabs(e) : kInf;
   // A mismatch no tolerance fixes (NaN, infinity, unequal integers or bytes) has an
   // infinite error in the statistics, and fails under every one of them.
   const bool hard = score == kInf && (untolerant || d == 0);
+  if (again_) {  // a later pass: the first counted everything else
+    errors_.add(hard ? kInf : d, hard ? kInf : rel);
+    return;
+  }
   if (hard) {
     c.hard_mismatch = true;
     c.needed_atol = c.needed_rtol = kInf;
@@ -46,7 +51,8 @@ inline void ComparisonBuilder::tally(int64_t k, bool same_bits, uint64_t ulp, do
     c.abs_err = d;
     c.rel_err = rel;
     c.ulp = ulp;
-    std::memcpy(worst_actual_.mutable_raw(), actual_element, dtype_size(expected_.dtype()));
+    std::memcpy(worst_expected_.mutable_raw(), expected_element, dtype_size(dtype_));
+    std::memcpy(worst_actual_.mutable_raw(), actual_element, dtype_size(dtype_));
   }
 }
 

@@ -1,15 +1,18 @@
 // Statistics of the element errors of one comparison: max, mean and median of the
 // absolute and relative errors, and a histogram of the absolute error by decade.
 // Fed one element at a time, in order, so a streamed comparison (block by block) and a
-// whole one give the same numbers bit for bit.
+// whole one give the same numbers bit for bit. The medians are exact in bounded memory
+// (suite/error_median.h): past a million nonzero errors the builder asks for the same
+// elements again (needs_pass), rather than keeping them all.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
-#include <vector>
 
 #include "suite/error_decade.h"
+#include "suite/error_median.h"
 
 namespace onnxrun {
 
@@ -27,23 +30,36 @@ struct ErrorStats {
 
 class ErrorStatsBuilder {
  public:
-  // The next element's errors (abs_err >= 0, rel_err >= 0, either may be infinite).
+  // Nonzero errors kept per statistic before the medians take more passes: 8 MiB each.
+  static constexpr size_t kKeptErrors = size_t{1} << 20;
+  // `kept_errors` = 0: every nonzero error kept, never another pass (for elements that
+  // pass only once, a streamed run's outputs).
+  explicit ErrorStatsBuilder(size_t kept_errors = kKeptErrors) : abs_median_(kept_errors), rel_median_(kept_errors) {}
+
+  // The next element's errors (abs_err >= 0, rel_err >= 0, either may be infinite). In a
+  // later pass only the medians look at them.
   void add(double abs_err, double rel_err);
   // `n` elements with no error at all: what n calls of add(0, 0) do (adding 0 to a sum of
   // nonnegative errors and taking the max with 0 change nothing), in O(1).
   void add_exact(int64_t n) {
+    if (pass_ > 0) return;
     s_.count += n;
     s_.exact += n;
   }
-  // REQUIRES: called once. The medians are exact (the middle element, or the mean of the
-  // two middle ones), found with nth_element over the nonzero errors kept by add().
+  // After every element: whether the medians need them all once more, in the same
+  // order (then begin_pass and add them again). Called once after each pass.
+  bool needs_pass();
+  void begin_pass();
+  // REQUIRES: called once, when !needs_pass(). The medians are exact: the middle element,
+  // or the mean of the two middle ones.
   ErrorStats finish();
 
  private:
   ErrorStats s_;
+  int pass_ = 0;
   double sum_abs_ = 0, sum_rel_ = 0;
-  // Only nonzero errors are kept: an output that mostly matches keeps almost nothing.
-  std::vector<double> abs_, rel_;
+  // Only nonzero errors go there: an output that mostly matches costs them nothing.
+  ErrorMedian abs_median_, rel_median_;
   // The histogram by decade, indexed from kMinDecade: a map's lookup per element costs more
   // than the comparison; finish() gives the map.
   std::array<int64_t, kMaxDecade - kMinDecade + 1> decade_counts_{};

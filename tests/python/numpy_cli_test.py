@@ -93,6 +93,25 @@ with tempfile.TemporaryDirectory() as tmp:
     mid = np.load(f"{tmp}/dump/mid_0_a.npy")
     check("dumped intermediate", p.returncode == 0 and np.array_equal(mid, leaky(a, 0.5)))
 
+    # compare of sets with more errors than the median keeps in memory (a million): the
+    # files are read again for the exact median, which must be numpy's. An odd count, so
+    # the median is one element; an .npy folder against a compressed .npz (its member
+    # inflated again on each pass).
+    n = 2_000_001
+    e = rng.standard_normal(n).astype(np.float32)
+    a = (e * np.float32(1.0001) + rng.standard_normal(n).astype(np.float32) * np.float32(1e-4)).astype(np.float32)
+    os.mkdir(f"{tmp}/ca")
+    np.save(f"{tmp}/ca/y.npy", e)
+    np.savez_compressed(f"{tmp}/cb.npz", y=a)
+    p = subprocess.run([onnx_run, "compare", f"{tmp}/ca", f"{tmp}/cb.npz", "--json"], capture_output=True, text=True)
+    d = json.loads(p.stdout)["values"][0]["comparison"]
+    ae = np.abs(a.astype(np.float64) - e.astype(np.float64))
+    re = ae / np.abs(e.astype(np.float64))
+    check("compare: exact medians past what is kept in memory",
+          d["errors"]["median_abs_err"] == np.median(ae) and d["errors"]["median_rel_err"] == np.median(re) and
+          d["errors"]["max_abs_err"] == ae.max() and d["bit_differences"] == int(np.count_nonzero(a != e)),
+          f"{d['errors']} vs median abs {np.median(ae)!r}, rel {np.median(re)!r}")
+
     # A Fortran-order array is refused clearly, exit 3.
     np.save(f"{tmp}/fx.npy", np.asfortranarray(x))
     p = subprocess.run([onnx_run, f"{models}/leaky_nxm.onnx", "-i", f"x={tmp}/fx.npy"], capture_output=True, text=True)

@@ -208,6 +208,54 @@ TEST_CASE("fed in blocks, the fast comparison reports what the whole reference d
   }
 }
 
+TEST_CASE("both sides in blocks, over as many passes as the medians want, report what the whole reference does",
+          "[compare][compare_fast][median]") {
+  for (DType dtype : {DType::kFloat, DType::kBFloat16, DType::kDouble, DType::kInt16, DType::kBool}) {
+    for (int changes : {0, 3, 600, 1000}) {
+      const auto [e, a] = pair_of(dtype, {3, 7001}, changes, 91 + changes);
+      const size_t size = dtype_size(dtype);
+      std::vector<Tolerance> tols = tolerances();
+      for (size_t kept : {size_t{0}, size_t{1}, size_t{50}, size_t{1} << 20})
+        for (int64_t block : {1000, 21003}) {
+          for (ComparisonBuilder::Path path : {ComparisonBuilder::Path::kFast, ComparisonBuilder::Path::kReference}) {
+            for (const Tolerance& tol : {tols[0], tols[5], tols[3]}) {
+              INFO(dtype_name(dtype) << " changes/1000 " << changes << " kept " << kept << " block " << block
+                                     << " reference " << (path == ComparisonBuilder::Path::kReference) << " stat "
+                                     << error_stat_name(tol.stat));
+              ComparisonBuilder b(dtype, e.shape(), dtype, a.shape(), tol, path);
+              b.keep_errors(kept);
+              int passes = 0;
+              for (bool first = true; first || b.wants_another_pass(); first = false) {
+                if (!first) b.begin_pass();
+                ++passes;
+                for (int64_t begin = 0; begin < e.numel(); begin += block) {
+                  const int64_t m = std::min(block, e.numel() - begin);
+                  Tensor pe(dtype, {m}), pa(dtype, {m});
+                  std::memcpy(pe.mutable_raw(), static_cast<const char*>(e.raw()) + begin * size, m * size);
+                  std::memcpy(pa.mutable_raw(), static_cast<const char*>(a.raw()) + begin * size, m * size);
+                  b.add(begin, pe, pa);
+                }
+              }
+              if (kept == 0 || changes <= 3) CHECK(passes == 1);
+              // Random float errors, one kept: the median's bucket holds more than one value.
+              // (Integer mismatches are all infinite: one value, found in the first pass.)
+              if (kept == 1 && changes >= 600 && (dtype == DType::kFloat || dtype == DType::kDouble)) CHECK(passes > 1);
+              check_same(b.finish(), compare_tensors_reference(e, a, tol));
+            }
+          }
+        }
+    }
+  }
+}
+
+TEST_CASE("two sides of another type or shape are the problem, in blocks too", "[compare][compare_fast]") {
+  ComparisonBuilder b(DType::kFloat, {2, 3}, DType::kFloat16, {2, 3}, Tolerance{});
+  CHECK_FALSE(b.wants_another_pass());
+  const Comparison c = b.finish();
+  CHECK_FALSE(c.ok);
+  CHECK(c.problem == "expected float[2,3], got float16[2,3]");
+}
+
 TEST_CASE("the fast comparison reads elements at any alignment", "[compare][compare_fast]") {
   // A mapped file's tensor may start at any byte: views at every offset of one buffer.
   const auto [e, a] = pair_of(DType::kFloat, {5000}, 10, 5);

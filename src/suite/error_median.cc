@@ -1,0 +1,170 @@
+#include "suite/error_median.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace onnxrun {
+namespace {
+
+constexpr int kDigitBits = 16;
+constexpr size_t kBuckets = size_t{1} << kDigitBits;
+
+uint64_t bits_of(double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+double value_of(uint64_t b) {
+  double v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+// The k-th smallest (0-based) of `count` values of which all but those in `v` are 0.
+double kth_with_zeros(std::vector<double>& v, int64_t count, int64_t k) {
+  const int64_t zeros = count - static_cast<int64_t>(v.size());
+  if (k < zeros) return 0;
+  auto at = v.begin() + (k - zeros);
+  std::nth_element(v.begin(), at, v.end());
+  return *at;
+}
+
+// The middle of two order statistics, as the median has always been taken here.
+double middle(double lo, double hi) { return lo == hi ? lo : lo / 2 + hi / 2; }
+
+}  // namespace
+
+// Counts of the errors by one 16-bit digit of their bits, with the least and greatest
+// bits seen at each: a bucket whose least and greatest agree holds one value only, which
+// ends the search there (errors of one ULP are powers of two, one per binade, and would
+// otherwise take all four passes).
+struct ErrorMedian::Histogram {
+  std::vector<uint64_t> count, least, greatest;
+  Histogram() : count(kBuckets, 0), least(kBuckets, ~uint64_t{0}), greatest(kBuckets, 0) {}
+  void add(uint64_t digit, uint64_t bits) {
+    ++count[digit];
+    least[digit] = std::min(least[digit], bits);
+    greatest[digit] = std::max(greatest[digit], bits);
+  }
+};
+
+// One order statistic: the q-th smallest (0-based) of the errors whose top `fixed` bits
+// are `prefix`, of which there are `in_bucket`.
+struct ErrorMedian::Rank {
+  uint64_t q = 0, prefix = 0, in_bucket = 0;
+  int fixed = 0;
+  bool done = false;
+  double value = 0;
+  std::unique_ptr<Histogram> histogram;  // this pass: of the next 16 bits, when the bucket is too large to collect
+  std::vector<double> values;            // this pass: the bucket's errors, when it is small enough
+
+  bool collects(size_t keep) const { return in_bucket <= keep; }
+  bool in(uint64_t b) const { return (b >> (64 - fixed)) == prefix; }
+  // Narrows to the bucket of `h` (of the digit after `fixed` bits) holding the rank.
+  void narrow(const Histogram& h) {
+    uint64_t digit = 0;
+    while (q >= h.count[digit]) q -= h.count[digit++];
+    prefix = fixed == 0 ? digit : (prefix << kDigitBits) | digit;
+    fixed += kDigitBits;
+    in_bucket = h.count[digit];
+    if (h.least[digit] == h.greatest[digit]) {  // one value in the bucket (every bit known at 64)
+      value = value_of(h.least[digit]);
+      done = true;
+    }
+  }
+};
+
+ErrorMedian::ErrorMedian(size_t keep) : keep_(keep), room_(keep ? keep : std::numeric_limits<size_t>::max()) {}
+ErrorMedian::~ErrorMedian() = default;
+ErrorMedian::ErrorMedian(ErrorMedian&&) noexcept = default;
+ErrorMedian& ErrorMedian::operator=(ErrorMedian&&) noexcept = default;
+
+void ErrorMedian::spill() {
+  top_ = std::make_unique<Histogram>();
+  for (double v : kept_) top_->add(bits_of(v) >> (64 - kDigitBits), bits_of(v));
+  nonzero_ = kept_.size();
+  kept_ = {};
+  room_ = 0;
+}
+
+void ErrorMedian::add_slow(double v) {
+  const uint64_t b = bits_of(v);
+  if (pass_ == 0) {
+    if (!top_) spill();
+    top_->add(b >> (64 - kDigitBits), b);
+    ++nonzero_;
+    return;
+  }
+  for (const std::unique_ptr<Rank>& r : ranks_) {
+    if (r->done || !r->in(b)) continue;
+    if (r->collects(keep_)) r->values.push_back(v);
+    else r->histogram->add((b << r->fixed) >> (64 - kDigitBits), b);
+  }
+}
+
+void ErrorMedian::plan(int64_t count) {
+  const int64_t zeros = count - static_cast<int64_t>(nonzero_);
+  for (int64_t k : {(count - 1) / 2, count / 2}) {
+    auto r = std::make_unique<Rank>();
+    if (k < zeros) {
+      r->done = true;  // a zero error
+    } else {
+      r->q = static_cast<uint64_t>(k - zeros);
+      r->narrow(*top_);
+    }
+    ranks_.push_back(std::move(r));
+  }
+  top_.reset();
+}
+
+bool ErrorMedian::needs_pass(int64_t count) {
+  if (!top_ && ranks_.empty()) return false;  // every error kept: nothing to look for
+  if (settled_ == pass_) {
+    // asked again before another pass: the same answer
+  } else if (!planned_) {
+    plan(count);
+    planned_ = true;
+  } else {
+    // The pass just made: each rank narrowed by its histogram, or found in its bucket.
+    for (const std::unique_ptr<Rank>& r : ranks_) {
+      if (r->done) continue;
+      if (r->collects(keep_)) {
+        auto at = r->values.begin() + static_cast<std::ptrdiff_t>(r->q);
+        std::nth_element(r->values.begin(), at, r->values.end());
+        r->value = *at;
+        r->done = true;
+        r->values = {};
+      } else {
+        r->narrow(*r->histogram);
+        r->histogram.reset();
+      }
+    }
+  }
+  settled_ = pass_;
+  return std::any_of(ranks_.begin(), ranks_.end(), [](const std::unique_ptr<Rank>& r) { return !r->done; });
+}
+
+void ErrorMedian::begin_pass() {
+  ++pass_;
+  room_ = 0;
+  for (const std::unique_ptr<Rank>& r : ranks_) {
+    if (r->done) continue;
+    if (r->collects(keep_)) r->values.reserve(r->in_bucket);
+    else r->histogram = std::make_unique<Histogram>();
+  }
+}
+
+double ErrorMedian::finish(int64_t count) {
+  if (count == 0) return 0;
+  if (ranks_.empty()) {
+    const double lo = kth_with_zeros(kept_, count, (count - 1) / 2);
+    const double hi = count % 2 ? lo : kth_with_zeros(kept_, count, count / 2);
+    kept_ = {};
+    return middle(lo, hi);
+  }
+  return middle(ranks_[0]->value, ranks_[1]->value);
+}
+
+}  // namespace onnxrun

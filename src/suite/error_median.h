@@ -1,0 +1,65 @@
+// The exact median of a comparison's errors in memory bounded independently of the
+// tensor's size (suite/error_stats.h). Errors are nonnegative doubles, and for those the
+// order of the values is the order of their bit patterns, so the k-th smallest can be
+// found by a radix select over the bits: a histogram of the top 16 bits finds the bucket
+// that holds it, the next pass looks only inside that bucket, and so on; a bucket small
+// enough is collected whole and searched with nth_element.
+//
+// Up to `keep` errors are simply kept, as the median needs no more than that: one pass,
+// nothing else to do, as for nearly every test output. Past `keep`, the kept errors go
+// into the histogram and the owner is asked for more passes over the same errors in the
+// same order (needs_pass), each costing 1.5 MiB per rank sought and at most `keep`
+// values. At most 3 more passes (64 bits, 16 at a time); nearly always one, none when
+// the median's bucket holds one value.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace onnxrun {
+
+class ErrorMedian {
+ public:
+  // `keep` = 0: keep every error, in one pass (for errors that cannot be passed twice).
+  explicit ErrorMedian(size_t keep);
+  ~ErrorMedian();
+  ErrorMedian(ErrorMedian&&) noexcept;
+  ErrorMedian& operator=(ErrorMedian&&) noexcept;
+
+  // The next nonzero error (v > 0, possibly infinite). Every pass must add the same
+  // errors in the same order.
+  void add(double v) {
+    if (room_ == 0) return add_slow(v);
+    kept_.push_back(v);
+    --room_;
+  }
+  // After a pass over every error: whether finish() needs one more (then call begin_pass
+  // and add them all again). `count`: the number of elements, zero errors included, the
+  // same in every call.
+  bool needs_pass(int64_t count);
+  void begin_pass();
+  // The median of `count` errors of which all but those added are 0: the middle one, or
+  // the mean of the two middle ones as lo / 2 + hi / 2. REQUIRES: !needs_pass(count).
+  double finish(int64_t count);
+
+ private:
+  struct Histogram;
+  struct Rank;  // one order statistic being sought
+  void add_slow(double v);
+  void spill();  // past `keep`: the kept errors into the first histogram
+  void plan(int64_t count);
+
+  size_t keep_;
+  size_t room_;  // errors still to keep in the first pass: 0 past `keep_` and in later passes
+  int pass_ = 0;
+  uint64_t nonzero_ = 0;            // errors added in the first pass
+  std::vector<double> kept_;        // the first pass's errors, while at most `keep_`
+  std::unique_ptr<Histogram> top_;  // past `keep_`: of the top 16 bits of every error
+  std::vector<std::unique_ptr<Rank>> ranks_;
+  bool planned_ = false;
+  int settled_ = -1;  // the last pass whose counts have been read
+};
+
+}  // namespace onnxrun

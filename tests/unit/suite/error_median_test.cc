@@ -1,0 +1,113 @@
+// The bounded-memory exact median (suite/error_median.h) against the plain definition:
+// sort every value, zeros included, and take the middle one, or the two middle ones'
+// lo / 2 + hi / 2. Kept errors from none to all of them, so that every path runs: one
+// pass, a histogram then a bucket collected, buckets of one value, and buckets narrowed
+// 16 bits at a time down to all 64 (values that share their top 48 bits).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "suite/error_median.h"
+
+using namespace onnxrun;
+
+namespace {
+
+bool same_double(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+double plain_median(std::vector<double> nonzero, int64_t count) {
+  std::vector<double> all(static_cast<size_t>(count) - nonzero.size(), 0.0);
+  all.insert(all.end(), nonzero.begin(), nonzero.end());
+  if (all.empty()) return 0;
+  std::sort(all.begin(), all.end());
+  const double lo = all[(all.size() - 1) / 2], hi = all[all.size() / 2];
+  return lo == hi ? lo : lo / 2 + hi / 2;
+}
+
+struct Found {
+  double median;
+  int passes;
+};
+
+Found bounded_median(const std::vector<double>& nonzero, int64_t count, size_t keep) {
+  ErrorMedian m(keep);
+  int passes = 1;
+  for (double v : nonzero) m.add(v);
+  while (m.needs_pass(count)) {
+    CHECK(m.needs_pass(count));  // asked twice, the same answer
+    m.begin_pass();
+    ++passes;
+    for (double v : nonzero) m.add(v);
+  }
+  return {m.finish(count), passes};
+}
+
+double from_bits(uint64_t b) {
+  double v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+// Sets of nonzero errors that take each path.
+std::vector<std::vector<double>> value_sets() {
+  std::mt19937_64 rng(42);
+  std::vector<std::vector<double>> sets;
+  sets.push_back({});
+  sets.push_back({1.5});
+  sets.push_back({2.0, 1.0});
+  std::vector<double> v;
+  for (int k = 0; k < 5001; ++k) v.push_back(std::ldexp(static_cast<double>(rng() % 1000000 + 1), -40));
+  sets.push_back(v);                                // spread over a few binades
+  sets.push_back(std::vector<double>(3000, 0.25));  // all equal: no bucket ever gets smaller
+  v.clear();
+  for (int k = 0; k < 4000; ++k) v.push_back(k % 2 ? 1e-3 : 7e-9);
+  sets.push_back(v);  // two values, the middle between them
+  v.clear();
+  for (int k = 0; k < 4099; ++k) v.push_back(from_bits(0x3ff0000000000000ull | (rng() % 65536)));
+  sets.push_back(v);  // the top 48 bits shared: only the last 16 tell them apart
+  v.clear();
+  for (int k = 0; k < 3000; ++k)
+    v.push_back(k % 5 == 0   ? std::numeric_limits<double>::infinity()
+                : k % 5 == 1 ? std::numeric_limits<double>::denorm_min() * static_cast<double>(1 + rng() % 9)
+                             : std::ldexp(1.0, static_cast<int>(rng() % 600) - 300));
+  sets.push_back(v);  // infinities, subnormals and every exponent
+  return sets;
+}
+
+}  // namespace
+
+TEST_CASE("the bounded median is the sorted middle, whatever is kept and however many zeros", "[compare][median]") {
+  for (const std::vector<double>& values : value_sets())
+    for (int64_t zeros : {int64_t{0}, int64_t{1}, static_cast<int64_t>(values.size() / 2),
+                          static_cast<int64_t>(values.size()), static_cast<int64_t>(values.size()) * 3 + 1})
+      for (size_t keep : {size_t{0}, size_t{1}, size_t{2}, size_t{7}, size_t{100}, size_t{1} << 20}) {
+        const int64_t count = static_cast<int64_t>(values.size()) + zeros;
+        INFO(values.size() << " nonzero, " << zeros << " zeros, keep " << keep);
+        const Found found = bounded_median(values, count, keep);
+        CHECK(same_double(found.median, plain_median(values, count)));
+        // One pass when everything fits; otherwise a histogram per 16 bits at most.
+        if (keep == 0 || values.size() <= keep) CHECK(found.passes == 1);
+        CHECK(found.passes <= 4);
+      }
+}
+
+TEST_CASE("past what it keeps, the median asks for more passes", "[compare][median]") {
+  std::vector<double> values;
+  for (int k = 1; k <= 1000; ++k) values.push_back(k * 0.5);
+  CHECK(bounded_median(values, 1000, 100).passes == 2);  // a bucket of the top 16 bits, then collected
+  CHECK(bounded_median(values, 1000, 10).passes == 2);   // too large to collect: narrowed to one value
+  // Every error the same (one ULP of one binade): its bucket holds one value, found at once.
+  CHECK(bounded_median(std::vector<double>(1000, 0.125), 1000, 10).passes == 1);
+  // Values that share their top 48 bits: narrowed to the last 16.
+  std::vector<double> close;
+  for (uint64_t k = 0; k < 1000; ++k) close.push_back(from_bits(0x4000000000000000ull | (k * 37 % 1000)));
+  const Found found = bounded_median(close, 1000, 10);
+  CHECK(found.passes == 4);
+  CHECK(same_double(found.median, plain_median(close, 1000)));
+}
