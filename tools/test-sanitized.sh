@@ -21,4 +21,5 @@ ninja -C "$build" -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cd "$build"
-ctest --output-on-failure -j "$jobs" --label-exclude static
+# --timeout: a test stuck for 15 minutes fails rather than holding CI to its own limit.
+ctest --output-on-failure -j "$jobs" --label-exclude static --timeout 900

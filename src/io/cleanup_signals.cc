@@ -63,13 +63,22 @@ void set_kept_flag(Slot* s, const std::atomic<int>* kept) { s->kept.store(kept);
 
 void set_state(Slot* s, SlotState state) { s->state.store(static_cast<int>(state), std::memory_order_seq_cst); }
 
-void release(Slot* s) { set_state(s, SlotState::kFree); }
+void release(Slot* s) {
+  // Free first, then forget the flag: the handler reads a slot's flag only while the slot
+  // is in use, and the flag may die with its output set as soon as the slot is released.
+  set_state(s, SlotState::kFree);
+  s->kept.store(nullptr);
+}
 
 namespace {
 
 // Async-signal-safe: atomics (lock-free on every target we build for), unlinkat, rmdir.
 // Files first, then folders: the newest slots come first, so a folder made inside
 // another one the run made goes before its parent.
+//
+// A slot's kept flag is read only after its state says it is in use: a free slot's flag
+// may belong to an output set that is gone (a signal during exit found one, and reading
+// it was a use after free).
 bool kept(const Slot* p) {
   const std::atomic<int>* flag = p->kept.load();
   return flag && flag->load() != 0;
@@ -77,8 +86,9 @@ bool kept(const Slot* p) {
 
 void remove_registered_files() {
   for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next) {
-    if (kept(p)) continue;
-    switch (static_cast<SlotState>(p->state.load())) {
+    const auto state = static_cast<SlotState>(p->state.load());
+    if (state == SlotState::kFree || state == SlotState::kClaimed || kept(p)) continue;
+    switch (state) {
       case SlotState::kTemp:
         if (p->temp[0]) ::unlinkat(p->dir, p->temp, 0);
         break;

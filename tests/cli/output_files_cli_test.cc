@@ -108,7 +108,7 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(rng)));
     ::kill(pid, sig);
     int status = 0;
-    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    REQUIRE(wait_bounded(pid, status, 120));  // a run that hangs after the signal fails here
     if (WIFSIGNALED(status)) {
       // The signal came before main() installed the handler (a sanitized build starts
       // slowly): the process had written nothing yet.
@@ -204,7 +204,10 @@ TEST_CASE("run -o removes only temporaries nobody holds, and no file of another 
 }
 
 // Issue 32: SIGKILL runs no handler. The temporaries are unnamed (O_TMPFILE) while they
-// are written, so a killed run leaves nothing, in every format.
+// are written, so a killed run leaves nothing but in the instant of a commit, between a
+// temporary's link and its rename: then one named temporary of its own
+// (".NAME.onnx-run.XXXXXXXXXXXX.tmp"), which the next run into the folder removes (its
+// lock is free). A sanitized build, slower, was once killed in that instant.
 TEST_CASE("a run killed by SIGKILL leaves no temporary", "[cli][signals]") {
   TempDir d;
   const std::string model = two_output_model(d.path());
@@ -225,9 +228,21 @@ TEST_CASE("a run killed by SIGKILL leaves no temporary", "[cli][signals]") {
     }
     ::kill(pid, SIGKILL);
     int status = 0;
-    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    REQUIRE(wait_bounded(pid, status, 120));  // a run that hangs after the signal fails here
     INFO(format << ": the run's files were " << (seen ? "" : "not ") << "seen open");
-    for (const std::string& n : names_in(out)) CHECK(n.rfind("output", 0) == 0);
+    bool debris = false;
+    for (const std::string& n : names_in(out)) {
+      INFO("left: " << n);
+      const bool temporary = n.rfind(".output", 0) == 0 && n.find(".onnx-run.") != std::string::npos && n.size() > 4 &&
+                             n.compare(n.size() - 4, 4, ".tmp") == 0;
+      CHECK((n.rfind("output", 0) == 0 || temporary));
+      debris = debris || temporary;
+    }
+    if (debris) {  // the next run removes it
+      const auto again = run_cli({model, "--shape", "x=10", "--random", "-o", out, "--format", format, "-q"});
+      CHECK_EXIT(again, 0);
+      for (const std::string& n : names_in(out)) CHECK(n.rfind("output", 0) == 0);
+    }
   }
 }
 

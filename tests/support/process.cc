@@ -5,10 +5,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "support/paths.h"
 
@@ -23,6 +28,23 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 }  // namespace
+
+bool wait_bounded(int pid, int& status, int seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  auto pause = std::chrono::microseconds(100);
+  while (true) {
+    const pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) return true;
+    if (r < 0 && errno != EINTR) throw std::runtime_error("waitpid failed");
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return false;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(10000));
+  }
+}
 
 ProcessResult run_process(const std::vector<std::string>& argv) {
   TempDir tmp;
@@ -40,11 +62,12 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
     throw std::runtime_error("cannot start " + argv[0]);
   posix_spawn_file_actions_destroy(&fa);
   int status = 0;
-  waitpid(pid, &status, 0);
+  const bool ended = wait_bounded(pid, status);
   ProcessResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = slurp(out);
   r.err = slurp(err);
+  if (!ended) r.err += "\n(the test killed it: no exit after " + std::to_string(kProcessLimitSeconds) + " s)\n";
   r.argv = argv;
   return r;
 }

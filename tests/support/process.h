@@ -15,7 +15,14 @@ struct ProcessResult {
   std::vector<std::string> argv;  // what ran, for failure messages
 };
 
+// A process that has not ended after this long is killed (SIGKILL) and reported as
+// hung: a wedged child fails its test instead of stopping the whole suite.
+inline constexpr int kProcessLimitSeconds = 300;
+
 ProcessResult run_process(const std::vector<std::string>& argv);
+// Waits for `pid` (a child) for at most `seconds`; then kills it with SIGKILL and reaps
+// it. Returns whether it ended by itself; `status` is waitpid's.
+bool wait_bounded(int pid, int& status, int seconds = kProcessLimitSeconds);
 // run_process({onnx_run_binary(), args...})
 ProcessResult run_cli(const std::vector<std::string>& args);
 // run_cli in an environment where every test engine's sharding variable (Bazel,
