@@ -195,9 +195,18 @@ void check_writable_target(const WriteTarget& target) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     fail(ErrorKind::kIo, "cannot write {}: folder {} is not writable: {}", path, dir.string(), std::strerror(errno));
   // access() says yes to root everywhere, /proc and read-only mounts included: only
-  // creating a file there tells (the probe is removed at once).
+  // creating a file there tells. The probe has no name (O_TMPFILE), so a run killed
+  // here leaves nothing; where the file system has no unnamed files, a named probe,
+  // removed at once.
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    ::close(fd);
+    return;
+  }
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+    fail(ErrorKind::kIo, "cannot write {}: cannot create files in {}: {}", path, dir.string(), std::strerror(errno));
   std::string probe = (dir / ".onnx-run-probe-XXXXXX").string();
-  const int fd = ::mkstemp(probe.data());
+  fd = ::mkstemp(probe.data());
   if (fd < 0)
     fail(ErrorKind::kIo, "cannot write {}: cannot create files in {}: {}", path, dir.string(), std::strerror(errno));
   ::close(fd);
