@@ -1,6 +1,9 @@
 #include "core/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
 
 #include "core/spin_wait.h"
 #include "core/thread_placement.h"
@@ -100,6 +103,53 @@ void ThreadPool::run(size_t tasks, const std::function<void(size_t)>& fn) {
     error_ = nullptr;
   }
   if (err) std::rethrow_exception(err);
+}
+
+size_t ThreadPool::min_piece_bytes() {
+  std::call_once(calibrated_, [this] {
+    using Clock = std::chrono::steady_clock;
+    constexpr int64_t kFloor = int64_t{64} << 10, kCeiling = int64_t{8} << 20;
+    if (size_ <= 1) {
+      min_piece_bytes_ = kCeiling;
+      return;
+    }
+    // The least of a few tries: a try the OS interrupts measures the OS, not the pool.
+    auto least = [](int tries, const std::function<void()>& f) {
+      auto best = Clock::duration::max();
+      for (int k = 0; k < tries; ++k) {
+        const auto t0 = Clock::now();
+        f();
+        best = std::min(best, Clock::now() - t0);
+      }
+      return std::chrono::duration_cast<std::chrono::nanoseconds>(best).count();
+    };
+    // A job whose every task waits for all the others: it ends only once every worker has
+    // joined (an empty one the caller would finish alone, measuring nothing).
+    const int64_t handoff_ns = least(5, [this] {
+      std::atomic<unsigned> joined{0};
+      run(size_, [&](size_t) {
+        joined.fetch_add(1);
+        while (joined.load() < size_) std::this_thread::yield();
+      });
+    });
+    constexpr size_t kProbe = size_t{256} << 10;
+    std::vector<char> from(kProbe, 1), to(kProbe);
+    const int64_t copy_ns = least(3, [&] {
+      std::memcpy(to.data(), from.data(), kProbe);
+      asm volatile("" : : "r"(to.data()) : "memory");  // the copy is the point: keep it
+    });
+    const double bytes_per_ns = static_cast<double>(kProbe) / static_cast<double>(std::max<int64_t>(copy_ns, 1));
+    const auto bytes = static_cast<int64_t>(2.0 * static_cast<double>(handoff_ns) * bytes_per_ns);
+    min_piece_bytes_ = static_cast<size_t>(std::clamp(bytes, kFloor, kCeiling));
+  });
+  return min_piece_bytes_;
+}
+
+size_t worthwhile_piece(ThreadPool* pool, size_t n, size_t item_bytes) {
+  constexpr size_t kNeverSplit = size_t{128} << 10;  // two of the smallest pieces
+  item_bytes = std::max<size_t>(item_bytes, 1);
+  if (!pool || pool->size() <= 1 || n * item_bytes < kNeverSplit) return std::max<size_t>(n, 1);
+  return std::max<size_t>(pool->min_piece_bytes() / item_bytes, 1);
 }
 
 void parallel_for(ThreadPool* pool, size_t n, size_t min_piece, size_t align,

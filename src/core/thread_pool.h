@@ -32,6 +32,14 @@ class ThreadPool {
 
   unsigned size() const { return size_; }
 
+  // The smallest piece of memory-bound work, in bytes read and written once (as a copy
+  // does), worth handing to another thread of this pool: what a hand-off costs (a job
+  // that ends once every thread of the pool has joined it), in the bytes one thread
+  // copies meanwhile, twice over. Measured on the first call (five such jobs and three
+  // 256 KiB copies: the workers' start and some microseconds), then fixed; within
+  // [64 KiB, 8 MiB]. docs/perf.md, "Threads".
+  size_t min_piece_bytes();
+
   // Calls fn(k) for every k in [0, tasks) across the pool and returns when all are done.
   // The first exception a task throws is rethrown here (after every task has ended).
   void run(size_t tasks, const std::function<void(size_t)>& fn);
@@ -57,6 +65,8 @@ class ThreadPool {
   size_t tasks_ = 0;
   size_t next_ = 0;
   std::exception_ptr error_;
+  std::once_flag calibrated_;
+  size_t min_piece_bytes_ = 0;
 };
 
 // Runs fn(begin, end) over pieces covering [0, n), each of at least `min_piece` items,
@@ -67,5 +77,10 @@ class ThreadPool {
 inline constexpr size_t kPiecesPerThread = 8;
 void parallel_for(ThreadPool* pool, size_t n, size_t min_piece, size_t align,
                   const std::function<void(size_t, size_t)>& fn);
+
+// The smallest piece, in items of `item_bytes`, worth a thread for a pass over `n` items
+// that reads and writes each once: pool->min_piece_bytes(), measured only when the work
+// could be split at all (no pool, a pool of one, or under 128 KiB: n, one piece).
+size_t worthwhile_piece(ThreadPool* pool, size_t n, size_t item_bytes);
 
 }  // namespace onnxrun

@@ -9,9 +9,6 @@
 namespace onnxrun {
 namespace {
 
-// As the kernels split work (ops/leaky_relu.cc): pieces of at least 4 MiB, so tensors
-// under 8 MiB stay on one thread (docs/perf.md, "Threads").
-constexpr size_t kMinPieceBytes = size_t{4} << 20;
 // Out-of-place outputs from this size on go out through streaming stores, as a single
 // kernel's do (ops/leaky_relu_paths.h, kLeakyReluStreamBytes).
 constexpr size_t kStreamBytes = size_t{8} << 20;
@@ -50,7 +47,7 @@ Tensor run_fused_chain(const std::vector<const OpKernel*>& kernels, Tensor x, Th
   const auto* src = static_cast<const std::byte*>(x.raw());
   auto* dst = static_cast<std::byte*>(y.mutable_raw());
   const bool stream = src != dst && n * esize >= kStreamBytes;
-  parallel_for(pool, n, kMinPieceBytes / esize, 64 / esize, [&](size_t begin, size_t end) {
+  parallel_for(pool, n, worthwhile_piece(pool, n, esize), 64 / esize, [&](size_t begin, size_t end) {
     run_chain_range(kernels, dtype, src + begin * esize, dst + begin * esize, end - begin, stream);
   });
   return y;
@@ -74,7 +71,7 @@ std::vector<Tensor> run_fused_fanout(const std::vector<std::vector<const OpKerne
   // branch (it is read from memory once).
   const bool stream = n * esize >= kStreamBytes;
   const size_t piece = std::max<size_t>((stream ? kStreamBytes : kFusedBlockBytes) / esize, 1);
-  parallel_for(pool, n, kMinPieceBytes / esize, 64 / esize, [&](size_t begin, size_t end) {
+  parallel_for(pool, n, worthwhile_piece(pool, n, esize), 64 / esize, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; i += piece)
       for (size_t b = 0; b < branches.size(); ++b)
         run_chain_range(branches[b], dtype, src + i * esize, dsts[b] + i * esize, std::min(piece, end - i), stream);

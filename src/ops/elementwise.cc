@@ -28,8 +28,8 @@ std::optional<Repeat> contiguous_repeat(const Tensor& a, const Tensor& b, const 
 }
 
 void split_elements(ThreadPool* pool, size_t n, size_t elem_bytes, const std::function<void(size_t, size_t)>& fn) {
-  constexpr size_t kMinPieceBytes = size_t{4} << 20;  // docs/perf.md, "Threads"
-  parallel_for(pool, n, kMinPieceBytes / elem_bytes, std::max<size_t>(64 / elem_bytes, 1), fn);
+  // Pieces worth a thread here, as the kernels split (core/thread_pool.h).
+  parallel_for(pool, n, worthwhile_piece(pool, n, elem_bytes), std::max<size_t>(64 / elem_bytes, 1), fn);
 }
 
 Tensor reuse_or_allocate(DType dtype, const Shape& shape, std::initializer_list<const Tensor*> donors) {

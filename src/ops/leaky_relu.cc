@@ -17,19 +17,15 @@ namespace {
 
 constexpr float kDefaultAlpha = 0.01f;  // in every version; the kernel and the v16 body read it
 
-// Pieces handed to threads have at least this many bytes of output: below that one
-// thread already runs at the memcpy line (the data is in cache) and a second only adds
-// its wake-up, so tensors under 8 MiB stay on one thread (docs/perf.md, "Threads").
-constexpr size_t kMinPieceBytes = size_t{4} << 20;
-
-// Runs kernel(x, y, n, alpha) in pieces across ctx.pool, pieces 64-byte aligned. A
-// tensor big enough for streaming stores (kLeakyReluStreamBytes) is cut into pieces no
-// smaller than that, since the kernels decide to stream by the size of their piece.
+// Runs kernel(x, y, n, alpha) in pieces across ctx.pool, pieces 64-byte aligned and
+// each worth a thread on this machine (core/thread_pool.h worthwhile_piece). A tensor big
+// enough for streaming stores (kLeakyReluStreamBytes) is cut into pieces no smaller than
+// that, since the kernels decide to stream by the size of their piece.
 template <typename T, typename A>
 void split(ThreadPool* pool, size_t n, const T* x, T* y, void (*kernel)(const T*, T*, size_t, A), A alpha) {
-  const size_t min_piece_bytes = n * sizeof(T) >= kLeakyReluStreamBytes ? kLeakyReluStreamBytes : kMinPieceBytes;
-  parallel_for(pool, n, min_piece_bytes / sizeof(T), 64 / sizeof(T),
-               [&](size_t b, size_t e) { kernel(x + b, y + b, e - b, alpha); });
+  const size_t min_piece =
+      n * sizeof(T) >= kLeakyReluStreamBytes ? kLeakyReluStreamBytes / sizeof(T) : worthwhile_piece(pool, n, sizeof(T));
+  parallel_for(pool, n, min_piece, 64 / sizeof(T), [&](size_t b, size_t e) { kernel(x + b, y + b, e - b, alpha); });
 }
 
 // LeakyRelus one after the other (a fused chain, OpKernel::then), alphas[0] first.

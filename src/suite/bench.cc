@@ -120,14 +120,14 @@ BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* 
   std::memset(dst->mutable_data(), 0, bytes);
   const std::byte* s = src->data();
   std::byte* d = dst->mutable_data();
-  // The same split a kernel gets (see leaky_relu.cc): pieces of at least 4 MiB.
-  constexpr size_t kMinPieceBytes = size_t{4} << 20;
+  // The same split a kernel gets (core/thread_pool.h worthwhile_piece).
+  const size_t min_piece = worthwhile_piece(pool, bytes, 1);
   BenchResult r;
   r.bytes_per_run = 2 * bytes;
   r.elements_per_run = bytes;
   r.times_ns = timed_runs(options, [&](int) {
     const Clock::time_point t0 = Clock::now();
-    parallel_for(pool, bytes, kMinPieceBytes, 64, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); });
+    parallel_for(pool, bytes, min_piece, 64, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); });
     return ns_since(t0);
   });
   r.stats = summarize_times(r.times_ns);

@@ -98,3 +98,21 @@ TEST_CASE("a pool of 0 threads has one per core", "[thread_pool]") {
   ThreadPool pool(0);
   CHECK(pool.size() >= 1);
 }
+
+TEST_CASE("pieces worth a thread: measured once, within bounds, and small work never splits", "[thread_pool]") {
+  ThreadPool one(1);
+  CHECK(one.min_piece_bytes() == (size_t{8} << 20));  // nothing to hand off to
+  ThreadPool two(2);
+  const size_t piece = two.min_piece_bytes();
+  CHECK(piece >= (size_t{64} << 10));
+  CHECK(piece <= (size_t{8} << 20));
+  CHECK(two.min_piece_bytes() == piece);  // measured once, then fixed
+  // No pool, a pool of one, or under 128 KiB: the whole range is one piece.
+  CHECK(worthwhile_piece(nullptr, 1000000, 4) == 1000000);
+  CHECK(worthwhile_piece(&one, 1000000, 4) == 1000000);
+  CHECK(worthwhile_piece(&two, 1000, 4) == 1000);
+  CHECK(worthwhile_piece(&two, 0, 4) == 1);
+  // Otherwise the measured piece, in items.
+  CHECK(worthwhile_piece(&two, 1000000, 4) == piece / 4);
+  CHECK(worthwhile_piece(&two, 1000000, 2) == piece / 2);
+}
