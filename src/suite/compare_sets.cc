@@ -71,7 +71,7 @@ Comparison compare_streams(const ResultTensor& a, DType a_type, const ResultTens
   ComparisonBuilder builder(a_type, a.shape, b_type, b.shape, tol);
   const int64_t numel = checked_numel(a.shape);
   if (a_type != b_type || a.shape != b.shape || numel == 0) return builder.finish();
-  const int64_t size = static_cast<int64_t>(dtype_size(a_type));
+  const int64_t size = std::max<int64_t>(static_cast<int64_t>(dtype_size(a_type)), 1);
   const int64_t block = std::max<int64_t>(1, kBlockBytes / size);
   Tensor ea(a_type, {std::min(block, numel)}), eb(b_type, {std::min(block, numel)});
   for (int pass = 1;; ++pass) {

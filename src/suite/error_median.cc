@@ -106,7 +106,10 @@ void ErrorMedian::add_slow(double v) {
 
 void ErrorMedian::plan(int64_t count) {
   const int64_t zeros = count - static_cast<int64_t>(nonzero_);
-  for (int64_t k : {(count - 1) / 2, count / 2}) {
+  // The middle element, or the two middle ones of an even count.
+  std::vector<int64_t> middle_ranks{(count - 1) / 2};
+  if (count % 2 == 0) middle_ranks.push_back(count / 2);
+  for (int64_t k : middle_ranks) {
     auto r = std::make_unique<Rank>();
     if (k < zeros) {
       r->done = true;  // a zero error
@@ -164,7 +167,7 @@ double ErrorMedian::finish(int64_t count) {
     kept_ = {};
     return middle(lo, hi);
   }
-  return middle(ranks_[0]->value, ranks_[1]->value);
+  return middle(ranks_.front()->value, ranks_.back()->value);
 }
 
 }  // namespace onnxrun
