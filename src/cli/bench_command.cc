@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
+#include "cli/command_row.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
@@ -40,11 +41,12 @@ struct BenchArgs {
   size_t compare_bytes = 0;
   bool differ = false;
   BenchOptions bench;
-  int threads = 0;
+  bool repeat_given = false, duration_given = false;
   uint64_t seed = 0;
   bool json = false;
   bool no_fuse = false;
   bool expand_functions = false;
+  CommonOptions common;  // --threads among them
 };
 
 std::string human_ns(double ns) {
@@ -98,7 +100,7 @@ std::optional<RunRequest> bench_request(const BenchArgs& a) {
   request.npz = a.npz;
   request.shapes = parse_shape_args(a.shapes);
   request.seed = a.seed;
-  request.threads = static_cast<unsigned>(a.threads);
+  request.threads = a.common.threads;
   request.keep_tensors = false;
   request.digests = false;  // nothing here prints values
   request.bench = a.bench;
@@ -107,10 +109,21 @@ std::optional<RunRequest> bench_request(const BenchArgs& a) {
   return request;
 }
 
-int bench_command(const BenchArgs& a) {
+void check_repeat_or_duration(const BenchArgs& a) {
+  if (a.repeat_given && a.duration_given)
+    fail(ErrorKind::kUsage, "--repeat and --duration: give one (a count of runs, or the seconds they may take)");
+}
+
+void check_bench(BenchArgs& a) {
+  check_repeat_or_duration(a);
+  bench_request(a);
+}
+
+int run_bench(BenchArgs& a) {
+  check_repeat_or_duration(a);
   std::optional<RunRequest> request = bench_request(a);
   if (!request) {
-    ThreadPool pool(static_cast<unsigned>(a.threads));
+    ThreadPool pool(a.common.threads);
     if (a.compare_bytes > 0) {
       print_result(a,
                    fmt::format("comparison of {} bytes of float, {}", a.compare_bytes,
@@ -132,63 +145,6 @@ int bench_command(const BenchArgs& a) {
   print_result(a, a.model, report.threads, r);
   return kExitOk;
 }
-
-void build_bench_app(CLI::App& app, BenchArgs& a, CommonOptions& common) {
-  describe_app(app, "onnx-run bench", bench_doc());
-  app.description("onnx-run bench: time repeated runs of a model (or of memcpy, the bandwidth baseline)");
-  add_common_options(app, common, "threads (default: one per core)");
-  app.add_option("MODEL", a.model, "the .onnx model file")->type_name("FILE");
-  app.add_option("-i,--input", a.inputs,
-                 "an input tensor, [NAME=]FILE (.pb or .npy; default: made up from declared shapes)")
-      ->type_name("[NAME=]FILE");
-  app.add_option("--npz", a.npz, "inputs from a numpy .npz: each array binds the input of its name")->type_name("FILE");
-  app.add_option("--shape", a.shapes, "shape of a made-up input, binding its symbolic dims")
-      ->type_name("NAME=d0,d1,...");
-  app.add_option("--warmup", a.bench.warmup, "untimed runs first")
-      ->type_name("N")
-      ->capture_default_str()
-      ->check(whole_number(0, kMaxRuns));
-  // Not CLI11's excludes(): its "Excludes: --duration" takes the place of the description in --help.
-  app.add_option("--repeat", a.bench.repeat, "timed runs (or --duration, not both)")
-      ->type_name("N")
-      ->capture_default_str()
-      ->check(whole_number(1, kMaxRuns));
-  app.add_option("--duration", a.bench.duration_s,
-                 "timed runs for S seconds instead of --repeat (at least one; at most 10 million)")
-      ->type_name("S")
-      ->check(positive_number());
-  app.add_option("--seed", a.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
-  app.add_option("--memcpy", a.memcpy_bytes, "time memcpy of BYTES bytes instead of a model")
-      ->type_name("BYTES")
-      ->check(whole_number(1));
-  app.add_option("--stats", a.stats_bytes,
-                 "time the statistics printed after an output, over BYTES bytes of float32 in memory")
-      ->type_name("BYTES")
-      ->check(whole_number(1));
-  app.add_option("--compare", a.compare_bytes,
-                 "time the comparison of an output with its expected value, two float32 tensors of BYTES bytes "
-                 "(one thread)")
-      ->type_name("BYTES")
-      ->check(whole_number(1));
-  app.add_flag("--differ", a.differ, "with --compare: every element 1 ULP apart (default: bit-identical)");
-  app.add_flag("--json", a.json, "print one JSON object instead of text");
-  app.add_flag("--no-fuse", a.no_fuse, "time every node run as the graph says (no plan-time rewrite)");
-  app.add_flag("--expand-functions", a.expand_functions,
-               "time LeakyRelu-16 run through its function body (not recognised back)");
-}
-
-// Parses argv into `a` and `common`; the exit code when parsing ends the command (parse_args).
-std::optional<int> parse_bench_args(int argc, char** argv, BenchArgs& a, CommonOptions& common) {
-  CLI::App app;
-  build_bench_app(app, a, common);
-  if (auto code = parse_args(app, argc, argv)) return code;
-  if (app.count("--repeat") && app.count("--duration"))
-    fail(ErrorKind::kUsage, "--repeat and --duration: give one (a count of runs, or the seconds they may take)");
-  a.threads = static_cast<int>(common.threads);
-  return std::nullopt;
-}
-
-}  // namespace
 
 const CommandDoc& bench_doc() {
   static const CommandDoc doc{
@@ -219,29 +175,57 @@ const CommandDoc& bench_doc() {
   return doc;
 }
 
-void bench_with_app(const std::function<void(CLI::App&)>& use) {
-  BenchArgs a;
-  CommonOptions common;
-  CLI::App app;
-  build_bench_app(app, a, common);
-  use(app);
+void build_bench_app(CLI::App& app, BenchArgs& a) {
+  describe_app(app, "onnx-run bench", bench_doc());
+  app.description("onnx-run bench: time repeated runs of a model (or of memcpy, the bandwidth baseline)");
+  add_common_options(app, a.common, "threads (default: one per core)");
+  app.add_option("MODEL", a.model, "the .onnx model file")->type_name("FILE");
+  app.add_option("-i,--input", a.inputs,
+                 "an input tensor, [NAME=]FILE (.pb or .npy; default: made up from declared shapes)")
+      ->type_name("[NAME=]FILE");
+  app.add_option("--npz", a.npz, "inputs from a numpy .npz: each array binds the input of its name")->type_name("FILE");
+  app.add_option("--shape", a.shapes, "shape of a made-up input, binding its symbolic dims")
+      ->type_name("NAME=d0,d1,...");
+  app.add_option("--warmup", a.bench.warmup, "untimed runs first")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number(0, kMaxRuns));
+  // Not CLI11's excludes(): its "Excludes: --duration" takes the place of the description in --help.
+  app.add_option("--repeat", a.bench.repeat, "timed runs (or --duration, not both)")
+      ->type_name("N")
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxRuns))
+      ->each([&a](const std::string&) { a.repeat_given = true; });
+  app.add_option("--duration", a.bench.duration_s,
+                 "timed runs for S seconds instead of --repeat (at least one; at most 10 million)")
+      ->type_name("S")
+      ->check(positive_number())
+      ->each([&a](const std::string&) { a.duration_given = true; });
+  app.add_option("--seed", a.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
+  app.add_option("--memcpy", a.memcpy_bytes, "time memcpy of BYTES bytes instead of a model")
+      ->type_name("BYTES")
+      ->check(whole_number(1));
+  app.add_option("--stats", a.stats_bytes,
+                 "time the statistics printed after an output, over BYTES bytes of float32 in memory")
+      ->type_name("BYTES")
+      ->check(whole_number(1));
+  app.add_option("--compare", a.compare_bytes,
+                 "time the comparison of an output with its expected value, two float32 tensors of BYTES bytes "
+                 "(one thread)")
+      ->type_name("BYTES")
+      ->check(whole_number(1));
+  app.add_flag("--differ", a.differ, "with --compare: every element 1 ULP apart (default: bit-identical)");
+  app.add_flag("--json", a.json, "print one JSON object instead of text");
+  app.add_flag("--no-fuse", a.no_fuse, "time every node run as the graph says (no plan-time rewrite)");
+  app.add_flag("--expand-functions", a.expand_functions,
+               "time LeakyRelu-16 run through its function body (not recognised back)");
 }
 
-int bench_main(int argc, char** argv) {
-  BenchArgs a;
-  CommonOptions common;
-  if (auto code = parse_bench_args(argc, argv, a, common)) return *code;
-  apply_common_options(common);
-  return bench_command(a);
-}
+const CommandRow<BenchArgs> kRow{
+    "bench", "time repeated runs of a model, or of memcpy", bench_doc, build_bench_app, check_bench, run_bench};
 
-int bench_check_args(int argc, char** argv) {
-  BenchArgs a;
-  CommonOptions common;
-  if (auto code = parse_bench_args(argc, argv, a, common)) return *code;
-  check_common_options(common);
-  bench_request(a);
-  return kExitOk;
-}
+}  // namespace
+
+const Command& bench_command() { return row_command<BenchArgs, kRow>(); }
 
 }  // namespace onnxrun::cli

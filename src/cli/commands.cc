@@ -11,26 +11,12 @@
 namespace onnxrun::cli {
 namespace {
 
-// Subcommands by name; anything else in argv[1] is a model path for `run`.
+// Subcommands by name; anything else in argv[1] is a model path for `run`. run and help
+// parse argv their own way (a model path or a command's name first); the others are rows
+// (cli/command_row.h).
 const Command kRun{"run",          run_main,
                    run_check_args, "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)",
                    run_with_app,   run_doc};
-const Command kTest{"test",          test_main,
-                    test_check_args, "run every model test under PATH... and report (JSON, JUnit, baselines)",
-                    test_with_app,   test_doc};
-const Command kReport{"report",          report_main,
-                      report_check_args, "merge the --json reports of test shards into one (report merge)",
-                      report_with_app,   report_doc};
-const Command kInfo{"info",        info_main, info_check_args, "what a model is and how onnx-run resolves it",
-                    info_with_app, info_doc};
-const Command kBench{"bench",        bench_main, bench_check_args, "time repeated runs of a model, or of memcpy",
-                     bench_with_app, bench_doc};
-const Command kCompare{"compare",          compare_main,
-                       compare_check_args, "compare two sets of result tensors (folders, .npz)",
-                       compare_with_app,   compare_doc};
-const Command kVerify{"verify",          verify_main,
-                      verify_check_args, "check another runtime's dumped values node by node against the definition",
-                      verify_with_app,   verify_doc};
 const Command kHelp{"help",        help_main, help_check_args, "print the help of onnx-run or of one command",
                     help_with_app, help_doc};
 // Hidden: makes the man page and the completions (the build runs it).
@@ -39,7 +25,14 @@ const Command kGenerate{"--generate", generate_main, generate_check_args, "", nu
 }  // namespace
 
 const std::vector<const Command*>& documented_commands() {
-  static const std::vector<const Command*> all{&kRun, &kTest, &kReport, &kInfo, &kBench, &kCompare, &kVerify, &kHelp};
+  static const std::vector<const Command*> all{&kRun,
+                                               &test_command(),
+                                               &report_command(),
+                                               &info_command(),
+                                               &bench_command(),
+                                               &compare_command(),
+                                               &verify_command(),
+                                               &kHelp};
   return all;
 }
 

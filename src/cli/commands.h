@@ -32,51 +32,6 @@ struct CommandDoc {
   std::vector<ExitStatus> exit_status;
 };
 
-// `onnx-run MODEL ...` (also the default when argv[1] names no command).
-int run_main(int argc, char** argv);
-int run_check_args(int argc, char** argv);
-void run_with_app(const std::function<void(CLI::App&)>& use);
-const CommandDoc& run_doc();
-// `onnx-run test PATH...` (test_command.cc).
-int test_main(int argc, char** argv);
-int test_check_args(int argc, char** argv);
-void test_with_app(const std::function<void(CLI::App&)>& use);
-const CommandDoc& test_doc();
-// `onnx-run report merge REPORT.json...`: shard reports merged (report_command.cc).
-int report_main(int argc, char** argv);
-int report_check_args(int argc, char** argv);
-void report_with_app(const std::function<void(CLI::App&)>& use);
-const CommandDoc& report_doc();
-// `onnx-run bench MODEL ...`: time repeated runs (bench_command.cc).
-int bench_main(int argc, char** argv);
-int bench_check_args(int argc, char** argv);
-void bench_with_app(const std::function<void(CLI::App&)>& use);
-const CommandDoc& bench_doc();
-// `onnx-run info MODEL [--json]` (info_command.cc).
-int info_main(int argc, char** argv);
-int info_check_args(int argc, char** argv);
-void info_with_app(const std::function<void(CLI::App&)>& use);
-const CommandDoc& info_doc();
-// `onnx-run compare A B ...`: compare two result sets (compare_command.cc).
-int compare_main(int argc, char** argv);
-int compare_check_args(int argc, char** argv);
-void compare_with_app(const std::function<void(CLI::App&)>& use);
-const CommandDoc& compare_doc();
-// `onnx-run verify MODEL VALUES...`: dumped values checked node by node (verify_command.cc).
-int verify_main(int argc, char** argv);
-int verify_check_args(int argc, char** argv);
-void verify_with_app(const std::function<void(CLI::App&)>& use);
-const CommandDoc& verify_doc();
-// `onnx-run help [COMMAND]`: a command's --help (help_command.cc).
-int help_main(int argc, char** argv);
-int help_check_args(int argc, char** argv);
-void help_with_app(const std::function<void(CLI::App&)>& use);
-const CommandDoc& help_doc();
-// `onnx-run --generate man|bash-completion|zsh-completion|fish-completion` (hidden):
-// the interface documents, made from the commands' definitions (interface_docs.h).
-int generate_main(int argc, char** argv);
-int generate_check_args(int argc, char** argv);
-
 struct Command {
   const char* name;
   int (*main)(int argc, char** argv);
@@ -89,6 +44,29 @@ struct Command {
   void (*with_app)(const std::function<void(CLI::App&)>& use);
   const CommandDoc& (*doc)();
 };
+
+// The commands written as one row each (cli/command_row.h), in their files:
+const Command& test_command();     // `onnx-run test PATH...`
+const Command& report_command();   // `onnx-run report merge REPORT.json...`: shard reports merged
+const Command& info_command();     // `onnx-run info MODEL [--json]`
+const Command& bench_command();    // `onnx-run bench MODEL ...`: time repeated runs
+const Command& compare_command();  // `onnx-run compare A B ...`: compare two result sets
+const Command& verify_command();   // `onnx-run verify MODEL VALUES...`: dumped values checked node by node
+
+// `onnx-run MODEL ...` (also the default when argv[1] names no command).
+int run_main(int argc, char** argv);
+int run_check_args(int argc, char** argv);
+void run_with_app(const std::function<void(CLI::App&)>& use);
+const CommandDoc& run_doc();
+// `onnx-run help [COMMAND]`: a command's --help (help_command.cc).
+int help_main(int argc, char** argv);
+int help_check_args(int argc, char** argv);
+void help_with_app(const std::function<void(CLI::App&)>& use);
+const CommandDoc& help_doc();
+// `onnx-run --generate man|bash-completion|zsh-completion|fish-completion` (hidden):
+// the interface documents, made from the commands' definitions (interface_docs.h).
+int generate_main(int argc, char** argv);
+int generate_check_args(int argc, char** argv);
 
 // The documented commands, run first (help and the documents list them in this order).
 const std::vector<const Command*>& documented_commands();

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
+#include "cli/command_row.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
@@ -33,6 +34,30 @@ struct CompareArgs {
   CommonOptions common;
 };
 
+const CommandDoc& compare_doc() {
+  static const CommandDoc doc{
+      "onnx-run compare A B [OPTIONS]",
+      "Compares two result sets: folders of TensorProto .pb and numpy .npy files (a test set's "
+      "output_K.pb, NAME.npy, a --dump-intermediates folder, whose values.tsv names the values), .npz "
+      "archives or single tensor files, in any mix. Tensors pair by name, else by position, and each "
+      "pair is compared as a run compares its outputs: the worst element, the error statistics and a "
+      "histogram of the absolute error. With --model, values are listed in the graph's order, and the "
+      "first that differs is named.",
+      {
+          {"onnx-run compare ours/ theirs.npz", "compare our outputs with another runtime's"},
+          {"onnx-run compare dump_a/ dump_b/ --model model.onnx", "where two runs' intermediates part"},
+          {"onnx-run compare a/ b/ --atol y:1e-3 --check-error-stat median --json", "tolerances per output, JSON"},
+          {"onnx-run compare ours/ theirs/ --max-ulp 1", "every element within one ULP (--exact: bit-identical)"},
+      },
+      {
+          {0, "every value agrees"},
+          {1, "a value differs, or is in one set only (one line on stderr says which)"},
+          {2, "usage error (malformed command line, a path that does not exist)"},
+          {3, "a file that cannot be read or is not a tensor, or a model that cannot be loaded"},
+      }};
+  return doc;
+}
+
 void build_compare_app(CLI::App& app, CompareArgs& a) {
   describe_app(app, "onnx-run compare", compare_doc());
   app.description("onnx-run compare: compare two sets of result tensors, as a run compares its outputs");
@@ -47,13 +72,6 @@ void build_compare_app(CLI::App& app, CompareArgs& a) {
       ->type_name("FILE");
   app.add_flag("--json", a.json, "print one JSON object instead of text");
   add_tolerance_options(app, a.tol);
-}
-
-// Parses argv into `a`; the exit code when parsing ends the command (parse_args).
-std::optional<int> parse_compare_args(int argc, char** argv, CompareArgs& a) {
-  CLI::App app;
-  build_compare_app(app, a);
-  return parse_args(app, argc, argv);
 }
 
 // A path that is not there is a mistake on the command line (exit 2), not bad data.
@@ -85,43 +103,7 @@ void print_text(const SetsComparison& s, bool quiet) {
   fmt::print("{} of {} values agree\n", same, s.values.size());
 }
 
-}  // namespace
-
-const CommandDoc& compare_doc() {
-  static const CommandDoc doc{
-      "onnx-run compare A B [OPTIONS]",
-      "Compares two result sets: folders of TensorProto .pb and numpy .npy files (a test set's "
-      "output_K.pb, NAME.npy, a --dump-intermediates folder, whose values.tsv names the values), .npz "
-      "archives or single tensor files, in any mix. Tensors pair by name, else by position, and each "
-      "pair is compared as a run compares its outputs: the worst element, the error statistics and a "
-      "histogram of the absolute error. With --model, values are listed in the graph's order, and the "
-      "first that differs is named.",
-      {
-          {"onnx-run compare ours/ theirs.npz", "compare our outputs with another runtime's"},
-          {"onnx-run compare dump_a/ dump_b/ --model model.onnx", "where two runs' intermediates part"},
-          {"onnx-run compare a/ b/ --atol y:1e-3 --check-error-stat median --json", "tolerances per output, JSON"},
-          {"onnx-run compare ours/ theirs/ --max-ulp 1", "every element within one ULP (--exact: bit-identical)"},
-      },
-      {
-          {0, "every value agrees"},
-          {1, "a value differs, or is in one set only (one line on stderr says which)"},
-          {2, "usage error (malformed command line, a path that does not exist)"},
-          {3, "a file that cannot be read or is not a tensor, or a model that cannot be loaded"},
-      }};
-  return doc;
-}
-
-void compare_with_app(const std::function<void(CLI::App&)>& use) {
-  CompareArgs a;
-  CLI::App app;
-  build_compare_app(app, a);
-  use(app);
-}
-
-int compare_main(int argc, char** argv) {
-  CompareArgs a;
-  if (auto code = parse_compare_args(argc, argv, a)) return *code;
-  apply_common_options(a.common);
+int run_compare(CompareArgs& a) {
   const Tolerance tol = tolerance_from(a.tol);
   check_paths(a);
   // A large pair takes a while: its progress on a terminal, as `test` shows its own.
@@ -139,12 +121,14 @@ int compare_main(int argc, char** argv) {
   return s.equal() ? kExitOk : report_mismatch(s.mismatch_summary());
 }
 
-int compare_check_args(int argc, char** argv) {
-  CompareArgs a;
-  if (auto code = parse_compare_args(argc, argv, a)) return *code;
-  check_common_options(a.common);
-  tolerance_from(a.tol);
-  return kExitOk;
-}
+void check_compare(CompareArgs& a) { tolerance_from(a.tol); }
+
+const CommandRow<CompareArgs> kRow{"compare",     "compare two sets of result tensors (folders, .npz)",
+                                   compare_doc,   build_compare_app,
+                                   check_compare, run_compare};
+
+}  // namespace
+
+const Command& compare_command() { return row_command<CompareArgs, kRow>(); }
 
 }  // namespace onnxrun::cli

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
+#include "cli/command_row.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
@@ -28,28 +29,6 @@ struct InfoArgs {
   bool verify = false;
   CommonOptions common;
 };
-
-void build_info_app(CLI::App& app, InfoArgs& a) {
-  describe_app(app, "onnx-run info", info_doc());
-  app.description("onnx-run info: what a model is and how onnx-run resolves each of its nodes");
-  add_common_options(app, a.common, "accepted as everywhere; info runs nothing");
-  app.add_option("MODEL", a.model, "the .onnx model file")->type_name("FILE")->required();
-  CLI::Option* json = app.add_flag("--json", a.json, "print one JSON object instead of text");
-  app.add_flag("--all", a.all,
-               "list initializer-backed inputs, and every initializer and node however many (JSON always has them)");
-  app.add_flag("--verify", a.verify,
-               "instead: which nodes `onnx-run verify` would check, and which values it needs (what to dump)")
-      ->excludes(json);
-}
-
-// Parses argv into `a`; the exit code when parsing ends the command (parse_args).
-std::optional<int> parse_info_args(int argc, char** argv, InfoArgs& a) {
-  CLI::App app;
-  build_info_app(app, a);
-  return parse_args(app, argc, argv);
-}
-
-}  // namespace
 
 const CommandDoc& info_doc() {
   static const CommandDoc doc{
@@ -76,17 +55,20 @@ const CommandDoc& info_doc() {
   return doc;
 }
 
-void info_with_app(const std::function<void(CLI::App&)>& use) {
-  InfoArgs a;
-  CLI::App app;
-  build_info_app(app, a);
-  use(app);
+void build_info_app(CLI::App& app, InfoArgs& a) {
+  describe_app(app, "onnx-run info", info_doc());
+  app.description("onnx-run info: what a model is and how onnx-run resolves each of its nodes");
+  add_common_options(app, a.common, "accepted as everywhere; info runs nothing");
+  app.add_option("MODEL", a.model, "the .onnx model file")->type_name("FILE")->required();
+  CLI::Option* json = app.add_flag("--json", a.json, "print one JSON object instead of text");
+  app.add_flag("--all", a.all,
+               "list initializer-backed inputs, and every initializer and node however many (JSON always has them)");
+  app.add_flag("--verify", a.verify,
+               "instead: which nodes `onnx-run verify` would check, and which values it needs (what to dump)")
+      ->excludes(json);
 }
 
-int info_main(int argc, char** argv) {
-  InfoArgs a;
-  if (auto code = parse_info_args(argc, argv, a)) return *code;
-  apply_common_options(a.common);
+int run_info(InfoArgs& a) {
   LoadOptions options;
   options.keep_unsupported = true;
   options.leave_tensor_data_unread = true;  // info shows no initializer's values
@@ -106,11 +88,11 @@ int info_main(int argc, char** argv) {
   return kExitOk;
 }
 
-int info_check_args(int argc, char** argv) {
-  InfoArgs a;
-  if (auto code = parse_info_args(argc, argv, a)) return *code;
-  check_common_options(a.common);
-  return kExitOk;
-}
+const CommandRow<InfoArgs> kRow{
+    "info", "what a model is and how onnx-run resolves it", info_doc, build_info_app, no_further_checks, run_info};
+
+}  // namespace
+
+const Command& info_command() { return row_command<InfoArgs, kRow>(); }
 
 }  // namespace onnxrun::cli

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
+#include "cli/command_row.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
@@ -38,6 +39,39 @@ struct ReportArgs {
   CommonOptions common;
 };
 
+const CommandDoc& report_doc() {
+  static const CommandDoc doc{
+      "onnx-run report merge REPORT.json... [OPTIONS]",
+      "Merges the --json reports of the shards of one `onnx-run test` run (--shard K/N or --shard auto) "
+      "into one: the tests of all shards in the order one run gives them, the summary and the unsupported "
+      "causes as one run prints them, and the --json and --junit reports one run would write. Refuses, "
+      "with exit 2, reports of the same shard, of different shard counts, or of different settings "
+      "(onnx-run version, --rtol, --atol, --exact, --max-ulp, --filter, --exclude, --strict, --no-fuse, "
+      "--isolate, --timeout). A shard that no report holds, or a report that cannot be read, fails the "
+      "merge (exit 3): a lost shard is not a pass. With --allow-missing they are left out, a warning says "
+      "which, and the merged report records the missing shards.",
+      {
+          {"onnx-run report merge shard1.json shard2.json shard3.json --json all.json --junit all.xml",
+           "one report of three shards"},
+          {"onnx-run report merge shards/*.json --baseline yesterday.json", "exit 1 only for regressions"},
+          {"onnx-run report merge shards/*.json --allow-missing --json partial.json",
+           "merge what arrived, saying which shards are missing"},
+      },
+      {
+          {0, "no test failed (with --baseline: no regression)"},
+          {1,
+           "a test failed, errored, timed out or crashed (unsupported and no data too when the shards ran with "
+           "--strict; with --baseline: a regression)"},
+          {2,
+           "usage error (malformed command line; overlapping shards, different shard counts or settings; a "
+           "--baseline none of whose tests is merged)"},
+          {3,
+           "a shard's report is missing (without --allow-missing), a report or baseline could not be read or is no "
+           "onnx-run report, or a report could not be written"},
+      }};
+  return doc;
+}
+
 void build_report_app(CLI::App& app, ReportArgs& a) {
   describe_app(app, "onnx-run report", report_doc());
   app.description("onnx-run report merge: merge the --json reports of test shards into one");
@@ -60,12 +94,6 @@ void build_report_app(CLI::App& app, ReportArgs& a) {
       ->type_name("N")
       ->capture_default_str()
       ->check(whole_number(0));
-}
-
-std::optional<int> parse_report_args(int argc, char** argv, ReportArgs& a) {
-  CLI::App app;
-  build_report_app(app, a);
-  return parse_args(app, argc, argv);
 }
 
 // The shard reports that can be read. With --allow-missing one that cannot is left out
@@ -116,60 +144,14 @@ int merge(const ReportArgs& a) {
   return c.failed ? report_mismatch(c.failure) : kExitOk;
 }
 
+int run_report(ReportArgs& a) { return merge(a); }
+
+const CommandRow<ReportArgs> kRow{"report",          "merge the --json reports of test shards into one (report merge)",
+                                  report_doc,        build_report_app,
+                                  no_further_checks, run_report};
+
 }  // namespace
 
-const CommandDoc& report_doc() {
-  static const CommandDoc doc{
-      "onnx-run report merge REPORT.json... [OPTIONS]",
-      "Merges the --json reports of the shards of one `onnx-run test` run (--shard K/N or --shard auto) "
-      "into one: the tests of all shards in the order one run gives them, the summary and the unsupported "
-      "causes as one run prints them, and the --json and --junit reports one run would write. Refuses, "
-      "with exit 2, reports of the same shard, of different shard counts, or of different settings "
-      "(onnx-run version, --rtol, --atol, --exact, --max-ulp, --filter, --exclude, --strict, --no-fuse, "
-      "--isolate, --timeout). A shard that no report holds, or a report that cannot be read, fails the "
-      "merge (exit 3): a lost shard is not a pass. With --allow-missing they are left out, a warning says "
-      "which, and the merged report records the missing shards.",
-      {
-          {"onnx-run report merge shard1.json shard2.json shard3.json --json all.json --junit all.xml",
-           "one report of three shards"},
-          {"onnx-run report merge shards/*.json --baseline yesterday.json", "exit 1 only for regressions"},
-          {"onnx-run report merge shards/*.json --allow-missing --json partial.json",
-           "merge what arrived, saying which shards are missing"},
-      },
-      {
-          {0, "no test failed (with --baseline: no regression)"},
-          {1,
-           "a test failed, errored, timed out or crashed (unsupported and no data too when the shards ran with "
-           "--strict; with --baseline: a regression)"},
-          {2,
-           "usage error (malformed command line; overlapping shards, different shard counts or settings; a "
-           "--baseline none of whose tests is merged)"},
-          {3,
-           "a shard's report is missing (without --allow-missing), a report or baseline could not be read or is no "
-           "onnx-run report, or a report could not be written"},
-      }};
-  return doc;
-}
-
-void report_with_app(const std::function<void(CLI::App&)>& use) {
-  ReportArgs a;
-  CLI::App app;
-  build_report_app(app, a);
-  use(app);
-}
-
-int report_main(int argc, char** argv) {
-  ReportArgs a;
-  if (auto code = parse_report_args(argc, argv, a)) return *code;
-  apply_common_options(a.common);
-  return merge(a);
-}
-
-int report_check_args(int argc, char** argv) {
-  ReportArgs a;
-  if (auto code = parse_report_args(argc, argv, a)) return *code;
-  check_common_options(a.common);
-  return kExitOk;
-}
+const Command& report_command() { return row_command<ReportArgs, kRow>(); }
 
 }  // namespace onnxrun::cli

@@ -17,6 +17,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
+#include "cli/command_row.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
@@ -182,6 +183,39 @@ struct TestArgs {
   CommonOptions common;
 };
 
+const CommandDoc& test_doc() {
+  static const CommandDoc doc{
+      "onnx-run test PATH... [OPTIONS]",
+      "Finds every model test under PATH... and runs them, in parallel, through the same pipeline as "
+      "`onnx-run MODEL`. A test is a model.onnx beside test_data_set_*/ folders, or NAME.onnx beside "
+      "NAME_output_K.pb. Outcomes: passed, failed, unsupported, no data (a model with no test data; "
+      "skipped like unsupported, counted apart), error, timeout, crashed. The --json and --junit "
+      "reports are checked writable before the first test runs. A --baseline matches tests by what they "
+      "are: their model paths, compared from the end, so a baseline written from a parent folder or "
+      "another checkout still matches; the closing report says how many baseline tests were matched.",
+      {
+          {"onnx-run test ../shared/onnx-tests -j 2 --json r.json --junit r.xml", "run a tree, write both reports"},
+          {"onnx-run test tests/ --filter leakyrelu --exclude expanded --list", "list the tests a filter picks"},
+          {"onnx-run test tests/ --shard 2/4 --json shard2.json", "the second of four slices, for a CI matrix"},
+          {"onnx-run test tests/ --shard auto --json shard.json",
+           "the slice Bazel, GitLab, CircleCI or Buildkite gives"},
+          {"onnx-run test tests/ --baseline yesterday.json", "exit 1 only for regressions"},
+          {"onnx-run test tests/ --baseline known.json --update-baseline known.json",
+           "ratchet a baseline: newly passing tests are promoted"},
+      },
+      {
+          {0, "no test failed (with --baseline: no regression)"},
+          {1,
+           "a test failed, errored, timed out or crashed (unsupported and no data too with --strict; with "
+           "--baseline: a regression); the report is on stdout, and one line on stderr says why"},
+          {2,
+           "usage error (malformed command line, a PATH with no tests, --shard auto without a test engine's "
+           "variables or with malformed ones, a --baseline none of whose tests is selected)"},
+          {3, "a baseline or report file could not be read or written"},
+      }};
+  return doc;
+}
+
 void build_test_app(CLI::App& app, TestArgs& a) {
   TestOptions& o = a.test;
   describe_app(app, "onnx-run test", test_doc());
@@ -233,78 +267,36 @@ void build_test_app(CLI::App& app, TestArgs& a) {
   app.add_option("--debug-hang-on", o.runner.case_options.hang_on)->group("");
 }
 
-// Parses argv into `a`; the exit code when parsing ends the command (parse_args).
-std::optional<int> parse_test_args(int argc, char** argv, TestArgs& a) {
-  CLI::App app;
-  build_test_app(app, a);
-  if (auto code = parse_args(app, argc, argv)) return code;
-  a.test.quiet = a.common.verbosity.quiet;
-  a.test.runner.case_options.tol = tolerance_from(a.test.tol);
-  a.test.runner.case_options.threads = app.count("--threads") ? a.common.threads : 1;
-  return std::nullopt;
-}
-
-}  // namespace
-
-const CommandDoc& test_doc() {
-  static const CommandDoc doc{
-      "onnx-run test PATH... [OPTIONS]",
-      "Finds every model test under PATH... and runs them, in parallel, through the same pipeline as "
-      "`onnx-run MODEL`. A test is a model.onnx beside test_data_set_*/ folders, or NAME.onnx beside "
-      "NAME_output_K.pb. Outcomes: passed, failed, unsupported, no data (a model with no test data; "
-      "skipped like unsupported, counted apart), error, timeout, crashed. The --json and --junit "
-      "reports are checked writable before the first test runs. A --baseline matches tests by what they "
-      "are: their model paths, compared from the end, so a baseline written from a parent folder or "
-      "another checkout still matches; the closing report says how many baseline tests were matched.",
-      {
-          {"onnx-run test ../shared/onnx-tests -j 2 --json r.json --junit r.xml", "run a tree, write both reports"},
-          {"onnx-run test tests/ --filter leakyrelu --exclude expanded --list", "list the tests a filter picks"},
-          {"onnx-run test tests/ --shard 2/4 --json shard2.json", "the second of four slices, for a CI matrix"},
-          {"onnx-run test tests/ --shard auto --json shard.json",
-           "the slice Bazel, GitLab, CircleCI or Buildkite gives"},
-          {"onnx-run test tests/ --baseline yesterday.json", "exit 1 only for regressions"},
-          {"onnx-run test tests/ --baseline known.json --update-baseline known.json",
-           "ratchet a baseline: newly passing tests are promoted"},
-      },
-      {
-          {0, "no test failed (with --baseline: no regression)"},
-          {1,
-           "a test failed, errored, timed out or crashed (unsupported and no data too with --strict; with "
-           "--baseline: a regression); the report is on stdout, and one line on stderr says why"},
-          {2,
-           "usage error (malformed command line, a PATH with no tests, --shard auto without a test engine's "
-           "variables or with malformed ones, a --baseline none of whose tests is selected)"},
-          {3, "a baseline or report file could not be read or written"},
-      }};
-  return doc;
-}
-
-void test_with_app(const std::function<void(CLI::App&)>& use) {
-  TestArgs a;
-  CLI::App app;
-  build_test_app(app, a);
-  use(app);
-}
-
-int test_main(int argc, char** argv) {
-  TestArgs a;
-  if (auto code = parse_test_args(argc, argv, a)) return *code;
-  apply_common_options(a.common);
+int run_test(TestArgs& a) {
   // One warning per model would bury the report: the loader's warnings only with -v.
   if (a.common.verbosity.verbose == 0) log::set_level(log::Level::kError);
   const std::optional<AutoShard> engine = resolve_auto_shard(a.test);
   return run(a.test, engine);
 }
 
-int test_check_args(int argc, char** argv) {
-  TestArgs a;
-  if (auto code = parse_test_args(argc, argv, a)) return *code;
-  check_common_options(a.common);
+void check_test(TestArgs& a) {
   resolve_auto_shard(a.test);
   select_tests({}, selection_of(a.test));  // compiles --filter and --exclude
   compile_name_pattern(a.test.runner.case_options.crash_on, "--debug-crash-on");
   compile_name_pattern(a.test.runner.case_options.hang_on, "--debug-hang-on");
-  return kExitOk;
 }
+
+// What the parser alone knows: whether --threads was given (tests run one thread each
+// unless it was).
+void parsed_test_args(const CLI::App& app, TestArgs& a) {
+  a.test.quiet = a.common.verbosity.quiet;
+  a.test.runner.case_options.tol = tolerance_from(a.test.tol);
+  a.test.runner.case_options.threads = app.count("--threads") ? a.common.threads : 1;
+}
+
+const CommandRow<TestArgs> kRow{
+    "test",          "run every model test under PATH... and report (JSON, JUnit, baselines)",
+    test_doc,        build_test_app,
+    check_test,      run_test,
+    parsed_test_args};
+
+}  // namespace
+
+const Command& test_command() { return row_command<TestArgs, kRow>(); }
 
 }  // namespace onnxrun::cli

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
+#include "cli/command_row.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
@@ -35,53 +36,6 @@ struct VerifyArgs {
   ToleranceArgs tol;
   CommonOptions common;
 };
-
-void build_verify_app(CLI::App& app, VerifyArgs& a) {
-  describe_app(app, "onnx-run verify", verify_doc());
-  app.description("onnx-run verify: check another runtime's dumped values node by node against the ONNX definition");
-  add_common_options(app, a.common, "accepted as everywhere; verify computes one node at a time");
-  app.add_option("MODEL", a.model, "the .onnx model the values were computed with")->type_name("FILE")->required();
-  app.add_option("VALUES", a.values,
-                 "the dumped values: folders of NAME.pb/.npy/.tensorproto files (--dump-intermediates, onnxruntime's "
-                 "node dump), .npz archives, Polygraphy --save-outputs/--save-inputs JSON, single tensor files")
-      ->type_name("PATH")
-      ->required();
-  app.add_flag("--json", a.json, "print one JSON object instead of text");
-  app.add_option("--junit", a.junit, "write a JUnit XML report, one test case per checked node")->type_name("FILE");
-  app.add_flag("--require-all", a.require_all,
-               "fail when a node onnx-run runs (LeakyRelu, the function-body ops; not Constant) cannot be checked");
-  add_tolerance_options(app, a.tol, " (verify's default: bit-exact, as --exact)");
-}
-
-std::optional<int> parse_verify_args(int argc, char** argv, VerifyArgs& a) {
-  CLI::App app;
-  build_verify_app(app, a);
-  return parse_args(app, argc, argv);
-}
-
-// Bit-exact unless a tolerance is asked for (the definition leaves no room): a global one
-// applies to every output, NAME:V ones to theirs while the others stay exact.
-VerifyOptions verify_options(const VerifyArgs& a) {
-  VerifyOptions o;
-  o.tolerance = tolerance_from(a.tol);
-  o.exact_by_default =
-      !(parse_named_numbers(a.tol.rtol, "--rtol").all || parse_named_numbers(a.tol.atol, "--atol").all ||
-        parse_named_numbers(a.tol.max_ulp, "--max-ulp").all || a.tol.stat != "elemwise");
-  o.require_all = a.require_all;
-  return o;
-}
-
-// A path that is not there is a mistake on the command line (exit 2), not bad data.
-void check_paths(const VerifyArgs& a) {
-  std::vector<const std::string*> paths{&a.model};
-  for (const std::string& v : a.values) paths.push_back(&v);
-  for (const std::string* p : paths) {
-    std::error_code ec;
-    if (!std::filesystem::exists(*p, ec)) fail(ErrorKind::kUsage, "{}: no such file or folder", *p);
-  }
-}
-
-}  // namespace
 
 const CommandDoc& verify_doc() {
   static const CommandDoc doc{
@@ -117,17 +71,46 @@ const CommandDoc& verify_doc() {
   return doc;
 }
 
-void verify_with_app(const std::function<void(CLI::App&)>& use) {
-  VerifyArgs a;
-  CLI::App app;
-  build_verify_app(app, a);
-  use(app);
+void build_verify_app(CLI::App& app, VerifyArgs& a) {
+  describe_app(app, "onnx-run verify", verify_doc());
+  app.description("onnx-run verify: check another runtime's dumped values node by node against the ONNX definition");
+  add_common_options(app, a.common, "accepted as everywhere; verify computes one node at a time");
+  app.add_option("MODEL", a.model, "the .onnx model the values were computed with")->type_name("FILE")->required();
+  app.add_option("VALUES", a.values,
+                 "the dumped values: folders of NAME.pb/.npy/.tensorproto files (--dump-intermediates, onnxruntime's "
+                 "node dump), .npz archives, Polygraphy --save-outputs/--save-inputs JSON, single tensor files")
+      ->type_name("PATH")
+      ->required();
+  app.add_flag("--json", a.json, "print one JSON object instead of text");
+  app.add_option("--junit", a.junit, "write a JUnit XML report, one test case per checked node")->type_name("FILE");
+  app.add_flag("--require-all", a.require_all,
+               "fail when a node onnx-run runs (LeakyRelu, the function-body ops; not Constant) cannot be checked");
+  add_tolerance_options(app, a.tol, " (verify's default: bit-exact, as --exact)");
 }
 
-int verify_main(int argc, char** argv) {
-  VerifyArgs a;
-  if (auto code = parse_verify_args(argc, argv, a)) return *code;
-  apply_common_options(a.common);
+// Bit-exact unless a tolerance is asked for (the definition leaves no room): a global one
+// applies to every output, NAME:V ones to theirs while the others stay exact.
+VerifyOptions verify_options(const VerifyArgs& a) {
+  VerifyOptions o;
+  o.tolerance = tolerance_from(a.tol);
+  o.exact_by_default =
+      !(parse_named_numbers(a.tol.rtol, "--rtol").all || parse_named_numbers(a.tol.atol, "--atol").all ||
+        parse_named_numbers(a.tol.max_ulp, "--max-ulp").all || a.tol.stat != "elemwise");
+  o.require_all = a.require_all;
+  return o;
+}
+
+// A path that is not there is a mistake on the command line (exit 2), not bad data.
+void check_paths(const VerifyArgs& a) {
+  std::vector<const std::string*> paths{&a.model};
+  for (const std::string& v : a.values) paths.push_back(&v);
+  for (const std::string* p : paths) {
+    std::error_code ec;
+    if (!std::filesystem::exists(*p, ec)) fail(ErrorKind::kUsage, "{}: no such file or folder", *p);
+  }
+}
+
+int run_verify(VerifyArgs& a) {
   const VerifyOptions options = verify_options(a);
   check_paths(a);
   const VerifyReport r = verify_model(a.model, a.values, options);
@@ -141,12 +124,15 @@ int verify_main(int argc, char** argv) {
   return r.passed() ? kExitOk : report_mismatch(r.failure_summary());
 }
 
-int verify_check_args(int argc, char** argv) {
-  VerifyArgs a;
-  if (auto code = parse_verify_args(argc, argv, a)) return *code;
-  check_common_options(a.common);
-  verify_options(a);
-  return kExitOk;
-}
+void check_verify(VerifyArgs& a) { verify_options(a); }
+
+const CommandRow<VerifyArgs> kRow{
+    "verify",     "check another runtime's dumped values node by node against the definition",
+    verify_doc,   build_verify_app,
+    check_verify, run_verify};
+
+}  // namespace
+
+const Command& verify_command() { return row_command<VerifyArgs, kRow>(); }
 
 }  // namespace onnxrun::cli
