@@ -72,9 +72,7 @@ std::vector<ResultTensor> read_npz_members(const std::string& path) {
       r.load = [open = r.open_stream] {
         TensorStream s = open();
         check_memory_fits(s.nbytes(), s.what);  // refused by name before anything is inflated
-        Tensor t(s.dtype, s.shape);
-        if (t.nbytes()) s.read(0, t.mutable_raw(), t.nbytes());
-        return t;
+        return read_whole(s);
       };
       out.push_back(std::move(r));
     }

@@ -327,4 +327,10 @@ std::optional<std::vector<TensorStream>> open_npz_streams(const std::string& pat
   return out;
 }
 
+Tensor read_whole(TensorStream& s) {
+  Tensor t(s.dtype, s.shape);
+  if (t.nbytes()) s.read(0, t.mutable_raw(), t.nbytes());
+  return t;
+}
+
 }  // namespace onnxrun

@@ -44,6 +44,10 @@ struct TensorStream {
   size_t nbytes() const { return checked_nbytes(dtype, shape); }
 };
 
+// The whole of a stream's data, in a tensor of its type and shape (the tensor's
+// allocation counts against the memory limit).
+Tensor read_whole(TensorStream& s);
+
 // A tensor file read block by block: a .pb TensorProto keeping its data in raw_data, or
 // (by the ".npy" extension, as read_input_file decides) a .npy of version 1, 2 or 3,
 // little-endian or byte-order free, C order (bfloat16 arrive as '<u2': uint16). The

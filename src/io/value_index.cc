@@ -67,11 +67,7 @@ Tensor load_tensor_file(const std::string& path) {
       throw e.with_context(path);
     }
   }
-  if (std::optional<TensorStream> s = open_tensor_stream(path)) {
-    Tensor t(s->dtype, s->shape);
-    if (t.nbytes()) s->read(0, t.mutable_raw(), t.nbytes());
-    return t;
-  }
+  if (std::optional<TensorStream> s = open_tensor_stream(path)) return read_whole(*s);
   return read_input_file(path).tensor;
 }
 
@@ -91,11 +87,7 @@ std::vector<IndexedValue> npz_values(const std::string& path) {
     // Each member read on its own when wanted: the archive is never held whole.
     for (TensorStream& member : *streams) {
       IndexedValue v{member.name, path + ":" + member.name, true, nullptr};
-      v.load = [s = std::make_shared<TensorStream>(std::move(member))] {
-        Tensor t(s->dtype, s->shape);
-        if (t.nbytes()) s->read(0, t.mutable_raw(), t.nbytes());
-        return t;
-      };
+      v.load = [s = std::make_shared<TensorStream>(std::move(member))] { return read_whole(*s); };
       out.push_back(std::move(v));
     }
     return out;

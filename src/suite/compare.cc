@@ -64,24 +64,30 @@ ComparisonBuilder::ComparisonBuilder(DType expected_dtype, const Shape& expected
 
 void ComparisonBuilder::add(int64_t begin, const Tensor& block) {
   if (!c_.problem.empty()) return;
-  if (path_ == Path::kReference) return add_reference(begin, *whole_expected_, begin, block, 0, block.numel());
-  add_fast(begin, static_cast<const char*>(whole_expected_->raw()) + begin * static_cast<int64_t>(dtype_size(dtype_)),
-           block);
+  // The expected tensor's elements of this block, as a view.
+  const size_t size = dtype_size(dtype_);
+  const auto* at = static_cast<const char*>(whole_expected_->raw()) + static_cast<size_t>(begin) * size;
+  add(begin,
+      Tensor(dtype_, {block.numel()}, Buffer::borrow(at, static_cast<size_t>(block.numel()) * size, nullptr, false)),
+      block);
 }
 
 void ComparisonBuilder::add(int64_t begin, const Tensor& expected, const Tensor& actual) {
   if (!c_.problem.empty()) return;
-  if (path_ == Path::kReference) return add_reference(begin, expected, 0, actual, 0, actual.numel());
-  add_fast(begin, static_cast<const char*>(expected.raw()), actual);
+  if (path_ == Path::kReference) return add_reference(begin, expected, actual, 0, actual.numel());
+  add_fast(begin, expected, actual);
 }
 
 void ComparisonBuilder::keep_errors(size_t n) { errors_ = ErrorStatsBuilder(n); }
 
-bool ComparisonBuilder::wants_another_pass() { return c_.problem.empty() && errors_.needs_pass(); }
-
-void ComparisonBuilder::begin_pass() {
-  again_ = true;
-  errors_.begin_pass();
+Comparison ComparisonBuilder::finish_in_passes(const std::function<void(int pass)>& add_all) {
+  add_all(1);
+  for (int pass = 2; c_.problem.empty() && errors_.needs_pass(); ++pass) {
+    again_ = true;
+    errors_.begin_pass();
+    add_all(pass);
+  }
+  return finish();
 }
 
 Comparison ComparisonBuilder::finish() {
@@ -107,28 +113,14 @@ Comparison ComparisonBuilder::finish() {
   return c;
 }
 
-namespace {
-
-// The whole tensors, in as many passes as the medians want.
-Comparison compare_whole(ComparisonBuilder& b, const Tensor& actual) {
-  b.add(0, actual);
-  while (b.wants_another_pass()) {
-    b.begin_pass();
-    b.add(0, actual);
-  }
-  return b.finish();
-}
-
-}  // namespace
-
 Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol) {
   ComparisonBuilder b(expected, actual.dtype(), actual.shape(), tol);
-  return compare_whole(b, actual);
+  return b.finish_in_passes([&](int) { b.add(0, actual); });
 }
 
 Comparison compare_tensors_reference(const Tensor& expected, const Tensor& actual, const Tolerance& tol) {
   ComparisonBuilder b(expected, actual.dtype(), actual.shape(), tol, ComparisonBuilder::Path::kReference);
-  return compare_whole(b, actual);
+  return b.finish_in_passes([&](int) { b.add(0, actual); });
 }
 
 std::string Comparison::summary(const std::string& name) const {

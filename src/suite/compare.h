@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,7 +79,7 @@ struct Comparison {
 // element_as_double, and is what the tests hold kFast to.
 //
 // Memory is bounded: past a million elements with an error, the exact medians of the
-// errors want the same blocks once more (wants_another_pass), unless keep_errors(0) was
+// errors want the same elements once more (finish_in_passes), unless keep_errors(0) was
 // called for blocks that pass only once. Not thread safe.
 class ComparisonBuilder {
  public:
@@ -103,20 +104,20 @@ class ComparisonBuilder {
   // another pass (default ErrorStatsBuilder::kKeptErrors); 0: all of them, so that one
   // pass is always enough. REQUIRES: before any add().
   void keep_errors(size_t n);
-  // After every element: whether the medians need them all once more, from the first, in
-  // the same blocks or others (then call begin_pass and add them again). Once per pass.
-  bool wants_another_pass();
-  void begin_pass();
-  // REQUIRES: every element added (or a problem), and !wants_another_pass(). Called once.
+  // REQUIRES: every element added (or a problem). Called once. The medians are those of
+  // the errors kept (keep_errors(0): all of them).
   Comparison finish();
+  // add_all(pass) adds every element, in order (in any blocks); called again, with pass
+  // 2, 3..., for as long as the medians of the errors want the elements once more; then
+  // finish(). What a caller whose blocks can be made again calls instead of finish().
+  Comparison finish_in_passes(const std::function<void(int pass)>& add_all);
 
  private:
   friend struct FastComparison;  // suite/compare_fast.cc
-  // Elements [from, to) of `block` (which starts at element `begin`), one at a time;
-  // `expected` holds element `begin` at its index `expected_first`.
-  void add_reference(int64_t begin, const Tensor& expected, int64_t expected_first, const Tensor& block, int64_t from,
-                     int64_t to);
-  void add_fast(int64_t begin, const char* expected, const Tensor& block);
+  // Elements [from, to) of `block` and `expected` (which start at element `begin`), one
+  // at a time.
+  void add_reference(int64_t begin, const Tensor& expected, const Tensor& block, int64_t from, int64_t to);
+  void add_fast(int64_t begin, const Tensor& expected, const Tensor& block);
   // One element's outcome, in index order (suite/compare_tally.h): k its index, `ulp` its
   // ULP distance, e and a its values, d the absolute error, `score` the error over the
   // allowed error; `untolerant`: a type no tolerance applies to (integers, bytes). In a

@@ -148,7 +148,7 @@ struct FastComparison {
     }
   }
 
-  // A later pass (ComparisonBuilder::begin_pass) wants only each element's errors, for
+  // A later pass (ComparisonBuilder::finish_in_passes) wants only each element's errors, for
   // the medians: the errors element() and tally() give it, without the rest of their
   // work. A mismatch no tolerance fixes is (inf, inf); no error at all is left out.
   template <class E>
@@ -175,28 +175,27 @@ struct FastComparison {
 
   // Types without arithmetic (and any other): identical runs skipped, the rest through the
   // reference, which compares their bytes.
-  static void bytes(ComparisonBuilder& cb, int64_t begin, const char* expected, const Tensor& block) {
+  static void bytes(ComparisonBuilder& cb, int64_t begin, const Tensor& expected_block, const Tensor& block) {
     const int64_t size = static_cast<int64_t>(dtype_size(cb.dtype_));
     const int64_t n = block.numel();
-    // The expected elements as a tensor the reference can read, element 0 at `begin`.
-    const Tensor expected_block(cb.dtype_, {n},
-                                Buffer::borrow(expected, static_cast<size_t>(n * size), nullptr, false));
-    if (size == 0) return cb.add_reference(begin, expected_block, 0, block, 0, n);
+    if (size == 0) return cb.add_reference(begin, expected_block, block, 0, n);
     const int64_t step = std::max<int64_t>(1, kRunBytes / size);
+    const char* expected = static_cast<const char*>(expected_block.raw());
     const char* actual = static_cast<const char*>(block.raw());
     for (int64_t i = 0; i < n; i += step) {
       const int64_t m = std::min(step, n - i);
       if (cb.worst_score_ >= 0 &&
           std::memcmp(expected + i * size, actual + i * size, static_cast<size_t>(m * size)) == 0)
         cb.errors_.add_exact(m);
-      else cb.add_reference(begin, expected_block, 0, block, i, i + m);
+      else cb.add_reference(begin, expected_block, block, i, i + m);
     }
   }
 };
 
-void ComparisonBuilder::add_fast(int64_t begin, const char* e, const Tensor& block) {
+void ComparisonBuilder::add_fast(int64_t begin, const Tensor& expected, const Tensor& block) {
   const int64_t n = block.numel();
   if (n == 0) return;
+  const char* e = static_cast<const char*>(expected.raw());
   const char* a = static_cast<const char*>(block.raw());
   switch (dtype_) {
     case DType::kFloat: return FastComparison::run<ElemF32>(*this, begin, e, a, n);
@@ -212,7 +211,7 @@ void ComparisonBuilder::add_fast(int64_t begin, const char* e, const Tensor& blo
     case DType::kUInt32: return FastComparison::run<ElemInt<uint32_t>>(*this, begin, e, a, n);
     case DType::kInt64: return FastComparison::run<ElemInt<int64_t>>(*this, begin, e, a, n);
     case DType::kUInt64: return FastComparison::run<ElemInt<uint64_t>>(*this, begin, e, a, n);
-    default: return FastComparison::bytes(*this, begin, e, block);
+    default: return FastComparison::bytes(*this, begin, expected, block);
   }
 }
 

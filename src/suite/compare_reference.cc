@@ -37,8 +37,8 @@ bool is_integer_type(DType t) {
 
 }  // namespace
 
-void ComparisonBuilder::add_reference(int64_t begin, const Tensor& expected, int64_t expected_first,
-                                      const Tensor& block, int64_t from, int64_t to) {
+void ComparisonBuilder::add_reference(int64_t begin, const Tensor& expected, const Tensor& block, int64_t from,
+                                      int64_t to) {
   Comparison& c = c_;
   const DType dtype = dtype_;
   const bool floating = is_float_type(dtype);
@@ -48,8 +48,7 @@ void ComparisonBuilder::add_reference(int64_t begin, const Tensor& expected, int
   const auto* actual_bytes = static_cast<const char*>(block.raw());
   for (int64_t i = from; i < to; ++i) {
     const int64_t k = begin + i;
-    const int64_t ek = expected_first + i;  // k's index in `expected`
-    const char* eb = expected_bytes + ek * sz;
+    const char* eb = expected_bytes + i * sz;
     const char* ab = actual_bytes + i * sz;
     const bool same_bits = std::memcmp(eb, ab, sz) == 0;
     const uint64_t ulp = same_bits ? 0 : ulp_distance(dtype, eb, ab);
@@ -59,7 +58,7 @@ void ComparisonBuilder::add_reference(int64_t begin, const Tensor& expected, int
       e = a = 0;
       score = same_bits ? 0 : kInf;
     } else {
-      e = element_as_double(expected, ek);
+      e = element_as_double(expected, i);
       a = element_as_double(block, i);
       if (!floating) {
         // Integers must be equal; the raw bytes decide, since doubles above 2^53 round.

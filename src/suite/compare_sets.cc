@@ -74,8 +74,7 @@ Comparison compare_streams(const ResultTensor& a, DType a_type, const ResultTens
   const int64_t size = std::max<int64_t>(static_cast<int64_t>(dtype_size(a_type)), 1);
   const int64_t block = std::max<int64_t>(1, kBlockBytes / size);
   Tensor ea(a_type, {std::min(block, numel)}), eb(b_type, {std::min(block, numel)});
-  for (int pass = 1;; ++pass) {
-    if (pass > 1) builder.begin_pass();
+  return builder.finish_in_passes([&](int pass) {
     TensorStream sa = a.open_stream(), sb = b.open_stream();
     for (int64_t begin = 0; begin < numel; begin += block) {
       const int64_t n = std::min(block, numel - begin);
@@ -85,9 +84,7 @@ Comparison compare_streams(const ResultTensor& a, DType a_type, const ResultTens
       builder.add(begin, Tensor(a_type, {n}, ea.buffer()), Tensor(b_type, {n}, eb.buffer()));
       if (progress) progress(a.name, pass, begin + n, numel);
     }
-    if (!builder.wants_another_pass()) break;
-  }
-  return builder.finish();
+  });
 }
 
 Comparison compare_pair(const ResultTensor& a, const ResultTensor& b, const ModelValues& values, const Tolerance& tol,

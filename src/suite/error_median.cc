@@ -126,9 +126,8 @@ bool ErrorMedian::needs_pass(int64_t count) {
   if (!top_ && ranks_.empty()) return false;  // every error kept: nothing to look for
   if (settled_ == pass_) {
     // asked again before another pass: the same answer
-  } else if (!planned_) {
+  } else if (ranks_.empty()) {  // the first pass: which buckets hold the middle
     plan(count);
-    planned_ = true;
   } else {
     // The pass just made: each rank narrowed by its histogram, or found in its bucket.
     for (const std::unique_ptr<Rank>& r : ranks_) {

@@ -58,7 +58,6 @@ class ErrorMedian {
   std::vector<double> kept_;        // the first pass's errors, while at most `keep_`
   std::unique_ptr<Histogram> top_;  // past `keep_`: of the top 16 bits of every error
   std::vector<std::unique_ptr<Rank>> ranks_;
-  bool planned_ = false;
   int settled_ = -1;  // the last pass whose counts have been read
 };
 

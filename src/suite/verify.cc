@@ -114,16 +114,14 @@ Comparison compare_by_blocks(const OpKernel& kernel, const Tensor& in, const Ten
   const size_t size = dtype_size(in.dtype());
   const auto* x = static_cast<const std::byte*>(in.numel() ? in.raw() : nullptr);
   // Blocks computed again for each pass the medians of the errors want.
-  for (bool first = true; first || builder.wants_another_pass(); first = false) {
-    if (!first) builder.begin_pass();
+  Comparison c = builder.finish_in_passes([&](int) {
     for (int64_t begin = 0; begin < in.numel(); begin += kBlockElements) {
       const int64_t n = std::min(kBlockElements, in.numel() - begin);
       Tensor block(in.dtype(), Shape{n});
       kernel.compute_elements(in.dtype(), x + begin * size, block.mutable_raw(), static_cast<size_t>(n));
       builder.add(begin, block);
     }
-  }
-  Comparison c = builder.finish();
+  });
   swap_sides(c);
   return c;
 }
