@@ -121,11 +121,4 @@ std::optional<std::string> nearest_option(const CLI::App& app, const std::string
   return nearest_name(dashed, long_names);
 }
 
-std::string option_suggestion(const CLI::App& app, const std::vector<std::string>& args) {
-  const auto unknown = first_unknown_option(app, args);
-  if (!unknown) return "";
-  if (auto near = nearest_option(app, *unknown)) return "; did you mean " + *near + "?";
-  return "";
-}
-
 }  // namespace onnxrun::cli

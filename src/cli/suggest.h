@@ -34,7 +34,4 @@ std::optional<std::string> first_unknown_option(const CLI::App& app, const std::
 // a one-letter option the conventional spelling (-V is --version) or the other case.
 std::optional<std::string> nearest_option(const CLI::App& app, const std::string& unknown);
 
-// "; did you mean --full?" for the first unrecognised option in `args`, or "".
-std::string option_suggestion(const CLI::App& app, const std::vector<std::string>& args);
-
 }  // namespace onnxrun::cli

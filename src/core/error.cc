@@ -4,19 +4,6 @@
 
 namespace onnxrun {
 
-std::string_view error_kind_name(ErrorKind k) {
-  switch (k) {
-    case ErrorKind::kUsage: return "usage";
-    case ErrorKind::kInvalid: return "invalid";
-    case ErrorKind::kUnsupported: return "unsupported";
-    case ErrorKind::kInput: return "input";
-    case ErrorKind::kIo: return "io";
-    case ErrorKind::kSecurity: return "security";
-    case ErrorKind::kInternal: return "internal";
-  }
-  return "unknown";
-}
-
 std::string printable(std::string_view text) {
   std::string out;
   out.reserve(text.size());

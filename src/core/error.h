@@ -24,8 +24,6 @@ enum class ErrorKind {
   kInternal,     // a bug in onnx-run
 };
 
-std::string_view error_kind_name(ErrorKind k);
-
 // What onnx-run lacks, as data.
 struct Cause {
   enum class Kind {

@@ -89,8 +89,6 @@ AtomicFile::AtomicFile(const WriteTarget& target) : path_(target.path), set_(tar
     if (in_place_) {
       f_ = std::fopen(resolved.path.c_str(), "wb");
       if (!f_) fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(errno));
-      struct stat st {};
-      can_seek_ = ::fstat(::fileno(f_), &st) == 0 && S_ISREG(st.st_mode);
       return;
     }
     const std::filesystem::path p(resolved.path);
@@ -103,7 +101,6 @@ AtomicFile::AtomicFile(const WriteTarget& target) : path_(target.path), set_(tar
     // A report's folder is the user's, not onnx-run's: only this file's debris goes.
     remove_stale_temporaries(folder->fd(), name);
   }
-  can_seek_ = true;
   temp_ = std::make_unique<OwnedTemp>(folder, name);
   // The stream writes through a descriptor of its own, so that closing it leaves the
   // temporary open, and locked, until it is in place.
@@ -148,14 +145,6 @@ void AtomicFile::commit() {
   temp_->put_in_place();  // throws; the temporary then goes with temp_
   temp_->keep();          // complete and in place: the user's file now
   temp_.reset();
-}
-
-bool AtomicFile::can_seek_at(const WriteTarget& target) {
-  if (target.folder) return true;  // always a temporary of the run's own
-  const Target resolved = resolve_target(target.path);
-  if (!resolved.in_place) return true;
-  struct stat st {};
-  return ::stat(resolved.path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 void write_file_atomically(const WriteTarget& target, const std::function<void(std::FILE*)>& write) {

@@ -55,9 +55,6 @@ class AtomicFile {
   // True when written in place (a FIFO, a device, /dev/stdout): no temporary, no rename,
   // and what was written stays even without a commit.
   bool in_place() const { return in_place_; }
-  // True when writes may go to any offset (pwrite): a temporary, or a regular file
-  // written in place.
-  bool can_seek() const { return can_seek_; }
   const std::string& path() const { return path_; }  // as given, for messages
 
   // Flushes and closes the file; a temporary gets the usual permissions of a new file
@@ -65,17 +62,12 @@ class AtomicFile {
   // one. Throws Error(kIo) (the temporary is then removed).
   void commit();
 
-  // Whether AtomicFile(target).can_seek() would be true, found without opening anything
-  // (opening a FIFO would wait for its reader). Throws as resolving the path does.
-  static bool can_seek_at(const WriteTarget& target);
-
  private:
   std::string path_;
   OutputSet* set_ = nullptr;         // the target's: where commit() hands the temporary
   std::unique_ptr<OwnedTemp> temp_;  // the temporary, while it is ours
   std::FILE* f_ = nullptr;
   bool in_place_ = false;
-  bool can_seek_ = false;
   [[noreturn]] void give_up(int err);
 };
 

@@ -107,12 +107,6 @@ NamedTensor read_tensor_file(const std::string& path, bool prefault, bool any_al
   }
 }
 
-std::string serialize_tensor(const Tensor& t, const std::string& name) {
-  std::string out = header_bytes(t, name);
-  out.append(static_cast<const char*>(t.raw()), t.nbytes());
-  return out;
-}
-
 void write_tensor_file(const WriteTarget& target, const Tensor& t, const std::string& name) {
   const std::string header = header_bytes(t, name);
   const std::string& path = target.path;

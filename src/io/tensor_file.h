@@ -43,7 +43,4 @@ std::string tensor_file_header(DType dtype, const Shape& shape, const std::strin
 // serialized copy of the data is ever made.
 void write_tensor_file(const WriteTarget& target, const Tensor& t, const std::string& name);
 
-// The protobuf wire bytes of a TensorProto holding `t` (for tests and in-memory use).
-std::string serialize_tensor(const Tensor& t, const std::string& name);
-
 }  // namespace onnxrun

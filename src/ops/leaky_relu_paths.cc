@@ -26,12 +26,6 @@ std::vector<const LeakyReluPath*> leaky_relu_supported_paths() {
   return out;
 }
 
-const LeakyReluPath* find_leaky_relu_path(std::string_view name) {
-  for (const LeakyReluPath& p : leaky_relu_all_paths())
-    if (name == p.name) return &p;
-  return nullptr;
-}
-
 const LeakyReluPath& leaky_relu_active_path() {
   const IsaLevel level = hardware_config().level;
   for (const LeakyReluPath& p : leaky_relu_all_paths())

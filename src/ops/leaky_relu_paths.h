@@ -44,8 +44,6 @@ struct LeakyReluPath {
 const std::vector<LeakyReluPath>& leaky_relu_all_paths();
 // The paths this CPU supports, baseline first (the last is the best).
 std::vector<const LeakyReluPath*> leaky_relu_supported_paths();
-// The path named `name`, or null.
-const LeakyReluPath* find_leaky_relu_path(std::string_view name);
 
 // The path kernels use: the one of hardware_config()'s level (ONNXRUN_ISA's when set,
 // else the best supported). Throws as hardware_config() does.

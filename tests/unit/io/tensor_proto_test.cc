@@ -9,6 +9,7 @@
 #include "io/tensor_file.h"
 #include "io/tensor_proto.h"
 #include "onnx/onnx.pb.h"
+#include "support/model_builder.h"
 #include "support/paths.h"
 
 using namespace onnxrun;
@@ -111,7 +112,7 @@ TEST_CASE("every type round-trips through raw_data, typed fields and files", "[i
       CHECK(same_bytes(back.tensor, x));
       // The streamed file parses as the same TensorProto protobuf itself would write.
       onnx::TensorProto parsed;
-      REQUIRE(parsed.ParseFromString(serialize_tensor(x, "n")));
+      REQUIRE(parsed.ParseFromString(test::read_file(path)));
       CHECK(parsed.raw_data() == raw.raw_data());
       CHECK(parsed.data_type() == static_cast<int>(t));
     }
