@@ -21,23 +21,42 @@ const std::array<double, kTableSize>& powers_of_ten() {
   return table;
 }
 
-}  // namespace
-
-int decade_of(double v) {
+// The search from a guess: floor(e * log10(2)) (78913 / 2^18 is log10(2) to 6 digits; the
+// shift floors) is the decade of a normal v in [2^e, 2^(e+1)) or one off, and the table
+// settles which. A subnormal's guess is too high by up to 16 decades, stepped down.
+int decade_by_search(double v, int e) {
   const std::array<double, kTableSize>& p = powers_of_ten();
-  // A normal v lies in [2^e, 2^(e+1)), so log10(v) in [e * log10(2), (e + 1) * log10(2)):
-  // the guess floor(e * log10(2)) (78913 / 2^18 is log10(2) to 6 digits; the shift
-  // floors) is the decade or one off; the table settles which. A subnormal's guess is
-  // too high by up to 16 decades, stepped down (rare: an error below 2.2e-308).
-  uint64_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
-  const int e = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
   int d = (e * 78913) >> 18;
   if (d < kMinDecade) d = kMinDecade;
   if (d > kMaxDecade) d = kMaxDecade;
   while (d < kMaxDecade && p[d + 1 - kMinDecade] <= v) ++d;
   while (d > kMinDecade && p[d - kMinDecade] > v) --d;
   return d;
+}
+
+// The decade of 2^e for each biased exponent of a normal double (index 0, subnormals, unused).
+const std::array<int16_t, 2047>& decade_of_binade() {
+  static const std::array<int16_t, 2047> table = [] {
+    std::array<int16_t, 2047> t{};
+    for (int biased = 1; biased < 2047; ++biased)
+      t[biased] = static_cast<int16_t>(decade_by_search(std::ldexp(1.0, biased - 1023), biased - 1023));
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+int decade_of(double v) {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  if (biased == 0) return decade_by_search(v, -1023);
+  // [2^e, 2^(e+1)) spans less than a decade: v's decade is 2^e's or the next.
+  static const std::array<int16_t, 2047>& binade = decade_of_binade();
+  static const std::array<double, kTableSize>& p = powers_of_ten();
+  const int d = binade[biased];
+  return p[d + 1 - kMinDecade] <= v ? d + 1 : d;
 }
 
 int decade_of_reference(double v) {

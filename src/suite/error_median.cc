@@ -7,8 +7,7 @@
 namespace onnxrun {
 namespace {
 
-constexpr int kDigitBits = 16;
-constexpr size_t kBuckets = size_t{1} << kDigitBits;
+constexpr size_t kBuckets = size_t{1} << ErrorMedian::kDigitBits;
 
 uint64_t bits_of(double v) {
   uint64_t b;
@@ -36,20 +35,6 @@ double middle(double lo, double hi) { return lo == hi ? lo : lo / 2 + hi / 2; }
 
 }  // namespace
 
-// Counts of the errors by one 16-bit digit of their bits, with the least and greatest
-// bits seen at each: a bucket whose least and greatest agree holds one value only, which
-// ends the search there (errors of one ULP are powers of two, one per binade, and would
-// otherwise take all four passes).
-struct ErrorMedian::Histogram {
-  std::vector<uint64_t> count, least, greatest;
-  Histogram() : count(kBuckets, 0), least(kBuckets, ~uint64_t{0}), greatest(kBuckets, 0) {}
-  void add(uint64_t digit, uint64_t bits) {
-    ++count[digit];
-    least[digit] = std::min(least[digit], bits);
-    greatest[digit] = std::max(greatest[digit], bits);
-  }
-};
-
 // One order statistic: the q-th smallest (0-based) of the errors whose top `fixed` bits
 // are `prefix`, of which there are `in_bucket`.
 struct ErrorMedian::Rank {
@@ -65,12 +50,12 @@ struct ErrorMedian::Rank {
   // Narrows to the bucket of `h` (of the digit after `fixed` bits) holding the rank.
   void narrow(const Histogram& h) {
     uint64_t digit = 0;
-    while (q >= h.count[digit]) q -= h.count[digit++];
+    while (q >= h[digit].count) q -= h[digit++].count;
     prefix = fixed == 0 ? digit : (prefix << kDigitBits) | digit;
     fixed += kDigitBits;
-    in_bucket = h.count[digit];
-    if (h.least[digit] == h.greatest[digit]) {  // one value in the bucket (every bit known at 64)
-      value = value_of(h.least[digit]);
+    in_bucket = h[digit].count;
+    if (h[digit].least == h[digit].greatest) {  // one value in the bucket (every bit known at 64)
+      value = value_of(h[digit].least);
       done = true;
     }
   }
@@ -82,25 +67,23 @@ ErrorMedian::ErrorMedian(ErrorMedian&&) noexcept = default;
 ErrorMedian& ErrorMedian::operator=(ErrorMedian&&) noexcept = default;
 
 void ErrorMedian::spill() {
-  top_ = std::make_unique<Histogram>();
-  for (double v : kept_) top_->add(bits_of(v) >> (64 - kDigitBits), bits_of(v));
-  nonzero_ = kept_.size();
+  top_ = std::make_unique<Histogram>(kBuckets);
+  for (double v : kept_) add_to_top(v);
   kept_ = {};
   room_ = 0;
 }
 
 void ErrorMedian::add_slow(double v) {
   const uint64_t b = bits_of(v);
-  if (pass_ == 0) {
-    if (!top_) spill();
-    top_->add(b >> (64 - kDigitBits), b);
-    ++nonzero_;
+  if (pass_ == 0) {  // the first error past `keep`
+    spill();
+    add_to_top(v);
     return;
   }
   for (const std::unique_ptr<Rank>& r : ranks_) {
     if (r->done || !r->in(b)) continue;
     if (r->collects(keep_)) r->values.push_back(v);
-    else r->histogram->add((b << r->fixed) >> (64 - kDigitBits), b);
+    else (*r->histogram)[(b << r->fixed) >> (64 - kDigitBits)].add(b);
   }
 }
 
@@ -154,7 +137,7 @@ void ErrorMedian::begin_pass() {
   for (const std::unique_ptr<Rank>& r : ranks_) {
     if (r->done) continue;
     if (r->collects(keep_)) r->values.reserve(r->in_bucket);
-    else r->histogram = std::make_unique<Histogram>();
+    else r->histogram = std::make_unique<Histogram>(kBuckets);
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -22,6 +23,8 @@ namespace onnxrun {
 
 class ErrorMedian {
  public:
+  static constexpr int kDigitBits = 16;  // of an error's bits, told apart in one pass
+
   // `keep` = 0: keep every error, in one pass (for errors that cannot be passed twice).
   explicit ErrorMedian(size_t keep);
   ~ErrorMedian();
@@ -31,9 +34,14 @@ class ErrorMedian {
   // The next nonzero error (v > 0, possibly infinite). Every pass must add the same
   // errors in the same order.
   void add(double v) {
-    if (room_ == 0) return add_slow(v);
-    kept_.push_back(v);
-    --room_;
+    if (room_ > 0) {
+      kept_.push_back(v);
+      --room_;
+    } else if (top_) {  // the first pass, past `keep`: the top 16 bits counted here, inline
+      add_to_top(v);
+    } else {
+      add_slow(v);
+    }
   }
   // After a pass over every error: whether finish() needs one more (then call begin_pass
   // and add them all again). `count`: the number of elements, zero errors included, the
@@ -45,8 +53,27 @@ class ErrorMedian {
   double finish(int64_t count);
 
  private:
-  struct Histogram;
+  // Counts of the errors by one 16-bit digit of their bits, with the least and greatest
+  // bits seen at each: a bucket whose least and greatest agree holds one value only,
+  // which ends the search there (errors of one ULP are powers of two, one per binade,
+  // and would otherwise take all four passes). One record per bucket, so that an error
+  // costs one cache line.
+  struct Bucket {
+    uint64_t count = 0, least = ~uint64_t{0}, greatest = 0;
+    void add(uint64_t bits) {
+      ++count;
+      least = bits < least ? bits : least;
+      greatest = bits > greatest ? bits : greatest;
+    }
+  };
+  using Histogram = std::vector<Bucket>;
   struct Rank;  // one order statistic being sought
+  void add_to_top(double v) {
+    uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    (*top_)[b >> (64 - kDigitBits)].add(b);
+    ++nonzero_;
+  }
   void add_slow(double v);
   void spill();  // past `keep`: the kept errors into the first histogram
   void plan(int64_t count);

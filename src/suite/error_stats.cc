@@ -7,20 +7,6 @@
 
 namespace onnxrun {
 
-void ErrorStatsBuilder::add(double abs_err, double rel_err) {
-  if (abs_err != 0) abs_median_.add(abs_err);
-  if (rel_err != 0) rel_median_.add(rel_err);
-  if (pass_ > 0) return;
-  ++s_.count;
-  sum_abs_ += abs_err;
-  sum_rel_ += rel_err;
-  s_.max_abs = std::max(s_.max_abs, abs_err);
-  s_.max_rel = std::max(s_.max_rel, rel_err);
-  if (abs_err == 0) ++s_.exact;
-  else if (std::isinf(abs_err)) ++s_.infinite;
-  else ++decade_counts_[decade_of(abs_err) - kMinDecade];
-}
-
 bool ErrorStatsBuilder::needs_pass() {
   // Both asked: each reads what the pass counted.
   const bool abs = abs_median_.needs_pass(s_.count);

@@ -6,7 +6,9 @@
 // elements again (needs_pass), rather than keeping them all.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -37,8 +39,21 @@ class ErrorStatsBuilder {
   explicit ErrorStatsBuilder(size_t kept_errors = kKeptErrors) : abs_median_(kept_errors), rel_median_(kept_errors) {}
 
   // The next element's errors (abs_err >= 0, rel_err >= 0, either may be infinite). In a
-  // later pass only the medians look at them.
-  void add(double abs_err, double rel_err);
+  // later pass only the medians look at them. Inline: a comparison whose elements all
+  // differ calls it for each.
+  void add(double abs_err, double rel_err) {
+    if (abs_err != 0) abs_median_.add(abs_err);
+    if (rel_err != 0) rel_median_.add(rel_err);
+    if (pass_ > 0) return;
+    ++s_.count;
+    sum_abs_ += abs_err;
+    sum_rel_ += rel_err;
+    s_.max_abs = std::max(s_.max_abs, abs_err);
+    s_.max_rel = std::max(s_.max_rel, rel_err);
+    if (abs_err == 0) ++s_.exact;
+    else if (std::isinf(abs_err)) ++s_.infinite;
+    else ++decade_counts_[decade_of(abs_err) - kMinDecade];
+  }
   // `n` elements with no error at all: what n calls of add(0, 0) do (adding 0 to a sum of
   // nonnegative errors and taking the max with 0 change nothing), in O(1).
   void add_exact(int64_t n) {

@@ -290,6 +290,10 @@ TEST_CASE("the fast error decade is floor(log10) as the reference defines it", "
     if (p > 0 && std::isfinite(p))
       for (double v : {p, std::nextafter(p, 0.0), std::nextafter(p, INFINITY), p * 3, p * 0.5}) values.push_back(v);
   }
+  for (int e = -1074; e <= 1023; ++e) {  // every binade's edges: decade_of starts from 2^e's decade
+    const double p = std::ldexp(1.0, e);
+    for (double v : {p, std::nextafter(p, 0.0), std::nextafter(p, INFINITY)}) values.push_back(v);
+  }
   std::mt19937_64 rng(3);
   for (int k = 0; k < 200000; ++k) {
     uint64_t bits = rng() & 0x7fffffffffffffffull;
