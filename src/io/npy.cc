@@ -16,7 +16,6 @@
 
 #include "core/error.h"
 #include "core/fail.h"
-#include "io/atomic_file.h"
 #include "io/read_open.h"
 
 namespace onnxrun {
@@ -380,21 +379,6 @@ std::string npy_header(DType dtype, const Shape& dims) {
   out.append(pad, ' ');
   out.push_back('\n');
   return out;
-}
-
-std::string npy_bytes(const Tensor& t) {
-  std::string out = npy_header(t);
-  out.append(static_cast<const char*>(t.raw()), t.nbytes());
-  return out;
-}
-
-void write_npy_file(const WriteTarget& target, const Tensor& t) {
-  const std::string header = npy_header(t);
-  const std::string& path = target.path;
-  write_file_atomically(target, [&](std::FILE* f) {
-    write_bytes(f, header.data(), header.size(), path);
-    write_bytes(f, t.raw(), t.nbytes(), path);
-  });
 }
 
 DType numpy_type_as_declared(DType read, std::optional<DType> declared) {

@@ -26,7 +26,6 @@
 #include <string_view>
 
 #include "core/tensor.h"
-#include "io/output_folder.h"
 
 namespace onnxrun {
 
@@ -59,12 +58,6 @@ NpyHeader parse_npy_header(std::string_view bytes, const std::string& what);
 // Throws Error(kUnsupported) for a type numpy cannot hold (string, sub-byte types).
 std::string npy_header(const Tensor& t);
 std::string npy_header(DType dtype, const Shape& shape);
-
-// The whole .npy image: npy_header(t) followed by the data.
-std::string npy_bytes(const Tensor& t);
-
-// Writes `t` as a .npy file, atomically.
-void write_npy_file(const WriteTarget& target, const Tensor& t);
 
 // numpy has no bfloat16: a uint16 array given for a bfloat16 value carries its raw bits.
 // Returns `t` retyped to bfloat16 (same buffer) when `declared` is bfloat16 and `t` is

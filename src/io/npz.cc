@@ -9,7 +9,6 @@
 #include "core/error.h"
 #include "core/fail.h"
 #include "core/memory_limit.h"
-#include "io/atomic_file.h"
 #include "io/crc32.h"
 #include "io/file_bytes.h"
 #include "io/npy.h"
@@ -155,49 +154,5 @@ std::string NpzLayout::central_directory() const {
 }
 
 uint32_t npz_data_crc(uint32_t crc, const void* data, size_t n) { return crc32_update(crc, data, n); }
-
-namespace {
-
-NpzLayout layout_of(const std::vector<NamedArray>& arrays) {
-  std::vector<std::string> names;
-  std::vector<DType> dtypes;
-  std::vector<Shape> shapes;
-  for (const NamedArray& a : arrays) {
-    names.push_back(a.name);
-    dtypes.push_back(a.tensor.dtype());
-    shapes.push_back(a.tensor.shape());
-  }
-  NpzLayout layout(names, dtypes, shapes);
-  for (size_t k = 0; k < arrays.size(); ++k)
-    layout.set_data_crc(k, npz_data_crc(0, arrays[k].tensor.raw(), arrays[k].tensor.nbytes()));
-  return layout;
-}
-
-}  // namespace
-
-std::string npz_bytes(const std::vector<NamedArray>& arrays) {
-  const NpzLayout layout = layout_of(arrays);
-  std::string out;
-  for (size_t k = 0; k < arrays.size(); ++k) {
-    out += layout.local_header(k);
-    out.append(static_cast<const char*>(arrays[k].tensor.raw()), arrays[k].tensor.nbytes());
-  }
-  return out + layout.central_directory();
-}
-
-void write_npz_file(const WriteTarget& target, const std::vector<NamedArray>& arrays) {
-  // Streamed: the tensors' data goes from their buffers to the file, never copied.
-  const NpzLayout layout = layout_of(arrays);
-  const std::string& path = target.path;
-  write_file_atomically(target, [&](std::FILE* f) {
-    for (size_t k = 0; k < arrays.size(); ++k) {
-      const std::string head = layout.local_header(k);
-      write_bytes(f, head.data(), head.size(), path);
-      write_bytes(f, arrays[k].tensor.raw(), arrays[k].tensor.nbytes(), path);
-    }
-    const std::string central = layout.central_directory();
-    write_bytes(f, central.data(), central.size(), path);
-  });
-}
 
 }  // namespace onnxrun

@@ -8,7 +8,8 @@
 // minizip, and keeps the dependency to zlib, which protobuf already brings.
 // Read: every entry is checked (CRC-32, sizes, names unique, no encryption), so a
 // damaged archive is an error, never a wrong tensor. Write: stored entries with a fixed
-// timestamp (1980-01-01), so the same tensors give the same bytes; atomically.
+// timestamp (1980-01-01), so the same tensors give the same bytes (written by
+// io/streamed_tensor_file.h).
 #pragma once
 
 #include <string>
@@ -18,7 +19,6 @@
 
 #include "core/tensor.h"
 #include "io/npy.h"
-#include "io/output_folder.h"
 
 namespace onnxrun {
 
@@ -35,18 +35,14 @@ std::vector<NamedArray> parse_npz(std::string_view bytes, const std::string& wha
 // bfloat16 where it is bfloat16 (numpy has none: io/npy.h).
 std::vector<NamedArray> read_npz_file(const std::string& path, const DeclaredType& declared = {});
 
-// The archive bytes for `arrays` (entries "<name>.npy", in the order given).
-std::string npz_bytes(const std::vector<NamedArray>& arrays);
-void write_npz_file(const WriteTarget& target, const std::vector<NamedArray>& arrays);
-
-// The stored archive write_npz_file writes, laid out from the arrays' names, types and
-// shapes before their data exists, for writers that stream it (io/streamed_outputs.h).
+// The stored archive io/streamed_tensor_file.h writes, laid out from the arrays' names,
+// types and shapes before their data exists, so that its data can be written as it comes.
 // The file is, for each member k in order, local_header(k) at local_offset(k) followed by
 // its data (data_offset(k), data_size(k)), then central_directory(). The CRC-32s go into
 // the headers as set_data_crc gives them; kLocalCrcAt is where a local header holds it.
 class NpzLayout {
  public:
-  // Throws Error(kUnsupported) as write_npz_file does (4 GiB and more, over 65535 arrays).
+  // Throws Error(kUnsupported) (4 GiB and more, over 65535 arrays).
   // REQUIRES: the three lists of one size.
   NpzLayout(const std::vector<std::string>& names, const std::vector<DType>& dtypes, const std::vector<Shape>& shapes);
 

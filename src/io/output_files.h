@@ -7,7 +7,6 @@
 // files, or, when the run fails, not at all.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,14 +19,8 @@ namespace onnxrun {
 
 class OutputSet;
 
-// numbered_file_name(role, k, ext) in `dir` (made by the set, OutputSet::folder) for
-// k < count, each written by write_one(target, k) into `set`. Returns the paths written.
-std::vector<std::string> write_numbered_outputs(OutputSet& set, const std::string& dir, const std::string& ext,
-                                                size_t count,
-                                                const std::function<void(const WriteTarget&, size_t)>& write_one,
-                                                TensorRole role = TensorRole::kOutputs);
-
-// The tensors in `format` into `dir`, their files in `set` (see above); Error(kIo) when a
+// The tensors in `format` into `dir`, their files in `set` (see above), each tensor one
+// block of io/streamed_outputs.h's writers; Error(kIo) when a
 // file cannot be written (what was written stays in the set, which rolls it back).
 // REQUIRES: names.size() == tensors.size(). Returns the paths written.
 std::vector<std::string> write_outputs_as(OutputSet& set, TensorFormat format, const std::string& dir,

@@ -1,26 +1,21 @@
-// A run's output files written as their data comes, block by block: the files
-// write_outputs_as (io/output_files.h) writes for whole tensors, byte for byte the same
-// (pb as output_<k>.pb, npy as output_<k>.npy, npz as one outputs.npz), named by
+// A run's output files written as their data comes, block by block (a whole tensor is
+// one block: write_outputs_as, io/output_files.h): pb as output_<k>.pb, npy as
+// output_<k>.npy, npz as one outputs.npz, named by
 // io/output_names.h, and handed to the caller's OutputSet (io/output_set.h) on finish():
 // they appear when it commits, or not at all. Memory is the headers; data goes from the
 // caller's blocks to the files.
 //
-// outputs.npz is laid out up front (every member's size follows from its type and
-// shape): each member's data is written at its offset, and finish() patches the CRC-32s
-// into the local headers and writes the central directory. Every file is a temporary of
-// the run's own, so it can seek.
+// Each file is one writer of io/streamed_tensor_file.h; outputs.npz takes its members'
+// blocks in any interleaving. Every file is a temporary of the run's own, so it can seek.
 // Every file goes into the folder by rename (io/output_folder.h): a FIFO, device or
 // symlink standing at an output's name is replaced, never written into.
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/tensor.h"
-#include "io/atomic_file.h"
-#include "io/npz.h"
 #include "io/output_names.h"
 #include "io/streamed_tensor_file.h"
 #include "io/tensor_format.h"
@@ -52,11 +47,7 @@ class StreamedOutputs {
  private:
   std::vector<std::string> names_;
   std::vector<std::unique_ptr<StreamedTensorFile>> files_;  // pb, npy
-  // npz
-  std::unique_ptr<AtomicFile> npz_;
-  std::optional<NpzLayout> layout_;
-  std::vector<uint64_t> written_;
-  std::vector<uint32_t> crcs_;
+  std::unique_ptr<StreamedNpzFile> npz_;
   bool finished_ = false;
 };
 

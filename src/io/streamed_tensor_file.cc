@@ -32,4 +32,66 @@ void StreamedTensorFile::commit() {
   file_.commit();
 }
 
+StreamedNpzFile::StreamedNpzFile(const WriteTarget& target, const std::vector<std::string>& names,
+                                 const std::vector<DType>& dtypes, const std::vector<Shape>& shapes)
+    : names_(names), layout_(names, dtypes, shapes), file_(std::make_unique<AtomicFile>(target)) {
+  if (file_->in_place())
+    fail(ErrorKind::kIo, "cannot write {}: an .npz is written at offsets, which a pipe or device cannot take",
+         target.path);
+  for (size_t k = 0; k < names_.size(); ++k) {
+    const std::string head = layout_.local_header(k);  // its CRC patched at commit()
+    write_bytes_at(file_->fd(), head.data(), head.size(), layout_.local_offset(k), path());
+  }
+  written_.assign(names_.size(), 0);
+  crcs_.assign(names_.size(), 0);
+}
+
+void StreamedNpzFile::append(size_t k, const void* data, size_t n) {
+  if (k >= names_.size() || n > layout_.data_size(k) - written_[k])
+    fail(ErrorKind::kInternal, "{}: more data than member {} holds", path(), k);
+  write_bytes_at(file_->fd(), data, n, layout_.data_offset(k) + written_[k], path());
+  crcs_[k] = npz_data_crc(crcs_[k], data, n);
+  written_[k] += n;
+}
+
+void StreamedNpzFile::commit() {
+  for (size_t k = 0; k < names_.size(); ++k) {
+    if (written_[k] != layout_.data_size(k))
+      fail(ErrorKind::kInternal, "{}: '{}': {} bytes of data written, {} expected", path(), names_[k], written_[k],
+           layout_.data_size(k));
+    layout_.set_data_crc(k, crcs_[k]);
+    const std::string head = layout_.local_header(k);
+    write_bytes_at(file_->fd(), head.data(), head.size(), layout_.local_offset(k), path());
+  }
+  const std::string central = layout_.central_directory();
+  write_bytes_at(file_->fd(), central.data(), central.size(), layout_.central_offset(), path());
+  file_->commit();
+}
+
+void write_tensor_file(const WriteTarget& target, const Tensor& t, const std::string& name) {
+  StreamedTensorFile file(target, TensorFormat::kPb, t.dtype(), t.shape(), name);
+  file.append(t.raw(), t.nbytes());
+  file.commit();
+}
+
+void write_npy_file(const WriteTarget& target, const Tensor& t) {
+  StreamedTensorFile file(target, TensorFormat::kNpy, t.dtype(), t.shape(), "");
+  file.append(t.raw(), t.nbytes());
+  file.commit();
+}
+
+void write_npz_file(const WriteTarget& target, const std::vector<NamedArray>& arrays) {
+  std::vector<std::string> names;
+  std::vector<DType> dtypes;
+  std::vector<Shape> shapes;
+  for (const NamedArray& a : arrays) {
+    names.push_back(a.name);
+    dtypes.push_back(a.tensor.dtype());
+    shapes.push_back(a.tensor.shape());
+  }
+  StreamedNpzFile file(target, names, dtypes, shapes);
+  for (size_t k = 0; k < arrays.size(); ++k) file.append(k, arrays[k].tensor.raw(), arrays[k].tensor.nbytes());
+  file.commit();
+}
+
 }  // namespace onnxrun

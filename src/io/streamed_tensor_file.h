@@ -1,17 +1,23 @@
-// One tensor file written as its data comes, block by block: the bytes of
-// write_tensor_file (a .pb TensorProto with raw_data) or write_npy_file, through an
-// AtomicFile (io/atomic_file.h), so it appears whole on commit or not at all. Memory is
-// the header; the data goes from the caller's blocks to the file.
+// The one writer of each tensor file format: a .pb TensorProto with raw_data, a .npy,
+// or a stored .npz, written as the data comes, block by block, through an AtomicFile
+// (io/atomic_file.h), so each appears whole on commit or not at all. Memory is the
+// headers; the data goes from the caller's blocks to the file. A whole tensor is one
+// block (write_tensor_file, write_npy_file, write_npz_file), so every path that writes
+// a format writes the same bytes by construction.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "core/tensor.h"
 #include "io/atomic_file.h"
+#include "io/npz.h"
 #include "io/tensor_format.h"
 
 namespace onnxrun {
 
+// One .pb or .npy file.
 class StreamedTensorFile {
  public:
   // Opens `target` and writes the header: kPb a TensorProto named `name`, kNpy (or kNpz,
@@ -35,5 +41,38 @@ class StreamedTensorFile {
   size_t nbytes_;
   size_t written_ = 0;
 };
+
+// One stored .npz, laid out up front (every member's size follows from its type and
+// shape): each member's data is written at its offset, in any interleaving of members,
+// and commit() patches the CRC-32s into the local headers and writes the central
+// directory. The file is written at offsets, so it must be a temporary (not a FIFO or
+// device written in place: Error(kIo)).
+class StreamedNpzFile {
+ public:
+  // Throws Error(kUnsupported) as NpzLayout does, before any file exists; Error(kIo) as
+  // AtomicFile does. REQUIRES: the three lists of one size.
+  StreamedNpzFile(const WriteTarget& target, const std::vector<std::string>& names, const std::vector<DType>& dtypes,
+                  const std::vector<Shape>& shapes);
+
+  // The next n data bytes of member k. Error(kInternal) past its byte size.
+  void append(size_t k, const void* data, size_t n);
+  // Error(kInternal) unless every member got its byte size; else the file is complete
+  // and committed (AtomicFile::commit).
+  void commit();
+  const std::string& path() const { return file_->path(); }
+
+ private:
+  std::vector<std::string> names_;
+  NpzLayout layout_;
+  std::unique_ptr<AtomicFile> file_;
+  std::vector<uint64_t> written_;
+  std::vector<uint32_t> crcs_;
+};
+
+// A whole tensor as one block of the writers above, committed: a TensorProto named
+// `name`, a .npy, an .npz of `arrays` (members "<name>.npy", in the order given).
+void write_tensor_file(const WriteTarget& target, const Tensor& t, const std::string& name);
+void write_npy_file(const WriteTarget& target, const Tensor& t);
+void write_npz_file(const WriteTarget& target, const std::vector<NamedArray>& arrays);
 
 }  // namespace onnxrun

@@ -8,7 +8,6 @@
 
 #include "core/error.h"
 #include "core/fail.h"
-#include "io/atomic_file.h"
 #include "io/external_data.h"
 #include "io/mapped_file.h"
 #include "io/tensor_proto.h"
@@ -36,10 +35,6 @@ std::string header_bytes(DType dtype, const Shape& shape, size_t nbytes, const s
     out.push_back(static_cast<char>(byte));
   } while (len);
   return out;
-}
-
-std::string header_bytes(const Tensor& t, const std::string& name) {
-  return header_bytes(t.dtype(), t.shape(), t.nbytes(), name);
 }
 
 }  // namespace
@@ -105,15 +100,6 @@ NamedTensor read_tensor_file(const std::string& path, bool prefault, bool any_al
   } catch (const Error& e) {
     throw e.with_context(path);
   }
-}
-
-void write_tensor_file(const WriteTarget& target, const Tensor& t, const std::string& name) {
-  const std::string header = header_bytes(t, name);
-  const std::string& path = target.path;
-  write_file_atomically(target, [&](std::FILE* f) {
-    write_bytes(f, header.data(), header.size(), path);
-    write_bytes(f, t.raw(), t.nbytes(), path);
-  });
 }
 
 }  // namespace onnxrun

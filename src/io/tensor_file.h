@@ -6,7 +6,6 @@
 
 #include "core/tensor.h"
 #include "io/mapped_file.h"
-#include "io/output_folder.h"
 #include "io/tensor_wire.h"
 
 namespace onnxrun {
@@ -37,10 +36,5 @@ std::pair<DType, Shape> raw_layout_type(const RawTensorLayout& raw);
 // What a tensor file holds before its data: a TensorProto of `dtype`, `shape` and `name`
 // with raw_data's tag and length, so the file is this followed by the data bytes.
 std::string tensor_file_header(DType dtype, const Shape& shape, const std::string& name);
-
-// Writes `t` as a TensorProto named `name` (raw_data), atomically. The header is
-// serialized on its own and the data streamed straight from the tensor's buffer, so no
-// serialized copy of the data is ever made.
-void write_tensor_file(const WriteTarget& target, const Tensor& t, const std::string& name);
 
 }  // namespace onnxrun

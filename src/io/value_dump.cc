@@ -7,9 +7,7 @@
 #include "core/fail.h"
 #include "io/atomic_file.h"
 #include "io/file_bytes.h"
-#include "io/npy.h"
 #include "io/output_names.h"
-#include "io/tensor_file.h"
 
 namespace onnxrun {
 
@@ -28,13 +26,9 @@ std::string ValueDump::claim_file(const std::string& value_name) {
 }
 
 void ValueDump::write(const std::string& value_name, const Tensor& t) {
-  const WriteTarget path(folder_, claim_file(value_name));
-  const std::string& file = path.name;
-  // In no OutputSet: a failed run keeps the values dumped so far, on purpose, as they
-  // show where it went wrong.
-  if (format_ == TensorFormat::kPb) write_tensor_file(path, t, value_name);
-  else write_npy_file(path, t);
-  index_.push_back({file, value_name, true});
+  const size_t id = begin_value(value_name, t.dtype(), t.shape());  // one block
+  append(id, t.raw(), t.nbytes());
+  end_value(id);
 }
 
 size_t ValueDump::begin_value(const std::string& value_name, DType dtype, const Shape& shape) {
@@ -59,7 +53,8 @@ void ValueDump::end_value(size_t id) {
   if (it == open_.end()) fail(ErrorKind::kInternal, "ValueDump: end of value {}, which is not open", id);
   const std::unique_ptr<StreamedTensorFile> out = std::move(it->second);
   open_.erase(it);
-  // In no OutputSet, as write(): the file is the run's record, kept even if the run fails.
+  // In no OutputSet: a failed run keeps the values dumped so far, on purpose, as they
+  // show where it went wrong.
   out->commit();
   index_[id].written = true;
 }

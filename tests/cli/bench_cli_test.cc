@@ -8,6 +8,7 @@
 
 #include "core/tensor.h"
 #include "io/npz.h"
+#include "io/streamed_tensor_file.h"
 #include "onnx/onnx.pb.h"
 #include "support/check_exit.h"
 #include "support/paths.h"

@@ -14,6 +14,7 @@
 #include "core/tensor.h"
 #include "io/npy.h"
 #include "io/npz.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "support/check_exit.h"
 #include "support/model_builder.h"

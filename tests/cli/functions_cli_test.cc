@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/tensor.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "support/check_exit.h"
 #include "support/model_builder.h"

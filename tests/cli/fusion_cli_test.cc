@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/half.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "support/check_exit.h"
 #include "support/fusion_models.h"

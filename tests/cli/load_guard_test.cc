@@ -20,6 +20,7 @@
 #include "core/tensor.h"
 #include "exec/executor.h"
 #include "io/npy.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "model/load.h"
 #include "suite/case_runner.h"

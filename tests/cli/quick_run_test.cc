@@ -12,11 +12,13 @@
 #include "core/element.h"
 #include "io/npy.h"
 #include "io/npz.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "support/check_exit.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/tensor_bytes.h"
 #include "support/tensors.h"
 
 using namespace onnxrun;

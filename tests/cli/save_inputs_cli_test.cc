@@ -22,6 +22,7 @@
 #include "support/model_builder.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/tensor_bytes.h"
 
 using namespace onnxrun;
 using namespace onnxrun::test;

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "support/check_exit.h"
 #include "support/model_builder.h"

@@ -13,6 +13,7 @@
 #include "core/tensor_stats.h"
 #include "exec/bind.h"
 #include "exec/executor.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "io/tensor_format.h"
 #include "io/tensor_literal.h"

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "fuzz_cases.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "model/graph.h"
 #include "suite/baseline.h"

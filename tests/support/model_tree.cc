@@ -1,4 +1,5 @@
 #include "support/model_tree.h"
+#include "io/streamed_tensor_file.h"
 
 #include <filesystem>
 #include <fstream>

@@ -13,10 +13,12 @@
 #include "io/input_file.h"
 #include "io/npy.h"
 #include "io/npz.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_stream.h"
 #include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/tensor_bytes.h"
 
 using namespace onnxrun;
 using onnxrun::test::TempDir;

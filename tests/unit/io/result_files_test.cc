@@ -6,6 +6,7 @@
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/result_files.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "support/model_builder.h"
 #include "support/paths.h"

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "core/error.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "io/tensor_proto.h"
 #include "onnx/onnx.pb.h"

@@ -15,10 +15,12 @@
 #include "core/error.h"
 #include "io/npy.h"
 #include "io/npz.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "io/tensor_stream.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
+#include "support/tensor_bytes.h"
 #include "support/tensors.h"
 
 using namespace onnxrun;

@@ -6,10 +6,12 @@
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/polygraphy_results.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "io/value_index.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
+#include "support/tensor_bytes.h"
 #include "support/tensors.h"
 
 using namespace onnxrun;

@@ -16,6 +16,7 @@
 #include "core/log.h"
 #include "core/memory_limit.h"
 #include "fuzz/fuzz_cases.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "model/load.h"
 #include "support/paths.h"

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/error.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "io/test_data.h"
 #include "suite/run.h"

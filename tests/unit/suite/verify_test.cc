@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "core/half.h"
+#include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
 #include "io/value_index.h"
 #include "model/load.h"

@@ -1,0 +1,32 @@
+#include "support/tensor_bytes.h"
+
+#include "io/npy.h"
+
+namespace onnxrun {
+
+std::string npy_bytes(const Tensor& t) {
+  std::string out = npy_header(t);
+  out.append(static_cast<const char*>(t.raw()), t.nbytes());
+  return out;
+}
+
+std::string npz_bytes(const std::vector<NamedArray>& arrays) {
+  std::vector<std::string> names;
+  std::vector<DType> dtypes;
+  std::vector<Shape> shapes;
+  for (const NamedArray& a : arrays) {
+    names.push_back(a.name);
+    dtypes.push_back(a.tensor.dtype());
+    shapes.push_back(a.tensor.shape());
+  }
+  NpzLayout layout(names, dtypes, shapes);
+  std::string out;
+  for (size_t k = 0; k < arrays.size(); ++k) {
+    layout.set_data_crc(k, npz_data_crc(0, arrays[k].tensor.raw(), arrays[k].tensor.nbytes()));
+    out += layout.local_header(k);
+    out.append(static_cast<const char*>(arrays[k].tensor.raw()), arrays[k].tensor.nbytes());
+  }
+  return out + layout.central_directory();
+}
+
+}  // namespace onnxrun
