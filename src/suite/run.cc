@@ -95,12 +95,27 @@ void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Te
   for (size_t k = 0; k < results.size(); ++k) run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
 }
 
+// A run that went block by block, as the log tells it.
+void log_streamed(const RunRequest& r, const SetRun& run, size_t values_dumped) {
+  if (run.block_lanes > 1)
+    log::info("ran block by block ({} KiB blocks, {} side by side)", r.block_bytes >> 10, run.block_lanes);
+  else log::info("ran block by block ({} KiB blocks)", r.block_bytes >> 10);
+  if (!r.dump_dir.empty()) log::info("wrote {} values into {}", values_dumped, r.dump_dir);
+}
+
 void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, const TestSetSpec& set, SetRun& run,
                   RunReport& report, OutputSet* outputs) {
   const Graph& g = exec.graph();
   run.label = set.label;
   run.dir = set.dir;
   try {
+    const auto read_expected = [&] { return read_test_set_expected(g, set.files, /*prefault=*/false); };
+    if (run_streamed(r, exec, pool, &set, read_expected, outputs, run, report.values_dumped)) {
+      report.streamed = true;
+      log_streamed(r, run, report.values_dumped);
+      log_timings(set.label, run.input_ms, run.run_ms);
+      return;
+    }
     const auto t0 = Clock::now();
     TestSetData data = read_test_set(g, set.files);
     run.input_ms = ms_since(t0);
@@ -231,13 +246,10 @@ RunReport run_model(const RunRequest& r) {
       r.expected.empty() ? std::vector<Tensor>() : read_expected_outputs(g, r.expected);
   report.runs.emplace_back();
   SetRun& run = report.runs.back();
-  if (run_streamed(r, exec, &pool, r.expected.empty() ? nullptr : &expected, report.outputs_.get(), run,
-                   report.values_dumped)) {
+  if (run_streamed(
+          r, exec, &pool, nullptr, [&] { return expected; }, report.outputs_.get(), run, report.values_dumped)) {
     report.streamed = true;
-    if (run.block_lanes > 1)
-      log::info("ran block by block ({} KiB blocks, {} side by side)", r.block_bytes >> 10, run.block_lanes);
-    else log::info("ran block by block ({} KiB blocks)", r.block_bytes >> 10);
-    if (!r.dump_dir.empty()) log::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
+    log_streamed(r, run, report.values_dumped);
     return report;
   }
   const auto t1 = Clock::now();

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "io/tensor_stream.h"
 #include "io/value_dump.h"
 #include "suite/feeds.h"
+#include "suite/test_set.h"
 
 namespace onnxrun {
 namespace {
@@ -38,6 +40,21 @@ Feed placeholder_feed(const TensorStream& s, std::string name, size_t position, 
   f.origin = std::move(origin);
   f.tensor = Tensor(s.dtype, s.shape, Buffer::borrow(nullptr, s.nbytes(), nullptr, false));
   return f;
+}
+
+// The streams of a test set's input_K.pb files, bound as read_test_set binds them (by
+// TensorProto name when it names a graph input, else by position), or nullopt when one
+// of them cannot be streamed.
+std::optional<std::vector<StreamFeed>> open_test_set_feeds(const Graph& g, const TestSetFiles& files) {
+  std::vector<StreamFeed> feeds;
+  for (size_t k = 0; k < files.inputs.size(); ++k) {
+    std::optional<TensorStream> s = open_tensor_stream(files.inputs[k]);
+    if (!s) return std::nullopt;
+    const std::string file = std::filesystem::path(files.inputs[k]).filename().string();
+    Feed f = placeholder_feed(*s, test_set_input_name(g, s->name), k, file);
+    feeds.push_back({std::move(*s), std::move(f), file});
+  }
+  return feeds;
 }
 
 // The streams for -i and --npz, or nullopt when one of them cannot be streamed.
@@ -67,14 +84,15 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 
 }  // namespace
 
-bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const std::vector<Tensor>* expected,
-                  OutputSet* outputs, SetRun& run, size_t& values_dumped) {
+bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const TestSetSpec* set,
+                  const std::function<std::vector<Tensor>()>& read_expected, OutputSet* outputs, SetRun& run,
+                  size_t& values_dumped) {
   const Graph& g = exec.graph();
-  if (r.source != FeedSource::kGiven || r.path == ExecPath::kWhole || r.keep_tensors || r.bench ||
+  if (r.source == FeedSource::kRandom || r.path == ExecPath::kWhole || r.keep_tensors || r.bench ||
       !can_run_in_blocks(g))
     return false;
   const auto t0 = Clock::now();
-  std::optional<std::vector<StreamFeed>> feeds = open_feeds(g, r);
+  std::optional<std::vector<StreamFeed>> feeds = set ? open_test_set_feeds(g, set->files) : open_feeds(g, r);
   if (!feeds || feeds->empty()) return false;
 
   // Bind as a whole run would (same checks, same messages), then match streams to inputs.
@@ -104,6 +122,10 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   if (r.digests)
     for (const Shape& s : plan->output_shapes)
       if (checked_numel(shown_shape(s, r.print)) > kMaxShownElements) return false;
+
+  // Sure to go block by block now: the expected outputs, read before anything is written.
+  const std::vector<Tensor> expected_outputs = read_expected ? read_expected() : std::vector<Tensor>();
+  const std::vector<Tensor>* expected = expected_outputs.empty() ? nullptr : &expected_outputs;
 
   std::deque<DigestBuilder> in_digests, out_digests;  // not movable: they may be fed from several threads
   if (r.digests) {

@@ -18,8 +18,7 @@ TestSetData read_test_set(const Graph& g, const TestSetFiles& files) {
   for (size_t k = 0; k < files.inputs.size(); ++k) {
     NamedTensor nt = read_tensor_file(files.inputs[k]);
     Feed f;
-    // Old exporters leave names empty or stale: a name binds only if it is an input.
-    if (!nt.name.empty() && g.find_input(nt.name)) f.name = nt.name;
+    f.name = test_set_input_name(g, nt.name);
     f.position = k;
     f.tensor = std::move(nt.tensor);
     f.origin = std::filesystem::path(files.inputs[k]).filename().string();
@@ -34,6 +33,11 @@ TestSetData read_test_set(const Graph& g, const TestSetFiles& files) {
   data.bound = bind_inputs(g, std::move(feeds));
   for (const ValueInfo* v : required) data.inputs.push_back({v->name, data.bound.at(v->name), sources[v->name]});
 
+  data.expected = read_test_set_expected(g, files);
+  return data;
+}
+
+std::vector<Tensor> read_test_set_expected(const Graph& g, const TestSetFiles& files, bool prefault) {
   if (files.outputs.size() != g.outputs.size())
     fail(ErrorKind::kInvalid, "{} output files for the model's {} outputs", files.outputs.size(), g.outputs.size());
   std::vector<NamedTensor> files_read;
@@ -42,13 +46,17 @@ TestSetData read_test_set(const Graph& g, const TestSetFiles& files) {
   // tensor is used where it lies whatever its offset (a 1e6-float output_0.pb's data
   // starts at byte 14), not copied.
   for (const std::string& path : files.outputs) {
-    files_read.push_back(read_tensor_file(path, true, true));
+    files_read.push_back(read_tensor_file(path, prefault, /*any_alignment=*/true));
     names.push_back(files_read.back().name);
   }
   const std::vector<size_t> slot = match_by_name_then_position(g.output_names(), names);
-  data.expected.resize(g.outputs.size());
-  for (size_t k = 0; k < files_read.size(); ++k) data.expected[slot[k]] = std::move(files_read[k].tensor);
-  return data;
+  std::vector<Tensor> expected(g.outputs.size());
+  for (size_t k = 0; k < files_read.size(); ++k) expected[slot[k]] = std::move(files_read[k].tensor);
+  return expected;
+}
+
+std::string test_set_input_name(const Graph& g, const std::string& proto_name) {
+  return !proto_name.empty() && g.find_input(proto_name) ? proto_name : "";
 }
 
 }  // namespace onnxrun

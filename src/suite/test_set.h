@@ -27,4 +27,13 @@ struct TestSetData {
 // (Error(kInvalid)). The caller names the set (Error::with_context).
 TestSetData read_test_set(const Graph& g, const TestSetFiles& files);
 
+// The expected outputs alone, as read_test_set gives them: views of the mapped files
+// (`prefault`: see MappedFile::open), read only by the comparison. For a run that
+// streams its inputs, and read_test_set.
+std::vector<Tensor> read_test_set_expected(const Graph& g, const TestSetFiles& files, bool prefault = true);
+
+// The input a test set's TensorProto named `proto_name` binds by name: that name when it
+// is a graph input, else "" (bound by position): old exporters leave names empty or stale.
+std::string test_set_input_name(const Graph& g, const std::string& proto_name);
+
 }  // namespace onnxrun

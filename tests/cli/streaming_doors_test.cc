@@ -1,4 +1,4 @@
-// Every door of `onnx-run MODEL -i ...` gives the same bytes whichever way the run goes:
+// Every door of `onnx-run MODEL -i ...` (and `-d SET`) gives the same bytes whichever way the run goes:
 // block by block (--exec-path blocks, on one thread or with blocks side by side on three)
 // or whole (--exec-path whole). The text report, -q,
 // --json, -o in each format, --dump-intermediates and --save-inputs are compared byte for
@@ -129,10 +129,12 @@ std::map<std::string, std::string> files_under(const std::string& dir) {
   return out;
 }
 
-// JSON without its timings, which differ from run to run.
+// JSON without its timings (the run's, and each test set's), which differ from run to run.
 std::string without_timings(const std::string& json) {
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(json);
   j.erase("timings_ms");
+  if (j.contains("test_sets"))
+    for (auto& set : j["test_sets"]) set.erase("timings_ms");
   return j.dump(1);
 }
 
@@ -160,7 +162,9 @@ const std::vector<Door>& doors() {
 // the whole run's: whole, block by block on one thread, and block by block on three
 // threads (three lanes of blocks side by side, whatever this machine's core count, for
 // the .pb and .npy inputs that can be read in any order).
-void check_every_door(const std::string& model, const std::vector<std::string>& feed, bool expect_blocks) {
+// `code`: the exit status every way must give (1: a test set that fails its check).
+void check_every_door(const std::string& model, const std::vector<std::string>& feed, bool expect_blocks,
+                      int code = 0) {
   for (const Door& door : doors()) {
     CAPTURE(door.name);
     constexpr int kWays = 3;
@@ -178,7 +182,7 @@ void check_every_door(const std::string& model, const std::vector<std::string>& 
       args.insert(args.end(), ways[k].begin(), ways[k].end());
       args.push_back("-v");
       const ProcessResult r = run_cli(args);
-      REQUIRE_EXIT(r, 0);
+      REQUIRE_EXIT(r, code);
       // -v says which way it went; -q silences that too.
       const bool quiet = std::find(door.args.begin(), door.args.end(), "-q") != door.args.end();
       const bool blocks = r.err.find("ran block by block") != std::string::npos;
@@ -238,6 +242,28 @@ TEST_CASE("every door prints and writes the same for a two-input, two-output bod
   }
 }
 
+TEST_CASE("every door prints and writes the same for a test set, whole or block by block", "[cli][streaming]") {
+  TempDir dir;
+  const std::string model = chain_model(dir.path(), TP::FLOAT);
+  for (const Shape& shape : {Shape{700, 1001}, Shape{3, 5}, Shape{0, 7}}) {
+    CAPTURE(shape_to_string(shape));
+    // test_data_set_0: the input, and the output a whole run makes of it (the set passes).
+    const std::string set = dir.file("test_data_set_0");
+    fs::remove_all(set);
+    fs::create_directories(set);
+    const std::vector<std::string> x = write_input(dir, "x", sample(DType::kFloat, shape, 11), "pb");
+    fs::copy_file(x[1].substr(2), set + "/input_0.pb");
+    REQUIRE_EXIT(run_cli({model, "-i", x[1], "-q", "-o", set, "--exec-path", "whole"}), 0);
+    check_every_door(model, {"-d", set}, true);
+    // The same set with its output's first element off: every way fails it alike.
+    if (shape[0] * shape[1] == 0) continue;
+    std::string y = read_file(set + "/output_0.pb");
+    y[y.size() - 4 * static_cast<size_t>(shape[0] * shape[1]) + 3] ^= 0x40;  // its exponent
+    write_file(set + "/output_0.pb", y);
+    check_every_door(model, {"-d", set}, true, 1);
+  }
+}
+
 TEST_CASE("a run that cannot go block by block says so with -v and runs whole", "[cli][streaming]") {
   TempDir dir;
   const std::string model = body_model(dir.path());
@@ -283,4 +309,41 @@ TEST_CASE("-v says how many blocks ran side by side, and which inputs keep a run
     CHECK((r.err.find(lanes) != std::string::npos) == c.side_by_side);
     if (!c.side_by_side) CHECK(r.err.find("side by side") == std::string::npos);
   }
+}
+
+TEST_CASE("onnx-run test runs a large test set block by block and judges it as a whole run does", "[cli][streaming]") {
+  TempDir dir;
+  const std::string test = dir.file("suite/chain");
+  fs::create_directories(test + "/test_data_set_0");
+  const std::string model = chain_model(test, TP::FLOAT);
+  fs::rename(model, test + "/model.onnx");
+  // 4.8 MB of input, past the size from which a run goes block by block by itself; the
+  // expected output is the run's own with every third element 1% off.
+  const Tensor x = sample(DType::kFloat, {1200, 1001}, 13);
+  const std::string set = test + "/test_data_set_0";
+  const std::string input = write_input(dir, "x", x, "pb")[1];
+  fs::copy_file(input.substr(2), set + "/input_0.pb");
+  REQUIRE_EXIT(run_cli({test + "/model.onnx", "-i", input, "-q", "-o", set}), 0);
+  std::string y = read_file(set + "/output_0.pb");
+  const size_t data = y.size() - x.nbytes();
+  for (size_t k = 0; k < static_cast<size_t>(x.numel()); k += 3) {
+    float v;
+    std::memcpy(&v, &y[data + 4 * k], 4);
+    v *= 1.01f;
+    std::memcpy(&y[data + 4 * k], &v, 4);
+  }
+  write_file(set + "/output_0.pb", y);
+
+  const ProcessResult tested = run_cli({"test", dir.file("suite"), "-v"});
+  REQUIRE_EXIT(tested, 1);
+  CHECK_THAT(tested.err, Catch::Contains("ran block by block"));
+  const ProcessResult whole = run_cli({test + "/model.onnx", "-d", set, "--exec-path", "whole", "-v"});
+  REQUIRE_EXIT(whole, 1);
+  CHECK(whole.err.find("ran block by block") == std::string::npos);
+  // The verdict's line (what differs, the worst element, what tolerance would pass) is
+  // the same either way.
+  const size_t at = tested.out.find("elements differ; worst");
+  REQUIRE(at != std::string::npos);
+  const std::string verdict = tested.out.substr(at, tested.out.find('\n', at) - at);
+  CHECK_THAT(whole.out, Catch::Contains(verdict));
 }

@@ -1,11 +1,15 @@
-// The run pipeline's block path (suite/streamed_run.h) in the library: the digests of a
-// run in many small blocks are the whole run's, bit for bit; and the runs it must leave
-// to the whole path (0-d inputs, callers that keep tensors, literals) go there.
+// The run pipeline's block path (suite/streamed_run.h) in the library: the digests and
+// checks of a run in many small blocks, on given files or a test set, are the whole
+// run's, bit for bit; and the runs it must leave to the whole path (0-d inputs, callers that keep tensors, literals) go there.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <random>
 
+#include "io/streamed_tensor_file.h"
+#include "io/test_data.h"
 #include "suite/run.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
@@ -109,4 +113,97 @@ TEST_CASE("runs the block path must leave alone run whole", "[streaming]") {
   CHECK_FALSE(run_model(r).streamed);
   r.print.full = false;
   CHECK(run_model(r).streamed);
+}
+
+// The checks of two runs: every number of the verdict the same, bit for bit.
+void check_same_verdict(const SetRun& a, const SetRun& b) {
+  REQUIRE(a.checks.size() == b.checks.size());
+  for (size_t k = 0; k < a.checks.size(); ++k) {
+    const Comparison &x = a.checks[k].comparison, &y = b.checks[k].comparison;
+    CHECK(x.verdict() == y.verdict());
+    CHECK(x.ok == y.ok);
+    CHECK(x.mismatches == y.mismatches);
+    CHECK(x.bit_differences == y.bit_differences);
+    CHECK(x.worst_index == y.worst_index);
+    CHECK(same_bits(x.errors.mean_abs, y.errors.mean_abs));
+    CHECK(same_bits(x.errors.median_abs, y.errors.median_abs));
+    CHECK(same_bits(x.errors.median_rel, y.errors.median_rel));
+    CHECK(x.error_report("") == y.error_report(""));
+  }
+}
+
+TEST_CASE("a test set in many small blocks makes the whole run's checks and digests", "[streaming]") {
+  TempDir dir;
+  RunRequest r;
+  r.model = model(dir);
+  r.source = FeedSource::kTestSets;
+  r.keep_tensors = false;
+  const std::vector<int64_t> dims{300007};
+  const std::string x = write_floats(dir, dims, 5);
+  // The expected output: the whole run's own (passes), then one with every 7th element
+  // off (fails, with a median to find).
+  RunRequest whole_run = r;
+  whole_run.source = FeedSource::kGiven;
+  whole_run.inputs = {"x=" + x};
+  whole_run.keep_tensors = true;
+  whole_run.path = ExecPath::kWhole;
+  const Tensor y = run_model(whole_run).runs[0].outputs[0].tensor;
+  Tensor off(y.dtype(), y.shape());
+  std::memcpy(off.mutable_raw(), y.raw(), y.nbytes());
+  float* p = static_cast<float*>(off.mutable_raw());
+  for (int64_t k = 0; k < off.numel(); k += 7) p[k] = std::nextafter(p[k], INFINITY) * 1.01f;
+  for (const Tensor& expected : {y, off}) {
+    const std::string set = dir.file(expected.raw() == y.raw() ? "pass" : "fail");
+    std::filesystem::create_directories(set);
+    std::filesystem::copy_file(x, set + "/input_0.pb", std::filesystem::copy_options::overwrite_existing);
+    write_tensor_file(set + "/output_0.pb", expected, "y");
+    r.test_sets = {{"test_data_set_0", set, list_test_set(set)}};
+    r.path = ExecPath::kWhole;
+    const RunReport w = run_model(r);
+    REQUIRE_FALSE(w.streamed);
+    REQUIRE_FALSE(w.runs[0].error);
+    CHECK(w.passed() == (expected.raw() == y.raw()));
+    for (size_t block : {size_t{4096}, size_t{1} << 20}) {
+      CAPTURE(block);
+      r.path = ExecPath::kBlocks;
+      r.block_bytes = block;
+      const RunReport b = run_model(r);
+      REQUIRE(b.streamed);
+      REQUIRE_FALSE(b.runs[0].error);
+      CHECK(b.passed() == w.passed());
+      CHECK(b.mismatch_summary() == w.mismatch_summary());
+      CHECK(b.runs[0].inputs[0].source == w.runs[0].inputs[0].source);
+      check_same_verdict(b.runs[0], w.runs[0]);
+      check_same_digest(b.runs[0].inputs[0].digest, w.runs[0].inputs[0].digest);
+      check_same_digest(b.runs[0].outputs[0].digest, w.runs[0].outputs[0].digest);
+    }
+  }
+}
+
+TEST_CASE("a test set that cannot be run block by block fails as a whole run does", "[streaming]") {
+  TempDir dir;
+  RunRequest r;
+  r.model = model(dir);
+  r.source = FeedSource::kTestSets;
+  r.keep_tensors = false;
+  const std::string set = dir.file("set");
+  std::filesystem::create_directories(set);
+  std::filesystem::copy_file(write_floats(dir, {5000}, 6), set + "/input_0.pb");
+  // Two output files for the model's one output: the set's error, in either path, and
+  // nothing else of the run set.
+  write_tensor_file(set + "/output_0.pb", Tensor(DType::kFloat, Shape{5000}), "y");
+  write_tensor_file(set + "/output_1.pb", Tensor(DType::kFloat, Shape{5000}), "z");
+  r.test_sets = {{"test_data_set_0", set, list_test_set(set)}};
+  std::string messages[2];
+  for (ExecPath path : {ExecPath::kWhole, ExecPath::kBlocks}) {
+    r.path = path;
+    const RunReport report = run_model(r);
+    REQUIRE(report.runs.size() == 1);
+    REQUIRE(report.runs[0].error);
+    CHECK(report.runs[0].outputs.empty());
+    CHECK(report.runs[0].checks.empty());
+    messages[path == ExecPath::kBlocks] = report.runs[0].labelled_error().what();
+  }
+  CHECK(messages[0] == messages[1]);
+  CHECK(messages[0].find("2 output files for the model's 1 outputs") != std::string::npos);
 }
