@@ -109,7 +109,7 @@ void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   run.label = set.label;
   run.dir = set.dir;
   try {
-    const auto read_expected = [&] { return read_test_set_expected(g, set.files, /*prefault=*/false); };
+    const auto read_expected = [&] { return open_test_set_expected(g, set.files); };
     if (run_streamed(r, exec, pool, &set, read_expected, outputs, run, report.values_dumped)) {
       report.streamed = true;
       log_streamed(r, run, report.values_dumped);
@@ -246,8 +246,12 @@ RunReport run_model(const RunRequest& r) {
       r.expected.empty() ? std::vector<Tensor>() : read_expected_outputs(g, r.expected);
   report.runs.emplace_back();
   SetRun& run = report.runs.back();
-  if (run_streamed(
-          r, exec, &pool, nullptr, [&] { return expected; }, report.outputs_.get(), run, report.values_dumped)) {
+  const auto given_expected = [&] {
+    std::vector<ExpectedOutput> out(expected.size());
+    for (size_t k = 0; k < expected.size(); ++k) out[k].whole = expected[k];
+    return out;
+  };
+  if (run_streamed(r, exec, &pool, nullptr, given_expected, report.outputs_.get(), run, report.values_dumped)) {
     report.streamed = true;
     log_streamed(r, run, report.values_dumped);
     return report;

@@ -1,5 +1,6 @@
 #include "suite/streamed_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "exec/bind.h"
 #include "exec/block_run.h"
 #include "io/streamed_outputs.h"
+#include "io/tensor_file.h"
 #include "io/tensor_literal.h"
 #include "io/tensor_stream.h"
 #include "io/value_dump.h"
@@ -80,12 +82,63 @@ std::optional<std::vector<StreamFeed>> open_feeds(const Graph& g, const RunReque
   return feeds;
 }
 
+// One output compared as its blocks pass, which they do once: with a whole expected
+// tensor (read where it lies), or with an expected stream, read a block at a time beside
+// the output's, so that neither side is ever held whole.
+class OutputCheck {
+ public:
+  OutputCheck(ExpectedOutput expected, DType dtype, const Shape& shape, const Tolerance& tol)
+      : whole_(std::move(expected.whole)),
+        stream_(std::move(expected.stream)),
+        builder_(stream_ ? ComparisonBuilder(stream_->dtype, stream_->shape, dtype, shape, tol)
+                         : ComparisonBuilder(whole_, dtype, shape, tol)),
+        comparable_(!stream_ || (stream_->dtype == dtype && stream_->shape == shape)) {
+    builder_.keep_errors(0);
+  }
+  void add(size_t begin, const Tensor& block) {
+    if (!stream_) return builder_.add(static_cast<int64_t>(begin), block);
+    if (!comparable_) return;  // the builder's problem: it reads nothing
+    if (!buffer_.valid() || buffer_.nbytes() < block.nbytes()) buffer_ = Tensor(block.dtype(), block.shape());
+    stream_->read(begin * dtype_size(block.dtype()), buffer_.mutable_raw(), block.nbytes());
+    builder_.add(static_cast<int64_t>(begin), Tensor(block.dtype(), block.shape(), buffer_.buffer()), block);
+  }
+  Comparison finish() { return builder_.finish(); }
+
+ private:
+  Tensor whole_;  // kept alive for the builder, which reads it
+  std::optional<TensorStream> stream_;
+  ComparisonBuilder builder_;
+  bool comparable_;
+  Tensor buffer_;  // the expected block, when streamed
+};
+
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 }  // namespace
 
+std::vector<ExpectedOutput> open_test_set_expected(const Graph& g, const TestSetFiles& files) {
+  test_set_output_slots(g, files);
+  std::vector<ExpectedOutput> opened;
+  std::vector<std::string> names;
+  for (const std::string& path : files.outputs) {
+    ExpectedOutput e;
+    if ((e.stream = open_tensor_stream(path))) {
+      names.push_back(e.stream->name);
+    } else {
+      NamedTensor nt = read_tensor_file(path, true, /*any_alignment=*/true);
+      e.whole = std::move(nt.tensor);
+      names.push_back(nt.name);
+    }
+    opened.push_back(std::move(e));
+  }
+  const std::vector<size_t> slot = test_set_output_slots(g, files, names);
+  std::vector<ExpectedOutput> expected(g.outputs.size());
+  for (size_t k = 0; k < opened.size(); ++k) expected[slot[k]] = std::move(opened[k]);
+  return expected;
+}
+
 bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const TestSetSpec* set,
-                  const std::function<std::vector<Tensor>()>& read_expected, OutputSet* outputs, SetRun& run,
+                  const std::function<std::vector<ExpectedOutput>()>& read_expected, OutputSet* outputs, SetRun& run,
                   size_t& values_dumped) {
   const Graph& g = exec.graph();
   if (r.source == FeedSource::kRandom || r.path == ExecPath::kWhole || r.keep_tensors || r.bench ||
@@ -123,9 +176,8 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     for (const Shape& s : plan->output_shapes)
       if (checked_numel(shown_shape(s, r.print)) > kMaxShownElements) return false;
 
-  // Sure to go block by block now: the expected outputs, read before anything is written.
-  const std::vector<Tensor> expected_outputs = read_expected ? read_expected() : std::vector<Tensor>();
-  const std::vector<Tensor>* expected = expected_outputs.empty() ? nullptr : &expected_outputs;
+  // Sure to go block by block now: the expected outputs, opened before anything is written.
+  std::vector<ExpectedOutput> expected = read_expected ? read_expected() : std::vector<ExpectedOutput>();
 
   std::deque<DigestBuilder> in_digests, out_digests;  // not movable: they may be fed from several threads
   if (r.digests) {
@@ -133,15 +185,12 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     for (size_t k = 0; k < plan->output_dtypes.size(); ++k)
       out_digests.emplace_back(plan->output_dtypes[k], plan->output_shapes[k], r.print);
   }
-  // --expected: each output compared as its blocks pass, which they do once.
-  std::vector<std::unique_ptr<ComparisonBuilder>> checks(g.outputs.size());
-  if (expected)
-    for (size_t k = 0; k < g.outputs.size(); ++k)
-      if ((*expected)[k].valid()) {
-        checks[k] = std::make_unique<ComparisonBuilder>((*expected)[k], plan->output_dtypes[k], plan->output_shapes[k],
-                                                        r.tol.for_output(g.outputs[k].name));
-        checks[k]->keep_errors(0);
-      }
+  std::vector<std::unique_ptr<OutputCheck>> checks(g.outputs.size());
+  for (size_t k = 0; k < expected.size() && k < g.outputs.size(); ++k)
+    if (expected[k].whole.valid() || expected[k].stream)
+      checks[k] = std::make_unique<OutputCheck>(std::move(expected[k]), plan->output_dtypes[k], plan->output_shapes[k],
+                                                r.tol.for_output(g.outputs[k].name));
+  const bool compared = std::any_of(checks.begin(), checks.end(), [](const auto& c) { return c != nullptr; });
   std::optional<StreamedOutputs> files;
   if (!r.output_dir.empty()) {
     std::vector<std::string> names;
@@ -194,10 +243,10 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     sinks.inputs = [&](size_t, const std::vector<Tensor>& blocks) {
       for (size_t k = 0; k < blocks.size(); ++k) saved_inputs->append(k, blocks[k].raw(), blocks[k].nbytes());
     };
-  if (files || expected)
+  if (files || compared)
     sinks.outputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
       for (size_t k = 0; k < blocks.size(); ++k) {
-        if (checks[k]) checks[k]->add(static_cast<int64_t>(begin), blocks[k]);
+        if (checks[k]) checks[k]->add(begin, blocks[k]);
         if (files) files->append(k, blocks[k].raw(), blocks[k].nbytes());
       }
     };

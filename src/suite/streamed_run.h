@@ -8,15 +8,30 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "exec/executor.h"
+#include "io/tensor_stream.h"
 #include "suite/run_request.h"
 
 namespace onnxrun {
 
 class OutputSet;
 class ThreadPool;
+
+// One output's expected value for a run block by block: a stream, read a block at a time
+// as the output's blocks pass (a test set's output_K.pb), or a whole tensor (--expected;
+// a file no stream reads); neither: the output is not compared.
+struct ExpectedOutput {
+  Tensor whole;
+  std::optional<TensorStream> stream;
+};
+
+// A test set's expected outputs, one per graph output, matched as read_test_set matches
+// them; streams where io/tensor_stream.h reads the file, else read whole. Throws as
+// read_test_set does.
+std::vector<ExpectedOutput> open_test_set_expected(const Graph& g, const TestSetFiles& files);
 
 // Runs `r` on its given files, or on test set `set` when not null, block by block when it
 // can, filling `run` (values without tensors, with digests when asked for, and the checks)
@@ -27,13 +42,12 @@ class ThreadPool;
 // the tensors, a --full print of a large tensor, bench; and, unless r.path is kBlocks,
 // inputs too small for it to matter. The caller then runs it whole.
 // `expected` (--expected, or the test set's outputs; empty for none) is called once the
-// run is sure to go block by block, before anything is written: one tensor per graph
-// output, !valid() for one not compared; the outputs are compared with them block by
-// block, as compare_tensors would.
+// run is sure to go block by block, before anything is written: one per graph output;
+// the outputs are compared with them block by block, as compare_tensors would.
 // `outputs`: the run's output set (io/output_set.h), which receives the files of -o and
 // --save-inputs; REQUIRES: not null when the request asks for either.
 bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const TestSetSpec* set,
-                  const std::function<std::vector<Tensor>()>& expected, OutputSet* outputs, SetRun& run,
+                  const std::function<std::vector<ExpectedOutput>()>& expected, OutputSet* outputs, SetRun& run,
                   size_t& values_dumped);
 
 }  // namespace onnxrun

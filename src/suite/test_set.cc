@@ -33,26 +33,27 @@ TestSetData read_test_set(const Graph& g, const TestSetFiles& files) {
   data.bound = bind_inputs(g, std::move(feeds));
   for (const ValueInfo* v : required) data.inputs.push_back({v->name, data.bound.at(v->name), sources[v->name]});
 
-  data.expected = read_test_set_expected(g, files);
-  return data;
-}
-
-std::vector<Tensor> read_test_set_expected(const Graph& g, const TestSetFiles& files, bool prefault) {
-  if (files.outputs.size() != g.outputs.size())
-    fail(ErrorKind::kInvalid, "{} output files for the model's {} outputs", files.outputs.size(), g.outputs.size());
+  test_set_output_slots(g, files);
   std::vector<NamedTensor> files_read;
   std::vector<std::string> names;
   // The expected outputs are only compared, through unaligned loads: a mapped file's
   // tensor is used where it lies whatever its offset (a 1e6-float output_0.pb's data
   // starts at byte 14), not copied.
   for (const std::string& path : files.outputs) {
-    files_read.push_back(read_tensor_file(path, prefault, /*any_alignment=*/true));
+    files_read.push_back(read_tensor_file(path, true, /*any_alignment=*/true));
     names.push_back(files_read.back().name);
   }
-  const std::vector<size_t> slot = match_by_name_then_position(g.output_names(), names);
-  std::vector<Tensor> expected(g.outputs.size());
-  for (size_t k = 0; k < files_read.size(); ++k) expected[slot[k]] = std::move(files_read[k].tensor);
-  return expected;
+  const std::vector<size_t> slot = test_set_output_slots(g, files, names);
+  data.expected.resize(g.outputs.size());
+  for (size_t k = 0; k < files_read.size(); ++k) data.expected[slot[k]] = std::move(files_read[k].tensor);
+  return data;
+}
+
+std::vector<size_t> test_set_output_slots(const Graph& g, const TestSetFiles& files,
+                                          const std::vector<std::string>& names) {
+  if (files.outputs.size() != g.outputs.size())
+    fail(ErrorKind::kInvalid, "{} output files for the model's {} outputs", files.outputs.size(), g.outputs.size());
+  return names.empty() ? std::vector<size_t>() : match_by_name_then_position(g.output_names(), names);
 }
 
 std::string test_set_input_name(const Graph& g, const std::string& proto_name) {

@@ -27,10 +27,12 @@ struct TestSetData {
 // (Error(kInvalid)). The caller names the set (Error::with_context).
 TestSetData read_test_set(const Graph& g, const TestSetFiles& files);
 
-// The expected outputs alone, as read_test_set gives them: views of the mapped files
-// (`prefault`: see MappedFile::open), read only by the comparison. For a run that
-// streams its inputs, and read_test_set.
-std::vector<Tensor> read_test_set_expected(const Graph& g, const TestSetFiles& files, bool prefault = true);
+// The graph output each of a test set's output files holds, from the files' TensorProto
+// names (`names`, in file order): by name, else in order. Throws Error(kInvalid) when
+// the files are not one per output; called with no names, before reading them, it only
+// checks that.
+std::vector<size_t> test_set_output_slots(const Graph& g, const TestSetFiles& files,
+                                          const std::vector<std::string>& names = {});
 
 // The input a test set's TensorProto named `proto_name` binds by name: that name when it
 // is a graph input, else "" (bound by position): old exporters leave names empty or stale.
