@@ -1,10 +1,28 @@
 #include "io/streamed_outputs.h"
 
+#include <filesystem>
+
 #include "core/error.h"
 #include "core/fail.h"
+#include "io/atomic_file.h"
 #include "io/output_set.h"
+#include "io/temp_names.h"
+
+namespace fs = std::filesystem;
 
 namespace onnxrun {
+
+void check_output_targets(TensorFormat format, const std::string& dir, size_t count, TensorRole role) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return;  // made by the write; a bad parent fails there
+  if (!fs::is_directory(dir, ec)) fail(ErrorKind::kIo, "cannot create output folder {}: not a folder", dir);
+  const std::shared_ptr<const OutputFolder> folder = OutputFolder::open_existing(dir);
+  // What killed runs left goes now, before the run, so that a run that then fails cleans
+  // as one that succeeds does (io/owned_temp.h: only temporaries nobody holds).
+  remove_stale_temporaries(folder->fd());
+  for (const std::string& name : tensor_file_names(format, count, role))
+    check_writable_target(WriteTarget(folder, name));
+}
 
 StreamedOutputs::StreamedOutputs(OutputSet& set, TensorFormat format, const std::string& dir,
                                  std::vector<std::string> names, std::vector<DType> dtypes, std::vector<Shape> shapes,

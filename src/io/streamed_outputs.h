@@ -1,6 +1,7 @@
-// A run's output files written as their data comes, block by block (a whole tensor is
-// one block: write_outputs_as, io/output_files.h): pb as output_<k>.pb, npy as
-// output_<k>.npy, npz as one outputs.npz, named by
+// A run's files, written as their data comes, block by block (a whole run's tensors are
+// one block each): -o's outputs and --save-inputs' inputs, pb as output_<k>.pb (a
+// TensorProto named after its value), npy as output_<k>.npy, npz as one outputs.npz (a
+// member keyed by each value's name), and input_<k>..., inputs.npz alike, named by
 // io/output_names.h, and handed to the caller's OutputSet (io/output_set.h) on finish():
 // they appear when it commits, or not at all. Memory is the headers; data goes from the
 // caller's blocks to the files.
@@ -24,10 +25,16 @@ namespace onnxrun {
 
 class OutputSet;
 
+// Before a run: Error(kIo) when StreamedOutputs(format, dir, <count values>, role) is
+// sure to fail (dir is not a folder; a file's name is a folder; dir is not writable).
+// Removes the temporaries killed runs left in dir (io/owned_temp.h).
+void check_output_targets(TensorFormat format, const std::string& dir, size_t count,
+                          TensorRole role = TensorRole::kOutputs);
+
 class StreamedOutputs {
  public:
   // Creates `dir` if missing (through `set`, which takes it back if the run fails) and
-  // opens every file (Error(kIo) as write_outputs_as). REQUIRES: names, dtypes and shapes
+  // opens every file (Error(kIo) when one cannot be). REQUIRES: names, dtypes and shapes
   // of one size; `set` outlives this object.
   // TensorRole::kInputs writes the files --save-inputs names (input_<k>, inputs.npz).
   StreamedOutputs(OutputSet& set, TensorFormat format, const std::string& dir, std::vector<std::string> names,
@@ -40,8 +47,7 @@ class StreamedOutputs {
   // The next n data bytes of output k. Error(kInternal) past its byte size.
   void append(size_t k, const void* data, size_t n);
   // Error(kInternal) when an output got other than its byte size: then none of them is
-  // handed over. Else every file goes to the set. Returns their paths, as
-  // write_outputs_as does.
+  // handed over. Else every file goes to the set. Returns their paths.
   std::vector<std::string> finish();
 
  private:

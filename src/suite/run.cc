@@ -1,4 +1,5 @@
 #include "suite/run.h"
+#include "io/streamed_outputs.h"
 
 #include <chrono>
 #include <filesystem>
@@ -11,15 +12,14 @@
 #include "core/log.h"
 #include "core/thread_pool.h"
 #include "exec/executor.h"
-#include "io/output_files.h"
 #include "io/output_set.h"
 #include "io/tensor_format.h"
-#include "io/value_dump.h"
 #include "model/load.h"
 #include "suite/expected_outputs.h"
 #include "suite/feeds.h"
 #include "suite/planned_graph.h"
 #include "suite/run_log.h"
+#include "suite/run_sinks.h"
 #include "suite/streamed_run.h"
 #include "suite/test_set.h"
 
@@ -45,24 +45,11 @@ void check_request(const RunRequest& r) {
          r.test_sets.size());
 }
 
-// The digests of a whole run's values (RunRequest::digests).
-void digest_values(const RunRequest& r, ThreadPool* pool, SetRun& run) {
-  if (!r.digests) return;
-  for (RunValue& v : run.inputs) v.digest = digest_of(v.tensor, r.print, pool);
-  for (RunValue& v : run.outputs) v.digest = digest_of(v.tensor, r.print, pool);
-}
-
-// --save-inputs: the inputs as the run uses them, into the run's output set, so they
-// appear with the outputs or not at all.
-void save_inputs(const RunRequest& r, OutputSet* outputs, const std::vector<RunValue>& inputs) {
-  if (r.save_inputs_dir.empty()) return;
-  std::vector<std::string> names;
-  std::vector<Tensor> tensors;
-  for (const RunValue& v : inputs) {
-    names.push_back(v.name);
-    tensors.push_back(v.tensor);
-  }
-  write_outputs_as(*outputs, r.format, r.save_inputs_dir, names, tensors, TensorRole::kInputs);
+// Expected tensors as the sinks take them (none, or one per output).
+std::vector<ExpectedOutput> whole_expected(const std::vector<Tensor>& expected) {
+  std::vector<ExpectedOutput> out(expected.size());
+  for (size_t k = 0; k < expected.size(); ++k) out[k].whole = expected[k];
+  return out;
 }
 
 // The notice of a run on made-up inputs: what makes them again.
@@ -74,15 +61,17 @@ std::string made_up_notice(const RunRequest& r) {
                      ranges);
 }
 
-// Runs the graph on `bound`; fills run.outputs, the dump and the output files (into
-// `outputs`, the run's set).
-void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Tensor> bound, SetRun& run,
-             RunReport& report, OutputSet* outputs) {
+// Runs the graph whole on `bound` (which run.inputs shares, so that no kernel computes in
+// an input's buffer), the dump watching each value; then hands every input and output to
+// the run's sinks (suite/run_sinks.h) as one block: digests, checks against `expected`,
+// and the -o and --save-inputs files, into `outputs`, the run's set.
+void run_whole(const RunRequest& r, const Executor& exec, ThreadPool* pool, std::map<std::string, Tensor> bound,
+               const std::vector<Tensor>& expected, SetRun& run, RunReport& report, OutputSet* outputs) {
   const Graph& g = exec.graph();
-  std::optional<ValueDump> dump;
-  if (!r.dump_dir.empty()) dump.emplace(r.dump_dir, r.format);
+  std::optional<DumpSink> dump;
+  if (!r.dump_dir.empty()) dump.emplace(r, nullptr);
   ValueObserver observer;
-  if (dump) observer = [&](const std::string& name, const Tensor& t) { dump->write(name, t); };
+  if (dump) observer = [&](const std::string& name, const Tensor& t) { dump->value(0, name, t); };
   observer = traced(g, std::move(observer));
   const auto t0 = Clock::now();
   std::vector<Tensor> results = exec.run(std::move(bound), observer);
@@ -91,8 +80,19 @@ void execute(const RunRequest& r, const Executor& exec, std::map<std::string, Te
     report.values_dumped = dump->finish();
     log::info("wrote {} values into {}", report.values_dumped, r.dump_dir);
   }
-  if (!r.output_dir.empty()) write_outputs_as(*outputs, r.format, r.output_dir, g.output_names(), results);
-  for (size_t k = 0; k < results.size(); ++k) run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
+  std::vector<ValueSpec> in_specs, out_specs;
+  std::vector<Tensor> inputs;
+  for (const RunValue& v : run.inputs) {
+    in_specs.push_back({v.name, v.tensor.dtype(), v.tensor.shape()});
+    inputs.push_back(v.tensor);
+  }
+  for (size_t k = 0; k < results.size(); ++k) {
+    out_specs.push_back({g.outputs[k].name, results[k].dtype(), results[k].shape()});
+    run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
+  }
+  RunSinks sinks(r, outputs, std::move(in_specs), std::move(out_specs), whole_expected(expected));
+  sinks.add_whole(inputs, results, pool);
+  sinks.finish(run);
 }
 
 // A run that went block by block, as the log tells it.
@@ -120,13 +120,8 @@ void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     TestSetData data = read_test_set(g, set.files);
     run.input_ms = ms_since(t0);
     run.inputs = std::move(data.inputs);
-    save_inputs(r, outputs, run.inputs);
-    execute(r, exec, std::move(data.bound), run, report, outputs);
+    run_whole(r, exec, pool, std::move(data.bound), data.expected, run, report, outputs);
     log_timings(set.label, run.input_ms, run.run_ms);
-    for (size_t j = 0; j < run.outputs.size(); ++j)
-      run.checks.push_back({run.outputs[j].name, compare_tensors(data.expected[j], run.outputs[j].tensor,
-                                                                 r.tol.for_output(run.outputs[j].name))});
-    digest_values(r, pool, run);
     if (!r.keep_tensors) {  // `onnx-run test` holds one set's tensors at a time
       for (RunValue& v : run.inputs) v.tensor = Tensor();
       for (RunValue& v : run.outputs) v.tensor = Tensor();
@@ -139,14 +134,6 @@ void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     run.dir = set.dir;
     run.error = e;
   }
-}
-
-// The checks of a run on given or made-up inputs against --expected.
-void check_expected(const RunRequest& r, const std::vector<Tensor>& expected, SetRun& run) {
-  for (size_t k = 0; k < run.outputs.size(); ++k)
-    if (expected[k].valid())
-      run.checks.push_back({run.outputs[k].name, compare_tensors(expected[k], run.outputs[k].tensor,
-                                                                 r.tol.for_output(run.outputs[k].name))});
 }
 
 }  // namespace
@@ -246,11 +233,7 @@ RunReport run_model(const RunRequest& r) {
       r.expected.empty() ? std::vector<Tensor>() : read_expected_outputs(g, r.expected);
   report.runs.emplace_back();
   SetRun& run = report.runs.back();
-  const auto given_expected = [&] {
-    std::vector<ExpectedOutput> out(expected.size());
-    for (size_t k = 0; k < expected.size(); ++k) out[k].whole = expected[k];
-    return out;
-  };
+  const auto given_expected = [&] { return whole_expected(expected); };
   if (run_streamed(r, exec, &pool, nullptr, given_expected, report.outputs_.get(), run, report.values_dumped)) {
     report.streamed = true;
     log_streamed(r, run, report.values_dumped);
@@ -261,12 +244,9 @@ RunReport run_model(const RunRequest& r) {
   run.input_ms = ms_since(t1);
   if (r.source == FeedSource::kRandom && !g.required_inputs().empty()) report.notice = made_up_notice(r);
   run.inputs = std::move(in.values);
-  save_inputs(r, report.outputs_.get(), run.inputs);
   if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
-  execute(r, exec, std::move(in.bound), run, report, report.outputs_.get());
+  run_whole(r, exec, &pool, std::move(in.bound), expected, run, report, report.outputs_.get());
   log_timings(r.source == FeedSource::kRandom ? "made-up inputs" : "given inputs", run.input_ms, run.run_ms);
-  if (!expected.empty()) check_expected(r, expected, run);
-  digest_values(r, &pool, run);
   return report;
 }
 

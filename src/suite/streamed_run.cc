@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -11,12 +10,11 @@
 #include "core/thread_pool.h"
 #include "exec/bind.h"
 #include "exec/block_run.h"
-#include "io/streamed_outputs.h"
 #include "io/tensor_file.h"
 #include "io/tensor_literal.h"
 #include "io/tensor_stream.h"
-#include "io/value_dump.h"
 #include "suite/feeds.h"
+#include "suite/run_sinks.h"
 #include "suite/test_set.h"
 
 namespace onnxrun {
@@ -81,36 +79,6 @@ std::optional<std::vector<StreamFeed>> open_feeds(const Graph& g, const RunReque
   }
   return feeds;
 }
-
-// One output compared as its blocks pass, which they do once: with a whole expected
-// tensor (read where it lies), or with an expected stream, read a block at a time beside
-// the output's, so that neither side is ever held whole.
-class OutputCheck {
- public:
-  OutputCheck(ExpectedOutput expected, DType dtype, const Shape& shape, const Tolerance& tol)
-      : whole_(std::move(expected.whole)),
-        stream_(std::move(expected.stream)),
-        builder_(stream_ ? ComparisonBuilder(stream_->dtype, stream_->shape, dtype, shape, tol)
-                         : ComparisonBuilder(whole_, dtype, shape, tol)),
-        comparable_(!stream_ || (stream_->dtype == dtype && stream_->shape == shape)) {
-    builder_.keep_errors(0);
-  }
-  void add(size_t begin, const Tensor& block) {
-    if (!stream_) return builder_.add(static_cast<int64_t>(begin), block);
-    if (!comparable_) return;  // the builder's problem: it reads nothing
-    if (!buffer_.valid() || buffer_.nbytes() < block.nbytes()) buffer_ = Tensor(block.dtype(), block.shape());
-    stream_->read(begin * dtype_size(block.dtype()), buffer_.mutable_raw(), block.nbytes());
-    builder_.add(static_cast<int64_t>(begin), Tensor(block.dtype(), block.shape(), buffer_.buffer()), block);
-  }
-  Comparison finish() { return builder_.finish(); }
-
- private:
-  Tensor whole_;  // kept alive for the builder, which reads it
-  std::optional<TensorStream> stream_;
-  ComparisonBuilder builder_;
-  bool comparable_;
-  Tensor buffer_;  // the expected block, when streamed
-};
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
@@ -178,98 +146,25 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
 
   // Sure to go block by block now: the expected outputs, opened before anything is written.
   std::vector<ExpectedOutput> expected = read_expected ? read_expected() : std::vector<ExpectedOutput>();
-
-  std::deque<DigestBuilder> in_digests, out_digests;  // not movable: they may be fed from several threads
-  if (r.digests) {
-    for (const BlockInput& in : inputs) in_digests.emplace_back(in.dtype, shape, r.print);
-    for (size_t k = 0; k < plan->output_dtypes.size(); ++k)
-      out_digests.emplace_back(plan->output_dtypes[k], plan->output_shapes[k], r.print);
-  }
-  std::vector<std::unique_ptr<OutputCheck>> checks(g.outputs.size());
-  for (size_t k = 0; k < expected.size() && k < g.outputs.size(); ++k)
-    if (expected[k].whole.valid() || expected[k].stream)
-      checks[k] = std::make_unique<OutputCheck>(std::move(expected[k]), plan->output_dtypes[k], plan->output_shapes[k],
-                                                r.tol.for_output(g.outputs[k].name));
-  const bool compared = std::any_of(checks.begin(), checks.end(), [](const auto& c) { return c != nullptr; });
-  std::optional<StreamedOutputs> files;
-  if (!r.output_dir.empty()) {
-    std::vector<std::string> names;
-    for (const ValueInfo& v : g.outputs) names.push_back(v.name);
-    files.emplace(*outputs, r.format, r.output_dir, names, plan->output_dtypes, plan->output_shapes);
-  }
-  // --save-inputs: the input blocks as they are read, byte for byte what a whole run saves.
-  std::optional<StreamedOutputs> saved_inputs;
-  if (!r.save_inputs_dir.empty()) {
-    std::vector<std::string> names;
-    std::vector<DType> dtypes;
-    for (const BlockInput& in : inputs) {
-      names.push_back(in.name);
-      dtypes.push_back(in.dtype);
-    }
-    saved_inputs.emplace(*outputs, r.format, r.save_inputs_dir, names, dtypes, std::vector<Shape>(inputs.size(), shape),
-                         TensorRole::kInputs);
-  }
-  // --dump-intermediates: each value of the blocks' size streamed into its file, begun
-  // at the first block (so values.tsv lists them in the order a whole run produces them);
-  // a constant's value written once.
-  std::optional<ValueDump> dump;
-  std::map<std::string, size_t> dumping;  // value name -> ValueDump id
-  if (!r.dump_dir.empty()) dump.emplace(r.dump_dir, r.format);
-  BlockSinks sinks;
-  if (dump)
-    sinks.value = [&](size_t begin, const std::string& name, const Tensor& t) {
-      const BlockPlan::Value& v = plan->values.at(name);
-      if (!v.block_sized) {
-        if (begin == 0) dump->write(name, t);
-        return;
-      }
-      if (begin == 0) dumping[name] = dump->begin_value(name, t.dtype(), v.shape);
-      dump->append(dumping.at(name), t.raw(), t.nbytes());
-    };
+  std::vector<ValueSpec> in_specs, out_specs;
+  for (const BlockInput& in : inputs) in_specs.push_back({in.name, in.dtype, shape});
+  for (size_t k = 0; k < g.outputs.size(); ++k)
+    out_specs.push_back({g.outputs[k].name, plan->output_dtypes[k], plan->output_shapes[k]});
+  RunSinks run_sinks(r, outputs, in_specs, out_specs, std::move(expected));
+  std::optional<DumpSink> dump;
+  if (!r.dump_dir.empty()) dump.emplace(r, &*plan);
   // With more than one thread, blocks are run side by side, one per thread (run_in_blocks'
   // lanes), unless an input must be read in order or values are dumped in order; their
   // statistics are then taken on each block's own thread, without the pool.
   const unsigned lanes = pool && can_run_side_by_side(inputs, dump.has_value()) ? pool->size() : 1;
-  ThreadPool* const digest_pool = lanes > 1 ? nullptr : pool;
-  if (r.digests) {
-    sinks.inputs_any_order = [&](size_t begin, const std::vector<Tensor>& blocks) {
-      for (size_t k = 0; k < blocks.size(); ++k) in_digests[k].add(begin, blocks[k], digest_pool);
-    };
-    sinks.outputs_any_order = [&](size_t begin, const std::vector<Tensor>& blocks) {
-      for (size_t k = 0; k < blocks.size(); ++k) out_digests[k].add(begin, blocks[k], digest_pool);
-    };
-  }
-  if (saved_inputs)
-    sinks.inputs = [&](size_t, const std::vector<Tensor>& blocks) {
-      for (size_t k = 0; k < blocks.size(); ++k) saved_inputs->append(k, blocks[k].raw(), blocks[k].nbytes());
-    };
-  if (files || compared)
-    sinks.outputs = [&](size_t begin, const std::vector<Tensor>& blocks) {
-      for (size_t k = 0; k < blocks.size(); ++k) {
-        if (checks[k]) checks[k]->add(begin, blocks[k]);
-        if (files) files->append(k, blocks[k].raw(), blocks[k].nbytes());
-      }
-    };
+  BlockSinks sinks = run_sinks.block_sinks(lanes > 1 ? nullptr : pool);
+  if (dump) sinks.value = [&](size_t begin, const std::string& name, const Tensor& t) { dump->value(begin, name, t); };
   run.block_lanes = run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks, lanes);
-  if (dump) {
-    for (const auto& [name, id] : dumping) dump->end_value(id);
-    values_dumped = dump->finish();
-  }
-  if (saved_inputs) saved_inputs->finish();
-  if (files) files->finish();  // into the run's output set: they appear on its commit
+  if (dump) values_dumped = dump->finish();
+  for (size_t k = 0; k < inputs.size(); ++k) run.inputs.push_back({inputs[k].name, Tensor(), feed_of[k]->source, {}});
+  for (const ValueInfo& v : g.outputs) run.outputs.push_back({v.name, Tensor(), "computed", {}});
+  run_sinks.finish(run);
   run.run_ms = ms_since(t0);
-
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    RunValue v{inputs[k].name, Tensor(), feed_of[k]->source, {}};
-    if (r.digests) v.digest = in_digests[k].finish();
-    run.inputs.push_back(std::move(v));
-  }
-  for (size_t k = 0; k < g.outputs.size(); ++k) {
-    RunValue v{g.outputs[k].name, Tensor(), "computed", {}};
-    if (r.digests) v.digest = out_digests[k].finish();
-    run.outputs.push_back(std::move(v));
-    if (checks[k]) run.checks.push_back({g.outputs[k].name, checks[k]->finish()});
-  }
   return true;
 }
 

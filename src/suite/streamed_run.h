@@ -12,21 +12,13 @@
 #include <vector>
 
 #include "exec/executor.h"
-#include "io/tensor_stream.h"
 #include "suite/run_request.h"
+#include "suite/run_sinks.h"
 
 namespace onnxrun {
 
 class OutputSet;
 class ThreadPool;
-
-// One output's expected value for a run block by block: a stream, read a block at a time
-// as the output's blocks pass (a test set's output_K.pb), or a whole tensor (--expected;
-// a file no stream reads); neither: the output is not compared.
-struct ExpectedOutput {
-  Tensor whole;
-  std::optional<TensorStream> stream;
-};
 
 // A test set's expected outputs, one per graph output, matched as read_test_set matches
 // them; streams where io/tensor_stream.h reads the file, else read whole. Throws as

@@ -49,7 +49,8 @@ void cli_case(const uint8_t* data, size_t size);
 // `--expected` read it. The first byte picks its name, so its format (output_0.pb,
 // output_0.npy, outputs.npz, y.npy), and the tolerance (--exact, --max-ulp N or the
 // default); the rest is the file, alone in a folder compared with a float[4] output y,
-// and given as --expected for a graph whose output is y, float[4].
+// given as --expected for a graph whose output is y, float[4], and, as output_0.pb, the
+// expected output of a LeakyRelu test set run block by block.
 void result_file_case(const uint8_t* data, size_t size, const std::string& dir);
 
 // fuzz_report (fuzz_verdict_cases.cc): a test report from bytes, merged with a good shard

@@ -10,13 +10,16 @@
 #include "fuzz_cases.h"
 #include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
+#include "io/test_data.h"
 #include "model/graph.h"
+#include "onnx/onnx.pb.h"
 #include "suite/baseline.h"
 #include "suite/compare_sets.h"
 #include "suite/expected_outputs.h"
 #include "suite/json_documents.h"
 #include "suite/report_file.h"
 #include "suite/report_merge.h"
+#include "suite/run.h"
 
 namespace fs = std::filesystem;
 
@@ -48,6 +51,33 @@ std::string reference_folder(const std::string& dir) {
   return b;
 }
 
+// A test of y = LeakyRelu(x), x float[4], in `dir`/test: model.onnx and
+// test_data_set_0/input_0.pb (written once). Returns the set's folder.
+std::string leaky_relu_test(const std::string& dir) {
+  const std::string set = dir + "/test/test_data_set_0";
+  if (fs::exists(set + "/input_0.pb")) return set;
+  fs::create_directories(set);
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(16);
+  onnx::GraphProto* g = m.mutable_graph();
+  g->set_name("g");
+  onnx::NodeProto* n = g->add_node();
+  n->set_op_type("LeakyRelu");
+  n->add_input("x");
+  n->add_output("y");
+  for (onnx::ValueInfoProto* v : {g->add_input(), g->add_output()}) {
+    v->set_name(v == &g->input(0) ? "x" : "y");
+    onnx::TypeProto::Tensor* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    t->mutable_shape()->add_dim()->set_dim_value(4);
+  }
+  const std::string model = m.SerializeAsString();
+  write_bytes(dir + "/test/model.onnx", reinterpret_cast<const uint8_t*>(model.data()), model.size());
+  write_tensor_file(set + "/input_0.pb", read_tensor_file(reference_folder(dir) + "/output_0.pb").tensor, "x");
+  return set;
+}
+
 // A small shard report: one test, slice 1/2, with `name` and `outcome`.
 std::string shard_report(int slice, const std::string& name, const std::string& outcome) {
   return R"({"generator": "onnx-run fuzz", "run": {"paths": ["t"], "shard": ")" + std::to_string(slice) +
@@ -73,6 +103,27 @@ void result_file_case(const uint8_t* data, size_t size, const std::string& dir) 
     (void)compare_json(s);
     (void)s.mismatch_summary();
   } catch (const Error&) {
+  }
+  // `onnx-run test` of a LeakyRelu test whose expected output_0.pb is the file, block by
+  // block (two elements a block): the expected output streamed beside the computed one.
+  if (pick % 4 == 0) {
+    const std::string set = leaky_relu_test(dir);
+    write_bytes(set + "/output_0.pb", data + 1, size - 1);
+    RunRequest r;
+    r.model = dir + "/test/model.onnx";
+    r.source = FeedSource::kTestSets;
+    r.threads = 1;
+    r.keep_tensors = false;
+    r.path = ExecPath::kBlocks;
+    r.block_bytes = 8;
+    r.tol = tol;
+    try {
+      r.test_sets = {{"test_data_set_0", set, list_test_set(set)}};
+      const RunReport report = run_model(r);
+      (void)run_json(report);
+      (void)report.mismatch_summary();
+    } catch (const Error&) {
+    }
   }
   // `--expected A` for a graph whose one output is y, float[4].
   Graph g;

@@ -1,4 +1,4 @@
-// Result files (io/atomic_file.h, io/output_set.h, io/output_files.h): what each kind of
+// Result files (io/atomic_file.h, io/output_set.h, io/streamed_outputs.h): what each kind of
 // target gets (regular file or nothing: replaced whole; symlink: its target replaced;
 // FIFO, device: written in place; folder: refused), and the output set that holds a
 // run's outputs back until commit.
@@ -16,9 +16,9 @@
 
 #include "core/error.h"
 #include "io/atomic_file.h"
-#include "io/output_files.h"
 #include "io/output_set.h"
 #include "io/owned_temp.h"
+#include "io/streamed_outputs.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
 
@@ -32,10 +32,21 @@ void write_text(const WriteTarget& target, const std::string& text) {
   write_file_atomically(target, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), target.path); });
 }
 
-// -o's files into `set`, as a run writes them.
+// -o's files (or --save-inputs', kInputs) into `set`, as a whole run writes them: each
+// tensor one block.
 std::vector<std::string> write_output_files(OutputSet& set, const std::string& dir,
-                                            const std::vector<std::string>& names, const std::vector<Tensor>& tensors) {
-  return write_outputs_as(set, TensorFormat::kPb, dir, names, tensors);
+                                            const std::vector<std::string>& names, const std::vector<Tensor>& tensors,
+                                            TensorFormat format = TensorFormat::kPb,
+                                            TensorRole role = TensorRole::kOutputs) {
+  std::vector<DType> dtypes;
+  std::vector<Shape> shapes;
+  for (const Tensor& t : tensors) {
+    dtypes.push_back(t.dtype());
+    shapes.push_back(t.shape());
+  }
+  StreamedOutputs files(set, format, dir, names, dtypes, shapes, role);
+  for (size_t k = 0; k < tensors.size(); ++k) files.append(k, tensors[k].raw(), tensors[k].nbytes());
+  return files.finish();
 }
 
 bool has_temporaries(const std::string& dir) {
@@ -243,16 +254,16 @@ TEST_CASE("output set: a failed commit leaves nothing of the run", "[output-file
   CHECK(names_in(d.path()) == std::vector<std::string>{"b.txt"});  // the folder, not ours
 }
 
-TEST_CASE("write_outputs_as: every format's files into the set, in place on its commit", "[output-files]") {
+TEST_CASE("-o's and --save-inputs' files in every format go into the set, in place on its commit", "[output-files]") {
   TempDir d;
   std::vector<std::string> names = {"y", "z"};
   std::vector<Tensor> tensors = {Tensor(DType::kFloat, Shape{2}), Tensor(DType::kFloat, Shape{3})};
   OutputSet set;
   const auto written = write_output_files(set, d.file("out"), names, tensors);
   CHECK(written == std::vector<std::string>{d.file("out/output_0.pb"), d.file("out/output_1.pb")});
-  CHECK(write_outputs_as(set, TensorFormat::kNpy, d.file("out"), names, tensors) ==
+  CHECK(write_output_files(set, d.file("out"), names, tensors, TensorFormat::kNpy) ==
         std::vector<std::string>{d.file("out/output_0.npy"), d.file("out/output_1.npy")});
-  CHECK(write_outputs_as(set, TensorFormat::kNpz, d.file("in"), names, tensors, TensorRole::kInputs) ==
+  CHECK(write_output_files(set, d.file("in"), names, tensors, TensorFormat::kNpz, TensorRole::kInputs) ==
         std::vector<std::string>{d.file("in/inputs.npz")});
   CHECK(names_in(d.file("out")).size() <= 4);  // temporaries only (named or not), nothing in place
   CHECK(!fs::exists(d.file("out/output_0.pb")));

@@ -1,5 +1,5 @@
-// Output files written block by block (io/streamed_outputs.h): byte for byte what
-// write_outputs_as writes for the same tensors in every format; nothing left behind when
+// Output files written block by block (io/streamed_outputs.h): byte for byte, whatever the
+// blocks, what one block of each tensor writes (a whole run's files), in every format; nothing left behind when
 // abandoned or overfed; the hand-over to the caller's OutputSet; FIFOs and symlinks at
 // their names replaced.
 #include <catch2/catch.hpp>
@@ -12,7 +12,6 @@
 #include <thread>
 
 #include "core/error.h"
-#include "io/output_files.h"
 #include "io/output_set.h"
 #include "io/streamed_outputs.h"
 #include "io/tensor_format.h"
@@ -56,20 +55,17 @@ std::vector<std::string> stream_outputs(TensorFormat format, const std::string& 
   return paths;
 }
 
-// write_outputs_as, committed at once.
+// Each tensor one block, as a whole run writes them, committed at once.
 std::vector<std::string> write_now(TensorFormat format, const std::string& dir, const std::vector<std::string>& names,
                                    const std::vector<Tensor>& tensors) {
-  OutputSet set;
-  std::vector<std::string> paths = write_outputs_as(set, format, dir, names, tensors);
-  set.commit();
-  return paths;
+  return stream_outputs(format, dir, names, tensors, SIZE_MAX);
 }
 
 const TensorFormat kFormats[] = {TensorFormat::kPb, TensorFormat::kNpy, TensorFormat::kNpz};
 
 }  // namespace
 
-TEST_CASE("streamed outputs are the files write_outputs_as writes, in every format", "[io][stream-out]") {
+TEST_CASE("outputs streamed in blocks are the files of one block each, in every format", "[io][stream-out]") {
   const std::vector<std::vector<Tensor>> cases = {
       {patterned(DType::kFloat, {1000})},
       {patterned(DType::kFloat, {})},

@@ -7,8 +7,8 @@
 #include <random>
 
 #include "core/error.h"
-#include "io/output_files.h"
 #include "io/output_set.h"
+#include "io/streamed_outputs.h"
 #include "io/value_dump.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
