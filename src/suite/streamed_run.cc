@@ -22,8 +22,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Below this much input a whole run costs the same: not worth the plan's probe runs.
-constexpr size_t kStreamMinBytes = size_t{4} << 20;
+// From one block of input up, blocks pay: each passes from the file through the kernels
+// to the comparison in the caches, where a whole run writes and reads back every tensor
+// (`onnx-run test` over 1e6-float sets: -j 1 54 ms against 60 ms whole, -j 2 31 ms
+// against 36 ms; docs/perf.md). Below, a whole run costs the same without the plan's
+// probe runs.
+constexpr size_t kStreamMinBytes = kRunBlockBytes;
 
 struct StreamFeed {
   TensorStream stream;
