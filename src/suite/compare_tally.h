@@ -1,7 +1,8 @@
 // ComparisonBuilder::tally, shared by the reference and the fast comparison
 // (suite/compare_reference.cc, suite/compare_fast.cc): what one element adds to the
-// verdict, the counts, the statistics and the worst element. Inline, since the fast path
-// calls it for every element that is not bit-identical. Include only from those two files.
+// verdict, the counts, the statistics and the worst element. Always inline, since the
+// fast path calls it for every element that is not bit-identical (a call cost a fifth of
+// a comparison whose elements all differ). Include only from those two files.
 #pragma once
 
 #include <algorithm>
@@ -14,9 +15,9 @@
 
 namespace onnxrun {
 
-inline void ComparisonBuilder::tally(int64_t k, bool same_bits, uint64_t ulp, double e, double a, double d,
-                                     double score, bool untolerant, const void* expected_element,
-                                     const void* actual_element) {
+[[gnu::always_inline]] inline void ComparisonBuilder::tally(int64_t k, bool same_bits, uint64_t ulp, double e, double a,
+                                                            double d, double score, bool untolerant,
+                                                            const void* expected_element, const void* actual_element) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   Comparison& c = c_;
   const double rel = d == 0 ? 0 : e != 0 ? d / std::fabs(e) : kInf;

@@ -9,12 +9,6 @@ namespace {
 
 constexpr size_t kBuckets = size_t{1} << ErrorMedian::kDigitBits;
 
-uint64_t bits_of(double v) {
-  uint64_t b;
-  std::memcpy(&b, &v, sizeof b);
-  return b;
-}
-
 double value_of(uint64_t b) {
   double v;
   std::memcpy(&v, &b, sizeof v);
@@ -134,11 +128,18 @@ bool ErrorMedian::needs_pass(int64_t count) {
 void ErrorMedian::begin_pass() {
   ++pass_;
   room_ = 0;
+  const Rank* first = nullptr;
+  bool one_bucket = true;
   for (const std::unique_ptr<Rank>& r : ranks_) {
     if (r->done) continue;
     if (r->collects(keep_)) r->values.reserve(r->in_bucket);
     else r->histogram = std::make_unique<Histogram>(kBuckets);
+    if (!first) first = r.get();
+    else one_bucket &= r->fixed == first->fixed && r->prefix == first->prefix;
   }
+  // Every rank sought is past the top digit (fixed >= 16, and < 64 while not done).
+  sought_mask_ = first && one_bucket ? ~uint64_t{0} << (64 - first->fixed) : 0;
+  sought_bits_ = first && one_bucket ? first->prefix << (64 - first->fixed) : 0;
 }
 
 double ErrorMedian::finish(int64_t count) {

@@ -33,13 +33,15 @@ class ErrorMedian {
 
   // The next nonzero error (v > 0, possibly infinite). Every pass must add the same
   // errors in the same order.
-  void add(double v) {
+  // Always inline: called for every error of a comparison whose elements all differ,
+  // where a call costs more than the add (docs/perf.md).
+  [[gnu::always_inline]] void add(double v) {
     if (room_ > 0) {
       kept_.push_back(v);
       --room_;
     } else if (top_) {  // the first pass, past `keep`: the top 16 bits counted here, inline
       add_to_top(v);
-    } else {
+    } else if ((bits_of(v) & sought_mask_) == sought_bits_) {  // a later pass: most errors miss every bucket sought
       add_slow(v);
     }
   }
@@ -68,9 +70,13 @@ class ErrorMedian {
   };
   using Histogram = std::vector<Bucket>;
   struct Rank;  // one order statistic being sought
-  void add_to_top(double v) {
+  static uint64_t bits_of(double v) {
     uint64_t b;
     std::memcpy(&b, &v, sizeof b);
+    return b;
+  }
+  void add_to_top(double v) {
+    const uint64_t b = bits_of(v);
     (*top_)[b >> (64 - kDigitBits)].add(b);
     ++nonzero_;
   }
@@ -86,6 +92,10 @@ class ErrorMedian {
   std::unique_ptr<Histogram> top_;  // past `keep_`: of the top 16 bits of every error
   std::vector<std::unique_ptr<Rank>> ranks_;
   int settled_ = -1;  // the last pass whose counts have been read
+  // In a later pass, the bits every rank still sought has in common, when they seek one
+  // bucket (as the two middle ranks nearly always do): an error without them is no
+  // rank's. Mask 0 lets every error through.
+  uint64_t sought_mask_ = 0, sought_bits_ = 0;
 };
 
 }  // namespace onnxrun

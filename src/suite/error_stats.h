@@ -39,9 +39,9 @@ class ErrorStatsBuilder {
   explicit ErrorStatsBuilder(size_t kept_errors = kKeptErrors) : abs_median_(kept_errors), rel_median_(kept_errors) {}
 
   // The next element's errors (abs_err >= 0, rel_err >= 0, either may be infinite). In a
-  // later pass only the medians look at them. Inline: a comparison whose elements all
-  // differ calls it for each.
-  void add(double abs_err, double rel_err) {
+  // later pass only the medians look at them. Always inline: a comparison whose elements
+  // all differ calls it for each.
+  [[gnu::always_inline]] void add(double abs_err, double rel_err) {
     if (abs_err != 0) abs_median_.add(abs_err);
     if (rel_err != 0) rel_median_.add(rel_err);
     if (pass_ > 0) return;

@@ -1,5 +1,4 @@
 #include "suite/run.h"
-#include "io/streamed_outputs.h"
 
 #include <chrono>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "core/thread_pool.h"
 #include "exec/executor.h"
 #include "io/output_set.h"
+#include "io/streamed_outputs.h"
 #include "io/tensor_format.h"
 #include "model/load.h"
 #include "suite/expected_outputs.h"

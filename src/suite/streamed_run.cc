@@ -1,6 +1,5 @@
 #include "suite/streamed_run.h"
 
-#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>

@@ -1,14 +1,13 @@
 // The run pipeline's block path (suite/run.h): a run on given input files or a test set
 // of a pointwise graph, read, computed, summarised, compared and written block by block
-// (exec/block_run.h), so it costs about what copying the files does and holds a few
-// blocks whatever their size. Every door that runs on files comes here first: printing,
+// (exec/block_run.h) into the run's sinks (suite/run_sinks.h), so it costs about what
+// copying the files does and holds a few blocks whatever their size. Every door that runs on files comes here first: printing,
 // -q, --json, -o in each format, --dump-intermediates, --expected, -d and `onnx-run test`;
 // the digests and verdicts it makes are the ones a whole-tensor run makes, bit for bit.
 #pragma once
 
 #include <cstddef>
 #include <functional>
-#include <optional>
 #include <vector>
 
 #include "exec/executor.h"
@@ -28,8 +27,8 @@ std::vector<ExpectedOutput> open_test_set_expected(const Graph& g, const TestSet
 // Runs `r` on its given files, or on test set `set` when not null, block by block when it
 // can, filling `run` (values without tensors, with digests when asked for, and the checks)
 // and, for --dump-intermediates, `values_dumped`; true then.
-// False, having read and written nothing, when the run is not of that kind: inputs that
-// are literals, pipes or files a stream cannot read (io/tensor_stream.h), inputs of
+// False, having read and written nothing, when the run is not of that kind: made-up
+// inputs, literals, pipes or files a stream cannot read (io/tensor_stream.h), inputs of
 // different shapes, a graph that is not pointwise (plan_block_run), a caller that wants
 // the tensors, a --full print of a large tensor, bench; and, unless r.path is kBlocks,
 // inputs too small for it to matter. The caller then runs it whole.
