@@ -39,20 +39,17 @@ std::vector<NamedArray> read_npz_file(const std::string& path, const DeclaredTyp
 // types and shapes before their data exists, so that its data can be written as it comes.
 // The file is, for each member k in order, local_header(k) at local_offset(k) followed by
 // its data (data_offset(k), data_size(k)), then central_directory(). The CRC-32s go into
-// the headers as set_data_crc gives them; kLocalCrcAt is where a local header holds it.
+// the headers as set_data_crc gives them.
 class NpzLayout {
  public:
   // Throws Error(kUnsupported) (4 GiB and more, over 65535 arrays).
   // REQUIRES: the three lists of one size.
   NpzLayout(const std::vector<std::string>& names, const std::vector<DType>& dtypes, const std::vector<Shape>& shapes);
 
-  static constexpr uint64_t kLocalCrcAt = 14;
-  size_t count() const { return members_.size(); }
   uint64_t local_offset(size_t k) const { return members_[k].offset; }
   uint64_t data_offset(size_t k) const;
   uint64_t data_size(size_t k) const { return members_[k].data_size; }
   uint64_t central_offset() const { return central_offset_; }
-  uint32_t crc(size_t k) const { return members_[k].crc; }
 
   // Member k's local header, name and .npy header.
   std::string local_header(size_t k) const;
