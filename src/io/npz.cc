@@ -124,6 +124,31 @@ NpzLayout::NpzLayout(const std::vector<std::string>& names, const std::vector<DT
   central_offset_ = at;
 }
 
+namespace {
+
+std::vector<std::string> names_of(const std::vector<NamedArray>& arrays) {
+  std::vector<std::string> out;
+  for (const NamedArray& a : arrays) out.push_back(a.name);
+  return out;
+}
+
+std::vector<DType> dtypes_of(const std::vector<NamedArray>& arrays) {
+  std::vector<DType> out;
+  for (const NamedArray& a : arrays) out.push_back(a.tensor.dtype());
+  return out;
+}
+
+std::vector<Shape> shapes_of(const std::vector<NamedArray>& arrays) {
+  std::vector<Shape> out;
+  for (const NamedArray& a : arrays) out.push_back(a.tensor.shape());
+  return out;
+}
+
+}  // namespace
+
+NpzLayout::NpzLayout(const std::vector<NamedArray>& arrays)
+    : NpzLayout(names_of(arrays), dtypes_of(arrays), shapes_of(arrays)) {}
+
 uint64_t NpzLayout::data_offset(size_t k) const {
   const Member& e = members_[k];
   return e.offset + 30 + e.name.size() + e.npy_header.size();

@@ -45,6 +45,11 @@ class NpzLayout {
   // Throws Error(kUnsupported) (4 GiB and more, over 65535 arrays).
   // REQUIRES: the three lists of one size.
   NpzLayout(const std::vector<std::string>& names, const std::vector<DType>& dtypes, const std::vector<Shape>& shapes);
+  // The layout of `arrays`' names, types and shapes (their data is not read).
+  explicit NpzLayout(const std::vector<NamedArray>& arrays);
+
+  size_t count() const { return members_.size(); }
+  const std::string& member_name(size_t k) const { return members_[k].name; }  // "x.npy"
 
   uint64_t local_offset(size_t k) const { return members_[k].offset; }
   uint64_t data_offset(size_t k) const;

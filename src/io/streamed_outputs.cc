@@ -33,7 +33,8 @@ StreamedOutputs::StreamedOutputs(OutputSet& set, TensorFormat format, const std:
          shapes.size());
   const std::vector<std::string> files = tensor_file_names(format, names_.size(), role);
   if (format == TensorFormat::kNpz) {
-    npz_ = std::make_unique<StreamedNpzFile>(set.target(set.folder(dir), files[0]), names_, dtypes, shapes);
+    NpzLayout layout(names_, dtypes, shapes);  // refuses what an .npz cannot hold, before any file exists
+    npz_ = std::make_unique<StreamedNpzFile>(set.target(set.folder(dir), files[0]), std::move(layout));
     return;
   }
   const std::shared_ptr<const OutputFolder> folder = set.folder(dir);

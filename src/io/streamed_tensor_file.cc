@@ -32,22 +32,21 @@ void StreamedTensorFile::commit() {
   file_.commit();
 }
 
-StreamedNpzFile::StreamedNpzFile(const WriteTarget& target, const std::vector<std::string>& names,
-                                 const std::vector<DType>& dtypes, const std::vector<Shape>& shapes)
-    : names_(names), layout_(names, dtypes, shapes), file_(std::make_unique<AtomicFile>(target)) {
+StreamedNpzFile::StreamedNpzFile(const WriteTarget& target, NpzLayout layout)
+    : layout_(std::move(layout)), file_(std::make_unique<AtomicFile>(target)) {
   if (file_->in_place())
     fail(ErrorKind::kIo, "cannot write {}: an .npz is written at offsets, which a pipe or device cannot take",
          target.path);
-  for (size_t k = 0; k < names_.size(); ++k) {
+  for (size_t k = 0; k < layout_.count(); ++k) {
     const std::string head = layout_.local_header(k);  // its CRC patched at commit()
     write_bytes_at(file_->fd(), head.data(), head.size(), layout_.local_offset(k), path());
   }
-  written_.assign(names_.size(), 0);
-  crcs_.assign(names_.size(), 0);
+  written_.assign(layout_.count(), 0);
+  crcs_.assign(layout_.count(), 0);
 }
 
 void StreamedNpzFile::append(size_t k, const void* data, size_t n) {
-  if (k >= names_.size() || n > layout_.data_size(k) - written_[k])
+  if (k >= layout_.count() || n > layout_.data_size(k) - written_[k])
     fail(ErrorKind::kInternal, "{}: more data than member {} holds", path(), k);
   write_bytes_at(file_->fd(), data, n, layout_.data_offset(k) + written_[k], path());
   crcs_[k] = npz_data_crc(crcs_[k], data, n);
@@ -55,10 +54,10 @@ void StreamedNpzFile::append(size_t k, const void* data, size_t n) {
 }
 
 void StreamedNpzFile::commit() {
-  for (size_t k = 0; k < names_.size(); ++k) {
+  for (size_t k = 0; k < layout_.count(); ++k) {
     if (written_[k] != layout_.data_size(k))
-      fail(ErrorKind::kInternal, "{}: '{}': {} bytes of data written, {} expected", path(), names_[k], written_[k],
-           layout_.data_size(k));
+      fail(ErrorKind::kInternal, "{}: {}: {} bytes of data written, {} expected", path(), layout_.member_name(k),
+           written_[k], layout_.data_size(k));
     layout_.set_data_crc(k, crcs_[k]);
     const std::string head = layout_.local_header(k);
     write_bytes_at(file_->fd(), head.data(), head.size(), layout_.local_offset(k), path());
@@ -81,15 +80,7 @@ void write_npy_file(const WriteTarget& target, const Tensor& t) {
 }
 
 void write_npz_file(const WriteTarget& target, const std::vector<NamedArray>& arrays) {
-  std::vector<std::string> names;
-  std::vector<DType> dtypes;
-  std::vector<Shape> shapes;
-  for (const NamedArray& a : arrays) {
-    names.push_back(a.name);
-    dtypes.push_back(a.tensor.dtype());
-    shapes.push_back(a.tensor.shape());
-  }
-  StreamedNpzFile file(target, names, dtypes, shapes);
+  StreamedNpzFile file(target, NpzLayout(arrays));
   for (size_t k = 0; k < arrays.size(); ++k) file.append(k, arrays[k].tensor.raw(), arrays[k].tensor.nbytes());
   file.commit();
 }

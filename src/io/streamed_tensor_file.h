@@ -49,10 +49,9 @@ class StreamedTensorFile {
 // device written in place: Error(kIo)).
 class StreamedNpzFile {
  public:
-  // Throws Error(kUnsupported) as NpzLayout does, before any file exists; Error(kIo) as
-  // AtomicFile does. REQUIRES: the three lists of one size.
-  StreamedNpzFile(const WriteTarget& target, const std::vector<std::string>& names, const std::vector<DType>& dtypes,
-                  const std::vector<Shape>& shapes);
+  // The archive `layout` lays out (which refuses what an .npz cannot hold before any file
+  // exists). Throws Error(kIo) as AtomicFile does.
+  StreamedNpzFile(const WriteTarget& target, NpzLayout layout);
 
   // The next n data bytes of member k. Error(kInternal) past its byte size.
   void append(size_t k, const void* data, size_t n);
@@ -62,7 +61,6 @@ class StreamedNpzFile {
   const std::string& path() const { return file_->path(); }
 
  private:
-  std::vector<std::string> names_;
   NpzLayout layout_;
   std::unique_ptr<AtomicFile> file_;
   std::vector<uint64_t> written_;

@@ -11,15 +11,7 @@ std::string npy_bytes(const Tensor& t) {
 }
 
 std::string npz_bytes(const std::vector<NamedArray>& arrays) {
-  std::vector<std::string> names;
-  std::vector<DType> dtypes;
-  std::vector<Shape> shapes;
-  for (const NamedArray& a : arrays) {
-    names.push_back(a.name);
-    dtypes.push_back(a.tensor.dtype());
-    shapes.push_back(a.tensor.shape());
-  }
-  NpzLayout layout(names, dtypes, shapes);
+  NpzLayout layout(arrays);
   std::string out;
   for (size_t k = 0; k < arrays.size(); ++k) {
     layout.set_data_crc(k, npz_data_crc(0, arrays[k].tensor.raw(), arrays[k].tensor.nbytes()));

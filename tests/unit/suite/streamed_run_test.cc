@@ -115,6 +115,15 @@ TEST_CASE("runs the block path must leave alone run whole", "[streaming]") {
   CHECK(run_model(r).streamed);
 }
 
+// A request to run m.onnx (model()) over test sets, keeping no tensors, as `onnx-run test` does.
+RunRequest test_set_request(const TempDir& dir) {
+  RunRequest r;
+  r.model = model(dir);
+  r.source = FeedSource::kTestSets;
+  r.keep_tensors = false;
+  return r;
+}
+
 // The checks of two runs: every number of the verdict the same, bit for bit.
 void check_same_verdict(const SetRun& a, const SetRun& b) {
   REQUIRE(a.checks.size() == b.checks.size());
@@ -134,10 +143,7 @@ void check_same_verdict(const SetRun& a, const SetRun& b) {
 
 TEST_CASE("a test set in many small blocks makes the whole run's checks and digests", "[streaming]") {
   TempDir dir;
-  RunRequest r;
-  r.model = model(dir);
-  r.source = FeedSource::kTestSets;
-  r.keep_tensors = false;
+  RunRequest r = test_set_request(dir);
   const std::vector<int64_t> dims{300007};
   const std::string x = write_floats(dir, dims, 5);
   // The expected output: the whole run's own (passes), then one with every 7th element
@@ -192,10 +198,7 @@ TEST_CASE("a test set in many small blocks makes the whole run's checks and dige
 
 TEST_CASE("a test set that cannot be run block by block fails as a whole run does", "[streaming]") {
   TempDir dir;
-  RunRequest r;
-  r.model = model(dir);
-  r.source = FeedSource::kTestSets;
-  r.keep_tensors = false;
+  RunRequest r = test_set_request(dir);
   const std::string set = dir.file("set");
   std::filesystem::create_directories(set);
   std::filesystem::copy_file(write_floats(dir, {5000}, 6), set + "/input_0.pb");
