@@ -58,9 +58,10 @@ class RunSinks {
 
   // A run block by block: the sinks to hand run_in_blocks. `digest_pool` helps with the
   // digests' statistics (null when blocks run side by side, each on its own thread).
-  // REQUIRES: this object outlives the run.
+  // REQUIRES: this object outlives the run. Either this or add_whole, once.
   BlockSinks block_sinks(ThreadPool* digest_pool);
-  // A whole run: every input and output, once each, whole.
+  // A whole run: every input and output, once each, whole (the tensors of `inputs` and
+  // `outputs` given to the constructor, in order).
   void add_whole(const std::vector<Tensor>& inputs, const std::vector<Tensor>& outputs, ThreadPool* pool);
   // After every element: the files handed to the set, and the digests and checks into
   // `run`, whose inputs and outputs are these values, in order.

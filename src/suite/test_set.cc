@@ -18,7 +18,7 @@ namespace {
 // when one opens, else by the whole-file reader, which knows every other form of
 // TensorProto. Read, not mapped: `onnx-run test` reads a set per job, and mapping,
 // faulting in and unmapping a file takes the process's address-space lock each time, so
-// that -j 2 ran at 1.23x the speed of -j 1 with mapped files and 1.4-1.65x with files
+// that -j 2 ran at 1.23x the speed of -j 1 with mapped files and 1.43-1.68x with files
 // read (docs/perf.md, "The runner at -j 2").
 NamedTensor read_test_file(const std::string& path) {
   if (std::optional<TensorStream> s = open_tensor_stream(path)) return {s->name, read_whole(*s)};
