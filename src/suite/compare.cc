@@ -48,6 +48,7 @@ ComparisonBuilder::ComparisonBuilder(DType expected_dtype, const Shape& expected
                                      const Shape& actual_shape, const Tolerance& tol, Path path)
     : dtype_(expected_dtype), shape_(expected_shape), tol_(tol), path_(path) {
   c_.numel = checked_numel(expected_shape);
+  errors_ = ErrorStatsBuilder(ErrorStatsBuilder::kKeptErrors, c_.numel);
   c_.rtol = tol.rtol;
   c_.atol = tol.atol;
   c_.stat = tol.stat;
@@ -78,7 +79,7 @@ void ComparisonBuilder::add(int64_t begin, const Tensor& expected, const Tensor&
   add_fast(begin, expected, actual);
 }
 
-void ComparisonBuilder::keep_errors(size_t n) { errors_ = ErrorStatsBuilder(n); }
+void ComparisonBuilder::keep_errors(size_t n) { errors_ = ErrorStatsBuilder(n, c_.numel); }
 
 Comparison ComparisonBuilder::finish_in_passes(const std::function<void(int pass)>& add_all) {
   add_all(1);

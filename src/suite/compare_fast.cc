@@ -97,7 +97,7 @@ struct FastComparison {
   }
 
   template <class E>
-  static void element(ComparisonBuilder& cb, int64_t k, const char* ep, const char* ap) {
+  [[gnu::always_inline]] static void element(ComparisonBuilder& cb, int64_t k, const char* ep, const char* ap) {
     using B = typename E::B;
     const B eb = load<B>(ep), ab = load<B>(ap);
     const bool same = eb == ab;

@@ -15,17 +15,16 @@ double value_of(uint64_t b) {
   return v;
 }
 
-// The k-th smallest (0-based) of `count` values of which all but those in `v` are 0.
-double kth_with_zeros(std::vector<double>& v, int64_t count, int64_t k) {
-  const int64_t zeros = count - static_cast<int64_t>(v.size());
-  if (k < zeros) return 0;
-  auto at = v.begin() + (k - zeros);
-  std::nth_element(v.begin(), at, v.end());
-  return *at;
-}
-
 // The middle of two order statistics, as the median has always been taken here.
 double middle(double lo, double hi) { return lo == hi ? lo : lo / 2 + hi / 2; }
+
+// The q-th smallest (0-based) of `v` and, when `and_next`, the middle of it and the
+// (q+1)-th: one nth_element, then the least of what it left above the q-th.
+double kth(std::vector<double>& v, uint64_t q, bool and_next) {
+  auto at = v.begin() + static_cast<std::ptrdiff_t>(q);
+  std::nth_element(v.begin(), at, v.end());
+  return and_next ? middle(*at, *std::min_element(at + 1, v.end())) : *at;
+}
 
 }  // namespace
 
@@ -55,7 +54,10 @@ struct ErrorMedian::Rank {
   }
 };
 
-ErrorMedian::ErrorMedian(size_t keep) : keep_(keep), room_(keep ? keep : std::numeric_limits<size_t>::max()) {}
+ErrorMedian::ErrorMedian(size_t keep, int64_t count_hint)
+    : keep_(keep),
+      room_(keep ? keep : std::numeric_limits<size_t>::max()),
+      first_reserve_(std::min(room_, static_cast<size_t>(std::max<int64_t>(count_hint, 0)))) {}
 ErrorMedian::~ErrorMedian() = default;
 ErrorMedian::ErrorMedian(ErrorMedian&&) noexcept = default;
 ErrorMedian& ErrorMedian::operator=(ErrorMedian&&) noexcept = default;
@@ -144,11 +146,14 @@ void ErrorMedian::begin_pass() {
 
 double ErrorMedian::finish(int64_t count) {
   if (count == 0) return 0;
-  if (ranks_.empty()) {
-    const double lo = kth_with_zeros(kept_, count, (count - 1) / 2);
-    const double hi = count % 2 ? lo : kth_with_zeros(kept_, count, count / 2);
+  if (ranks_.empty()) {  // every error kept; the rest of the `count` are 0
+    const int64_t zeros = count - static_cast<int64_t>(kept_.size()), lo = (count - 1) / 2;
+    double m = 0;
+    if (lo + 1 < zeros || (lo < zeros && count % 2)) m = 0;                  // both middles zero
+    else if (lo < zeros) m = middle(0, kth(kept_, 0, false));                // zero and the least error
+    else m = kth(kept_, static_cast<uint64_t>(lo - zeros), count % 2 == 0);  // both among the errors
     kept_ = {};
-    return middle(lo, hi);
+    return m;
   }
   return middle(ranks_.front()->value, ranks_.back()->value);
 }

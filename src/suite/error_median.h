@@ -26,7 +26,9 @@ class ErrorMedian {
   static constexpr int kDigitBits = 16;  // of an error's bits, told apart in one pass
 
   // `keep` = 0: keep every error, in one pass (for errors that cannot be passed twice).
-  explicit ErrorMedian(size_t keep);
+  // `count_hint`: the number of elements, when known: room for that many errors (at most
+  // `keep`) is reserved at the first, so that keeping them copies none.
+  explicit ErrorMedian(size_t keep, int64_t count_hint = 0);
   ~ErrorMedian();
   ErrorMedian(ErrorMedian&&) noexcept;
   ErrorMedian& operator=(ErrorMedian&&) noexcept;
@@ -37,6 +39,7 @@ class ErrorMedian {
   // where a call costs more than the add (docs/perf.md).
   [[gnu::always_inline]] void add(double v) {
     if (room_ > 0) {
+      if (kept_.capacity() == 0) kept_.reserve(first_reserve_);
       kept_.push_back(v);
       --room_;
     } else if (top_) {  // the first pass, past `keep`: the top 16 bits counted here, inline
@@ -86,6 +89,7 @@ class ErrorMedian {
 
   size_t keep_;
   size_t room_;  // errors still to keep in the first pass: 0 past `keep_` and in later passes
+  size_t first_reserve_;
   int pass_ = 0;
   uint64_t nonzero_ = 0;            // errors added in the first pass
   std::vector<double> kept_;        // the first pass's errors, while at most `keep_`

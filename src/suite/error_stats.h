@@ -35,8 +35,10 @@ class ErrorStatsBuilder {
   // Nonzero errors kept per statistic before the medians take more passes: 8 MiB each.
   static constexpr size_t kKeptErrors = size_t{1} << 20;
   // `kept_errors` = 0: every nonzero error kept, never another pass (for elements that
-  // pass only once, a streamed run's outputs).
-  explicit ErrorStatsBuilder(size_t kept_errors = kKeptErrors) : abs_median_(kept_errors), rel_median_(kept_errors) {}
+  // pass only once, a streamed run's outputs). `count_hint`: the number of elements, when
+  // known (ErrorMedian).
+  explicit ErrorStatsBuilder(size_t kept_errors = kKeptErrors, int64_t count_hint = 0)
+      : abs_median_(kept_errors, count_hint), rel_median_(kept_errors, count_hint) {}
 
   // The next element's errors (abs_err >= 0, rel_err >= 0, either may be infinite). In a
   // later pass only the medians look at them. Always inline: a comparison whose elements
@@ -52,7 +54,7 @@ class ErrorStatsBuilder {
     s_.max_rel = std::max(s_.max_rel, rel_err);
     if (abs_err == 0) ++s_.exact;
     else if (std::isinf(abs_err)) ++s_.infinite;
-    else ++decade_counts_[decade_of(abs_err) - kMinDecade];
+    else ++decade_counts_[decade_of(abs_err, *decade_tables_) - kMinDecade];
   }
   // `n` elements with no error at all: what n calls of add(0, 0) do (adding 0 to a sum of
   // nonnegative errors and taking the max with 0 change nothing), in O(1).
@@ -78,6 +80,7 @@ class ErrorStatsBuilder {
   // The histogram by decade, indexed from kMinDecade: a map's lookup per element costs more
   // than the comparison; finish() gives the map.
   std::array<int64_t, kMaxDecade - kMinDecade + 1> decade_counts_{};
+  const DecadeTables* decade_tables_ = &decade_tables();
 };
 
 }  // namespace onnxrun
