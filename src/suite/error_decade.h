@@ -27,7 +27,7 @@ int decade_of_subnormal(double v);
 // floor(log10(v)) for a finite v > 0: the d with pow(10, d) <= v < pow(10, d + 1), exact at
 // the powers of ten themselves. Always what decade_of_reference gives. Inline with the
 // tables at hand: the histogram asks it of every differing element.
-inline int decade_of(double v, const DecadeTables& t) {
+[[gnu::always_inline]] inline int decade_of(double v, const DecadeTables& t) {
   uint64_t bits;
   std::memcpy(&bits, &v, sizeof bits);
   const int biased = static_cast<int>((bits >> 52) & 0x7ff);

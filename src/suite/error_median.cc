@@ -18,12 +18,12 @@ double value_of(uint64_t b) {
 // The middle of two order statistics, as the median has always been taken here.
 double middle(double lo, double hi) { return lo == hi ? lo : lo / 2 + hi / 2; }
 
-// The q-th smallest (0-based) of `v` and, when `and_next`, the middle of it and the
-// (q+1)-th: one nth_element, then the least of what it left above the q-th.
-double kth(std::vector<double>& v, uint64_t q, bool and_next) {
-  auto at = v.begin() + static_cast<std::ptrdiff_t>(q);
-  std::nth_element(v.begin(), at, v.end());
-  return and_next ? middle(*at, *std::min_element(at + 1, v.end())) : *at;
+// The q-th smallest (0-based) of [begin, end) and, when `and_next`, the middle of it and
+// the (q+1)-th: one nth_element, then the least of what it left above the q-th.
+double kth(double* begin, double* end, uint64_t q, bool and_next) {
+  double* at = begin + q;
+  std::nth_element(begin, at, end);
+  return and_next ? middle(*at, *std::min_element(at + 1, end)) : *at;
 }
 
 }  // namespace
@@ -64,9 +64,18 @@ ErrorMedian& ErrorMedian::operator=(ErrorMedian&&) noexcept = default;
 
 void ErrorMedian::spill() {
   top_ = std::make_unique<Histogram>(kBuckets);
-  for (double v : kept_) add_to_top(v);
-  kept_ = {};
+  for (size_t i = 0; i < kept_count_; ++i) add_to_top(kept_[i]);
+  kept_.reset();
+  kept_count_ = kept_capacity_ = 0;
   room_ = 0;
+}
+
+void ErrorMedian::grow_kept() {
+  const size_t capacity = kept_capacity_ ? 2 * kept_capacity_ : std::max<size_t>(first_reserve_, 64);
+  std::unique_ptr<double[]> bigger(new double[capacity]);  // not zeroed: every slot is written before read
+  std::copy(kept_.get(), kept_.get() + kept_count_, bigger.get());
+  kept_ = std::move(bigger);
+  kept_capacity_ = capacity;
 }
 
 void ErrorMedian::add_slow(double v) {
@@ -112,9 +121,7 @@ bool ErrorMedian::needs_pass(int64_t count) {
     for (const std::unique_ptr<Rank>& r : ranks_) {
       if (r->done) continue;
       if (r->collects(keep_)) {
-        auto at = r->values.begin() + static_cast<std::ptrdiff_t>(r->q);
-        std::nth_element(r->values.begin(), at, r->values.end());
-        r->value = *at;
+        r->value = kth(r->values.data(), r->values.data() + r->values.size(), r->q, false);
         r->done = true;
         r->values = {};
       } else {
@@ -147,12 +154,15 @@ void ErrorMedian::begin_pass() {
 double ErrorMedian::finish(int64_t count) {
   if (count == 0) return 0;
   if (ranks_.empty()) {  // every error kept; the rest of the `count` are 0
-    const int64_t zeros = count - static_cast<int64_t>(kept_.size()), lo = (count - 1) / 2;
+    const int64_t zeros = count - static_cast<int64_t>(kept_count_), lo = (count - 1) / 2;
+    double* const begin = kept_.get();
+    double* const end = begin + kept_count_;
     double m = 0;
-    if (lo + 1 < zeros || (lo < zeros && count % 2)) m = 0;                  // both middles zero
-    else if (lo < zeros) m = middle(0, kth(kept_, 0, false));                // zero and the least error
-    else m = kth(kept_, static_cast<uint64_t>(lo - zeros), count % 2 == 0);  // both among the errors
-    kept_ = {};
+    if (lo + 1 < zeros || (lo < zeros && count % 2)) m = 0;                       // both middles zero
+    else if (lo < zeros) m = middle(0, kth(begin, end, 0, false));                // zero and the least error
+    else m = kth(begin, end, static_cast<uint64_t>(lo - zeros), count % 2 == 0);  // both among the errors
+    kept_.reset();
+    kept_count_ = kept_capacity_ = 0;
     return m;
   }
   return middle(ranks_.front()->value, ranks_.back()->value);

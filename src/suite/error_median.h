@@ -39,8 +39,8 @@ class ErrorMedian {
   // where a call costs more than the add (docs/perf.md).
   [[gnu::always_inline]] void add(double v) {
     if (room_ > 0) {
-      if (kept_.capacity() == 0) kept_.reserve(first_reserve_);
-      kept_.push_back(v);
+      if (kept_count_ == kept_capacity_) grow_kept();
+      kept_[kept_count_++] = v;
       --room_;
     } else if (top_) {  // the first pass, past `keep`: the top 16 bits counted here, inline
       add_to_top(v);
@@ -84,15 +84,19 @@ class ErrorMedian {
     ++nonzero_;
   }
   void add_slow(double v);
-  void spill();  // past `keep`: the kept errors into the first histogram
+  void grow_kept();  // room for more kept errors: first_reserve_ at first, then twice as many
+  void spill();      // past `keep`: the kept errors into the first histogram
   void plan(int64_t count);
 
   size_t keep_;
   size_t room_;  // errors still to keep in the first pass: 0 past `keep_` and in later passes
   size_t first_reserve_;
   int pass_ = 0;
-  uint64_t nonzero_ = 0;            // errors added in the first pass
-  std::vector<double> kept_;        // the first pass's errors, while at most `keep_`
+  uint64_t nonzero_ = 0;  // errors added in the first pass
+  // The first pass's errors, while at most `keep_`: a plain array, since a vector's
+  // push_back is a call where the add is a store (docs/perf.md).
+  std::unique_ptr<double[]> kept_;
+  size_t kept_count_ = 0, kept_capacity_ = 0;
   std::unique_ptr<Histogram> top_;  // past `keep_`: of the top 16 bits of every error
   std::vector<std::unique_ptr<Rank>> ranks_;
   int settled_ = -1;  // the last pass whose counts have been read

@@ -26,8 +26,11 @@ ErrorStats ErrorStatsBuilder::finish() {
     s_.mean_rel = sum_rel_ / static_cast<double>(s_.count);
   }
   if (s_.count > s_.exact + s_.infinite)  // some finite nonzero error: the histogram has rows
-    for (int k = 0; k < static_cast<int>(decade_counts_.size()); ++k)
-      if (decade_counts_[k]) s_.decades[k + kMinDecade] = decade_counts_[k];
+    for (int k = 0; k < kMaxDecade - kMinDecade + 1; ++k) {
+      int64_t n = 0;
+      for (const auto& lane : decade_counts_) n += lane[k];
+      if (n) s_.decades[k + kMinDecade] = n;
+    }
   s_.median_abs = abs_median_.finish(s_.count);
   s_.median_rel = rel_median_.finish(s_.count);
   return s_;
