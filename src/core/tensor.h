@@ -38,6 +38,13 @@ void check_rank(size_t rank);
 int64_t checked_numel(const Shape& shape);
 size_t checked_nbytes(DType t, const Shape& shape);
 
+// A value as its sinks and writers know it before its data: name, type and whole shape.
+struct ValueSpec {
+  std::string name;
+  DType dtype = DType::kFloat;
+  Shape shape;
+};
+
 class Buffer {
  public:
   static constexpr size_t kAlignment = 64;

@@ -103,21 +103,20 @@ std::string entry_header(const NpzLayout::Member& e, bool central) {
 
 }  // namespace
 
-NpzLayout::NpzLayout(const std::vector<std::string>& names, const std::vector<DType>& dtypes,
-                     const std::vector<Shape>& shapes) {
+NpzLayout::NpzLayout(const std::vector<ValueSpec>& values) {
   uint64_t at = 0;
-  for (size_t k = 0; k < names.size(); ++k) {
+  for (const ValueSpec& v : values) {
     Member e;
-    e.name = names[k] + ".npy";
-    e.npy_header = npy_header(dtypes[k], shapes[k]);
-    e.data_size = checked_nbytes(dtypes[k], shapes[k]);
+    e.name = v.name + ".npy";
+    e.npy_header = npy_header(v.dtype, v.shape);
+    e.data_size = checked_nbytes(v.dtype, v.shape);
     e.size = e.npy_header.size() + e.data_size;
     e.offset = at;
     e.crc = crc_of(e.npy_header);  // of the member's data too once set_data_crc is called
     at += 30 + e.name.size() + e.size;
     if (e.size >= 0xffffffffu || at >= 0xffffffffu || e.name.size() > 0xffff)
       fail(ErrorKind::kUnsupported, "'{}': .npz archives of 4 GiB and more are not supported; use --format npy",
-           names[k]);
+           v.name);
     members_.push_back(std::move(e));
   }
   if (members_.size() > 0xffff) fail(ErrorKind::kUnsupported, ".npz with more than 65535 arrays; use --format npy");
@@ -126,28 +125,15 @@ NpzLayout::NpzLayout(const std::vector<std::string>& names, const std::vector<DT
 
 namespace {
 
-std::vector<std::string> names_of(const std::vector<NamedArray>& arrays) {
-  std::vector<std::string> out;
-  for (const NamedArray& a : arrays) out.push_back(a.name);
-  return out;
-}
-
-std::vector<DType> dtypes_of(const std::vector<NamedArray>& arrays) {
-  std::vector<DType> out;
-  for (const NamedArray& a : arrays) out.push_back(a.tensor.dtype());
-  return out;
-}
-
-std::vector<Shape> shapes_of(const std::vector<NamedArray>& arrays) {
-  std::vector<Shape> out;
-  for (const NamedArray& a : arrays) out.push_back(a.tensor.shape());
+std::vector<ValueSpec> specs_of(const std::vector<NamedArray>& arrays) {
+  std::vector<ValueSpec> out;
+  for (const NamedArray& a : arrays) out.push_back({a.name, a.tensor.dtype(), a.tensor.shape()});
   return out;
 }
 
 }  // namespace
 
-NpzLayout::NpzLayout(const std::vector<NamedArray>& arrays)
-    : NpzLayout(names_of(arrays), dtypes_of(arrays), shapes_of(arrays)) {}
+NpzLayout::NpzLayout(const std::vector<NamedArray>& arrays) : NpzLayout(specs_of(arrays)) {}
 
 uint64_t NpzLayout::data_offset(size_t k) const {
   const Member& e = members_[k];

@@ -43,8 +43,7 @@ std::vector<NamedArray> read_npz_file(const std::string& path, const DeclaredTyp
 class NpzLayout {
  public:
   // Throws Error(kUnsupported) (4 GiB and more, over 65535 arrays).
-  // REQUIRES: the three lists of one size.
-  NpzLayout(const std::vector<std::string>& names, const std::vector<DType>& dtypes, const std::vector<Shape>& shapes);
+  explicit NpzLayout(const std::vector<ValueSpec>& values);
   // The layout of `arrays`' names, types and shapes (their data is not read).
   explicit NpzLayout(const std::vector<NamedArray>& arrays);
 

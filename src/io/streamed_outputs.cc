@@ -25,28 +25,24 @@ void check_output_targets(TensorFormat format, const std::string& dir, size_t co
 }
 
 StreamedOutputs::StreamedOutputs(OutputSet& set, TensorFormat format, const std::string& dir,
-                                 std::vector<std::string> names, std::vector<DType> dtypes, std::vector<Shape> shapes,
-                                 TensorRole role)
-    : names_(std::move(names)) {
-  if (dtypes.size() != names_.size() || shapes.size() != names_.size())
-    fail(ErrorKind::kInternal, "StreamedOutputs: {} names, {} types, {} shapes", names_.size(), dtypes.size(),
-         shapes.size());
-  const std::vector<std::string> files = tensor_file_names(format, names_.size(), role);
+                                 const std::vector<ValueSpec>& values, TensorRole role)
+    : count_(values.size()) {
+  const std::vector<std::string> files = tensor_file_names(format, count_, role);
   if (format == TensorFormat::kNpz) {
-    NpzLayout layout(names_, dtypes, shapes);  // refuses what an .npz cannot hold, before any file exists
+    NpzLayout layout(values);  // refuses what an .npz cannot hold, before any file exists
     npz_ = std::make_unique<StreamedNpzFile>(set.target(set.folder(dir), files[0]), std::move(layout));
     return;
   }
   const std::shared_ptr<const OutputFolder> folder = set.folder(dir);
-  for (size_t k = 0; k < names_.size(); ++k)
-    files_.push_back(
-        std::make_unique<StreamedTensorFile>(set.target(folder, files[k]), format, dtypes[k], shapes[k], names_[k]));
+  for (size_t k = 0; k < count_; ++k)
+    files_.push_back(std::make_unique<StreamedTensorFile>(set.target(folder, files[k]), format, values[k].dtype,
+                                                          values[k].shape, values[k].name));
 }
 
 StreamedOutputs::~StreamedOutputs() = default;  // each AtomicFile removes its temporary
 
 void StreamedOutputs::append(size_t k, const void* data, size_t n) {
-  if (finished_ || k >= names_.size()) fail(ErrorKind::kInternal, "StreamedOutputs: append to output {}", k);
+  if (finished_ || k >= count_) fail(ErrorKind::kInternal, "StreamedOutputs: append to output {}", k);
   if (npz_) return npz_->append(k, data, n);
   files_[k]->append(data, n);
 }

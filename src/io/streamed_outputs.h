@@ -34,11 +34,11 @@ void check_output_targets(TensorFormat format, const std::string& dir, size_t co
 class StreamedOutputs {
  public:
   // Creates `dir` if missing (through `set`, which takes it back if the run fails) and
-  // opens every file (Error(kIo) when one cannot be). REQUIRES: names, dtypes and shapes
-  // of one size; `set` outlives this object.
-  // TensorRole::kInputs writes the files --save-inputs names (input_<k>, inputs.npz).
-  StreamedOutputs(OutputSet& set, TensorFormat format, const std::string& dir, std::vector<std::string> names,
-                  std::vector<DType> dtypes, std::vector<Shape> shapes, TensorRole role = TensorRole::kOutputs);
+  // opens a file for each value (Error(kIo) when one cannot be). REQUIRES: `set` outlives
+  // this object. TensorRole::kInputs writes the files --save-inputs names (input_<k>,
+  // inputs.npz).
+  StreamedOutputs(OutputSet& set, TensorFormat format, const std::string& dir, const std::vector<ValueSpec>& values,
+                  TensorRole role = TensorRole::kOutputs);
   // Not finished: every temporary removed, nothing left.
   ~StreamedOutputs();
   StreamedOutputs(const StreamedOutputs&) = delete;
@@ -51,7 +51,7 @@ class StreamedOutputs {
   std::vector<std::string> finish();
 
  private:
-  std::vector<std::string> names_;
+  size_t count_;
   std::vector<std::unique_ptr<StreamedTensorFile>> files_;  // pb, npy
   std::unique_ptr<StreamedNpzFile> npz_;
   bool finished_ = false;

@@ -47,28 +47,6 @@ class OutputCheck {
   std::optional<Comparison> whole_;
 };
 
-namespace {
-
-std::vector<std::string> names_of(const std::vector<ValueSpec>& values) {
-  std::vector<std::string> out;
-  for (const ValueSpec& v : values) out.push_back(v.name);
-  return out;
-}
-
-std::vector<DType> dtypes_of(const std::vector<ValueSpec>& values) {
-  std::vector<DType> out;
-  for (const ValueSpec& v : values) out.push_back(v.dtype);
-  return out;
-}
-
-std::vector<Shape> shapes_of(const std::vector<ValueSpec>& values) {
-  std::vector<Shape> out;
-  for (const ValueSpec& v : values) out.push_back(v.shape);
-  return out;
-}
-
-}  // namespace
-
 RunSinks::RunSinks(const RunRequest& r, OutputSet* set, std::vector<ValueSpec> inputs, std::vector<ValueSpec> outputs,
                    std::vector<ExpectedOutput> expected)
     : r_(r), inputs_(std::move(inputs)), outputs_(std::move(outputs)), checks_(outputs_.size()) {
@@ -78,11 +56,8 @@ RunSinks::RunSinks(const RunRequest& r, OutputSet* set, std::vector<ValueSpec> i
           std::make_unique<OutputCheck>(std::move(expected[k]), outputs_[k], r.tol.for_output(outputs_[k].name));
   // --save-inputs, then -o: the inputs as the run reads them, the outputs as it makes them.
   if (!r.save_inputs_dir.empty())
-    saved_inputs_ = std::make_unique<StreamedOutputs>(*set, r.format, r.save_inputs_dir, names_of(inputs_),
-                                                      dtypes_of(inputs_), shapes_of(inputs_), TensorRole::kInputs);
-  if (!r.output_dir.empty())
-    files_ = std::make_unique<StreamedOutputs>(*set, r.format, r.output_dir, names_of(outputs_), dtypes_of(outputs_),
-                                               shapes_of(outputs_));
+    saved_inputs_ = std::make_unique<StreamedOutputs>(*set, r.format, r.save_inputs_dir, inputs_, TensorRole::kInputs);
+  if (!r.output_dir.empty()) files_ = std::make_unique<StreamedOutputs>(*set, r.format, r.output_dir, outputs_);
 }
 
 RunSinks::~RunSinks() = default;  // files not finished: their temporaries go

@@ -37,13 +37,6 @@ struct ExpectedOutput {
   std::optional<TensorStream> stream;
 };
 
-// A value of the run as its sinks know it before its data: name, type and whole shape.
-struct ValueSpec {
-  std::string name;
-  DType dtype = DType::kFloat;
-  Shape shape;
-};
-
 class RunSinks {
  public:
   // The sinks `r` asks for over these inputs and outputs (graph order). `expected`: one

@@ -38,13 +38,9 @@ std::vector<std::string> write_output_files(OutputSet& set, const std::string& d
                                             const std::vector<std::string>& names, const std::vector<Tensor>& tensors,
                                             TensorFormat format = TensorFormat::kPb,
                                             TensorRole role = TensorRole::kOutputs) {
-  std::vector<DType> dtypes;
-  std::vector<Shape> shapes;
-  for (const Tensor& t : tensors) {
-    dtypes.push_back(t.dtype());
-    shapes.push_back(t.shape());
-  }
-  StreamedOutputs files(set, format, dir, names, dtypes, shapes, role);
+  std::vector<ValueSpec> values;
+  for (size_t k = 0; k < tensors.size(); ++k) values.push_back({names[k], tensors[k].dtype(), tensors[k].shape()});
+  StreamedOutputs files(set, format, dir, values, role);
   for (size_t k = 0; k < tensors.size(); ++k) files.append(k, tensors[k].raw(), tensors[k].nbytes());
   return files.finish();
 }

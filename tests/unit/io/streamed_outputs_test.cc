@@ -32,13 +32,9 @@ std::vector<std::string> stream_outputs(TensorFormat format, const std::string& 
                                         size_t block, OutputSet* set = nullptr) {
   OutputSet own;
   if (!set) set = &own;
-  std::vector<DType> dtypes;
-  std::vector<Shape> shapes;
-  for (const Tensor& t : tensors) {
-    dtypes.push_back(t.dtype());
-    shapes.push_back(t.shape());
-  }
-  StreamedOutputs out(*set, format, dir, names, dtypes, shapes);
+  std::vector<ValueSpec> values;
+  for (size_t k = 0; k < tensors.size(); ++k) values.push_back({names[k], tensors[k].dtype(), tensors[k].shape()});
+  StreamedOutputs out(*set, format, dir, values);
   std::vector<size_t> at(tensors.size(), 0);
   for (bool more = true; more;) {
     more = false;
@@ -99,7 +95,7 @@ TEST_CASE("streamed outputs abandoned or overfed leave nothing behind", "[io][st
     const Tensor t = patterned(DType::kFloat, {100});
     {
       OutputSet set;
-      StreamedOutputs out(set, format, d.path(), {"a", "b"}, {DType::kFloat, DType::kFloat}, {{100}, {100}});
+      StreamedOutputs out(set, format, d.path(), {{"a", DType::kFloat, {100}}, {"b", DType::kFloat, {100}}});
       out.append(0, t.raw(), 400);
       out.append(1, t.raw(), 200);
       set.commit();  // even so: what was never finished is not in the set
@@ -107,7 +103,7 @@ TEST_CASE("streamed outputs abandoned or overfed leave nothing behind", "[io][st
     CHECK(names_in(d.path()).empty());
     {
       OutputSet set;
-      StreamedOutputs out(set, format, d.path(), {"a"}, {DType::kFloat}, {{100}});
+      StreamedOutputs out(set, format, d.path(), {{"a", DType::kFloat, {100}}});
       out.append(0, t.raw(), 300);
       try {
         out.append(0, t.raw(), 101);
@@ -120,7 +116,7 @@ TEST_CASE("streamed outputs abandoned or overfed leave nothing behind", "[io][st
     CHECK(names_in(d.path()).empty());
     {
       OutputSet set;
-      StreamedOutputs out(set, format, d.path(), {"a", "b"}, {DType::kFloat, DType::kFloat}, {{100}, {100}});
+      StreamedOutputs out(set, format, d.path(), {{"a", DType::kFloat, {100}}, {"b", DType::kFloat, {100}}});
       out.append(0, t.raw(), 400);
       out.append(1, t.raw(), 396);
       try {
