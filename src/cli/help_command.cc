@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
+#include "cli/command_row.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
@@ -23,11 +24,13 @@ struct HelpArgs {
   CommonOptions common;
 };
 
-// Every documented command, from the one table (commands.h): no list here to drift.
-std::vector<std::string> command_names() {
-  std::vector<std::string> names;
-  for (const Command* c : documented_commands()) names.push_back(c->name);
-  return names;
+const CommandDoc& help_doc() {
+  static const CommandDoc doc{"onnx-run help [COMMAND]",
+                              "Prints the help of onnx-run (without COMMAND) or of one command, as "
+                              "`onnx-run [COMMAND] --help` does.",
+                              {{"onnx-run help test", "the options of onnx-run test"}},
+                              {{0, "printed"}, {2, "COMMAND is not a command"}}};
+  return doc;
 }
 
 void build_help_app(CLI::App& app, HelpArgs& a) {
@@ -38,11 +41,14 @@ void build_help_app(CLI::App& app, HelpArgs& a) {
       ->type_name("NAME");
 }
 
+// Parsed as a row is, but run its own way: the common options are not applied (the
+// command named applies its own), and a word that names no command is a usage error.
+const CommandRow<HelpArgs> kRow{
+    "help", "print the help of onnx-run or of one command", help_doc, build_help_app, nullptr, nullptr};
+
 // The command `a` asks about, or the exit code of a usage error.
 std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a, const Command*& command) {
-  CLI::App app;
-  build_help_app(app, a);
-  if (auto code = parse_args(app, argc, argv)) return code;
+  if (auto code = row_detail::parse<HelpArgs, kRow>(argc, argv, a)) return code;
   command = find_command(a.command.empty() ? "run" : a.command);
   if (command && command->doc) return std::nullopt;
   command = nullptr;
@@ -50,24 +56,6 @@ std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a, const Com
   fmt::print(stderr, "onnx-run: help: '{}' is not a command{} (commands: {})\n", a.command,
              near ? fmt::format("; did you mean `onnx-run help {}`?", *near) : "", fmt::join(command_names(), ", "));
   return kExitUsage;
-}
-
-}  // namespace
-
-const CommandDoc& help_doc() {
-  static const CommandDoc doc{"onnx-run help [COMMAND]",
-                              "Prints the help of onnx-run (without COMMAND) or of one command, as "
-                              "`onnx-run [COMMAND] --help` does.",
-                              {{"onnx-run help test", "the options of onnx-run test"}},
-                              {{0, "printed"}, {2, "COMMAND is not a command"}}};
-  return doc;
-}
-
-void help_with_app(const std::function<void(CLI::App&)>& use) {
-  HelpArgs a;
-  CLI::App app;
-  build_help_app(app, a);
-  use(app);
 }
 
 int help_main(int argc, char** argv) {
@@ -82,8 +70,15 @@ int help_main(int argc, char** argv) {
 int help_check_args(int argc, char** argv) {
   HelpArgs a;
   const Command* command = nullptr;
-  if (auto code = parse_help_args(argc, argv, a, command)) return *code;
-  return kExitOk;
+  return parse_help_args(argc, argv, a, command).value_or(kExitOk);
+}
+
+}  // namespace
+
+const Command& help_command() {
+  static const Command command{
+      kRow.name, help_main, help_check_args, kRow.summary, row_detail::with_app<HelpArgs, kRow>, help_doc};
+  return command;
 }
 
 }  // namespace onnxrun::cli

@@ -146,9 +146,9 @@ int merge(const ReportArgs& a) {
 
 int run_report(ReportArgs& a) { return merge(a); }
 
-const CommandRow<ReportArgs> kRow{"report",          "merge the --json reports of test shards into one (report merge)",
-                                  report_doc,        build_report_app,
-                                  no_further_checks, run_report};
+const CommandRow<ReportArgs> kRow{"report",   "merge the --json reports of test shards into one (report merge)",
+                                  report_doc, build_report_app,
+                                  nullptr,    run_report};
 
 }  // namespace
 

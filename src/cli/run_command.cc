@@ -1,5 +1,6 @@
-#include "cli/run_command.h"
-
+// `onnx-run MODEL ...`: run a model on given inputs, made-up inputs, or its test sets,
+// and compare. Parses the options into a RunRequest for the run pipeline
+// (suite/run.h), renders its report, and maps it to an exit code.
 #include <filesystem>
 #include <optional>
 
@@ -9,10 +10,12 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
+#include "cli/command_row.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
 #include "cli/input_ranges.h"
+#include "cli/named_values.h"
 #include "cli/number_options.h"
 #include "cli/render_run.h"
 #include "cli/shape_args.h"
@@ -30,6 +33,36 @@
 namespace fs = std::filesystem;
 
 namespace onnxrun::cli {
+namespace {
+
+struct RunOptions {
+  std::string model;
+  std::vector<std::string> inputs;  // "[NAME=]FILE|LIST"
+  std::vector<std::string> npz;     // --npz FILE: named arrays bound by name
+  std::string output_dir;
+  std::string test_dir;
+  ToleranceArgs tol;                  // --rtol, --atol, --check-error-stat
+  std::vector<std::string> expected;  // --expected FILE|DIR|NAME=FILE
+  bool expand_functions = false;      // run LeakyRelu-16 through its function body
+  bool no_fuse = false;               // --no-fuse: no plan-time rewrite
+  bool print_graph = false;           // print the graph as it will run, then stop
+  std::vector<std::string> shapes;    // --shape NAME=d0,d1,...
+  bool random = false;                // --random: made-up inputs even when test sets exist
+  uint64_t seed = 0;                  // --seed
+  std::vector<std::string> ranges;    // --range LO,HI and NAME:LO,HI (cli/input_ranges.h)
+  std::string save_inputs_dir;        // --save-inputs DIR
+  std::string format = "pb";          // --format pb|npy|npz (for -o, --save-inputs, --dump-intermediates)
+  bool full = false;                  // --full: print every element
+  bool json = false;                  // --json: the report as JSON on stdout
+  std::string dump_dir;               // --dump-intermediates DIR
+  std::string exec_path = "auto";     // --exec-path auto|whole|blocks (hidden: for tests)
+  CommonOptions common;
+};
+
+// CLI11 splits an option value written "[a,b]" into the values a and b, which would
+// break `-i [1,2]`: such -i values are marked in argv so that CLI11 keeps them whole, and
+// unmark_list_arg gives the text back.
+constexpr char kListMark = '\x1e';  // ASCII record separator: never in a real argument
 
 void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("MODEL", o.model, "the .onnx model file")->type_name("FILE")->required();
@@ -79,10 +112,6 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->type_name("DIR");
 }
 
-namespace {
-constexpr char kListMark = '\x1e';  // ASCII record separator: never in a real argument
-}  // namespace
-
 std::vector<std::string> mark_list_args(int argc, char** argv) {
   std::vector<std::string> out(argv, argv + argc);
   for (size_t k = 1; k < out.size(); ++k) {
@@ -96,8 +125,6 @@ std::vector<std::string> mark_list_args(int argc, char** argv) {
 std::string unmark_list_arg(const std::string& arg) {
   return !arg.empty() && arg[0] == kListMark ? arg.substr(1) : arg;
 }
-
-namespace {
 
 // The test sets beside the model (or the one of -d), as the pipeline takes them.
 std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
@@ -145,8 +172,8 @@ RunRequest request_from_options(const RunOptions& o) {
   r.save_inputs_dir = o.save_inputs_dir;
   r.format = parse_tensor_format(o.format);
   r.dump_dir = o.dump_dir;
-  r.threads = static_cast<unsigned>(o.threads);
-  r.digests = o.json || !o.quiet;
+  r.threads = o.common.threads;
+  r.digests = o.json || !o.common.verbosity.quiet;
   r.print.full = o.full;
   r.keep_tensors = false;  // printing and JSON read the digests
   r.path = o.exec_path == "whole" ? ExecPath::kWhole : o.exec_path == "blocks" ? ExecPath::kBlocks : ExecPath::kAuto;
@@ -189,9 +216,7 @@ int exit_code_of(const RunReport& report) {
   return code;
 }
 
-}  // namespace
-
-int run_command(const RunOptions& o) {
+int run(RunOptions& o) {
   if (o.print_graph) {
     const PlannedGraph planned = planned_graph(request_from_options(o));
     fmt::print("{}fusion\n{}", format_graph(planned.graph), describe_fusion(planned.fusion));
@@ -200,7 +225,7 @@ int run_command(const RunOptions& o) {
   RunReport report = run_model(request_for(o));
   if (!report.notice.empty()) log::warn("{}", report.notice);
   if (o.json) fmt::print("{}", run_json(report));
-  else print_run_text(report, RenderOptions{o.quiet});
+  else print_run_text(report, RenderOptions{o.common.verbosity.quiet});
   const int code = exit_code_of(report);
   // Outputs appear only when everything, printing included, has succeeded.
   check_stdout();
@@ -248,56 +273,23 @@ const CommandDoc& run_doc() {
   return doc;
 }
 
-namespace {
-
-struct RunArgs {
-  RunOptions run;
-  CommonOptions common;
-};
-
-void build_run_app(CLI::App& app, RunArgs& a) {
+void build_run_app(CLI::App& app, RunOptions& o) {
   describe_app(app, "onnx-run", run_doc());
   app.description("onnx-run: run ONNX models from the command line and check them against ONNX test data");
-  add_common_options(app, a.common, "threads to split large tensors across (default: one per core)");
-  add_run_options(app, a.run);
+  add_common_options(app, o.common, "threads to split large tensors across (default: one per core)");
+  add_run_options(app, o);
   app.footer(commands_overview() + "\n\n" + help_footer(run_doc()));
 }
 
-// Parses argv into `a`; the exit code when parsing ends the command (parse_args).
-std::optional<int> parse_run_args(int argc, char** argv, RunArgs& a) {
-  CLI::App app;
-  build_run_app(app, a);
-  std::vector<std::string> args = mark_list_args(argc, argv);  // keeps `-i [1,2]` whole
-  std::vector<char*> arg_ptrs;
-  for (std::string& arg : args) arg_ptrs.push_back(arg.data());
-  if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return code;
-  a.run.quiet = a.common.verbosity.quiet;
-  a.run.threads = static_cast<int>(a.common.threads);
-  return std::nullopt;
-}
+void check_run(RunOptions& o) { request_from_options(o); }
+
+const CommandRow<RunOptions> kRow{"run",     "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)",
+                                  run_doc,   build_run_app,
+                                  check_run, run,
+                                  nullptr,   mark_list_args};
 
 }  // namespace
 
-void run_with_app(const std::function<void(CLI::App&)>& use) {
-  RunArgs a;
-  CLI::App app;
-  build_run_app(app, a);
-  use(app);
-}
-
-int run_main(int argc, char** argv) {
-  RunArgs a;
-  if (auto code = parse_run_args(argc, argv, a)) return *code;
-  apply_common_options(a.common);
-  return run_command(a.run);
-}
-
-int run_check_args(int argc, char** argv) {
-  RunArgs a;
-  if (auto code = parse_run_args(argc, argv, a)) return *code;
-  check_common_options(a.common);
-  request_from_options(a.run);
-  return kExitOk;
-}
+const Command& run_command() { return row_command<RunOptions, kRow>(); }
 
 }  // namespace onnxrun::cli
