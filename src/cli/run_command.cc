@@ -1,6 +1,6 @@
 // `onnx-run MODEL ...`: run a model on given inputs, made-up inputs, or its test sets,
 // and compare. Parses the options into a RunRequest for the run pipeline
-// (suite/run.h), renders its report, and maps it to an exit code.
+// (suite/run.h), prints its report, and maps it to an exit code.
 #include <filesystem>
 #include <optional>
 
@@ -17,13 +17,13 @@
 #include "cli/input_ranges.h"
 #include "cli/named_values.h"
 #include "cli/number_options.h"
-#include "cli/render_run.h"
 #include "cli/shape_args.h"
 #include "cli/stdout_check.h"
 #include "core/error.h"
 #include "core/fail.h"
 #include "core/log.h"
 #include "io/tensor_format.h"
+#include "io/tensor_text.h"
 #include "io/test_data.h"
 #include "model/print_graph.h"
 #include "suite/json_documents.h"
@@ -207,6 +207,57 @@ RunRequest request_for(const RunOptions& o) {
   return r;
 }
 
+// A set's inputs and outputs; with -q only the checks that failed, each with its error
+// statistics. Values print from their digests (suite/value_digest.h), made by the run
+// whichever way it ran: the same text from a streamed run as from a whole one.
+void print_values(const SetRun& run, bool quiet) {
+  if (quiet) {
+    for (const OutputVerdict& c : run.checks)
+      if (!c.comparison.ok) fmt::print("  {}\n{}", c.comparison.summary(c.name), c.comparison.error_report("    "));
+    return;
+  }
+  for (const RunValue& v : run.inputs)
+    fmt::print("input '{}': {} from {}\n  {}\n", printable(v.name), describe(v.digest), printable(v.source),
+               format_stats(v.digest.stats));
+  for (size_t k = 0; k < run.outputs.size(); ++k) {
+    const ValueDigest& d = run.outputs[k].digest;
+    fmt::print("output '{}': {}\n  {}\n", printable(run.outputs[k].name), describe(d), format_stats(d.stats));
+    if (const OutputVerdict* check = run.check_for(run.outputs[k].name))
+      fmt::print("  {}\n{}", check->comparison.verdict(), check->comparison.error_report("  "));
+    fmt::print("{}\n", format_shown(d.shown, d.shape, d.print));
+  }
+}
+
+void print_test_set(const SetRun& run, bool quiet, bool only_set) {
+  if (run.error) {
+    // The one line on stderr says it (run, below); a list of sets still shows where it failed.
+    if (!only_set) fmt::print("{}: error: {}\n", run.label, run.error->what());
+    return;
+  }
+  const bool passed = run.passed();
+  if (quiet && passed) return;
+  fmt::print("{}: {}\n", run.label, passed ? "passed" : "FAILED");
+  print_values(run, quiet);
+}
+
+// A RunReport as the text `onnx-run MODEL` prints on stdout: each input with its type,
+// shape, source and statistics; each output with its statistics, its comparison verdict
+// when there are expected values, and its values as numpy prints them. Test sets are
+// headed by their label and verdict. With `quiet`, only failures.
+void print_run_text(const RunReport& report, bool quiet) {
+  if (report.source != FeedSource::kTestSets) return print_values(report.runs.at(0), quiet);
+  size_t passed = 0;
+  for (size_t k = 0; k < report.runs.size(); ++k) {
+    if (k > 0 && !quiet) fmt::print("\n");
+    print_test_set(report.runs[k], quiet, report.runs.size() == 1);
+    passed += report.runs[k].passed();
+  }
+  // -q prints only failures and errors (as the -i doors do), and then the tally with them.
+  const bool all_passed = passed == report.runs.size();
+  if (quiet ? !all_passed : report.runs.size() > 1)
+    fmt::print("{} of {} test sets passed\n", passed, report.runs.size());
+}
+
 int exit_code_of(const RunReport& report) {
   int code = kExitOk;
   for (const SetRun& run : report.runs) {
@@ -225,7 +276,7 @@ int run(RunOptions& o) {
   RunReport report = run_model(request_for(o));
   if (!report.notice.empty()) log::warn("{}", report.notice);
   if (o.json) fmt::print("{}", run_json(report));
-  else print_run_text(report, RenderOptions{o.common.verbosity.quiet});
+  else print_run_text(report, o.common.verbosity.quiet);
   const int code = exit_code_of(report);
   // Outputs appear only when everything, printing included, has succeeded.
   check_stdout();
