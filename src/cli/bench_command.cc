@@ -81,6 +81,8 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
 
 // The run to time, from the options (nullopt for --memcpy). Reads no file.
 std::optional<RunRequest> bench_request(const BenchArgs& a) {
+  if (a.repeat_given && a.duration_given)
+    fail(ErrorKind::kUsage, "--repeat and --duration: give one (a count of runs, or the seconds they may take)");
   const int baselines = (a.memcpy_bytes > 0) + (a.stats_bytes > 0) + (a.compare_bytes > 0);
   if (a.differ && a.compare_bytes == 0) fail(ErrorKind::kUsage, "--differ goes with --compare BYTES");
   if (baselines > 0) {
@@ -109,40 +111,27 @@ std::optional<RunRequest> bench_request(const BenchArgs& a) {
   return request;
 }
 
-void check_repeat_or_duration(const BenchArgs& a) {
-  if (a.repeat_given && a.duration_given)
-    fail(ErrorKind::kUsage, "--repeat and --duration: give one (a count of runs, or the seconds they may take)");
-}
-
-void check_bench(BenchArgs& a) {
-  check_repeat_or_duration(a);
-  bench_request(a);
-}
+void check_bench(BenchArgs& a) { bench_request(a); }
 
 int run_bench(BenchArgs& a) {
-  check_repeat_or_duration(a);
-  std::optional<RunRequest> request = bench_request(a);
-  if (!request) {
-    ThreadPool pool(a.common.threads);
-    if (a.compare_bytes > 0) {
-      print_result(a,
-                   fmt::format("comparison of {} bytes of float, {}", a.compare_bytes,
-                               a.differ ? "every element 1 ULP apart" : "bit-identical"),
-                   1, bench_compare(a.compare_bytes, a.differ, a.bench));
-      return kExitOk;
-    }
-    if (a.stats_bytes > 0) {
-      print_result(a, fmt::format("statistics of {} bytes of float", a.stats_bytes), pool.size(),
-                   bench_stats(a.stats_bytes, a.bench, &pool));
-      return kExitOk;
-    }
-    const BenchResult r = bench_memcpy(a.memcpy_bytes, a.bench, &pool);
-    print_result(a, fmt::format("memcpy {} bytes", a.memcpy_bytes), pool.size(), r);
+  if (const std::optional<RunRequest> request = bench_request(a)) {
+    const RunReport report = run_model(*request);
+    print_result(a, a.model, report.threads, *report.bench);
     return kExitOk;
   }
-  const RunReport report = run_model(*request);
-  const BenchResult& r = *report.bench;
-  print_result(a, a.model, report.threads, r);
+  ThreadPool pool(a.common.threads);
+  if (a.compare_bytes > 0) {
+    print_result(a,
+                 fmt::format("comparison of {} bytes of float, {}", a.compare_bytes,
+                             a.differ ? "every element 1 ULP apart" : "bit-identical"),
+                 1, bench_compare(a.compare_bytes, a.differ, a.bench));
+  } else if (a.stats_bytes > 0) {
+    print_result(a, fmt::format("statistics of {} bytes of float", a.stats_bytes), pool.size(),
+                 bench_stats(a.stats_bytes, a.bench, &pool));
+  } else {
+    print_result(a, fmt::format("memcpy {} bytes", a.memcpy_bytes), pool.size(),
+                 bench_memcpy(a.memcpy_bytes, a.bench, &pool));
+  }
   return kExitOk;
 }
 
