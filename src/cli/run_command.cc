@@ -36,26 +36,19 @@ namespace onnxrun::cli {
 namespace {
 
 struct RunOptions {
-  std::string model;
-  std::vector<std::string> inputs;  // "[NAME=]FILE|LIST"
-  std::vector<std::string> npz;     // --npz FILE: named arrays bound by name
-  std::string output_dir;
+  // What the request takes as given: MODEL, -i (its lists still marked: kListMark),
+  // --npz, --seed, --expected, -o, --save-inputs, --dump-intermediates,
+  // --expand-functions, --no-fuse, --full.
+  RunRequest request;
   std::string test_dir;
-  ToleranceArgs tol;                  // --rtol, --atol, --check-error-stat
-  std::vector<std::string> expected;  // --expected FILE|DIR|NAME=FILE
-  bool expand_functions = false;      // run LeakyRelu-16 through its function body
-  bool no_fuse = false;               // --no-fuse: no plan-time rewrite
-  bool print_graph = false;           // print the graph as it will run, then stop
-  std::vector<std::string> shapes;    // --shape NAME=d0,d1,...
-  bool random = false;                // --random: made-up inputs even when test sets exist
-  uint64_t seed = 0;                  // --seed
-  std::vector<std::string> ranges;    // --range LO,HI and NAME:LO,HI (cli/input_ranges.h)
-  std::string save_inputs_dir;        // --save-inputs DIR
-  std::string format = "pb";          // --format pb|npy|npz (for -o, --save-inputs, --dump-intermediates)
-  bool full = false;                  // --full: print every element
-  bool json = false;                  // --json: the report as JSON on stdout
-  std::string dump_dir;               // --dump-intermediates DIR
-  std::string exec_path = "auto";     // --exec-path auto|whole|blocks (hidden: for tests)
+  ToleranceArgs tol;                // --rtol, --atol, --check-error-stat
+  bool print_graph = false;         // print the graph as it will run, then stop
+  std::vector<std::string> shapes;  // --shape NAME=d0,d1,...
+  bool random = false;              // --random: made-up inputs even when test sets exist
+  std::vector<std::string> ranges;  // --range LO,HI and NAME:LO,HI (cli/input_ranges.h)
+  std::string format = "pb";        // --format pb|npy|npz (for -o, --save-inputs, --dump-intermediates)
+  bool json = false;                // --json: the report as JSON on stdout
+  std::string exec_path = "auto";   // --exec-path auto|whole|blocks (hidden: for tests)
   CommonOptions common;
 };
 
@@ -65,37 +58,39 @@ struct RunOptions {
 constexpr char kListMark = '\x1e';  // ASCII record separator: never in a real argument
 
 void add_run_options(CLI::App& app, RunOptions& o) {
-  app.add_option("MODEL", o.model, "the .onnx model file")->type_name("FILE")->required();
-  app.add_option("-i,--input", o.inputs,
+  app.add_option("MODEL", o.request.model, "the .onnx model file")->type_name("FILE")->required();
+  app.add_option("-i,--input", o.request.inputs,
                  "an input: [NAME=]FILE (.pb TensorProto or .npy) or [NAME=][v0,v1,...] (nested lists for rank > 1); "
                  "without NAME, inputs bind in graph input order")
       ->type_name("[NAME=]FILE|LIST");
-  app.add_option("-o,--output-dir", o.output_dir, "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
+  app.add_option("-o,--output-dir", o.request.output_dir,
+                 "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
       ->type_name("DIR");
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
   add_tolerance_options(app, o.tol);
-  app.add_option("--expected", o.expected,
+  app.add_option("--expected", o.request.expected,
                  "compare the outputs with expected ones: an .npz (arrays by output name), a folder of output_K.pb "
                  "or NAME.npy files, or NAME=FILE for one output (repeatable); matched by name, else by position")
       ->type_name("FILE|DIR|NAME=FILE");
-  app.add_flag("--expand-functions", o.expand_functions,
+  app.add_flag("--expand-functions", o.request.expand_functions,
                "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
-  app.add_flag("--no-fuse", o.no_fuse,
+  app.add_flag("--no-fuse", o.request.no_fuse,
                "run every node as the graph says: no function bodies recognised, no chains fused (same results)");
   app.add_flag("--print-graph", o.print_graph,
                "print the graph as it will run (model functions inlined; with --expand-functions, bodies expanded; "
                "fused unless --no-fuse) and exit without running");
-  app.add_option("--npz", o.npz, "inputs from a numpy .npz: each array binds the input of its name")->type_name("FILE");
+  app.add_option("--npz", o.request.npz, "inputs from a numpy .npz: each array binds the input of its name")
+      ->type_name("FILE");
   app.add_option("--shape", o.shapes,
                  "an input's shape, for made-up inputs, symbolic dims and -i literals (NAME= for a scalar)")
       ->type_name("NAME=d0,d1,...");
   app.add_flag("--random", o.random, "run on made-up inputs even when test sets exist");
-  app.add_option("--seed", o.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
+  app.add_option("--seed", o.request.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
   app.add_option("--range", o.ranges,
                  "made-up values are uniform in [LO,HI] (default -1,1; for example --range=-5,5); NAME:LO,HI sets one "
                  "input's own (for example --range x:0,1)")
       ->type_name("[NAME:]LO,HI");
-  app.add_option("--save-inputs", o.save_inputs_dir,
+  app.add_option("--save-inputs", o.request.save_inputs_dir,
                  "write the inputs the run used (made-up ones too) as DIR/input_<k>.pb (.npy; or DIR/inputs.npz), to "
                  "run again with -i or --npz")
       ->type_name("DIR");
@@ -106,9 +101,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--exec-path", o.exec_path, "run block by block when possible, or always whole")
       ->check(CLI::IsMember({"auto", "whole", "blocks"}))
       ->group("");
-  app.add_flag("--full", o.full, "print every element (default: summarise tensors of more than 1000)");
+  app.add_flag("--full", o.request.print.full, "print every element (default: summarise tensors of more than 1000)");
   app.add_flag("--json", o.json, "print inputs, outputs, comparisons and timings as one JSON object");
-  app.add_option("--dump-intermediates", o.dump_dir, "write every value the run produces into DIR, named after it")
+  app.add_option("--dump-intermediates", o.request.dump_dir,
+                 "write every value the run produces into DIR, named after it")
       ->type_name("DIR");
 }
 
@@ -132,7 +128,7 @@ std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
   if (!o.test_dir.empty()) {
     dirs.push_back(o.test_dir);
   } else {
-    const std::string model_dir = fs::path(o.model).parent_path().string();
+    const std::string model_dir = fs::path(o.request.model).parent_path().string();
     dirs = find_test_sets(model_dir.empty() ? "." : model_dir);
   }
   std::vector<TestSetSpec> sets;
@@ -153,28 +149,18 @@ std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
 }
 
 // The request the options make, all but the test sets beside the model: nothing here
-// reads the file system, so run_check_args can call it alone.
+// reads the file system, so check_run can call it alone.
 RunRequest request_from_options(const RunOptions& o) {
-  RunRequest r;
-  r.model = o.model;
-  r.expand_functions = o.expand_functions;
-  r.no_fuse = o.no_fuse;
-  for (const std::string& arg : o.inputs) r.inputs.push_back(unmark_list_arg(arg));
-  r.npz = o.npz;
+  RunRequest r = o.request;
+  for (std::string& arg : r.inputs) arg = unmark_list_arg(arg);
   r.shapes = parse_shape_args(o.shapes);
-  r.seed = o.seed;
   const InputRanges ranges = parse_input_ranges(o.ranges);
   std::tie(r.low, r.high) = ranges.all;
   r.ranges = ranges.named;
   r.tol = tolerance_from(o.tol);
-  r.expected = o.expected;
-  r.output_dir = o.output_dir;
-  r.save_inputs_dir = o.save_inputs_dir;
   r.format = parse_tensor_format(o.format);
-  r.dump_dir = o.dump_dir;
   r.threads = o.common.threads;
   r.digests = o.json || !o.common.verbosity.quiet;
-  r.print.full = o.full;
   r.keep_tensors = false;  // printing and JSON read the digests
   r.path = o.exec_path == "whole" ? ExecPath::kWhole : o.exec_path == "blocks" ? ExecPath::kBlocks : ExecPath::kAuto;
 
@@ -184,7 +170,7 @@ RunRequest request_from_options(const RunOptions& o) {
   if (given && o.random) fail(ErrorKind::kUsage, "give inputs with -i/--npz or ask for --random ones, not both");
   if (o.random && !o.test_dir.empty())
     fail(ErrorKind::kUsage, "give a test set with -d or ask for --random inputs, not both");
-  if (!o.expected.empty() && !given && !o.random)
+  if (!r.expected.empty() && !given && !o.random)
     fail(ErrorKind::kUsage,
          "--expected needs inputs given with -i/--npz or --random: a test set brings its own expected outputs");
   r.source = given ? FeedSource::kGiven : o.random ? FeedSource::kRandom : FeedSource::kTestSets;
