@@ -1,6 +1,5 @@
 #include "cli/commands.h"
 
-#include <cstring>
 #include <string>
 #include <vector>
 

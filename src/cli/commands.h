@@ -46,8 +46,7 @@ struct Command {
 };
 
 // The commands written as one row each (cli/command_row.h), in their files:
-// `onnx-run MODEL ...` (also the default when argv[1] names no command).
-const Command& run_command();
+const Command& run_command();      // `onnx-run MODEL ...` (the default when argv[1] names no command)
 const Command& test_command();     // `onnx-run test PATH...`
 const Command& report_command();   // `onnx-run report merge REPORT.json...`: shard reports merged
 const Command& info_command();     // `onnx-run info MODEL [--json]`

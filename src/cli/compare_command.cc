@@ -1,7 +1,6 @@
 // `onnx-run compare A B [--model M] [--json]`: two result sets compared as a run's
 // outputs are (suite/compare_sets.h); exit 0 when they agree, 1 when they differ.
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 

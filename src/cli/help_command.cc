@@ -2,9 +2,7 @@
 // cargo spell it. A word that names no command is a usage error with the nearest one.
 #include <optional>
 #include <string>
-#include <vector>
 
-#include <fmt/core.h>
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>

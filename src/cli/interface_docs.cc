@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -12,6 +13,22 @@
 
 namespace onnxrun::cli {
 namespace {
+
+// One option of one command, as the documents describe it.
+struct OptionFacts {
+  std::vector<std::string> names;  // "-i", "--input" (short first); a positional: its name
+  bool positional = false;
+  bool takes_value = false;
+  bool global = false;     // in every command (help_text.h: kGlobalGroup, --help, --version)
+  std::string value_name;  // "FILE", "N", "[NAME=]FILE|LIST"
+  std::string description;
+  std::string default_value;         // "" when none is shown
+  std::vector<std::string> choices;  // --format: pb npy npz
+  // What a shell should complete for the value: "" (nothing), "dir", "file", or file
+  // extensions ("onnx", "pb npy"); `after_name_eq` for -i NAME=FILE.
+  std::string complete;
+  bool after_name_eq = false;
+};
 
 // What a value is completed with, by option: the one thing CLI11 does not record.
 const std::map<std::string, std::string>& file_kinds() {
@@ -32,6 +49,37 @@ std::vector<std::string> parse_choices(CLI::Option* o) {
   }
   if (d.size() < 2 || d.front() != '{' || d.back() != '}') return {};
   return CLI::detail::split(d.substr(1, d.size() - 2), ',');
+}
+
+// The options `app` defines and --help shows (hidden ones left out), in definition order.
+// `app` is not const: CLI11 hands out validators only through a non-const Option.
+std::vector<OptionFacts> option_facts(CLI::App& app) {
+  std::vector<OptionFacts> out;
+  for (CLI::Option* o : app.get_options()) {
+    if (o->get_group().empty()) continue;  // hidden (test hooks)
+    OptionFacts f;
+    f.positional = !o->nonpositional();
+    if (f.positional) {
+      f.names.push_back(o->get_name());
+    } else {
+      for (const std::string& s : o->get_snames()) f.names.push_back("-" + s);
+      for (const std::string& l : o->get_lnames()) f.names.push_back("--" + l);
+    }
+    f.takes_value = f.positional || o->get_type_size() > 0;
+    f.global = o->get_group() == kGlobalGroup || o == app.get_help_ptr() || o == app.get_version_ptr();
+    f.value_name = o->get_type_name();
+    if (f.positional) f.value_name = f.names[0];
+    f.description = o->get_description();
+    f.default_value = o->get_default_str();
+    f.choices = parse_choices(o);
+    const std::string& main_name = f.names.back();
+    if (auto k = file_kinds().find(main_name); k != file_kinds().end()) f.complete = k->second;
+    else if (f.value_name == "DIR") f.complete = "dir";
+    else if (f.positional && (main_name == "MODEL" || main_name == "PATH")) f.complete = "onnx";
+    f.after_name_eq = f.value_name.rfind("[NAME=]", 0) == 0;
+    out.push_back(std::move(f));
+  }
+  return out;
 }
 
 struct CommandFacts {
@@ -99,37 +147,6 @@ void roff_option(std::string& out, const OptionFacts& o) {
 }
 
 }  // namespace
-
-std::vector<OptionFacts> option_facts(const CLI::App& const_app) {
-  // CLI11 hands out validators only through a non-const Option.
-  CLI::App& app = const_cast<CLI::App&>(const_app);
-  std::vector<OptionFacts> out;
-  for (CLI::Option* o : app.get_options()) {
-    if (o->get_group().empty()) continue;  // hidden (test hooks)
-    OptionFacts f;
-    f.positional = !o->nonpositional();
-    if (f.positional) {
-      f.names.push_back(o->get_name());
-    } else {
-      for (const std::string& s : o->get_snames()) f.names.push_back("-" + s);
-      for (const std::string& l : o->get_lnames()) f.names.push_back("--" + l);
-    }
-    f.takes_value = f.positional || o->get_type_size() > 0;
-    f.global = o->get_group() == kGlobalGroup || o == app.get_help_ptr() || o == app.get_version_ptr();
-    f.value_name = o->get_type_name();
-    if (f.positional) f.value_name = f.names[0];
-    f.description = o->get_description();
-    f.default_value = o->get_default_str();
-    f.choices = parse_choices(o);
-    const std::string& main_name = f.names.back();
-    if (auto k = file_kinds().find(main_name); k != file_kinds().end()) f.complete = k->second;
-    else if (f.value_name == "DIR") f.complete = "dir";
-    else if (f.positional && (main_name == "MODEL" || main_name == "PATH")) f.complete = "onnx";
-    f.after_name_eq = f.value_name.rfind("[NAME=]", 0) == 0;
-    out.push_back(std::move(f));
-  }
-  return out;
-}
 
 std::string option_list() {
   std::string out;

@@ -2,11 +2,9 @@
 // regression run merged into the report, the JUnit file and the closing text one run
 // over all of them would have given (suite/report_merge.h), a baseline applied as
 // `onnx-run test --baseline` applies it, and the same exit codes.
-#include <optional>
 #include <string>
 #include <vector>
 
-#include <fmt/core.h>
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>

@@ -2,7 +2,6 @@
 // and compare. Parses the options into a RunRequest for the run pipeline
 // (suite/run.h), prints its report, and maps it to an exit code.
 #include <filesystem>
-#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

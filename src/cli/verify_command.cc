@@ -2,7 +2,6 @@
 // dumped values checked node by node against the definition (suite/verify.h); exit 0 when
 // every checked node agrees, 1 when one differs.
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
