@@ -1,5 +1,6 @@
 #include "cli/app_common.h"
 
+#include <filesystem>
 #include <vector>
 
 #include <fmt/core.h>
@@ -9,6 +10,7 @@
 #include "cli/exit_codes.h"
 #include "cli/number_options.h"
 #include "cli/suggest.h"
+#include "core/fail.h"
 #include "core/memory_limit.h"
 #include "model/known_versions.h"
 
@@ -47,6 +49,11 @@ void apply_common_options(const CommonOptions& c) {
 
 void check_common_options(const CommonOptions& c) {
   if (!c.max_memory.empty()) parse_memory_size(c.max_memory);
+}
+
+void check_exists(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) fail(ErrorKind::kUsage, "{}: no such file or folder", path);
 }
 
 std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {

@@ -234,8 +234,18 @@ std::string bash_completion() {
   // "input:E1 E2" (after NAME=), "choice:A B".
   for (const CommandFacts& c : commands) {
     b += fmt::format("_onnx_run_kind_{}() {{\n  case $1 in\n", c.command->name);
+    // The positionals: help's COMMAND takes a command; others their words (report's
+    // "merge") and files (of their extensions, all files for a plain PATH).
+    std::string words, positional = "none", choice_words, exts;
+    bool files = false;
     for (const OptionFacts& o : c.options) {
-      if (o.positional) continue;
+      if (o.positional) {
+        if (o.names[0] == "COMMAND") positional = "commands";
+        else if (!o.choices.empty())
+          choice_words += (choice_words.empty() ? "" : " ") + fmt::format("{}", fmt::join(o.choices, " "));
+        else files = true, exts += (exts.empty() || o.complete.empty() ? "" : " ") + o.complete;
+        continue;
+      }
       std::string kind = !o.takes_value        ? "flag"
                          : !o.choices.empty()  ? "choice:" + fmt::format("{}", fmt::join(o.choices, " "))
                          : o.after_name_eq     ? "input:" + o.complete
@@ -243,24 +253,10 @@ std::string bash_completion() {
                          : !o.complete.empty() ? "ext:" + o.complete
                                                : "none";
       b += fmt::format("    {}) echo '{}' ;;\n", fmt::join(o.names, "|"), kind);
+      for (const std::string& n : o.names) words += (words.empty() ? "" : " ") + n;
     }
     b += "    *) echo '' ;;\n  esac\n}\n";
-    std::string words;
-    for (const OptionFacts& o : c.options)
-      if (!o.positional)
-        for (const std::string& n : o.names) words += (words.empty() ? "" : " ") + n;
     b += fmt::format("_onnx_run_opts_{}() {{ echo '{}'; }}\n", c.command->name, words);
-    // The positionals: help's COMMAND takes a command; others their words (report's
-    // "merge") and files (of their extensions, all files for a plain PATH).
-    std::string positional = "none", choice_words, exts;
-    bool files = false;
-    for (const OptionFacts& o : c.options) {
-      if (!o.positional) continue;
-      if (o.names[0] == "COMMAND") positional = "commands";
-      else if (!o.choices.empty())
-        choice_words += (choice_words.empty() ? "" : " ") + fmt::format("{}", fmt::join(o.choices, " "));
-      else files = true, exts += (exts.empty() || o.complete.empty() ? "" : " ") + o.complete;
-    }
     if (!choice_words.empty()) positional = "words:" + choice_words + ";" + (files ? exts : "");
     else if (files) positional = "ext:" + exts;
     b += fmt::format("_onnx_run_positional_{}() {{ echo '{}'; }}\n\n", c.command->name, positional);
