@@ -19,6 +19,7 @@ namespace {
 
 struct HelpArgs {
   std::string command;
+  const Command* named = nullptr;  // what `command` names, once parsed
   CommonOptions common;
 };
 
@@ -44,12 +45,12 @@ void build_help_app(CLI::App& app, HelpArgs& a) {
 const CommandRow<HelpArgs> kRow{
     "help", "print the help of onnx-run or of one command", help_doc, build_help_app, nullptr, nullptr};
 
-// The command `a` asks about, or the exit code of a usage error.
-std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a, const Command*& command) {
+// Parses argv into `a`; the exit code when that ends the command, a word that names no
+// command included (a usage error).
+std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a) {
   if (auto code = row_detail::parse<HelpArgs, kRow>(argc, argv, a)) return code;
-  command = find_command(a.command.empty() ? "run" : a.command);
-  if (command && command->doc) return std::nullopt;
-  command = nullptr;
+  a.named = find_command(a.command.empty() ? "run" : a.command);
+  if (a.named && a.named->doc) return std::nullopt;
   const auto near = nearest_name(a.command, command_names());
   fmt::print(stderr, "onnx-run: help: '{}' is not a command{} (commands: {})\n", a.command,
              near ? fmt::format("; did you mean `onnx-run help {}`?", *near) : "", fmt::join(command_names(), ", "));
@@ -58,17 +59,15 @@ std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a, const Com
 
 int help_main(int argc, char** argv) {
   HelpArgs a;
-  const Command* command = nullptr;
-  if (auto code = parse_help_args(argc, argv, a, command)) return *code;
-  std::string name = command->name, help = "--help";
+  if (auto code = parse_help_args(argc, argv, a)) return *code;
+  std::string name = a.named->name, help = "--help";
   char* args[] = {name.data(), help.data(), nullptr};
-  return command->main(2, args);
+  return a.named->main(2, args);
 }
 
 int help_check_args(int argc, char** argv) {
   HelpArgs a;
-  const Command* command = nullptr;
-  return parse_help_args(argc, argv, a, command).value_or(kExitOk);
+  return parse_help_args(argc, argv, a).value_or(kExitOk);
 }
 
 }  // namespace

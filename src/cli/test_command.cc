@@ -56,7 +56,7 @@ struct TestOptions {
 
 // --shard auto: the slice from the environment (cli/shard_env.h) replaces "auto" in
 // `o.shard`; with Bazel, a JUnit report goes to XML_OUTPUT_FILE unless --junit names one.
-// Changes nothing outside `o` (test_check_args calls it too). Throws Error(kUsage).
+// Changes nothing outside `o` (check_test calls it too). Throws Error(kUsage).
 std::optional<AutoShard> resolve_auto_shard(TestOptions& o) {
   if (o.shard != "auto") {
     if (o.shard_count > 0) fail(ErrorKind::kUsage, "--shard-count {} goes with --shard auto", o.shard_count);
