@@ -1,5 +1,6 @@
 #include "cli/app_common.h"
 
+#include <filesystem>
 #include <vector>
 
 #include <fmt/core.h>
@@ -7,22 +8,19 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/exit_codes.h"
-#include "cli/memory_flag.h"
 #include "cli/number_options.h"
 #include "cli/suggest.h"
+#include "core/fail.h"
 #include "core/memory_limit.h"
 #include "model/known_versions.h"
 
 namespace onnxrun::cli {
 
-namespace {
 constexpr unsigned kMaxThreads = 4096;  // far more than any machine onnx-run runs on
-}  // namespace
-
-constexpr const char* kVersion = ONNXRUN_VERSION;  // from project(VERSION ...)
 
 std::string version_text() {
-  return fmt::format("onnx-run {} (ONNX opsets up to {}, IR version up to {})", kVersion, kNewestKnownOpset,
+  // ONNXRUN_VERSION: from project(VERSION ...)
+  return fmt::format("onnx-run {} (ONNX opsets up to {}, IR version up to {})", ONNXRUN_VERSION, kNewestKnownOpset,
                      kNewestKnownIrVersion);
 }
 
@@ -31,7 +29,12 @@ void add_common_options(CLI::App& app, CommonOptions& c, const std::string& thre
                "more diagnostics on stderr: -v load, resolution, kernel path, threads and timings; -vv per node")
       ->group(kGlobalGroup);
   app.add_flag("-q,--quiet", c.verbosity.quiet, "print only failures and errors")->group(kGlobalGroup);
-  add_max_memory_option(app, c.max_memory)->group(kGlobalGroup);
+  app.add_option("--max-memory", c.max_memory,
+                 "refuse a run whose tensors need more memory than SIZE (512M, 4G, ...; default: 3/4 of physical "
+                 "memory, " +
+                     format_bytes(default_memory_limit()) + " here)")
+      ->type_name("SIZE")
+      ->group(kGlobalGroup);
   // 0 is the default's own value (one thread per core), so it is said rather than refused.
   app.add_option("--threads", c.threads, threads_help + "; 0: one per core")
       ->type_name("N")
@@ -41,11 +44,16 @@ void add_common_options(CLI::App& app, CommonOptions& c, const std::string& thre
 
 void apply_common_options(const CommonOptions& c) {
   setup_logging(c.verbosity);
-  apply_max_memory(c.max_memory);
+  if (!c.max_memory.empty()) set_memory_limit(parse_memory_size(c.max_memory));
 }
 
 void check_common_options(const CommonOptions& c) {
   if (!c.max_memory.empty()) parse_memory_size(c.max_memory);
+}
+
+void check_exists(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) fail(ErrorKind::kUsage, "{}: no such file or folder", path);
 }
 
 std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {

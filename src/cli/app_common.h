@@ -30,6 +30,9 @@ void apply_common_options(const CommonOptions& c);
 // What apply_common_options checks, changing nothing. Throws Error(kUsage).
 void check_common_options(const CommonOptions& c);
 
+// A path that is not there is a mistake on the command line: Error(kUsage), not bad data.
+void check_exists(const std::string& path);
+
 // Parses argv; on --help/--version prints and returns 0, on a usage error prints one
 // line and returns 2; returns nullopt when the command should go on.
 std::optional<int> parse_args(CLI::App& app, int argc, char** argv);

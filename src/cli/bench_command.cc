@@ -32,9 +32,8 @@ namespace {
 constexpr uint64_t kMaxRuns = 1'000'000'000;  // BenchOptions counts runs in an int
 
 struct BenchArgs {
-  std::string model;
-  std::vector<std::string> inputs;
-  std::vector<std::string> npz;
+  // What the request takes as given: MODEL, -i, --npz, --seed, --no-fuse, --expand-functions.
+  RunRequest request;
   std::vector<std::string> shapes;
   size_t memcpy_bytes = 0;
   size_t stats_bytes = 0;
@@ -42,10 +41,7 @@ struct BenchArgs {
   bool differ = false;
   BenchOptions bench;
   bool repeat_given = false, duration_given = false;
-  uint64_t seed = 0;
   bool json = false;
-  bool no_fuse = false;
-  bool expand_functions = false;
   CommonOptions common;  // --threads among them
 };
 
@@ -81,68 +77,51 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
 
 // The run to time, from the options (nullopt for --memcpy). Reads no file.
 std::optional<RunRequest> bench_request(const BenchArgs& a) {
+  if (a.repeat_given && a.duration_given)
+    fail(ErrorKind::kUsage, "--repeat and --duration: give one (a count of runs, or the seconds they may take)");
   const int baselines = (a.memcpy_bytes > 0) + (a.stats_bytes > 0) + (a.compare_bytes > 0);
   if (a.differ && a.compare_bytes == 0) fail(ErrorKind::kUsage, "--differ goes with --compare BYTES");
   if (baselines > 0) {
-    if (!a.model.empty() || !a.inputs.empty() || !a.npz.empty())
+    if (!a.request.model.empty() || !a.request.inputs.empty() || !a.request.npz.empty())
       fail(ErrorKind::kUsage, "--memcpy, --stats and --compare take no model or inputs");
     if (baselines > 1) fail(ErrorKind::kUsage, "--memcpy, --stats and --compare: give one");
     return std::nullopt;
   }
-  if (a.model.empty()) fail(ErrorKind::kUsage, "give a MODEL to time, or --memcpy BYTES");
-  const bool given = !a.inputs.empty() || !a.npz.empty();
+  if (a.request.model.empty()) fail(ErrorKind::kUsage, "give a MODEL to time, or --memcpy BYTES");
+  const bool given = !a.request.inputs.empty() || !a.request.npz.empty();
   if (given && !a.shapes.empty())
     fail(ErrorKind::kUsage, "--shape is for made-up inputs; with -i or --npz the files give the shapes");
-  RunRequest request;
-  request.model = a.model;
+  RunRequest request = a.request;
   request.source = given ? FeedSource::kGiven : FeedSource::kRandom;
-  request.inputs = a.inputs;
-  request.npz = a.npz;
   request.shapes = parse_shape_args(a.shapes);
-  request.seed = a.seed;
   request.threads = a.common.threads;
   request.keep_tensors = false;
   request.digests = false;  // nothing here prints values
   request.bench = a.bench;
-  request.no_fuse = a.no_fuse;
-  request.expand_functions = a.expand_functions;
   return request;
 }
 
-void check_repeat_or_duration(const BenchArgs& a) {
-  if (a.repeat_given && a.duration_given)
-    fail(ErrorKind::kUsage, "--repeat and --duration: give one (a count of runs, or the seconds they may take)");
-}
-
-void check_bench(BenchArgs& a) {
-  check_repeat_or_duration(a);
-  bench_request(a);
-}
+void check_bench(BenchArgs& a) { bench_request(a); }
 
 int run_bench(BenchArgs& a) {
-  check_repeat_or_duration(a);
-  std::optional<RunRequest> request = bench_request(a);
-  if (!request) {
-    ThreadPool pool(a.common.threads);
-    if (a.compare_bytes > 0) {
-      print_result(a,
-                   fmt::format("comparison of {} bytes of float, {}", a.compare_bytes,
-                               a.differ ? "every element 1 ULP apart" : "bit-identical"),
-                   1, bench_compare(a.compare_bytes, a.differ, a.bench));
-      return kExitOk;
-    }
-    if (a.stats_bytes > 0) {
-      print_result(a, fmt::format("statistics of {} bytes of float", a.stats_bytes), pool.size(),
-                   bench_stats(a.stats_bytes, a.bench, &pool));
-      return kExitOk;
-    }
-    const BenchResult r = bench_memcpy(a.memcpy_bytes, a.bench, &pool);
-    print_result(a, fmt::format("memcpy {} bytes", a.memcpy_bytes), pool.size(), r);
+  if (const std::optional<RunRequest> request = bench_request(a)) {
+    const RunReport report = run_model(*request);
+    print_result(a, a.request.model, report.threads, *report.bench);
     return kExitOk;
   }
-  const RunReport report = run_model(*request);
-  const BenchResult& r = *report.bench;
-  print_result(a, a.model, report.threads, r);
+  ThreadPool pool(a.common.threads);
+  if (a.compare_bytes > 0) {
+    print_result(a,
+                 fmt::format("comparison of {} bytes of float, {}", a.compare_bytes,
+                             a.differ ? "every element 1 ULP apart" : "bit-identical"),
+                 1, bench_compare(a.compare_bytes, a.differ, a.bench));
+  } else if (a.stats_bytes > 0) {
+    print_result(a, fmt::format("statistics of {} bytes of float", a.stats_bytes), pool.size(),
+                 bench_stats(a.stats_bytes, a.bench, &pool));
+  } else {
+    print_result(a, fmt::format("memcpy {} bytes", a.memcpy_bytes), pool.size(),
+                 bench_memcpy(a.memcpy_bytes, a.bench, &pool));
+  }
   return kExitOk;
 }
 
@@ -179,11 +158,12 @@ void build_bench_app(CLI::App& app, BenchArgs& a) {
   describe_app(app, "onnx-run bench", bench_doc());
   app.description("onnx-run bench: time repeated runs of a model (or of memcpy, the bandwidth baseline)");
   add_common_options(app, a.common, "threads (default: one per core)");
-  app.add_option("MODEL", a.model, "the .onnx model file")->type_name("FILE");
-  app.add_option("-i,--input", a.inputs,
+  app.add_option("MODEL", a.request.model, "the .onnx model file")->type_name("FILE");
+  app.add_option("-i,--input", a.request.inputs,
                  "an input tensor, [NAME=]FILE (.pb or .npy; default: made up from declared shapes)")
       ->type_name("[NAME=]FILE");
-  app.add_option("--npz", a.npz, "inputs from a numpy .npz: each array binds the input of its name")->type_name("FILE");
+  app.add_option("--npz", a.request.npz, "inputs from a numpy .npz: each array binds the input of its name")
+      ->type_name("FILE");
   app.add_option("--shape", a.shapes, "shape of a made-up input, binding its symbolic dims")
       ->type_name("NAME=d0,d1,...");
   app.add_option("--warmup", a.bench.warmup, "untimed runs first")
@@ -201,7 +181,7 @@ void build_bench_app(CLI::App& app, BenchArgs& a) {
       ->type_name("S")
       ->check(positive_number())
       ->each([&a](const std::string&) { a.duration_given = true; });
-  app.add_option("--seed", a.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
+  app.add_option("--seed", a.request.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
   app.add_option("--memcpy", a.memcpy_bytes, "time memcpy of BYTES bytes instead of a model")
       ->type_name("BYTES")
       ->check(whole_number(1));
@@ -216,8 +196,8 @@ void build_bench_app(CLI::App& app, BenchArgs& a) {
       ->check(whole_number(1));
   app.add_flag("--differ", a.differ, "with --compare: every element 1 ULP apart (default: bit-identical)");
   app.add_flag("--json", a.json, "print one JSON object instead of text");
-  app.add_flag("--no-fuse", a.no_fuse, "time every node run as the graph says (no plan-time rewrite)");
-  app.add_flag("--expand-functions", a.expand_functions,
+  app.add_flag("--no-fuse", a.request.no_fuse, "time every node run as the graph says (no plan-time rewrite)");
+  app.add_flag("--expand-functions", a.request.expand_functions,
                "time LeakyRelu-16 run through its function body (not recognised back)");
 }
 

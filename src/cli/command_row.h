@@ -9,6 +9,8 @@
 
 #include <functional>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -26,13 +28,15 @@ struct CommandRow {
   // The command's options, bound to `a`.
   void (*build)(CLI::App& app, Args& a);
   // The checks of option values beyond CLI11's, touching no file (what check_args runs,
-  // and so what fuzz_cli reaches). Throws Error(kUsage).
+  // and so what fuzz_cli reaches). Throws Error(kUsage). Null when CLI11's are all.
   void (*check)(Args& a);
   // The command, its arguments parsed and the common options applied; the exit code.
   int (*run)(Args& a);
   // After a successful parse, before check or run: what only the parser can tell (which
   // options were given), turned into Args. May be null.
   void (*parsed)(const CLI::App& app, Args& a) = nullptr;
+  // argv as the parser is to see it. Null: as given.
+  std::vector<std::string> (*args)(int argc, char** argv) = nullptr;
 };
 
 namespace row_detail {
@@ -41,7 +45,10 @@ template <class Args, const CommandRow<Args>& kRow>
 std::optional<int> parse(int argc, char** argv, Args& a) {
   CLI::App app;
   kRow.build(app, a);
-  if (auto code = parse_args(app, argc, argv)) return code;
+  std::vector<std::string> args = kRow.args ? kRow.args(argc, argv) : std::vector<std::string>(argv, argv + argc);
+  std::vector<char*> arg_ptrs;
+  for (std::string& arg : args) arg_ptrs.push_back(arg.data());
+  if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return code;
   if (kRow.parsed) kRow.parsed(app, a);
   return std::nullopt;
 }
@@ -59,7 +66,7 @@ int check_args(int argc, char** argv) {
   Args a;
   if (auto code = parse<Args, kRow>(argc, argv, a)) return *code;
   check_common_options(a.common);
-  kRow.check(a);
+  if (kRow.check) kRow.check(a);
   return kExitOk;
 }
 
@@ -80,9 +87,5 @@ const Command& row_command() {
                                kRow.summary, row_detail::with_app<Args, kRow>, kRow.doc};
   return command;
 }
-
-// A check for commands whose option values CLI11 checks alone.
-template <class Args>
-void no_further_checks(Args&) {}
 
 }  // namespace onnxrun::cli

@@ -1,6 +1,5 @@
 #include "cli/commands.h"
 
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -11,28 +10,15 @@
 namespace onnxrun::cli {
 namespace {
 
-// Subcommands by name; anything else in argv[1] is a model path for `run`. run and help
-// parse argv their own way (a model path or a command's name first); the others are rows
-// (cli/command_row.h).
-const Command kRun{"run",          run_main,
-                   run_check_args, "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)",
-                   run_with_app,   run_doc};
-const Command kHelp{"help",        help_main, help_check_args, "print the help of onnx-run or of one command",
-                    help_with_app, help_doc};
 // Hidden: makes the man page and the completions (the build runs it).
 const Command kGenerate{"--generate", generate_main, generate_check_args, "", nullptr, nullptr};
 
 }  // namespace
 
 const std::vector<const Command*>& documented_commands() {
-  static const std::vector<const Command*> all{&kRun,
-                                               &test_command(),
-                                               &report_command(),
-                                               &info_command(),
-                                               &bench_command(),
-                                               &compare_command(),
-                                               &verify_command(),
-                                               &kHelp};
+  static const std::vector<const Command*> all{&run_command(),    &test_command(),  &report_command(),
+                                               &info_command(),   &bench_command(), &compare_command(),
+                                               &verify_command(), &help_command()};
   return all;
 }
 
@@ -40,6 +26,12 @@ const Command* find_command(const std::string& name) {
   for (const Command* c : documented_commands())
     if (name == c->name) return c;
   return name == kGenerate.name ? &kGenerate : nullptr;
+}
+
+std::vector<std::string> command_names() {
+  std::vector<std::string> names;
+  for (const Command* c : documented_commands()) names.push_back(c->name);
+  return names;
 }
 
 bool global_option_takes_value(const std::string& arg) { return arg == "--max-memory" || arg == "--threads"; }
@@ -67,11 +59,9 @@ CommandLine select_command(int argc, char** argv) {
     moved.insert(moved.end(), line.args.begin() + static_cast<std::ptrdiff_t>(first) + 1, line.args.end());
     line.args = std::move(moved);
   } else {
-    command = &kRun;  // run, with argv[0] as its name
+    command = &run_command();  // run, with argv[0] as its name
     if (first < line.args.size()) {
-      std::vector<std::string> names;
-      for (const Command* c : documented_commands()) names.push_back(c->name);
-      if (auto near = misspelt_command(line.args[first], names)) {
+      if (auto near = misspelt_command(line.args[first], command_names())) {
         fmt::print(
             stderr,
             "onnx-run: '{}' is neither a command nor a file; did you mean `onnx-run {}`? (see onnx-run --help)\n",

@@ -46,6 +46,7 @@ struct Command {
 };
 
 // The commands written as one row each (cli/command_row.h), in their files:
+const Command& run_command();      // `onnx-run MODEL ...` (the default when argv[1] names no command)
 const Command& test_command();     // `onnx-run test PATH...`
 const Command& report_command();   // `onnx-run report merge REPORT.json...`: shard reports merged
 const Command& info_command();     // `onnx-run info MODEL [--json]`
@@ -53,16 +54,8 @@ const Command& bench_command();    // `onnx-run bench MODEL ...`: time repeated 
 const Command& compare_command();  // `onnx-run compare A B ...`: compare two result sets
 const Command& verify_command();   // `onnx-run verify MODEL VALUES...`: dumped values checked node by node
 
-// `onnx-run MODEL ...` (also the default when argv[1] names no command).
-int run_main(int argc, char** argv);
-int run_check_args(int argc, char** argv);
-void run_with_app(const std::function<void(CLI::App&)>& use);
-const CommandDoc& run_doc();
 // `onnx-run help [COMMAND]`: a command's --help (help_command.cc).
-int help_main(int argc, char** argv);
-int help_check_args(int argc, char** argv);
-void help_with_app(const std::function<void(CLI::App&)>& use);
-const CommandDoc& help_doc();
+const Command& help_command();
 // `onnx-run --generate man|bash-completion|zsh-completion|fish-completion` (hidden):
 // the interface documents, made from the commands' definitions (interface_docs.h).
 int generate_main(int argc, char** argv);
@@ -71,6 +64,8 @@ int generate_check_args(int argc, char** argv);
 // The documented commands, run first (help and the documents list them in this order).
 const std::vector<const Command*>& documented_commands();
 const Command* find_command(const std::string& name);
+// Their names, in that order.
+std::vector<std::string> command_names();
 
 // The options every command takes, before or after the command's name.
 bool is_global_option(const std::string& arg);

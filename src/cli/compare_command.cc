@@ -1,7 +1,5 @@
 // `onnx-run compare A B [--model M] [--json]`: two result sets compared as a run's
 // outputs are (suite/compare_sets.h); exit 0 when they agree, 1 when they differ.
-#include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +16,6 @@
 #include "cli/help_text.h"
 #include "cli/named_values.h"
 #include "cli/progress.h"
-#include "core/error.h"
-#include "core/fail.h"
 #include "suite/compare_sets.h"
 #include "suite/json_documents.h"
 #include "suite/tolerance.h"
@@ -74,14 +70,6 @@ void build_compare_app(CLI::App& app, CompareArgs& a) {
   add_tolerance_options(app, a.tol);
 }
 
-// A path that is not there is a mistake on the command line (exit 2), not bad data.
-void check_paths(const CompareArgs& a) {
-  for (const std::string* p : {&a.a, &a.b, &a.model}) {
-    std::error_code ec;
-    if (!p->empty() && !std::filesystem::exists(*p, ec)) fail(ErrorKind::kUsage, "{}: no such file or folder", *p);
-  }
-}
-
 void print_text(const SetsComparison& s, bool quiet) {
   size_t same = 0;
   for (const ValuePair& p : s.values) {
@@ -105,7 +93,8 @@ void print_text(const SetsComparison& s, bool quiet) {
 
 int run_compare(CompareArgs& a) {
   const Tolerance tol = tolerance_from(a.tol);
-  check_paths(a);
+  for (const std::string* p : {&a.a, &a.b, &a.model})
+    if (!p->empty()) check_exists(*p);
   // A large pair takes a while: its progress on a terminal, as `test` shows its own.
   CompareProgressLine progress(stdout, ::isatty(STDOUT_FILENO) != 0);
   const SetsComparison s =

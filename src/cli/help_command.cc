@@ -2,14 +2,13 @@
 // cargo spell it. A word that names no command is a usage error with the nearest one.
 #include <optional>
 #include <string>
-#include <vector>
 
-#include <fmt/core.h>
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
+#include "cli/command_row.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
@@ -20,39 +19,9 @@ namespace {
 
 struct HelpArgs {
   std::string command;
+  const Command* named = nullptr;  // what `command` names, once parsed
   CommonOptions common;
 };
-
-// Every documented command, from the one table (commands.h): no list here to drift.
-std::vector<std::string> command_names() {
-  std::vector<std::string> names;
-  for (const Command* c : documented_commands()) names.push_back(c->name);
-  return names;
-}
-
-void build_help_app(CLI::App& app, HelpArgs& a) {
-  describe_app(app, "onnx-run help", help_doc());
-  app.description("onnx-run help: the help of onnx-run, or of one command");
-  add_common_options(app, a.common, "accepted as everywhere; help runs nothing");
-  app.add_option("COMMAND", a.command, fmt::format("the command to explain ({})", fmt::join(command_names(), ", ")))
-      ->type_name("NAME");
-}
-
-// The command `a` asks about, or the exit code of a usage error.
-std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a, const Command*& command) {
-  CLI::App app;
-  build_help_app(app, a);
-  if (auto code = parse_args(app, argc, argv)) return code;
-  command = find_command(a.command.empty() ? "run" : a.command);
-  if (command && command->doc) return std::nullopt;
-  command = nullptr;
-  const auto near = nearest_name(a.command, command_names());
-  fmt::print(stderr, "onnx-run: help: '{}' is not a command{} (commands: {})\n", a.command,
-             near ? fmt::format("; did you mean `onnx-run help {}`?", *near) : "", fmt::join(command_names(), ", "));
-  return kExitUsage;
-}
-
-}  // namespace
 
 const CommandDoc& help_doc() {
   static const CommandDoc doc{"onnx-run help [COMMAND]",
@@ -63,27 +32,50 @@ const CommandDoc& help_doc() {
   return doc;
 }
 
-void help_with_app(const std::function<void(CLI::App&)>& use) {
-  HelpArgs a;
-  CLI::App app;
-  build_help_app(app, a);
-  use(app);
+void build_help_app(CLI::App& app, HelpArgs& a) {
+  describe_app(app, "onnx-run help", help_doc());
+  app.description("onnx-run help: the help of onnx-run, or of one command");
+  add_common_options(app, a.common, "accepted as everywhere; help runs nothing");
+  app.add_option("COMMAND", a.command, fmt::format("the command to explain ({})", fmt::join(command_names(), ", ")))
+      ->type_name("NAME");
+}
+
+// Parsed as a row is, but run its own way: the common options are not applied (the
+// command named applies its own), and a word that names no command is a usage error.
+const CommandRow<HelpArgs> kRow{
+    "help", "print the help of onnx-run or of one command", help_doc, build_help_app, nullptr, nullptr};
+
+// Parses argv into `a`; the exit code when that ends the command, a word that names no
+// command included (a usage error).
+std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a) {
+  if (auto code = row_detail::parse<HelpArgs, kRow>(argc, argv, a)) return code;
+  a.named = find_command(a.command.empty() ? "run" : a.command);
+  if (a.named && a.named->doc) return std::nullopt;
+  const auto near = nearest_name(a.command, command_names());
+  fmt::print(stderr, "onnx-run: help: '{}' is not a command{} (commands: {})\n", a.command,
+             near ? fmt::format("; did you mean `onnx-run help {}`?", *near) : "", fmt::join(command_names(), ", "));
+  return kExitUsage;
 }
 
 int help_main(int argc, char** argv) {
   HelpArgs a;
-  const Command* command = nullptr;
-  if (auto code = parse_help_args(argc, argv, a, command)) return *code;
-  std::string name = command->name, help = "--help";
+  if (auto code = parse_help_args(argc, argv, a)) return *code;
+  std::string name = a.named->name, help = "--help";
   char* args[] = {name.data(), help.data(), nullptr};
-  return command->main(2, args);
+  return a.named->main(2, args);
 }
 
 int help_check_args(int argc, char** argv) {
   HelpArgs a;
-  const Command* command = nullptr;
-  if (auto code = parse_help_args(argc, argv, a, command)) return *code;
-  return kExitOk;
+  return parse_help_args(argc, argv, a).value_or(kExitOk);
+}
+
+}  // namespace
+
+const Command& help_command() {
+  static const Command command{
+      kRow.name, help_main, help_check_args, kRow.summary, row_detail::with_app<HelpArgs, kRow>, help_doc};
+  return command;
 }
 
 }  // namespace onnxrun::cli

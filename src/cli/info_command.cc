@@ -89,7 +89,7 @@ int run_info(InfoArgs& a) {
 }
 
 const CommandRow<InfoArgs> kRow{
-    "info", "what a model is and how onnx-run resolves it", info_doc, build_info_app, no_further_checks, run_info};
+    "info", "what a model is and how onnx-run resolves it", info_doc, build_info_app, nullptr, run_info};
 
 }  // namespace
 

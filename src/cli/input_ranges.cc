@@ -6,7 +6,9 @@
 #include "core/fail.h"
 
 namespace onnxrun::cli {
+namespace {
 
+// "LO,HI" of --range. Throws Error(kUsage) unless both are numbers and LO <= HI.
 std::pair<double, double> parse_range(const std::string& text) {
   const size_t comma = text.find(',');
   char* end1 = nullptr;
@@ -19,6 +21,8 @@ std::pair<double, double> parse_range(const std::string& text) {
   }
   fail(ErrorKind::kUsage, "--range {}: expected LO,HI with LO <= HI (for example --range=-5,5 or --range x:0,1)", text);
 }
+
+}  // namespace
 
 InputRanges parse_input_ranges(const std::vector<std::string>& args) {
   InputRanges out;

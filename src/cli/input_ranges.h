@@ -14,9 +14,6 @@ struct InputRanges {
   std::map<std::string, std::pair<double, double>> named;  // NAME:LO,HI
 };
 
-// "LO,HI" of --range. Throws Error(kUsage) unless both are numbers and LO <= HI.
-std::pair<double, double> parse_range(const std::string& text);
-
 // Each argument is LO,HI or NAME:LO,HI. The name is what comes before the last ':'
 // (numbers have none; ONNX names such as "input:0" may). Throws Error(kUsage) for a
 // malformed range, a second LO,HI, or a name given twice.

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -10,10 +10,25 @@
 
 #include "cli/app_common.h"
 #include "cli/commands.h"
-#include "cli/help_text.h"
 
 namespace onnxrun::cli {
 namespace {
+
+// One option of one command, as the documents describe it.
+struct OptionFacts {
+  std::vector<std::string> names;  // "-i", "--input" (short first); a positional: its name
+  bool positional = false;
+  bool takes_value = false;
+  bool global = false;     // in every command (help_text.h: kGlobalGroup, --help, --version)
+  std::string value_name;  // "FILE", "N", "[NAME=]FILE|LIST"
+  std::string description;
+  std::string default_value;         // "" when none is shown
+  std::vector<std::string> choices;  // --format: pb npy npz
+  // What a shell should complete for the value: "" (nothing), "dir", "file", or file
+  // extensions ("onnx", "pb npy"); `after_name_eq` for -i NAME=FILE.
+  std::string complete;
+  bool after_name_eq = false;
+};
 
 // What a value is completed with, by option: the one thing CLI11 does not record.
 const std::map<std::string, std::string>& file_kinds() {
@@ -26,105 +41,19 @@ const std::map<std::string, std::string>& file_kinds() {
 
 std::vector<std::string> parse_choices(CLI::Option* o) {
   // CLI::IsMember describes itself as "{pb,npy,npz}".
-  std::vector<std::string> out;
   std::string d;
   try {
     d = o->get_validator()->get_description();
   } catch (const CLI::Error&) {
-    return out;  // CLI11 throws for an option without validators
+    return {};  // CLI11 throws for an option without validators
   }
-  if (d.size() < 2 || d.front() != '{' || d.back() != '}') return out;
-  d = d.substr(1, d.size() - 2);
-  for (size_t pos = 0; pos <= d.size();) {
-    size_t comma = d.find(',', pos);
-    if (comma == std::string::npos) comma = d.size();
-    out.push_back(d.substr(pos, comma - pos));
-    pos = comma + 1;
-  }
-  return out;
+  if (d.size() < 2 || d.front() != '{' || d.back() != '}') return {};
+  return CLI::detail::split(d.substr(1, d.size() - 2), ',');
 }
 
-struct CommandFacts {
-  const Command* command;
-  std::vector<OptionFacts> options;
-};
-
-// Every documented command with its options, run first.
-std::vector<CommandFacts> all_commands() {
-  std::vector<CommandFacts> out;
-  for (const Command* c : documented_commands())
-    c->with_app([&](CLI::App& app) { out.push_back({c, option_facts(app)}); });
-  return out;
-}
-
-std::string spelling(const OptionFacts& o, const char* sep = ", ") {
-  std::string out;
-  for (const std::string& n : o.names) out += (out.empty() ? "" : sep) + n;
-  return out;
-}
-
-// --- roff -------------------------------------------------------------------
-
-// Text safe in a roff line: backslashes and hyphens escaped, no line starting with a
-// control character.
-std::string roff(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '\\') out += "\\e";
-    else if (ch == '-') out += "\\-";
-    else out += ch;
-  }
-  if (!out.empty() && (out[0] == '.' || out[0] == '\'')) out.insert(0, "\\&");
-  return out;
-}
-
-// "onnx-run [run] MODEL [OPTIONS]": the program bold, placeholders in capitals italic.
-std::string roff_synopsis(const std::string& synopsis) {
-  std::string out;
-  size_t pos = 0;
-  while (pos < synopsis.size()) {
-    size_t end = synopsis.find(' ', pos);
-    if (end == std::string::npos) end = synopsis.size();
-    std::string word = synopsis.substr(pos, end - pos);
-    std::string core = word;
-    std::string lead, trail;
-    while (!core.empty() && (core.front() == '[' || core.front() == '|')) lead += core.front(), core.erase(0, 1);
-    while (!core.empty() && (core.back() == ']' || core.back() == '.'))
-      trail.insert(0, 1, core.back()), core.pop_back();
-    const bool placeholder = !core.empty() && std::all_of(core.begin(), core.end(),
-                                                          [](char c) { return (c >= 'A' && c <= 'Z') || c == '_'; });
-    const bool literal = core == "onnx-run" || (!core.empty() && core[0] == '-') ||
-                         std::find_if(documented_commands().begin(), documented_commands().end(),
-                                      [&](const Command* c) { return core == c->name; }) != documented_commands().end();
-    if (placeholder) core = "\\fI" + roff(core) + "\\fR";
-    else if (literal) core = "\\fB" + roff(core) + "\\fR";
-    else core = roff(core);
-    out += (out.empty() ? "" : " ") + roff(lead) + core + roff(trail);
-    pos = end + 1;
-  }
-  return out;
-}
-
-void roff_option(std::string& out, const OptionFacts& o) {
-  std::string head;
-  for (const std::string& n : o.names) head += (head.empty() ? "" : ", ") + ("\\fB" + roff(n) + "\\fR");
-  if (o.positional) head = "\\fI" + roff(o.names[0]) + "\\fR";
-  else if (o.takes_value) head += " \\fI" + roff(o.value_name) + "\\fR";
-  std::string text = o.description;
-  if (!o.choices.empty()) {
-    std::string list;
-    for (const std::string& c : o.choices) list += (list.empty() ? "" : ", ") + c;
-    text += " (one of " + list + ")";
-  }
-  if (!o.default_value.empty()) text += " (default: " + o.default_value + ")";
-  out += ".TP\n" + head + "\n" + roff(text) + "\n";
-}
-
-}  // namespace
-
-std::vector<OptionFacts> option_facts(const CLI::App& const_app) {
-  // CLI11 hands out validators only through a non-const Option.
-  CLI::App& app = const_cast<CLI::App&>(const_app);
+// The options `app` defines and --help shows (hidden ones left out), in definition order.
+// `app` is not const: CLI11 hands out validators only through a non-const Option.
+std::vector<OptionFacts> option_facts(CLI::App& app) {
   std::vector<OptionFacts> out;
   for (CLI::Option* o : app.get_options()) {
     if (o->get_group().empty()) continue;  // hidden (test hooks)
@@ -152,6 +81,71 @@ std::vector<OptionFacts> option_facts(const CLI::App& const_app) {
   }
   return out;
 }
+
+struct CommandFacts {
+  const Command* command;
+  std::vector<OptionFacts> options;
+};
+
+// Every documented command with its options, run first.
+std::vector<CommandFacts> all_commands() {
+  std::vector<CommandFacts> out;
+  for (const Command* c : documented_commands())
+    c->with_app([&](CLI::App& app) { out.push_back({c, option_facts(app)}); });
+  return out;
+}
+
+// --- roff -------------------------------------------------------------------
+
+// Text safe in a roff line: backslashes and hyphens escaped, no line starting with a
+// control character.
+std::string roff(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '\\') out += "\\e";
+    else if (ch == '-') out += "\\-";
+    else out += ch;
+  }
+  if (!out.empty() && (out[0] == '.' || out[0] == '\'')) out.insert(0, "\\&");
+  return out;
+}
+
+// "onnx-run [run] MODEL [OPTIONS]": the program bold, placeholders in capitals italic.
+std::string roff_synopsis(const std::string& synopsis) {
+  std::string out;
+  size_t pos = 0;
+  while (pos < synopsis.size()) {
+    size_t end = synopsis.find(' ', pos);
+    if (end == std::string::npos) end = synopsis.size();
+    std::string core = synopsis.substr(pos, end - pos);
+    std::string lead, trail;
+    while (!core.empty() && (core.front() == '[' || core.front() == '|')) lead += core.front(), core.erase(0, 1);
+    while (!core.empty() && (core.back() == ']' || core.back() == '.'))
+      trail.insert(0, 1, core.back()), core.pop_back();
+    const bool placeholder = !core.empty() && std::all_of(core.begin(), core.end(),
+                                                          [](char c) { return (c >= 'A' && c <= 'Z') || c == '_'; });
+    const bool literal = core == "onnx-run" || (!core.empty() && core[0] == '-') || find_command(core);
+    if (placeholder) core = "\\fI" + roff(core) + "\\fR";
+    else if (literal) core = "\\fB" + roff(core) + "\\fR";
+    else core = roff(core);
+    out += (out.empty() ? "" : " ") + roff(lead) + core + roff(trail);
+    pos = end + 1;
+  }
+  return out;
+}
+
+void roff_option(std::string& out, const OptionFacts& o) {
+  std::string head;
+  for (const std::string& n : o.names) head += (head.empty() ? "" : ", ") + ("\\fB" + roff(n) + "\\fR");
+  if (o.positional) head = "\\fI" + roff(o.names[0]) + "\\fR";
+  else if (o.takes_value) head += " \\fI" + roff(o.value_name) + "\\fR";
+  std::string text = o.description;
+  if (!o.choices.empty()) text += fmt::format(" (one of {})", fmt::join(o.choices, ", "));
+  if (!o.default_value.empty()) text += " (default: " + o.default_value + ")";
+  out += ".TP\n" + head + "\n" + roff(text) + "\n";
+}
+
+}  // namespace
 
 std::string option_list() {
   std::string out;
@@ -231,48 +225,41 @@ std::string man_page() {
 // --- bash -------------------------------------------------------------------
 
 std::string bash_completion() {
-  const auto commands = all_commands();
   std::string b;
   b += "# bash completion for onnx-run(1).\n";
   b += "# Generated by `onnx-run --generate bash-completion` from the command line's definitions; do not edit.\n\n";
   // The value kind of an option, per command: "flag", "none", "dir", "file", "ext:E1 E2",
   // "input:E1 E2" (after NAME=), "choice:A B".
-  for (const CommandFacts& c : commands) {
+  for (const CommandFacts& c : all_commands()) {
     b += fmt::format("_onnx_run_kind_{}() {{\n  case $1 in\n", c.command->name);
+    // The positionals: help's COMMAND takes a command; others their words (report's
+    // "merge") and files (of their extensions, all files for a plain PATH).
+    std::string words, positional = "none", choice_words, exts;
+    bool files = false;
     for (const OptionFacts& o : c.options) {
-      if (o.positional) continue;
+      if (o.positional) {
+        if (o.names[0] == "COMMAND") positional = "commands";
+        else if (!o.choices.empty())
+          choice_words += (choice_words.empty() ? "" : " ") + fmt::format("{}", fmt::join(o.choices, " "));
+        else files = true, exts += (exts.empty() || o.complete.empty() ? "" : " ") + o.complete;
+        continue;
+      }
       std::string kind = !o.takes_value        ? "flag"
                          : !o.choices.empty()  ? "choice:" + fmt::format("{}", fmt::join(o.choices, " "))
                          : o.after_name_eq     ? "input:" + o.complete
                          : o.complete == "dir" ? "dir"
                          : !o.complete.empty() ? "ext:" + o.complete
                                                : "none";
-      b += fmt::format("    {}) echo '{}' ;;\n", spelling(o, "|"), kind);
+      b += fmt::format("    {}) echo '{}' ;;\n", fmt::join(o.names, "|"), kind);
+      for (const std::string& n : o.names) words += (words.empty() ? "" : " ") + n;
     }
     b += "    *) echo '' ;;\n  esac\n}\n";
-    std::string words;
-    for (const OptionFacts& o : c.options)
-      if (!o.positional)
-        for (const std::string& n : o.names) words += (words.empty() ? "" : " ") + n;
     b += fmt::format("_onnx_run_opts_{}() {{ echo '{}'; }}\n", c.command->name, words);
-    // The positionals: help's COMMAND takes a command; others their words (report's
-    // "merge") and files (of their extensions, all files for a plain PATH).
-    std::string positional = "none", choice_words, exts;
-    bool files = false;
-    for (const OptionFacts& o : c.options) {
-      if (!o.positional) continue;
-      if (o.names[0] == "COMMAND") positional = "commands";
-      else if (!o.choices.empty())
-        choice_words += (choice_words.empty() ? "" : " ") + fmt::format("{}", fmt::join(o.choices, " "));
-      else files = true, exts += (exts.empty() || o.complete.empty() ? "" : " ") + o.complete;
-    }
     if (!choice_words.empty()) positional = "words:" + choice_words + ";" + (files ? exts : "");
     else if (files) positional = "ext:" + exts;
     b += fmt::format("_onnx_run_positional_{}() {{ echo '{}'; }}\n\n", c.command->name, positional);
   }
-  std::string names;
-  for (const CommandFacts& c : commands) names += (names.empty() ? "" : " ") + std::string(c.command->name);
-  b += fmt::format("_onnx_run_commands='{}'\n", names);
+  b += fmt::format("_onnx_run_commands='{}'\n", fmt::join(command_names(), " "));
   b += R"BASH(
 # Files with one of the extensions $1 (all files when empty) and every folder, for $2.
 _onnx_run_files() {
@@ -362,12 +349,10 @@ std::string zsh_completion() {
 }
 
 std::string fish_completion() {
-  const auto commands = all_commands();
   std::string f;
   f += "# fish completion for onnx-run(1).\n";
   f += "# Generated by `onnx-run --generate fish-completion` from the command line's definitions; do not edit.\n";
-  std::string names;
-  for (const CommandFacts& c : commands) names += (names.empty() ? "" : " ") + std::string(c.command->name);
+  const std::string names = fmt::format("{}", fmt::join(command_names(), " "));
   f += "complete -c onnx-run -f\n";
   f += fmt::format("complete -c onnx-run -n 'not __fish_seen_subcommand_from {}' -a '{}'\n", names, names);
   auto quote = [](std::string s) {
@@ -378,7 +363,7 @@ std::string fish_completion() {
     }
     return "'" + out + "'";
   };
-  for (const CommandFacts& c : commands) {
+  for (const CommandFacts& c : all_commands()) {
     const std::string cmd = c.command->name;
     // run is the default: its options apply when no other command was named.
     const std::string cond = cmd == "run"

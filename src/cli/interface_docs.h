@@ -5,30 +5,8 @@
 #pragma once
 
 #include <string>
-#include <vector>
-
-#include "cli/cli11_fwd.h"
 
 namespace onnxrun::cli {
-
-// One option of one command, as the documents describe it.
-struct OptionFacts {
-  std::vector<std::string> names;  // "-i", "--input" (short first); a positional: its name
-  bool positional = false;
-  bool takes_value = false;
-  bool global = false;     // in every command (help_text.h: kGlobalGroup, --help, --version)
-  std::string value_name;  // "FILE", "N", "[NAME=]FILE|LIST"
-  std::string description;
-  std::string default_value;         // "" when none is shown
-  std::vector<std::string> choices;  // --format: pb npy npz
-  // What a shell should complete for the value: "" (nothing), "dir", "file", or file
-  // extensions ("onnx", "pb npy"); `after_name_eq` for -i NAME=FILE.
-  std::string complete;
-  bool after_name_eq = false;
-};
-
-// The options `app` defines and --help shows (hidden ones left out), in definition order.
-std::vector<OptionFacts> option_facts(const CLI::App& app);
 
 std::string man_page();
 std::string bash_completion();

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <exception>
 #include <new>
-#include <string>
 #include <system_error>
 
 #include <fmt/core.h>

@@ -32,6 +32,11 @@ std::string problem_with(const std::string& arg) {
   return "";
 }
 
+// CLI11's check of one such argument, for the option's definition.
+CLI::Validator named_non_negative_number() {
+  return CLI::Validator([](std::string& text) { return problem_with(text); }, "", "[NAME:]number >= 0");
+}
+
 }  // namespace
 
 NamedValue split_named_value(const std::string& arg) {
@@ -51,10 +56,6 @@ NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std
     else out.by_name[nv.name] = v;
   }
   return out;
-}
-
-CLI::Validator named_non_negative_number() {
-  return CLI::Validator([](std::string& text) { return problem_with(text); }, "", "[NAME:]number >= 0");
 }
 
 void add_tolerance_options(CLI::App& app, ToleranceArgs& a, const std::string& note) {

@@ -31,9 +31,6 @@ struct NamedNumbers {
 // an empty name.
 NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std::string& option);
 
-// CLI11's check of one such argument, for the option's definition.
-CLI::Validator named_non_negative_number();
-
 // --rtol/--atol [NAME:]V, --check-error-stat, --exact and --max-ulp [NAME:]N, added to
 // `app` and stored as text.
 struct ToleranceArgs {

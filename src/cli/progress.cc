@@ -31,13 +31,10 @@ void TestProgress::print_result(size_t index, const TestResult& r) {
   const int width = static_cast<int>(std::to_string(total_).size());
   std::string line = fmt::format("[{:>{}}/{}] {:<11} {} ({:.3f} s)", index + 1, width, total_, outcome_name(r.outcome),
                                  r.name, r.seconds);
-  if (r.outcome == Outcome::kUnsupported) {
-    line += ": " + (r.causes.empty() ? r.message : fmt::format("{}", fmt::join(r.causes, ", ")));
-    fmt::print(out_, "{}\n", line);
-    return;
-  }
+  const bool unsupported = r.outcome == Outcome::kUnsupported;
+  if (unsupported) line += ": " + (r.causes.empty() ? r.message : fmt::format("{}", fmt::join(r.causes, ", ")));
   fmt::print(out_, "{}\n", line);
-  if (r.outcome == Outcome::kPassed || r.message.empty()) return;
+  if (unsupported || r.outcome == Outcome::kPassed || r.message.empty()) return;
   size_t pos = 0;
   while (pos <= r.message.size()) {
     const size_t nl = std::min(r.message.find('\n', pos), r.message.size());

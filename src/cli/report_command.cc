@@ -2,11 +2,9 @@
 // regression run merged into the report, the JUnit file and the closing text one run
 // over all of them would have given (suite/report_merge.h), a baseline applied as
 // `onnx-run test --baseline` applies it, and the same exit codes.
-#include <optional>
 #include <string>
 #include <vector>
 
-#include <fmt/core.h>
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -33,9 +31,9 @@ namespace {
 struct ReportArgs {
   std::string action;
   std::vector<std::string> reports;
-  std::string json, junit, baseline;
+  std::string json, junit;
   bool allow_missing = false;  // --allow-missing
-  size_t slowest = 5;
+  ClosingOptions closing;      // --slowest, --baseline (its path)
   CommonOptions common;
 };
 
@@ -85,12 +83,12 @@ void build_report_app(CLI::App& app, ReportArgs& a) {
       ->type_name("REPORT.json");
   app.add_option("--json", a.json, "write the merged report as JSON (the schema of test --json)")->type_name("FILE");
   app.add_option("--junit", a.junit, "write the merged JUnit XML report")->type_name("FILE");
-  app.add_option("--baseline", a.baseline,
+  app.add_option("--baseline", a.closing.baseline_path,
                  "an earlier --json report: exit 1 only for tests that passed there and not in the merge")
       ->type_name("FILE");
   app.add_flag("--allow-missing", a.allow_missing,
                "merge even when a shard's report is missing or cannot be read (a warning says which)");
-  app.add_option("--slowest", a.slowest, "how many of the slowest tests to list")
+  app.add_option("--slowest", a.closing.slowest, "how many of the slowest tests to list")
       ->type_name("N")
       ->capture_default_str()
       ->check(whole_number(0));
@@ -112,12 +110,10 @@ std::vector<ReportFile> read_shards(const ReportArgs& a) {
   return shards;
 }
 
-int merge(const ReportArgs& a) {
-  ClosingOptions closing;
-  closing.slowest = a.slowest;
+int run_report(ReportArgs& a) {
+  ClosingOptions& closing = a.closing;
   closing.quiet = a.common.verbosity.quiet;
-  closing.baseline_path = a.baseline;
-  if (!a.baseline.empty()) closing.baseline = read_baseline(a.baseline);
+  if (!closing.baseline_path.empty()) closing.baseline = read_baseline(closing.baseline_path);
   const MergedReport m = merge_reports(read_shards(a));
   // A lost shard is a run whose tests nobody saw: not a pass unless asked for.
   if (!m.merge.missing.empty()) {
@@ -128,7 +124,7 @@ int merge(const ReportArgs& a) {
   }
   if (!closing.baseline.empty() && !m.tests.empty() && compare_with_baseline(m.tests, closing.baseline).matched == 0)
     fail(ErrorKind::kUsage, "--baseline {}: none of its {} tests is among the {} merged (tests match by model path)",
-         a.baseline, closing.baseline.size(), m.tests.size());
+         closing.baseline_path, closing.baseline.size(), m.tests.size());
   for (const std::string* out : {&a.json, &a.junit})
     if (!out->empty()) check_writable_target(*out);
 
@@ -144,11 +140,9 @@ int merge(const ReportArgs& a) {
   return c.failed ? report_mismatch(c.failure) : kExitOk;
 }
 
-int run_report(ReportArgs& a) { return merge(a); }
-
-const CommandRow<ReportArgs> kRow{"report",          "merge the --json reports of test shards into one (report merge)",
-                                  report_doc,        build_report_app,
-                                  no_further_checks, run_report};
+const CommandRow<ReportArgs> kRow{"report",   "merge the --json reports of test shards into one (report merge)",
+                                  report_doc, build_report_app,
+                                  nullptr,    run_report};
 
 }  // namespace
 

@@ -1,7 +1,7 @@
-#include "cli/run_command.h"
-
+// `onnx-run MODEL ...`: run a model on given inputs, made-up inputs, or its test sets,
+// and compare. Parses the options into a RunRequest for the run pipeline
+// (suite/run.h), prints its report, and maps it to an exit code.
 #include <filesystem>
-#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,18 +9,20 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app_common.h"
+#include "cli/command_row.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
 #include "cli/input_ranges.h"
+#include "cli/named_values.h"
 #include "cli/number_options.h"
-#include "cli/render_run.h"
 #include "cli/shape_args.h"
 #include "cli/stdout_check.h"
 #include "core/error.h"
 #include "core/fail.h"
 #include "core/log.h"
 #include "io/tensor_format.h"
+#include "io/tensor_text.h"
 #include "io/test_data.h"
 #include "model/print_graph.h"
 #include "suite/json_documents.h"
@@ -30,39 +32,64 @@
 namespace fs = std::filesystem;
 
 namespace onnxrun::cli {
+namespace {
+
+struct RunOptions {
+  // What the request takes as given: MODEL, -i (its lists still marked: kListMark),
+  // --npz, --seed, --expected, -o, --save-inputs, --dump-intermediates,
+  // --expand-functions, --no-fuse, --full.
+  RunRequest request;
+  std::string test_dir;
+  ToleranceArgs tol;                // --rtol, --atol, --check-error-stat
+  bool print_graph = false;         // print the graph as it will run, then stop
+  std::vector<std::string> shapes;  // --shape NAME=d0,d1,...
+  bool random = false;              // --random: made-up inputs even when test sets exist
+  std::vector<std::string> ranges;  // --range LO,HI and NAME:LO,HI (cli/input_ranges.h)
+  std::string format = "pb";        // --format pb|npy|npz (for -o, --save-inputs, --dump-intermediates)
+  bool json = false;                // --json: the report as JSON on stdout
+  std::string exec_path = "auto";   // --exec-path auto|whole|blocks (hidden: for tests)
+  CommonOptions common;
+};
+
+// CLI11 splits an option value written "[a,b]" into the values a and b, which would
+// break `-i [1,2]`: such -i values are marked in argv so that CLI11 keeps them whole, and
+// unmark_list_arg gives the text back.
+constexpr char kListMark = '\x1e';  // ASCII record separator: never in a real argument
 
 void add_run_options(CLI::App& app, RunOptions& o) {
-  app.add_option("MODEL", o.model, "the .onnx model file")->type_name("FILE")->required();
-  app.add_option("-i,--input", o.inputs,
+  app.add_option("MODEL", o.request.model, "the .onnx model file")->type_name("FILE")->required();
+  app.add_option("-i,--input", o.request.inputs,
                  "an input: [NAME=]FILE (.pb TensorProto or .npy) or [NAME=][v0,v1,...] (nested lists for rank > 1); "
                  "without NAME, inputs bind in graph input order")
       ->type_name("[NAME=]FILE|LIST");
-  app.add_option("-o,--output-dir", o.output_dir, "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
+  app.add_option("-o,--output-dir", o.request.output_dir,
+                 "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
       ->type_name("DIR");
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
   add_tolerance_options(app, o.tol);
-  app.add_option("--expected", o.expected,
+  app.add_option("--expected", o.request.expected,
                  "compare the outputs with expected ones: an .npz (arrays by output name), a folder of output_K.pb "
                  "or NAME.npy files, or NAME=FILE for one output (repeatable); matched by name, else by position")
       ->type_name("FILE|DIR|NAME=FILE");
-  app.add_flag("--expand-functions", o.expand_functions,
+  app.add_flag("--expand-functions", o.request.expand_functions,
                "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
-  app.add_flag("--no-fuse", o.no_fuse,
+  app.add_flag("--no-fuse", o.request.no_fuse,
                "run every node as the graph says: no function bodies recognised, no chains fused (same results)");
   app.add_flag("--print-graph", o.print_graph,
                "print the graph as it will run (model functions inlined; with --expand-functions, bodies expanded; "
                "fused unless --no-fuse) and exit without running");
-  app.add_option("--npz", o.npz, "inputs from a numpy .npz: each array binds the input of its name")->type_name("FILE");
+  app.add_option("--npz", o.request.npz, "inputs from a numpy .npz: each array binds the input of its name")
+      ->type_name("FILE");
   app.add_option("--shape", o.shapes,
                  "an input's shape, for made-up inputs, symbolic dims and -i literals (NAME= for a scalar)")
       ->type_name("NAME=d0,d1,...");
   app.add_flag("--random", o.random, "run on made-up inputs even when test sets exist");
-  app.add_option("--seed", o.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
+  app.add_option("--seed", o.request.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
   app.add_option("--range", o.ranges,
                  "made-up values are uniform in [LO,HI] (default -1,1; for example --range=-5,5); NAME:LO,HI sets one "
                  "input's own (for example --range x:0,1)")
       ->type_name("[NAME:]LO,HI");
-  app.add_option("--save-inputs", o.save_inputs_dir,
+  app.add_option("--save-inputs", o.request.save_inputs_dir,
                  "write the inputs the run used (made-up ones too) as DIR/input_<k>.pb (.npy; or DIR/inputs.npz), to "
                  "run again with -i or --npz")
       ->type_name("DIR");
@@ -73,15 +100,12 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--exec-path", o.exec_path, "run block by block when possible, or always whole")
       ->check(CLI::IsMember({"auto", "whole", "blocks"}))
       ->group("");
-  app.add_flag("--full", o.full, "print every element (default: summarise tensors of more than 1000)");
+  app.add_flag("--full", o.request.print.full, "print every element (default: summarise tensors of more than 1000)");
   app.add_flag("--json", o.json, "print inputs, outputs, comparisons and timings as one JSON object");
-  app.add_option("--dump-intermediates", o.dump_dir, "write every value the run produces into DIR, named after it")
+  app.add_option("--dump-intermediates", o.request.dump_dir,
+                 "write every value the run produces into DIR, named after it")
       ->type_name("DIR");
 }
-
-namespace {
-constexpr char kListMark = '\x1e';  // ASCII record separator: never in a real argument
-}  // namespace
 
 std::vector<std::string> mark_list_args(int argc, char** argv) {
   std::vector<std::string> out(argv, argv + argc);
@@ -97,15 +121,13 @@ std::string unmark_list_arg(const std::string& arg) {
   return !arg.empty() && arg[0] == kListMark ? arg.substr(1) : arg;
 }
 
-namespace {
-
 // The test sets beside the model (or the one of -d), as the pipeline takes them.
 std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
   std::vector<std::string> dirs;
   if (!o.test_dir.empty()) {
     dirs.push_back(o.test_dir);
   } else {
-    const std::string model_dir = fs::path(o.model).parent_path().string();
+    const std::string model_dir = fs::path(o.request.model).parent_path().string();
     dirs = find_test_sets(model_dir.empty() ? "." : model_dir);
   }
   std::vector<TestSetSpec> sets;
@@ -126,28 +148,18 @@ std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
 }
 
 // The request the options make, all but the test sets beside the model: nothing here
-// reads the file system, so run_check_args can call it alone.
+// reads the file system, so check_run can call it alone.
 RunRequest request_from_options(const RunOptions& o) {
-  RunRequest r;
-  r.model = o.model;
-  r.expand_functions = o.expand_functions;
-  r.no_fuse = o.no_fuse;
-  for (const std::string& arg : o.inputs) r.inputs.push_back(unmark_list_arg(arg));
-  r.npz = o.npz;
+  RunRequest r = o.request;
+  for (std::string& arg : r.inputs) arg = unmark_list_arg(arg);
   r.shapes = parse_shape_args(o.shapes);
-  r.seed = o.seed;
   const InputRanges ranges = parse_input_ranges(o.ranges);
   std::tie(r.low, r.high) = ranges.all;
   r.ranges = ranges.named;
   r.tol = tolerance_from(o.tol);
-  r.expected = o.expected;
-  r.output_dir = o.output_dir;
-  r.save_inputs_dir = o.save_inputs_dir;
   r.format = parse_tensor_format(o.format);
-  r.dump_dir = o.dump_dir;
-  r.threads = static_cast<unsigned>(o.threads);
-  r.digests = o.json || !o.quiet;
-  r.print.full = o.full;
+  r.threads = o.common.threads;
+  r.digests = o.json || !o.common.verbosity.quiet;
   r.keep_tensors = false;  // printing and JSON read the digests
   r.path = o.exec_path == "whole" ? ExecPath::kWhole : o.exec_path == "blocks" ? ExecPath::kBlocks : ExecPath::kAuto;
 
@@ -157,7 +169,7 @@ RunRequest request_from_options(const RunOptions& o) {
   if (given && o.random) fail(ErrorKind::kUsage, "give inputs with -i/--npz or ask for --random ones, not both");
   if (o.random && !o.test_dir.empty())
     fail(ErrorKind::kUsage, "give a test set with -d or ask for --random inputs, not both");
-  if (!o.expected.empty() && !given && !o.random)
+  if (!r.expected.empty() && !given && !o.random)
     fail(ErrorKind::kUsage,
          "--expected needs inputs given with -i/--npz or --random: a test set brings its own expected outputs");
   r.source = given ? FeedSource::kGiven : o.random ? FeedSource::kRandom : FeedSource::kTestSets;
@@ -180,6 +192,57 @@ RunRequest request_for(const RunOptions& o) {
   return r;
 }
 
+// A set's inputs and outputs; with -q only the checks that failed, each with its error
+// statistics. Values print from their digests (suite/value_digest.h), made by the run
+// whichever way it ran: the same text from a streamed run as from a whole one.
+void print_values(const SetRun& run, bool quiet) {
+  if (quiet) {
+    for (const OutputVerdict& c : run.checks)
+      if (!c.comparison.ok) fmt::print("  {}\n{}", c.comparison.summary(c.name), c.comparison.error_report("    "));
+    return;
+  }
+  for (const RunValue& v : run.inputs)
+    fmt::print("input '{}': {} from {}\n  {}\n", printable(v.name), describe(v.digest), printable(v.source),
+               format_stats(v.digest.stats));
+  for (size_t k = 0; k < run.outputs.size(); ++k) {
+    const ValueDigest& d = run.outputs[k].digest;
+    fmt::print("output '{}': {}\n  {}\n", printable(run.outputs[k].name), describe(d), format_stats(d.stats));
+    if (const OutputVerdict* check = run.check_for(run.outputs[k].name))
+      fmt::print("  {}\n{}", check->comparison.verdict(), check->comparison.error_report("  "));
+    fmt::print("{}\n", format_shown(d.shown, d.shape, d.print));
+  }
+}
+
+void print_test_set(const SetRun& run, bool quiet, bool only_set) {
+  if (run.error) {
+    // The one line on stderr says it (run, below); a list of sets still shows where it failed.
+    if (!only_set) fmt::print("{}: error: {}\n", run.label, run.error->what());
+    return;
+  }
+  const bool passed = run.passed();
+  if (quiet && passed) return;
+  fmt::print("{}: {}\n", run.label, passed ? "passed" : "FAILED");
+  print_values(run, quiet);
+}
+
+// A RunReport as the text `onnx-run MODEL` prints on stdout: each input with its type,
+// shape, source and statistics; each output with its statistics, its comparison verdict
+// when there are expected values, and its values as numpy prints them. Test sets are
+// headed by their label and verdict. With `quiet`, only failures.
+void print_run_text(const RunReport& report, bool quiet) {
+  if (report.source != FeedSource::kTestSets) return print_values(report.runs.at(0), quiet);
+  size_t passed = 0;
+  for (size_t k = 0; k < report.runs.size(); ++k) {
+    if (k > 0 && !quiet) fmt::print("\n");
+    print_test_set(report.runs[k], quiet, report.runs.size() == 1);
+    passed += report.runs[k].passed();
+  }
+  // -q prints only failures and errors (as the -i doors do), and then the tally with them.
+  const bool all_passed = passed == report.runs.size();
+  if (quiet ? !all_passed : report.runs.size() > 1)
+    fmt::print("{} of {} test sets passed\n", passed, report.runs.size());
+}
+
 int exit_code_of(const RunReport& report) {
   int code = kExitOk;
   for (const SetRun& run : report.runs) {
@@ -189,9 +252,7 @@ int exit_code_of(const RunReport& report) {
   return code;
 }
 
-}  // namespace
-
-int run_command(const RunOptions& o) {
+int run(RunOptions& o) {
   if (o.print_graph) {
     const PlannedGraph planned = planned_graph(request_from_options(o));
     fmt::print("{}fusion\n{}", format_graph(planned.graph), describe_fusion(planned.fusion));
@@ -200,7 +261,7 @@ int run_command(const RunOptions& o) {
   RunReport report = run_model(request_for(o));
   if (!report.notice.empty()) log::warn("{}", report.notice);
   if (o.json) fmt::print("{}", run_json(report));
-  else print_run_text(report, RenderOptions{o.quiet});
+  else print_run_text(report, o.common.verbosity.quiet);
   const int code = exit_code_of(report);
   // Outputs appear only when everything, printing included, has succeeded.
   check_stdout();
@@ -248,56 +309,23 @@ const CommandDoc& run_doc() {
   return doc;
 }
 
-namespace {
-
-struct RunArgs {
-  RunOptions run;
-  CommonOptions common;
-};
-
-void build_run_app(CLI::App& app, RunArgs& a) {
+void build_run_app(CLI::App& app, RunOptions& o) {
   describe_app(app, "onnx-run", run_doc());
   app.description("onnx-run: run ONNX models from the command line and check them against ONNX test data");
-  add_common_options(app, a.common, "threads to split large tensors across (default: one per core)");
-  add_run_options(app, a.run);
+  add_common_options(app, o.common, "threads to split large tensors across (default: one per core)");
+  add_run_options(app, o);
   app.footer(commands_overview() + "\n\n" + help_footer(run_doc()));
 }
 
-// Parses argv into `a`; the exit code when parsing ends the command (parse_args).
-std::optional<int> parse_run_args(int argc, char** argv, RunArgs& a) {
-  CLI::App app;
-  build_run_app(app, a);
-  std::vector<std::string> args = mark_list_args(argc, argv);  // keeps `-i [1,2]` whole
-  std::vector<char*> arg_ptrs;
-  for (std::string& arg : args) arg_ptrs.push_back(arg.data());
-  if (auto code = parse_args(app, static_cast<int>(arg_ptrs.size()), arg_ptrs.data())) return code;
-  a.run.quiet = a.common.verbosity.quiet;
-  a.run.threads = static_cast<int>(a.common.threads);
-  return std::nullopt;
-}
+void check_run(RunOptions& o) { request_from_options(o); }
+
+const CommandRow<RunOptions> kRow{"run",     "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)",
+                                  run_doc,   build_run_app,
+                                  check_run, run,
+                                  nullptr,   mark_list_args};
 
 }  // namespace
 
-void run_with_app(const std::function<void(CLI::App&)>& use) {
-  RunArgs a;
-  CLI::App app;
-  build_run_app(app, a);
-  use(app);
-}
-
-int run_main(int argc, char** argv) {
-  RunArgs a;
-  if (auto code = parse_run_args(argc, argv, a)) return *code;
-  apply_common_options(a.common);
-  return run_command(a.run);
-}
-
-int run_check_args(int argc, char** argv) {
-  RunArgs a;
-  if (auto code = parse_run_args(argc, argv, a)) return *code;
-  check_common_options(a.common);
-  request_from_options(a.run);
-  return kExitOk;
-}
+const Command& run_command() { return row_command<RunOptions, kRow>(); }
 
 }  // namespace onnxrun::cli

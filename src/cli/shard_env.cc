@@ -46,20 +46,6 @@ std::string looked_for() {
   return s;
 }
 
-}  // namespace
-
-Environment process_environment() {
-  return [](const std::string& name) -> std::optional<std::string> {
-    const char* v = std::getenv(name.c_str());
-    if (!v || !*v) return std::nullopt;
-    return std::string(v);
-  };
-}
-
-std::string AutoShard::slice() const { return fmt::format("{}/{}", index, count); }
-
-namespace {
-
 bool sets_any(const Environment& env, const Protocol& p) { return env(p.index) || (p.total && env(p.total)); }
 
 // "CI_NODE_INDEX/CI_NODE_TOTAL (GitLab)", naming the variables that are set.
@@ -71,6 +57,16 @@ std::string set_variables(const Environment& env, const Protocol& p) {
 }
 
 }  // namespace
+
+Environment process_environment() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());
+    if (!v || !*v) return std::nullopt;
+    return std::string(v);
+  };
+}
+
+std::string AutoShard::slice() const { return fmt::format("{}/{}", index, count); }
 
 AutoShard shard_from_environment(const Environment& env, int shard_count) {
   // Bazel runs inside a CI job, so its variables (the innermost engine's) win over the

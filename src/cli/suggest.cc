@@ -42,15 +42,6 @@ std::optional<std::string> misspelt_command(const std::string& arg, const std::v
   return nearest_name(arg, commands);
 }
 
-std::vector<std::string> option_names(const CLI::App& app) {
-  std::vector<std::string> out;
-  for (const CLI::Option* o : app.get_options()) {
-    for (const std::string& l : o->get_lnames()) out.push_back("--" + l);
-    for (const std::string& s : o->get_snames()) out.push_back("-" + s);
-  }
-  return out;
-}
-
 std::string usage_line(const CLI::App& app) {
   const auto* formatter = dynamic_cast<const CLI::Formatter*>(app.get_formatter().get());
   std::string line = formatter ? formatter->make_usage(&app, app.get_name()) : "usage: " + app.get_name();
@@ -61,15 +52,19 @@ std::string usage_line(const CLI::App& app) {
 
 namespace {
 
-bool takes_value(const CLI::Option* o) { return o->get_type_size() > 0; }
+// Every option spelling of `app` ("--full", "-i", ...).
+std::vector<std::string> option_names(const CLI::App& app) {
+  std::vector<std::string> out;
+  for (const CLI::Option* o : app.get_options()) {
+    for (const std::string& l : o->get_lnames()) out.push_back("--" + l);
+    for (const std::string& s : o->get_snames()) out.push_back("-" + s);
+  }
+  return out;
+}
 
 const CLI::Option* find_option(const CLI::App& app, const std::string& word) {
-  for (const CLI::Option* o : app.get_options()) {
-    for (const std::string& l : o->get_lnames())
-      if (word == "--" + l) return o;
-    for (const std::string& s : o->get_snames())
-      if (word == "-" + s) return o;
-  }
+  for (const CLI::Option* o : app.get_options())
+    if (o->check_name(word)) return o;  // "--name" or "-n"
   return nullptr;
 }
 
@@ -91,7 +86,7 @@ std::optional<std::string> first_unknown_option(const CLI::App& app, const std::
     const CLI::Option* o = find_option(app, word);
     if (!o) return word;
     const bool value_attached = is_long ? arg.find('=') != std::string::npos : arg.size() > 2;
-    if (takes_value(o) && !value_attached) ++k;  // the next word is its value
+    if (o->get_type_size() > 0 && !value_attached) ++k;  // the next word is its value
   }
   return std::nullopt;
 }

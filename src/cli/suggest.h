@@ -20,9 +20,6 @@ std::optional<std::string> nearest_name(const std::string& word, const std::vect
 // is close to a command name, that command (`onnx-run tset` -> "test").
 std::optional<std::string> misspelt_command(const std::string& arg, const std::vector<std::string>& commands);
 
-// Every option spelling of `app` ("--full", "-i", ...).
-std::vector<std::string> option_names(const CLI::App& app);
-
 // "usage: onnx-run info MODEL [OPTIONS]": the usage line of the app's --help.
 std::string usage_line(const CLI::App& app);
 

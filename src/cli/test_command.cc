@@ -7,7 +7,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <optional>
 #include <thread>
 
@@ -48,18 +47,16 @@ struct TestOptions {
   std::string shard_source;  // the engine --shard auto found
   bool list = false;
   RunnerOptions runner;
-  std::string json, junit, baseline;
+  std::string json, junit;
   std::string update_baseline;  // --update-baseline F
-  bool strict = false;
-  size_t slowest = 5;
-  size_t causes = 15;
-  bool quiet = false;
-  ToleranceArgs tol;  // into runner.case_options.tol after parsing
+  ClosingOptions closing;       // --slowest, --strict, --baseline (its path); -q
+  ToleranceArgs tol;            // into runner.case_options.tol after parsing
+  CommonOptions common;
 };
 
 // --shard auto: the slice from the environment (cli/shard_env.h) replaces "auto" in
 // `o.shard`; with Bazel, a JUnit report goes to XML_OUTPUT_FILE unless --junit names one.
-// Changes nothing outside `o` (test_check_args calls it too). Throws Error(kUsage).
+// Changes nothing outside `o` (check_test calls it too). Throws Error(kUsage).
 std::optional<AutoShard> resolve_auto_shard(TestOptions& o) {
   if (o.shard != "auto") {
     if (o.shard_count > 0) fail(ErrorKind::kUsage, "--shard-count {} goes with --shard auto", o.shard_count);
@@ -105,7 +102,7 @@ RunInfo run_info(const TestOptions& o) {
   info.jobs = o.runner.jobs;
   info.isolate = o.runner.isolate || o.runner.timeout > 0;
   info.timeout = o.runner.timeout;
-  info.strict = o.strict;
+  info.strict = o.closing.strict;
   return info;
 }
 
@@ -125,7 +122,10 @@ void check_baseline_matches(const std::vector<TestCase>& tests, const std::vecto
        path, baseline.size(), tests.size());
 }
 
-int run(const TestOptions& o, const std::optional<AutoShard>& engine) {
+int run_test(TestOptions& o) {
+  // One warning per model would bury the report: the loader's warnings only with -v.
+  if (o.common.verbosity.verbose == 0) log::set_level(log::Level::kError);
+  const std::optional<AutoShard> engine = resolve_auto_shard(o);
   if (engine) {
     log::info("--shard auto: shard {} from {} ({})", engine->slice(), engine->engine, engine->from);
     if (!engine->xml_output_file.empty() && o.junit == engine->xml_output_file)
@@ -136,10 +136,10 @@ int run(const TestOptions& o, const std::optional<AutoShard>& engine) {
     for (const TestCase& t : tests) fmt::print("{}\n", t.name);
     return kExitOk;
   }
-  std::vector<TestResult> baseline;
-  if (!o.baseline.empty()) {
-    baseline = read_baseline(o.baseline);  // a bad baseline stops the run before it starts
-    check_baseline_matches(tests, baseline, o.baseline);
+  if (!o.closing.baseline_path.empty()) {
+    // A bad baseline stops the run before it starts.
+    o.closing.baseline = read_baseline(o.closing.baseline_path);
+    check_baseline_matches(tests, o.closing.baseline, o.closing.baseline_path);
   }
   // So does a report that could not be written: better now than after a long run.
   for (const std::string* report : {&o.json, &o.junit, &o.update_baseline})
@@ -148,7 +148,7 @@ int run(const TestOptions& o, const std::optional<AutoShard>& engine) {
 
   const ReportStamp stamp = report_stamp_now();  // when the run started, as JUnit records it
   const auto start = std::chrono::steady_clock::now();
-  TestProgress progress(stdout, tests.size(), ::isatty(STDOUT_FILENO) != 0, o.quiet, o.strict);
+  TestProgress progress(stdout, tests.size(), ::isatty(STDOUT_FILENO) != 0, o.closing.quiet, o.closing.strict);
   const std::vector<TestResult> results =
       run_tests(tests, o.runner, [&](size_t i, const TestResult& r) { progress.done(i, r); });
   progress.finish();
@@ -156,32 +156,16 @@ int run(const TestOptions& o, const std::optional<AutoShard>& engine) {
       summarize(results, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 
   if (!o.json.empty()) write_json_report(o.json, run_info(o), summary, results);
-  if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.strict, stamp);
+  if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.closing.strict, stamp);
   if (!o.update_baseline.empty()) {
-    const std::vector<TestResult> updated = updated_baseline(results, baseline);
+    const std::vector<TestResult> updated = updated_baseline(results, o.closing.baseline);
     write_json_report(o.update_baseline, run_info(o), summarize(updated, summary.seconds), updated);
   }
 
-  ClosingOptions closing;
-  closing.slowest = o.slowest;
-  closing.causes = o.causes;
-  closing.quiet = o.quiet;
-  closing.strict = o.strict;
-  closing.baseline_path = o.baseline;
-  closing.baseline = std::move(baseline);
-  const ClosingReport c = closing_report(results, summary, closing);
+  const ClosingReport c = closing_report(results, summary, o.closing);
   fmt::print("{}", c.text);
   return c.failed ? report_mismatch(c.failure) : kExitOk;
 }
-
-}  // namespace
-
-namespace {
-
-struct TestArgs {
-  TestOptions test;
-  CommonOptions common;
-};
 
 const CommandDoc& test_doc() {
   static const CommandDoc doc{
@@ -216,11 +200,10 @@ const CommandDoc& test_doc() {
   return doc;
 }
 
-void build_test_app(CLI::App& app, TestArgs& a) {
-  TestOptions& o = a.test;
+void build_test_app(CLI::App& app, TestOptions& o) {
   describe_app(app, "onnx-run test", test_doc());
   app.description("onnx-run test: run every model test found under PATH... and report, for CI");
-  add_common_options(app, a.common,
+  add_common_options(app, o.common,
                      "threads each test splits large tensors across (default: 1, as -j runs tests side by side)");
   app.add_option("PATH", o.paths, "model files, model folders, or trees searched for model folders")
       ->required()
@@ -242,7 +225,7 @@ void build_test_app(CLI::App& app, TestArgs& a) {
   app.add_flag("--list", o.list, "print the names of the tests that would run, and stop");
   app.add_option("--json", o.json, "write every test's outcome and timing as JSON")->type_name("FILE");
   app.add_option("--junit", o.junit, "write a JUnit XML report (Jenkins xunit junit-10 schema)")->type_name("FILE");
-  app.add_option("--baseline", o.baseline,
+  app.add_option("--baseline", o.closing.baseline_path,
                  "an earlier --json report: exit 1 only for regressions (tests that passed there and not now, and new "
                  "tests that do not pass); tests match by model path, whatever PATH was typed")
       ->type_name("FILE");
@@ -252,13 +235,13 @@ void build_test_app(CLI::App& app, TestArgs& a) {
       ->type_name("FILE");
   app.add_flag("--no-fuse", o.runner.case_options.no_fuse,
                "run every node as the graph says: no function bodies recognised, no chains fused");
-  app.add_flag("--strict", o.strict, "count unsupported and no-data tests as failures (not skipped)");
+  app.add_flag("--strict", o.closing.strict, "count unsupported and no-data tests as failures (not skipped)");
   app.add_option("--timeout", o.runner.timeout, "kill a test after S seconds and record a timeout (implies --isolate)")
       ->type_name("S")
       ->check(non_negative_number());
   app.add_flag("--isolate", o.runner.isolate, "run each test in a child process, so a crash is recorded, not fatal");
   add_tolerance_options(app, o.tol, "; a data.json beside a model overrides");
-  app.add_option("--slowest", o.slowest, "how many of the slowest tests to list")
+  app.add_option("--slowest", o.closing.slowest, "how many of the slowest tests to list")
       ->type_name("N")
       ->capture_default_str()
       ->check(whole_number(0));
@@ -267,29 +250,22 @@ void build_test_app(CLI::App& app, TestArgs& a) {
   app.add_option("--debug-hang-on", o.runner.case_options.hang_on)->group("");
 }
 
-int run_test(TestArgs& a) {
-  // One warning per model would bury the report: the loader's warnings only with -v.
-  if (a.common.verbosity.verbose == 0) log::set_level(log::Level::kError);
-  const std::optional<AutoShard> engine = resolve_auto_shard(a.test);
-  return run(a.test, engine);
-}
-
-void check_test(TestArgs& a) {
-  resolve_auto_shard(a.test);
-  select_tests({}, selection_of(a.test));  // compiles --filter and --exclude
-  compile_name_pattern(a.test.runner.case_options.crash_on, "--debug-crash-on");
-  compile_name_pattern(a.test.runner.case_options.hang_on, "--debug-hang-on");
+void check_test(TestOptions& o) {
+  resolve_auto_shard(o);
+  select_tests({}, selection_of(o));  // compiles --filter and --exclude
+  compile_name_pattern(o.runner.case_options.crash_on, "--debug-crash-on");
+  compile_name_pattern(o.runner.case_options.hang_on, "--debug-hang-on");
 }
 
 // What the parser alone knows: whether --threads was given (tests run one thread each
 // unless it was).
-void parsed_test_args(const CLI::App& app, TestArgs& a) {
-  a.test.quiet = a.common.verbosity.quiet;
-  a.test.runner.case_options.tol = tolerance_from(a.test.tol);
-  a.test.runner.case_options.threads = app.count("--threads") ? a.common.threads : 1;
+void parsed_test_args(const CLI::App& app, TestOptions& o) {
+  o.closing.quiet = o.common.verbosity.quiet;
+  o.runner.case_options.tol = tolerance_from(o.tol);
+  o.runner.case_options.threads = app.count("--threads") ? o.common.threads : 1;
 }
 
-const CommandRow<TestArgs> kRow{
+const CommandRow<TestOptions> kRow{
     "test",          "run every model test under PATH... and report (JSON, JUnit, baselines)",
     test_doc,        build_test_app,
     check_test,      run_test,
@@ -297,6 +273,6 @@ const CommandRow<TestArgs> kRow{
 
 }  // namespace
 
-const Command& test_command() { return row_command<TestArgs, kRow>(); }
+const Command& test_command() { return row_command<TestOptions, kRow>(); }
 
 }  // namespace onnxrun::cli

@@ -1,8 +1,6 @@
 // `onnx-run verify MODEL VALUES... [--json] [--junit F] [--require-all]`: another runtime's
 // dumped values checked node by node against the definition (suite/verify.h); exit 0 when
 // every checked node agrees, 1 when one differs.
-#include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +14,6 @@
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
 #include "cli/named_values.h"
-#include "core/error.h"
-#include "core/fail.h"
 #include "io/atomic_file.h"
 #include "suite/json_documents.h"
 #include "suite/tolerance.h"
@@ -100,19 +96,10 @@ VerifyOptions verify_options(const VerifyArgs& a) {
   return o;
 }
 
-// A path that is not there is a mistake on the command line (exit 2), not bad data.
-void check_paths(const VerifyArgs& a) {
-  std::vector<const std::string*> paths{&a.model};
-  for (const std::string& v : a.values) paths.push_back(&v);
-  for (const std::string* p : paths) {
-    std::error_code ec;
-    if (!std::filesystem::exists(*p, ec)) fail(ErrorKind::kUsage, "{}: no such file or folder", *p);
-  }
-}
-
 int run_verify(VerifyArgs& a) {
   const VerifyOptions options = verify_options(a);
-  check_paths(a);
+  check_exists(a.model);
+  for (const std::string& v : a.values) check_exists(v);
   const VerifyReport r = verify_model(a.model, a.values, options);
   std::vector<std::string> names;
   for (const NodeCheck& c : r.nodes)
