@@ -81,13 +81,16 @@ void ComparisonBuilder::add(int64_t begin, const Tensor& expected, const Tensor&
 
 void ComparisonBuilder::keep_errors(size_t n) { errors_ = ErrorStatsBuilder(n, c_.numel); }
 
+bool ComparisonBuilder::begin_next_pass() {
+  if (!c_.problem.empty() || !errors_.needs_pass()) return false;
+  again_ = true;
+  errors_.begin_pass();
+  return true;
+}
+
 Comparison ComparisonBuilder::finish_in_passes(const std::function<void(int pass)>& add_all) {
   add_all(1);
-  for (int pass = 2; c_.problem.empty() && errors_.needs_pass(); ++pass) {
-    again_ = true;
-    errors_.begin_pass();
-    add_all(pass);
-  }
+  for (int pass = 2; begin_next_pass(); ++pass) add_all(pass);
   return finish();
 }
 

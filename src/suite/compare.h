@@ -111,6 +111,10 @@ class ComparisonBuilder {
   // 2, 3..., for as long as the medians of the errors want the elements once more; then
   // finish(). What a caller whose blocks can be made again calls instead of finish().
   Comparison finish_in_passes(const std::function<void(int pass)>& add_all);
+  // After every element has been added: true when the medians of the errors want every
+  // element once more (add them all again, in order, then ask again); false when finish()
+  // may be called. What finish_in_passes does, for a caller that drives the passes.
+  bool begin_next_pass();
 
  private:
   friend struct FastComparison;  // suite/compare_fast.cc

@@ -9,22 +9,23 @@
 
 namespace onnxrun {
 
-// One output's comparison with its expected value. Blocks pass once: with a whole
-// expected tensor (read where it lies) or with an expected stream, read a block at a
-// time beside the output's, so that neither side is ever held whole; every error is then
-// kept for the medians. A whole output is compared by compare_tensors, which may pass
-// over it again for the medians instead.
+// One output's comparison with its expected value, block by block: with a whole expected
+// tensor (read where it lies) or with an expected stream, read a block at a time beside
+// the output's, so that neither side is ever held whole. The medians of the errors keep a
+// bounded number of them and want the blocks once more past that (begin_next_pass) when
+// the run can make them again (`again`); else every error is kept. A whole output is
+// compared by compare_tensors, which passes over it again itself.
 class OutputCheck {
  public:
   OutputCheck(ExpectedOutput expected, const ValueSpec& output, const Tolerance& tol)
       : expected_(std::move(expected)), output_(output), tol_(tol) {}
 
-  void add(size_t begin, const Tensor& block) {
+  void add(size_t begin, const Tensor& block, bool again) {
     if (!builder_) {
       const TensorStream* s = expected_.stream ? &*expected_.stream : nullptr;
       builder_.emplace(s ? ComparisonBuilder(s->dtype, s->shape, output_.dtype, output_.shape, tol_)
                          : ComparisonBuilder(expected_.whole, output_.dtype, output_.shape, tol_));
-      builder_->keep_errors(0);
+      if (!again || (s && !s->again)) builder_->keep_errors(0);
       comparable_ = !s || (s->dtype == output_.dtype && s->shape == output_.shape);
     }
     if (!expected_.stream) return builder_->add(static_cast<int64_t>(begin), block);
@@ -35,6 +36,7 @@ class OutputCheck {
   }
   // REQUIRES: the expected value is whole.
   void add_whole(const Tensor& output) { whole_ = compare_tensors(expected_.whole, output, tol_); }
+  bool begin_next_pass() { return builder_ && builder_->begin_next_pass(); }
   Comparison finish() { return whole_ ? std::move(*whole_) : builder_->finish(); }
 
  private:
@@ -62,7 +64,7 @@ RunSinks::RunSinks(const RunRequest& r, OutputSet* set, std::vector<ValueSpec> i
 
 RunSinks::~RunSinks() = default;  // files not finished: their temporaries go
 
-BlockSinks RunSinks::block_sinks(ThreadPool* digest_pool) {
+BlockSinks RunSinks::block_sinks(ThreadPool* digest_pool, bool again) {
   BlockSinks sinks;
   if (r_.digests) {
     for (const ValueSpec& v : inputs_)
@@ -83,12 +85,25 @@ BlockSinks RunSinks::block_sinks(ThreadPool* digest_pool) {
   bool compared = false;
   for (const auto& c : checks_) compared |= c != nullptr;
   if (files_ || compared)
-    sinks.outputs = [this](size_t begin, const std::vector<Tensor>& blocks) {
+    sinks.outputs = [this, again](size_t begin, const std::vector<Tensor>& blocks) {
       for (size_t k = 0; k < blocks.size(); ++k) {
-        if (checks_[k]) checks_[k]->add(begin, blocks[k]);
+        if (checks_[k]) checks_[k]->add(begin, blocks[k], again);
         if (files_) files_->append(k, blocks[k].raw(), blocks[k].nbytes());
       }
     };
+  return sinks;
+}
+
+std::optional<BlockSinks> RunSinks::next_pass() {
+  std::vector<bool> passing(checks_.size());
+  bool any = false;
+  for (size_t k = 0; k < checks_.size(); ++k) any |= passing[k] = checks_[k] && checks_[k]->begin_next_pass();
+  if (!any) return std::nullopt;
+  BlockSinks sinks;
+  sinks.outputs = [this, passing](size_t begin, const std::vector<Tensor>& blocks) {
+    for (size_t k = 0; k < blocks.size(); ++k)
+      if (passing[k]) checks_[k]->add(begin, blocks[k], true);
+  };
   return sinks;
 }
 

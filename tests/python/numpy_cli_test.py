@@ -10,6 +10,7 @@ must be numpy's own str(). Prints 'N passed, N failed' and exits non-zero on a f
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,21 @@ def leaky(x, alpha):
     # The ONNX definition: alpha is first cast to x's type, then one multiply in that type.
     a = np.array(alpha, dtype=np.float32).astype(x.dtype)
     return np.where(x < 0, a * x, x)
+
+
+def peak_mib(args, out):
+    """onnx-run's peak RSS in MiB, and its exit code, stdout into `out`. Started from a bare
+    interpreter: a child forked from this one, numpy's arrays and all, would count this
+    process's pages in its peak."""
+    launcher = ("import os, subprocess, sys\n"
+                "with open(sys.argv[1], 'w') as out:\n"
+                "    pid = subprocess.Popen(sys.argv[2:], stdout=out).pid\n"
+                "    _, status, usage = os.wait4(pid, 0)\n"
+                "print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))\n")
+    p = subprocess.run([sys.executable, "-c", launcher, out, onnx_run, *args], capture_output=True, text=True,
+                       check=True)
+    kib, code = p.stdout.split()
+    return int(kib) / 1024, int(code)
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -111,6 +127,32 @@ with tempfile.TemporaryDirectory() as tmp:
           d["errors"]["median_abs_err"] == np.median(ae) and d["errors"]["median_rel_err"] == np.median(re) and
           d["errors"]["max_abs_err"] == ae.max() and d["bit_differences"] == int(np.count_nonzero(a != e)),
           f"{d['errors']} vs median abs {np.median(ae)!r}, rel {np.median(re)!r}")
+
+    # A test set with more errors than the medians keep in memory (a million): run block by
+    # block, its inputs are read and the graph run again for the exact medians, numpy's,
+    # in memory bounded whatever its size (keeping every error would take 64 MiB here).
+    # Positive inputs, so LeakyRelu is the identity and the expected output is written by
+    # onnx-run from inputs one ULP up; an odd count, so the median is one element.
+    n = 4_000_001
+    tx = (rng.random((n, 1), dtype=np.float32) + np.float32(0.5)).astype(np.float32)
+    up = np.nextafter(tx, np.float32(np.inf))
+    ts = f"{tmp}/ts"
+    np.save(f"{tmp}/tx.npy", tx)
+    np.save(f"{tmp}/tup.npy", up)
+    made = [run(f"{models}/leaky_nxm.onnx", "-i", f"x={tmp}/tx.npy", "--save-inputs", f"{ts}/test_data_set_0",
+                "-q"),
+            run(f"{models}/leaky_nxm.onnx", "-i", f"x={tmp}/tup.npy", "-o", f"{ts}/test_data_set_0", "-q")]
+    shutil.copy(f"{models}/leaky_nxm.onnx", f"{ts}/model.onnx")
+    base, _ = peak_mib(["info", f"{ts}/model.onnx"], os.devnull)
+    peak, code = peak_mib([f"{ts}/model.onnx", "--json"], f"{tmp}/ts.json")
+    d = json.load(open(f"{tmp}/ts.json"))["test_sets"][0]["outputs"][0]["comparison"]["errors"]
+    ae = up.astype(np.float64) - tx.astype(np.float64)
+    re = ae / up.astype(np.float64)
+    check("test set: exact medians past what is kept in memory",
+          all(m.returncode == 0 for m in made) and code == 0 and d["median_abs_err"] == np.median(ae) and
+          d["median_rel_err"] == np.median(re), f"{d}")
+    check("test set: memory bounded past what the medians keep", peak - base < 40,
+          f"{peak - base:.1f} MiB over info's {base:.1f} MiB")
 
     # A Fortran-order array is refused clearly, exit 3.
     np.save(f"{tmp}/fx.npy", np.asfortranarray(x))

@@ -220,3 +220,40 @@ TEST_CASE("a test set that cannot be run block by block fails as a whole run doe
   CHECK(messages[0] == messages[1]);
   CHECK(messages[0].find("2 output files for the model's 1 outputs") != std::string::npos);
 }
+
+TEST_CASE("past a million errors, a test set block by block passes over its blocks again for the medians",
+          "[streaming]") {
+  // Every element of the expected output off, so that the medians keep a bounded number
+  // of errors and want more passes (ErrorStatsBuilder::kKeptErrors): the verdict must be
+  // the whole run's, bit for bit, median included.
+  TempDir dir;
+  RunRequest r = test_set_request(dir);
+  const int64_t n = static_cast<int64_t>(ErrorStatsBuilder::kKeptErrors) + 100003;
+  const std::string x = write_floats(dir, {n}, 11);
+  RunRequest whole_run = r;
+  whole_run.source = FeedSource::kGiven;
+  whole_run.inputs = {"x=" + x};
+  whole_run.keep_tensors = true;
+  whole_run.path = ExecPath::kWhole;
+  const Tensor y = run_model(whole_run).runs[0].outputs[0].tensor;
+  Tensor off(y.dtype(), y.shape());
+  std::memcpy(off.mutable_raw(), y.raw(), y.nbytes());
+  float* p = static_cast<float*>(off.mutable_raw());
+  for (int64_t k = 0; k < n; ++k) p[k] = std::nextafter(p[k], k % 3 ? INFINITY : -INFINITY);
+  const std::string set = dir.file("all_off");
+  std::filesystem::create_directories(set);
+  std::filesystem::copy_file(x, set + "/input_0.pb");
+  write_tensor_file(set + "/output_0.pb", off, "y");
+  r.test_sets = {{"test_data_set_0", set, list_test_set(set)}};
+  r.path = ExecPath::kWhole;
+  const RunReport w = run_model(r);
+  REQUIRE_FALSE(w.runs[0].error);
+  REQUIRE(w.runs[0].checks.size() == 1);
+  REQUIRE(w.runs[0].checks[0].comparison.bit_differences > static_cast<int64_t>(ErrorStatsBuilder::kKeptErrors));
+  r.path = ExecPath::kBlocks;
+  r.block_bytes = size_t{1} << 20;
+  const RunReport b = run_model(r);
+  REQUIRE(b.streamed);
+  REQUIRE_FALSE(b.runs[0].error);
+  check_same_verdict(b.runs[0], w.runs[0]);
+}
