@@ -79,8 +79,9 @@ struct Comparison {
 // element_as_double, and is what the tests hold kFast to.
 //
 // Memory is bounded: past a million elements with an error, the exact medians of the
-// errors want the same elements once more (finish_in_passes), unless keep_errors(0) was
-// called for blocks that pass only once. Not thread safe.
+// errors want the same elements once more (finish_in_passes, or begin_next_pass for a
+// caller that drives the passes), unless keep_errors(0) was called for blocks that pass
+// only once. Not thread safe.
 class ComparisonBuilder {
  public:
   enum class Path { kFast, kReference };
