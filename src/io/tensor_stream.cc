@@ -83,7 +83,6 @@ std::optional<TensorStream> open_pb_stream(const std::string& path) {
     if (file->read_at(data_at + offset, dst, n) != n) fail(ErrorKind::kIo, "cannot read {}: file shrank", file->path());
   };
   s.any_order = true;
-  s.again = true;
   return s;
 }
 
@@ -120,7 +119,6 @@ std::optional<TensorStream> open_npy_stream(const std::string& path) {
     if (bools) check_bools(dst, n, offset, file->path());
   };
   s.any_order = true;
-  s.again = true;
   return s;
 }
 

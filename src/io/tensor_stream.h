@@ -40,10 +40,6 @@ struct TensorStream {
   // or .npy file, or a stored .npz member (its CRC-32 joined from the pieces' at the end);
   // not a deflated member, which inflates in order.
   bool any_order = false;
-  // read() may be called again for data already read, as often as wanted (a .pb or .npy
-  // file: plain reads at an offset): the data can be passed over once more, for the
-  // exact medians of a comparison (suite/run_sinks.h).
-  bool again = false;
 
   size_t nbytes() const { return checked_nbytes(dtype, shape); }
 };

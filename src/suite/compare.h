@@ -80,8 +80,7 @@ struct Comparison {
 //
 // Memory is bounded: past a million elements with an error, the exact medians of the
 // errors want the same elements once more (finish_in_passes, or begin_next_pass for a
-// caller that drives the passes), unless keep_errors(0) was called for blocks that pass
-// only once. Not thread safe.
+// caller that drives the passes). Not thread safe.
 class ComparisonBuilder {
  public:
   enum class Path { kFast, kReference };
@@ -102,8 +101,9 @@ class ComparisonBuilder {
   // expected.numel() == actual.numel(); blocks in order.
   void add(int64_t begin, const Tensor& expected, const Tensor& actual);
   // How many nonzero errors of each kind are kept in memory before the medians want
-  // another pass (default ErrorStatsBuilder::kKeptErrors); 0: all of them, so that one
-  // pass is always enough. REQUIRES: before any add().
+  // another pass (default ErrorStatsBuilder::kKeptErrors; tests take a few, to make
+  // passes of small tensors); 0: all of them, so that one pass is always enough.
+  // REQUIRES: before any add().
   void keep_errors(size_t n);
   // REQUIRES: every element added (or a problem). Called once. The medians are those of
   // the errors kept (keep_errors(0): all of them).

@@ -35,8 +35,7 @@ class ErrorStatsBuilder {
   // Nonzero errors kept per statistic before the medians take more passes: 8 MiB each.
   static constexpr size_t kKeptErrors = size_t{1} << 20;
   // `kept_errors` = 0: every nonzero error kept, never another pass (for elements that
-  // pass only once: a run block by block whose inputs cannot be read again).
-  // `count_hint`: the number of elements, when known (ErrorMedian).
+  // can pass only once). `count_hint`: the number of elements, when known (ErrorMedian).
   explicit ErrorStatsBuilder(size_t kept_errors = kKeptErrors, int64_t count_hint = 0)
       : abs_median_(kept_errors, count_hint), rel_median_(kept_errors, count_hint) {}
 

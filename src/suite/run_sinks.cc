@@ -10,22 +10,21 @@
 namespace onnxrun {
 
 // One output's comparison with its expected value, block by block: with a whole expected
-// tensor (read where it lies) or with an expected stream, read a block at a time beside
-// the output's, so that neither side is ever held whole. The medians of the errors keep a
-// bounded number of them and want the blocks once more past that (begin_next_pass) when
-// the run can make them again (`again`); else every error is kept. A whole output is
+// tensor (read where it lies) or with an expected stream (a .pb file, read by pread at
+// any offset, as often as asked), read a block at a time beside the output's, so that
+// neither side is ever held whole. The medians of the errors keep a bounded number of
+// them and want the blocks once more past that (begin_next_pass). A whole output is
 // compared by compare_tensors, which passes over it again itself.
 class OutputCheck {
  public:
   OutputCheck(ExpectedOutput expected, const ValueSpec& output, const Tolerance& tol)
       : expected_(std::move(expected)), output_(output), tol_(tol) {}
 
-  void add(size_t begin, const Tensor& block, bool again) {
+  void add(size_t begin, const Tensor& block) {
     if (!builder_) {
       const TensorStream* s = expected_.stream ? &*expected_.stream : nullptr;
       builder_.emplace(s ? ComparisonBuilder(s->dtype, s->shape, output_.dtype, output_.shape, tol_)
                          : ComparisonBuilder(expected_.whole, output_.dtype, output_.shape, tol_));
-      if (!again || (s && !s->again)) builder_->keep_errors(0);
       comparable_ = !s || (s->dtype == output_.dtype && s->shape == output_.shape);
     }
     if (!expected_.stream) return builder_->add(static_cast<int64_t>(begin), block);
@@ -64,7 +63,7 @@ RunSinks::RunSinks(const RunRequest& r, OutputSet* set, std::vector<ValueSpec> i
 
 RunSinks::~RunSinks() = default;  // files not finished: their temporaries go
 
-BlockSinks RunSinks::block_sinks(ThreadPool* digest_pool, bool again) {
+BlockSinks RunSinks::block_sinks(ThreadPool* digest_pool) {
   BlockSinks sinks;
   if (r_.digests) {
     for (const ValueSpec& v : inputs_)
@@ -85,9 +84,9 @@ BlockSinks RunSinks::block_sinks(ThreadPool* digest_pool, bool again) {
   bool compared = false;
   for (const auto& c : checks_) compared |= c != nullptr;
   if (files_ || compared)
-    sinks.outputs = [this, again](size_t begin, const std::vector<Tensor>& blocks) {
+    sinks.outputs = [this](size_t begin, const std::vector<Tensor>& blocks) {
       for (size_t k = 0; k < blocks.size(); ++k) {
-        if (checks_[k]) checks_[k]->add(begin, blocks[k], again);
+        if (checks_[k]) checks_[k]->add(begin, blocks[k]);
         if (files_) files_->append(k, blocks[k].raw(), blocks[k].nbytes());
       }
     };
@@ -102,7 +101,7 @@ std::optional<BlockSinks> RunSinks::next_pass() {
   BlockSinks sinks;
   sinks.outputs = [this, passing](size_t begin, const std::vector<Tensor>& blocks) {
     for (size_t k = 0; k < blocks.size(); ++k)
-      if (passing[k]) checks_[k]->add(begin, blocks[k], true);
+      if (passing[k]) checks_[k]->add(begin, blocks[k]);
   };
   return sinks;
 }

@@ -51,11 +51,8 @@ class RunSinks {
 
   // A run block by block: the sinks to hand run_in_blocks. `digest_pool` helps with the
   // digests' statistics (null when blocks run side by side, each on its own thread).
-  // `again`: the run can make its output blocks once more (inputs and expected values
-  // that can be read again), so the checks keep errors in bounded memory and may ask for
-  // that (next_pass); else they keep every error.
   // REQUIRES: this object outlives the run. Either this or add_whole, once.
-  BlockSinks block_sinks(ThreadPool* digest_pool, bool again);
+  BlockSinks block_sinks(ThreadPool* digest_pool);
   // After a run block by block: the sinks of one more run over the same blocks, in order,
   // which only the checks whose medians want it take; nullopt when none does. Ask again
   // after each such run.

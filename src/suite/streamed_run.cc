@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/fail.h"
 #include "core/thread_pool.h"
 #include "exec/bind.h"
 #include "exec/block_run.h"
@@ -128,7 +129,6 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   std::vector<const StreamFeed*> feed_of;
   const Shape shape = feeds->front().feed.tensor.shape();
   size_t bytes = 0;
-  bool again = true;  // every stream can be read once more
   for (const ValueInfo* v : g.required_inputs()) {
     const Tensor& placeholder = bound.at(v->name);
     const StreamFeed* f = nullptr;
@@ -139,7 +139,6 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     signature.emplace_back(v->name, placeholder.dtype());
     feed_of.push_back(f);
     bytes += placeholder.nbytes();
-    again &= f->stream.again;
   }
   if (r.path == ExecPath::kAuto && bytes < kStreamMinBytes) return false;
   if (r.digests && checked_numel(shown_shape(shape, r.print)) > kMaxShownElements) return false;
@@ -162,13 +161,20 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   // lanes), unless an input must be read in order or values are dumped in order; their
   // statistics are then taken on each block's own thread, without the pool.
   const unsigned lanes = pool && can_run_side_by_side(inputs, dump.has_value()) ? pool->size() : 1;
-  BlockSinks sinks = run_sinks.block_sinks(lanes > 1 ? nullptr : pool, again);
+  BlockSinks sinks = run_sinks.block_sinks(lanes > 1 ? nullptr : pool);
   if (dump) sinks.value = [&](size_t begin, const std::string& name, const Tensor& t) { dump->value(begin, name, t); };
   run.block_lanes = run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks, lanes);
   // Past a million errors of an output, its exact medians want its blocks once more: the
-  // inputs are read and the graph run again, for them alone, so that memory stays bounded.
-  while (std::optional<BlockSinks> more = run_sinks.next_pass())
+  // input files are opened and read again (a stream passes once: an .npz member checks
+  // its CRC-32 at the end) and the graph run again, for the checks alone, so that memory
+  // stays bounded.
+  while (std::optional<BlockSinks> more = run_sinks.next_pass()) {
+    std::optional<std::vector<StreamFeed>> reopened = set ? open_test_set_feeds(g, set->files) : open_feeds(g, r);
+    if (!reopened || reopened->size() != feeds->size()) fail(ErrorKind::kIo, "the input files changed during the run");
+    for (size_t k = 0; k < inputs.size(); ++k)
+      inputs[k].read = (*reopened)[static_cast<size_t>(feed_of[k] - feeds->data())].stream.read;
     run_in_blocks(exec, *plan, inputs, r.block_bytes, *more, lanes);
+  }
   if (dump) values_dumped = dump->finish();
   for (size_t k = 0; k < inputs.size(); ++k) run.inputs.push_back({inputs[k].name, Tensor(), feed_of[k]->source, {}});
   for (const ValueInfo& v : g.outputs) run.outputs.push_back({v.name, Tensor(), "computed", {}});

@@ -153,6 +153,16 @@ with tempfile.TemporaryDirectory() as tmp:
           d["median_rel_err"] == np.median(re), f"{d}")
     check("test set: memory bounded past what the medians keep", peak - base < 40,
           f"{peak - base:.1f} MiB over info's {base:.1f} MiB")
+    # The same from a compressed .npz, whose member is inflated anew for the second pass,
+    # against --expected (read whole: 16 MiB more).
+    np.savez_compressed(f"{tmp}/tx.npz", x=tx)
+    peak, code = peak_mib([f"{ts}/model.onnx", "--npz", f"{tmp}/tx.npz", "--expected",
+                           f"{ts}/test_data_set_0/output_0.pb", "--json"], f"{tmp}/npz.json")
+    d = json.load(open(f"{tmp}/npz.json"))["outputs"][0]["comparison"]["errors"]
+    check("--npz: exact medians past what is kept in memory",
+          code == 0 and d["median_abs_err"] == np.median(ae) and d["median_rel_err"] == np.median(re), f"{d}")
+    check("--npz: memory bounded past what the medians keep", peak - base < 56,
+          f"{peak - base:.1f} MiB over info's {base:.1f} MiB")
 
     # A Fortran-order array is refused clearly, exit 3.
     np.save(f"{tmp}/fx.npy", np.asfortranarray(x))
