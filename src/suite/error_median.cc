@@ -65,17 +65,24 @@ ErrorMedian& ErrorMedian::operator=(ErrorMedian&&) noexcept = default;
 void ErrorMedian::spill() {
   top_ = std::make_unique<Histogram>(kBuckets);
   for (size_t i = 0; i < kept_count_; ++i) add_to_top(kept_[i]);
-  kept_.reset();
-  kept_count_ = kept_capacity_ = 0;
+  drop_kept();
   room_ = 0;
 }
 
 void ErrorMedian::grow_kept() {
   const size_t capacity = kept_capacity_ ? 2 * kept_capacity_ : std::max<size_t>(first_reserve_, 64);
-  std::unique_ptr<double[]> bigger(new double[capacity]);  // not zeroed: every slot is written before read
-  std::copy(kept_.get(), kept_.get() + kept_count_, bigger.get());
-  kept_ = std::move(bigger);
+  std::shared_ptr<Buffer> bigger = Buffer::allocate(capacity * sizeof(double), "the errors kept for a median");
+  double* to = reinterpret_cast<double*>(bigger->mutable_data());
+  std::copy(kept_, kept_ + kept_count_, to);
+  kept_buffer_ = std::move(bigger);
+  kept_ = to;
   kept_capacity_ = capacity;
+}
+
+void ErrorMedian::drop_kept() {
+  kept_buffer_.reset();
+  kept_ = nullptr;
+  kept_count_ = kept_capacity_ = 0;
 }
 
 void ErrorMedian::add_slow(double v) {
@@ -155,14 +162,13 @@ double ErrorMedian::finish(int64_t count) {
   if (count == 0) return 0;
   if (ranks_.empty()) {  // every error kept; the rest of the `count` are 0
     const int64_t zeros = count - static_cast<int64_t>(kept_count_), lo = (count - 1) / 2;
-    double* const begin = kept_.get();
+    double* const begin = kept_;
     double* const end = begin + kept_count_;
     double m = 0;
     if (lo + 1 < zeros || (lo < zeros && count % 2)) m = 0;                       // both middles zero
     else if (lo < zeros) m = middle(0, kth(begin, end, 0, false));                // zero and the least error
     else m = kth(begin, end, static_cast<uint64_t>(lo - zeros), count % 2 == 0);  // both among the errors
-    kept_.reset();
-    kept_count_ = kept_capacity_ = 0;
+    drop_kept();
     return m;
   }
   return middle(ranks_.front()->value, ranks_.back()->value);

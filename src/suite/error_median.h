@@ -19,6 +19,8 @@
 #include <memory>
 #include <vector>
 
+#include "core/tensor.h"
+
 namespace onnxrun {
 
 class ErrorMedian {
@@ -84,7 +86,8 @@ class ErrorMedian {
     ++nonzero_;
   }
   void add_slow(double v);
-  void grow_kept();  // room for more kept errors: first_reserve_ at first, then twice as many
+  void grow_kept();
+  void drop_kept();  // room for more kept errors: first_reserve_ at first, then twice as many
   void spill();      // past `keep`: the kept errors into the first histogram
   void plan(int64_t count);
 
@@ -94,8 +97,11 @@ class ErrorMedian {
   int pass_ = 0;
   uint64_t nonzero_ = 0;  // errors added in the first pass
   // The first pass's errors, while at most `keep_`: a plain array, since a vector's
-  // push_back is a call where the add is a store (docs/perf.md).
-  std::unique_ptr<double[]> kept_;
+  // push_back is a call where the add is a store, in a Buffer, whose large sizes are
+  // mappings kept for reuse with huge pages: a fresh 8 MiB faulted in at every comparison
+  // cost a fifth of one whose elements all differ (docs/perf.md).
+  std::shared_ptr<Buffer> kept_buffer_;
+  double* kept_ = nullptr;
   size_t kept_count_ = 0, kept_capacity_ = 0;
   std::unique_ptr<Histogram> top_;  // past `keep_`: of the top 16 bits of every error
   std::vector<std::unique_ptr<Rank>> ranks_;
