@@ -154,8 +154,13 @@ void ErrorMedian::begin_pass() {
     else one_bucket &= r->fixed == first->fixed && r->prefix == first->prefix;
   }
   // Every rank sought is past the top digit (fixed >= 16, and < 64 while not done).
-  sought_mask_ = first && one_bucket ? ~uint64_t{0} << (64 - first->fixed) : 0;
-  sought_bits_ = first && one_bucket ? first->prefix << (64 - first->fixed) : 0;
+  if (!first) {  // every rank found: no error is wanted (bits no error has: above +inf)
+    sought_mask_ = ~uint64_t{0};
+    sought_bits_ = ~uint64_t{0};
+  } else {
+    sought_mask_ = one_bucket ? ~uint64_t{0} << (64 - first->fixed) : 0;
+    sought_bits_ = one_bucket ? first->prefix << (64 - first->fixed) : 0;
+  }
 }
 
 double ErrorMedian::finish(int64_t count) {

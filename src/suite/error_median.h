@@ -108,7 +108,8 @@ class ErrorMedian {
   int settled_ = -1;  // the last pass whose counts have been read
   // In a later pass, the bits every rank still sought has in common, when they seek one
   // bucket (as the two middle ranks nearly always do): an error without them is no
-  // rank's. Mask 0 lets every error through.
+  // rank's. Mask 0 lets every error through; bits of all ones (a NaN, never an error)
+  // let none, once every rank is found.
   uint64_t sought_mask_ = 0, sought_bits_ = 0;
 };
 
