@@ -16,6 +16,7 @@
 #include "cli/help_text.h"
 #include "cli/named_values.h"
 #include "cli/progress.h"
+#include "core/thread_pool.h"
 #include "suite/compare_sets.h"
 #include "suite/json_documents.h"
 #include "suite/tolerance.h"
@@ -57,7 +58,7 @@ const CommandDoc& compare_doc() {
 void build_compare_app(CLI::App& app, CompareArgs& a) {
   describe_app(app, "onnx-run compare", compare_doc());
   app.description("onnx-run compare: compare two sets of result tensors, as a run compares its outputs");
-  add_common_options(app, a.common, "accepted as everywhere; compare runs nothing");
+  add_common_options(app, a.common, "threads that compare a large pair (at most 4; default: one per core)");
   app.add_option("A", a.a, "a result set: a folder of .pb/.npy files, an .npz, or one tensor file")
       ->type_name("PATH")
       ->required();
@@ -97,10 +98,13 @@ int run_compare(CompareArgs& a) {
     if (!p->empty()) check_exists(*p);
   // A large pair takes a while: its progress on a terminal, as `test` shows its own.
   CompareProgressLine progress(stdout, ::isatty(STDOUT_FILENO) != 0);
-  const SetsComparison s =
-      compare_result_sets(a.a, a.b, tol, a.model, [&](const std::string& value, int pass, int64_t done, int64_t numel) {
+  ThreadPool pool(a.common.threads);
+  const SetsComparison s = compare_result_sets(
+      a.a, a.b, tol, a.model,
+      [&](const std::string& value, int pass, int64_t done, int64_t numel) {
         progress.update(value, pass, done, numel);
-      });
+      },
+      &pool);
   progress.finish();
   std::vector<std::string> names;
   for (const ValuePair& v : s.values) names.push_back(v.name);

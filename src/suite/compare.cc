@@ -88,6 +88,38 @@ bool ComparisonBuilder::begin_next_pass() {
   return true;
 }
 
+ComparisonBuilder ComparisonBuilder::part(size_t parts) const {
+  ComparisonBuilder p(dtype_, shape_, dtype_, shape_, tol_, path_);
+  p.whole_expected_ = whole_expected_;
+  p.errors_ = errors_.part(parts);
+  p.again_ = again_;
+  return p;
+}
+
+void ComparisonBuilder::merge(ComparisonBuilder&& later) {
+  errors_.merge(std::move(later.errors_));
+  if (again_) return;
+  Comparison& c = c_;
+  const Comparison& l = later.c_;
+  c.mismatches += l.mismatches;
+  c.bit_differences += l.bit_differences;
+  c.max_ulp = std::max(c.max_ulp, l.max_ulp);
+  c.hard_mismatch |= l.hard_mismatch;
+  c.needed_atol = std::max(c.needed_atol, l.needed_atol);
+  c.needed_rtol = std::max(c.needed_rtol, l.needed_rtol);
+  if (later.worst_score_ > worst_score_) {  // strictly: of equal scores the first element is the worst
+    worst_score_ = later.worst_score_;
+    c.worst_index = l.worst_index;
+    c.expected = l.expected;
+    c.actual = l.actual;
+    c.abs_err = l.abs_err;
+    c.rel_err = l.rel_err;
+    c.ulp = l.ulp;
+    worst_expected_ = std::move(later.worst_expected_);
+    worst_actual_ = std::move(later.worst_actual_);
+  }
+}
+
 Comparison ComparisonBuilder::finish_in_passes(const std::function<void(int pass)>& add_all) {
   add_all(1);
   for (int pass = 2; begin_next_pass(); ++pass) add_all(pass);

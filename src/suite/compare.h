@@ -117,6 +117,15 @@ class ComparisonBuilder {
   // may be called. What finish_in_passes does, for a caller that drives the passes.
   bool begin_next_pass();
 
+  // Consecutive parts of the elements counted on other threads: part() gives an empty
+  // builder in this one's pass, one of `parts` that share it, for the elements from a
+  // multiple of kPartAlign on; merge() adds what such a part counted, the parts in
+  // element order, each right after the elements this builder has. The Comparison is the
+  // same bit for bit as one builder's given every element. REQUIRES: no problem.
+  static constexpr int64_t kPartAlign = ErrorStatsBuilder::kSumChunk;
+  ComparisonBuilder part(size_t parts) const;
+  void merge(ComparisonBuilder&& later);
+
  private:
   friend struct FastComparison;  // suite/compare_fast.cc
   // Elements [from, to) of `block` and `expected` (which start at element `begin`), one

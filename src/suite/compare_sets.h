@@ -15,6 +15,8 @@
 
 namespace onnxrun {
 
+class ThreadPool;
+
 struct ValuePair {
   std::string name;                      // A's name for it (B's when only B has it); may be empty
   std::string file_a, file_b;            // empty on the side that lacks it
@@ -38,9 +40,11 @@ struct SetsComparison {
 using CompareProgress = std::function<void(const std::string& value, int pass, int64_t done, int64_t numel)>;
 
 // Each pair is read block by block, both sides, so two sets of any size are compared in a
-// few MiB (a file that cannot be streamed is read whole). Throws what read_result_files
-// and load_model throw, and what reading a file's data throws.
+// few MiB (a file that cannot be streamed is read whole); a large pair is split across
+// up to four threads of `pool` (null: the calling thread alone), with the same result.
+// Throws what read_result_files and load_model throw, and what reading a file's data throws.
 SetsComparison compare_result_sets(const std::string& a, const std::string& b, const Tolerance& tol,
-                                   const std::string& model = "", const CompareProgress& progress = nullptr);
+                                   const std::string& model = "", const CompareProgress& progress = nullptr,
+                                   ThreadPool* pool = nullptr);
 
 }  // namespace onnxrun

@@ -163,6 +163,59 @@ void ErrorMedian::begin_pass() {
   }
 }
 
+ErrorMedian ErrorMedian::part(size_t parts) const {
+  if (pass_ == 0) return ErrorMedian(keep_ == 0 ? 0 : std::max<size_t>(keep_ / std::max<size_t>(parts, 1), 1));
+  ErrorMedian p(keep_);
+  p.pass_ = p.settled_ = pass_;
+  p.room_ = 0;
+  p.sought_mask_ = sought_mask_;
+  p.sought_bits_ = sought_bits_;
+  for (const std::unique_ptr<Rank>& r : ranks_) {
+    auto copy = std::make_unique<Rank>();
+    copy->q = r->q;
+    copy->prefix = r->prefix;
+    copy->in_bucket = r->in_bucket;
+    copy->fixed = r->fixed;
+    copy->done = r->done;
+    copy->value = r->value;
+    if (!r->done && !r->collects(keep_)) copy->histogram = std::make_unique<Histogram>(kBuckets);
+    p.ranks_.push_back(std::move(copy));
+  }
+  return p;
+}
+
+void ErrorMedian::merge(ErrorMedian&& other) {
+  auto add_histogram = [](Histogram& to, const Histogram& from) {
+    for (size_t k = 0; k < kBuckets; ++k) {
+      to[k].count += from[k].count;
+      to[k].least = std::min(to[k].least, from[k].least);
+      to[k].greatest = std::max(to[k].greatest, from[k].greatest);
+    }
+  };
+  if (pass_ > 0) {
+    for (size_t i = 0; i < ranks_.size(); ++i) {
+      Rank& r = *ranks_[i];
+      Rank& o = *other.ranks_[i];
+      if (r.done) continue;
+      if (r.collects(keep_)) r.values.insert(r.values.end(), o.values.begin(), o.values.end());
+      else add_histogram(*r.histogram, *o.histogram);
+    }
+    return;
+  }
+  const bool fits = !top_ && !other.top_ && (keep_ == 0 || kept_count_ + other.kept_count_ <= keep_);
+  if (fits) {
+    for (size_t i = 0; i < other.kept_count_; ++i) add(other.kept_[i]);
+    return;
+  }
+  if (!top_) spill();
+  if (other.top_) {
+    add_histogram(*top_, *other.top_);
+    nonzero_ += other.nonzero_;
+  } else {
+    for (size_t i = 0; i < other.kept_count_; ++i) add_to_top(other.kept_[i]);
+  }
+}
+
 double ErrorMedian::finish(int64_t count) {
   if (count == 0) return 0;
   if (ranks_.empty()) {  // every error kept; the rest of the `count` are 0

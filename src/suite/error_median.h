@@ -59,6 +59,14 @@ class ErrorMedian {
   // the mean of the two middle ones as lo / 2 + hi / 2. REQUIRES: !needs_pass(count).
   double finish(int64_t count);
 
+  // Errors counted apart, on other threads, and merged back: part() gives an empty one in
+  // this one's pass, seeking what it seeks; merge() adds what it counted, in any order
+  // (kept errors, histograms and buckets collected are sets, so the median is the same).
+  // `parts`: how many take pass one's errors between them; each keeps 1/parts of what
+  // this one keeps, so that their kept errors together stay bounded.
+  ErrorMedian part(size_t parts) const;
+  void merge(ErrorMedian&& other);
+
  private:
   // Counts of the errors by one 16-bit digit of their bits, with the least and greatest
   // bits seen at each: a bucket whose least and greatest agree holds one value only,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/fail.h"
 #include "suite/error_decade.h"
 
 namespace onnxrun {
@@ -20,10 +21,44 @@ void ErrorStatsBuilder::begin_pass() {
   rel_median_.begin_pass();
 }
 
+ErrorStatsBuilder ErrorStatsBuilder::part(size_t parts) const {
+  ErrorStatsBuilder p;
+  p.pass_ = pass_;
+  p.abs_median_ = abs_median_.part(parts);
+  p.rel_median_ = rel_median_.part(parts);
+  return p;
+}
+
+void ErrorStatsBuilder::merge(ErrorStatsBuilder&& later) {
+  abs_median_.merge(std::move(later.abs_median_));
+  rel_median_.merge(std::move(later.rel_median_));
+  if (pass_ > 0) return;
+  if (in_chunk_ != 0)  // the sums would be grouped otherwise than by one builder
+    fail(ErrorKind::kInternal, "error statistics merged after {} elements, not a multiple of {}", s_.count, kSumChunk);
+  s_.count += later.s_.count;
+  s_.exact += later.s_.exact;
+  s_.infinite += later.s_.infinite;
+  s_.max_abs = std::max(s_.max_abs, later.s_.max_abs);
+  s_.max_rel = std::max(s_.max_rel, later.s_.max_rel);
+  chunk_sums_.insert(chunk_sums_.end(), later.chunk_sums_.begin(), later.chunk_sums_.end());
+  chunk_abs_ = later.chunk_abs_;
+  chunk_rel_ = later.chunk_rel_;
+  in_chunk_ = later.in_chunk_;
+  for (size_t lane = 0; lane < decade_counts_.size(); ++lane)
+    for (size_t k = 0; k < decade_counts_[lane].size(); ++k) decade_counts_[lane][k] += later.decade_counts_[lane][k];
+}
+
 ErrorStats ErrorStatsBuilder::finish() {
   if (s_.count > 0) {
-    s_.mean_abs = sum_abs_ / static_cast<double>(s_.count);
-    s_.mean_rel = sum_rel_ / static_cast<double>(s_.count);
+    double sum_abs = 0, sum_rel = 0;
+    for (const auto& [abs, rel] : chunk_sums_) {
+      sum_abs += abs;
+      sum_rel += rel;
+    }
+    sum_abs += chunk_abs_;
+    sum_rel += chunk_rel_;
+    s_.mean_abs = sum_abs / static_cast<double>(s_.count);
+    s_.mean_rel = sum_rel / static_cast<double>(s_.count);
   }
   if (s_.count > s_.exact + s_.infinite)  // some finite nonzero error: the histogram has rows
     for (int k = 0; k < kMaxDecade - kMinDecade + 1; ++k) {

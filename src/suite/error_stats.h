@@ -4,6 +4,11 @@
 // whole one give the same numbers bit for bit. The medians are exact in bounded memory
 // (suite/error_median.h): past a million nonzero errors the builder asks for the same
 // elements again (needs_pass), rather than keeping them all.
+//
+// Consecutive parts of the elements may be counted by builders of their own, on other
+// threads, and merged in order (part, merge), with the same result bit for bit: the means'
+// sums are taken the same way whoever adds, each run of kSumChunk elements (by index) summed
+// in order, then those sums in order.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +17,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "suite/error_decade.h"
 #include "suite/error_median.h"
@@ -38,6 +45,8 @@ class ErrorStatsBuilder {
   // can pass only once). `count_hint`: the number of elements, when known (ErrorMedian).
   explicit ErrorStatsBuilder(size_t kept_errors = kKeptErrors, int64_t count_hint = 0)
       : abs_median_(kept_errors, count_hint), rel_median_(kept_errors, count_hint) {}
+  // Elements per partial sum of the means, and so where parts may begin.
+  static constexpr int64_t kSumChunk = int64_t{1} << 16;
 
   // The next element's errors (abs_err >= 0, rel_err >= 0, either may be infinite). In a
   // later pass only the medians look at them. Always inline: a comparison whose elements
@@ -47,8 +56,9 @@ class ErrorStatsBuilder {
     if (rel_err != 0) rel_median_.add(rel_err);
     if (pass_ > 0) return;
     ++s_.count;
-    sum_abs_ += abs_err;
-    sum_rel_ += rel_err;
+    chunk_abs_ += abs_err;
+    chunk_rel_ += rel_err;
+    if (++in_chunk_ == kSumChunk) close_chunk();
     s_.max_abs = std::max(s_.max_abs, abs_err);
     s_.max_rel = std::max(s_.max_rel, rel_err);
     if (abs_err == 0) ++s_.exact;
@@ -61,6 +71,13 @@ class ErrorStatsBuilder {
     if (pass_ > 0) return;
     s_.count += n;
     s_.exact += n;
+    in_chunk_ += n;
+    if (in_chunk_ >= kSumChunk) {  // the chunk ends here; any after it hold zeros alone
+      in_chunk_ %= kSumChunk;
+      const int64_t left = in_chunk_;
+      close_chunk();
+      in_chunk_ = left;
+    }
   }
   // After every element: whether the medians need them all once more, in the same
   // order (then begin_pass and add them again). Called once after each pass.
@@ -70,10 +87,27 @@ class ErrorStatsBuilder {
   // or the mean of the two middle ones.
   ErrorStats finish();
 
+  // An empty builder in this one's pass, for the elements right after some multiple of
+  // kSumChunk, one of `parts` that share a pass (suite/error_median.h).
+  ErrorStatsBuilder part(size_t parts) const;
+  // Adds what `later` counted. REQUIRES: later = part() of this builder or of its pass,
+  // given the elements right after those this one has (in pass one, a multiple of
+  // kSumChunk of them).
+  void merge(ErrorStatsBuilder&& later);
+
  private:
   ErrorStats s_;
   int pass_ = 0;
-  double sum_abs_ = 0, sum_rel_ = 0;
+  void close_chunk() {
+    if (chunk_abs_ != 0 || chunk_rel_ != 0) chunk_sums_.emplace_back(chunk_abs_, chunk_rel_);
+    chunk_abs_ = chunk_rel_ = 0;
+    in_chunk_ = 0;
+  }
+  // The open chunk's sums, and the closed chunks' in order (those of zeros left out, as
+  // adding them changes nothing): 16 bytes per 64 Ki elements.
+  double chunk_abs_ = 0, chunk_rel_ = 0;
+  int64_t in_chunk_ = 0;
+  std::vector<std::pair<double, double>> chunk_sums_;
   // Only nonzero errors go there: an output that mostly matches costs them nothing.
   ErrorMedian abs_median_, rel_median_;
   // The histogram by decade, indexed from kMinDecade: a map's lookup per element costs more

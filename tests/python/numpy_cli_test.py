@@ -127,6 +127,24 @@ with tempfile.TemporaryDirectory() as tmp:
           d["errors"]["median_abs_err"] == np.median(ae) and d["errors"]["median_rel_err"] == np.median(re) and
           d["errors"]["max_abs_err"] == ae.max() and d["bit_differences"] == int(np.count_nonzero(a != e)),
           f"{d['errors']} vs median abs {np.median(ae)!r}, rel {np.median(re)!r}")
+    # The same pair as two .npy files, which take reads in any order: split across two
+    # threads, merged in order, with the same result to the bit as one thread's (exit 1: they
+    # differ beyond the default tolerance); the means are each run of 65536 errors summed
+    # in order, then those sums in order.
+    os.mkdir(f"{tmp}/cc")
+    np.save(f"{tmp}/cc/y.npy", a)
+    both = [subprocess.run([onnx_run, "compare", f"{tmp}/ca", f"{tmp}/cc", "--json", "--threads", t],
+                           capture_output=True, text=True) for t in ("1", "2")]
+    d = json.loads(both[1].stdout)["values"][0]["comparison"]
+
+    def chunked_mean(errors):
+        sums = [np.cumsum(errors[k:k + 65536])[-1] for k in range(0, len(errors), 65536)]
+        return float(np.cumsum(sums)[-1]) / len(errors)
+    check("compare on two threads: what one thread reports, numpy's medians and chunked means",
+          both[0].returncode == both[1].returncode == 1 and both[0].stdout == both[1].stdout and
+          d["errors"]["median_abs_err"] == np.median(ae) and d["errors"]["median_rel_err"] == np.median(re) and
+          d["errors"]["mean_abs_err"] == chunked_mean(ae) and d["errors"]["mean_rel_err"] == chunked_mean(re),
+          f"{d['errors']} vs means {chunked_mean(ae)!r}, {chunked_mean(re)!r}")
 
     # A test set with more errors than the medians keep in memory (a million): run block by
     # block, its inputs are read and the graph run again for the exact medians, numpy's,

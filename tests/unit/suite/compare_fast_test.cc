@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/thread_pool.h"
 #include "suite/compare.h"
 #include "suite/error_decade.h"
 #include "support/edge_values.h"
@@ -245,6 +246,81 @@ TEST_CASE("both sides in blocks, over as many passes as the medians want, report
         }
     }
   }
+}
+
+TEST_CASE("parts compared side by side and merged in order report what one builder does",
+          "[compare][compare_fast][median]") {
+  // Parts begin at multiples of kPartAlign; the last one is short. Every pass's parts run
+  // on threads of their own, as `compare` runs them.
+  constexpr int64_t kAlign = ComparisonBuilder::kPartAlign;
+  ThreadPool pool(4);
+  for (DType dtype : {DType::kFloat, DType::kDouble, DType::kInt16, DType::kBool}) {
+    for (int changes : {3, 1000}) {
+      const auto [e, a] = pair_of(dtype, {4 * kAlign + 1234}, changes, 131 + changes);
+      const size_t size = dtype_size(dtype);
+      const std::vector<Tolerance> tols = tolerances();
+      for (size_t kept : {size_t{0}, size_t{50}, size_t{1} << 20})
+        for (int64_t parts : {2, 5})
+          for (const Tolerance& tol : {tols[0], tols[2], tols[6]}) {
+            INFO(dtype_name(dtype) << " changes/1000 " << changes << " kept " << kept << " parts " << parts << " stat "
+                                   << error_stat_name(tol.stat) << " exact " << tol.exact);
+            ComparisonBuilder b(dtype, e.shape(), dtype, a.shape(), tol);
+            b.keep_errors(kept);
+            const Comparison got = b.finish_in_passes([&](int) {
+              std::vector<ComparisonBuilder> later;
+              for (int64_t k = 1; k < parts; ++k) later.push_back(b.part(static_cast<size_t>(parts)));
+              pool.run(static_cast<size_t>(parts), [&](size_t k) {
+                const int64_t first = std::min(e.numel(), static_cast<int64_t>(k) * kAlign);
+                const int64_t last = k + 1 == static_cast<size_t>(parts) ? e.numel() : first + kAlign;
+                Tensor pe(dtype, {last - first}), pa(dtype, {last - first});
+                std::memcpy(pe.mutable_raw(), static_cast<const char*>(e.raw()) + first * size, (last - first) * size);
+                std::memcpy(pa.mutable_raw(), static_cast<const char*>(a.raw()) + first * size, (last - first) * size);
+                (k == 0 ? b : later[k - 1]).add(first, pe, pa);
+              });
+              for (ComparisonBuilder& l : later) b.merge(std::move(l));
+            });
+            check_same(got, compare_tensors_reference(e, a, tol));
+          }
+    }
+  }
+}
+
+TEST_CASE("the mean error sums each run of 65536 elements in order, then those sums in order",
+          "[compare][error-stats]") {
+  // Written out plainly: the grouping is what lets parts of a comparison be merged with
+  // the same bits as one builder's sums.
+  constexpr int64_t kChunk = 65536;
+  const int64_t n = 3 * kChunk + 777;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> abs(static_cast<size_t>(n));
+  for (double& v : abs) v = rng() % 4 ? 0.0 : u(rng) * std::ldexp(1.0, static_cast<int>(rng() % 60) - 30);
+  double total = 0, chunk = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    chunk += abs[static_cast<size_t>(k)];
+    if ((k + 1) % kChunk == 0 || k + 1 == n) {
+      total += chunk;
+      chunk = 0;
+    }
+  }
+  ErrorStatsBuilder b;
+  for (int64_t k = 0; k < n;) {  // runs of zeros through add_exact, as the fast path gives them
+    if (abs[static_cast<size_t>(k)] == 0) {
+      int64_t m = 0;
+      while (k + m < n && abs[static_cast<size_t>(k + m)] == 0) ++m;
+      b.add_exact(m);
+      k += m;
+    } else {
+      b.add(abs[static_cast<size_t>(k)], 0);
+      ++k;
+    }
+  }
+  while (b.needs_pass()) {
+    b.begin_pass();
+    for (double v : abs) b.add(v, 0);
+  }
+  const ErrorStats s = b.finish();
+  CHECK(same_double(s.mean_abs, total / static_cast<double>(n)));
 }
 
 TEST_CASE("two sides of another type or shape are the problem, in blocks too", "[compare][compare_fast]") {
