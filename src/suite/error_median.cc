@@ -35,6 +35,10 @@ struct ErrorMedian::Rank {
   int fixed = 0;
   bool done = false;
   double value = 0;
+  // The two middle ranks nearly always seek one bucket: the later one then counts
+  // nothing itself and reads the earlier one's (the index of that rank in ranks_), which
+  // halves the work of a later pass.
+  int same_as = -1;
   std::unique_ptr<Histogram> histogram;  // this pass: of the next 16 bits, when the bucket is too large to collect
   std::vector<double> values;            // this pass: the bucket's errors, when it is small enough
 
@@ -93,7 +97,7 @@ void ErrorMedian::add_slow(double v) {
     return;
   }
   for (const std::unique_ptr<Rank>& r : ranks_) {
-    if (r->done || !r->in(b)) continue;
+    if (r->done || r->same_as >= 0 || !r->in(b)) continue;
     if (r->collects(keep_)) r->values.push_back(v);
     else (*r->histogram)[(b << r->fixed) >> (64 - kDigitBits)].add(b);
   }
@@ -124,17 +128,22 @@ bool ErrorMedian::needs_pass(int64_t count) {
   } else if (ranks_.empty()) {  // the first pass: which buckets hold the middle
     plan(count);
   } else {
-    // The pass just made: each rank narrowed by its histogram, or found in its bucket.
+    // The pass just made: each rank narrowed by its histogram, or found in its bucket
+    // (those of a rank seeking the same bucket as an earlier one), then both let go.
     for (const std::unique_ptr<Rank>& r : ranks_) {
       if (r->done) continue;
+      Rank& counted = r->same_as >= 0 ? *ranks_[static_cast<size_t>(r->same_as)] : *r;
       if (r->collects(keep_)) {
-        r->value = kth(r->values.data(), r->values.data() + r->values.size(), r->q, false);
+        r->value = kth(counted.values.data(), counted.values.data() + counted.values.size(), r->q, false);
         r->done = true;
-        r->values = {};
       } else {
-        r->narrow(*r->histogram);
-        r->histogram.reset();
+        r->narrow(*counted.histogram);
       }
+    }
+    for (const std::unique_ptr<Rank>& r : ranks_) {
+      r->values = {};
+      r->histogram.reset();
+      r->same_as = -1;
     }
   }
   settled_ = pass_;
@@ -146,11 +155,16 @@ void ErrorMedian::begin_pass() {
   room_ = 0;
   const Rank* first = nullptr;
   bool one_bucket = true;
-  for (const std::unique_ptr<Rank>& r : ranks_) {
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    Rank* r = ranks_[i].get();
     if (r->done) continue;
+    for (size_t j = 0; j < i && r->same_as < 0; ++j)
+      if (!ranks_[j]->done && ranks_[j]->fixed == r->fixed && ranks_[j]->prefix == r->prefix)
+        r->same_as = static_cast<int>(j);
+    if (r->same_as >= 0) continue;
     if (r->collects(keep_)) r->values.reserve(r->in_bucket);
     else r->histogram = std::make_unique<Histogram>(kBuckets);
-    if (!first) first = r.get();
+    if (!first) first = r;
     else one_bucket &= r->fixed == first->fixed && r->prefix == first->prefix;
   }
   // Every rank sought is past the top digit (fixed >= 16, and < 64 while not done).
@@ -178,7 +192,8 @@ ErrorMedian ErrorMedian::part(size_t parts) const {
     copy->fixed = r->fixed;
     copy->done = r->done;
     copy->value = r->value;
-    if (!r->done && !r->collects(keep_)) copy->histogram = std::make_unique<Histogram>(kBuckets);
+    copy->same_as = r->same_as;
+    if (!r->done && r->same_as < 0 && !r->collects(keep_)) copy->histogram = std::make_unique<Histogram>(kBuckets);
     p.ranks_.push_back(std::move(copy));
   }
   return p;
@@ -196,7 +211,7 @@ void ErrorMedian::merge(ErrorMedian&& other) {
     for (size_t i = 0; i < ranks_.size(); ++i) {
       Rank& r = *ranks_[i];
       Rank& o = *other.ranks_[i];
-      if (r.done) continue;
+      if (r.done || r.same_as >= 0) continue;
       if (r.collects(keep_)) r.values.insert(r.values.end(), o.values.begin(), o.values.end());
       else add_histogram(*r.histogram, *o.histogram);
     }
