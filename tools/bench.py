@@ -20,6 +20,8 @@ and exporters write it; the exporters' Where(X < 0, X * a, X); three LeakyRelus 
 chain), fused and with --no-fuse, beside the single LeakyRelu node and memcpy in the same
 rounds, on one thread; and Less, Mul, Where alone with --no-fuse against memcpy of the
 same bytes.
+compare-sets: `onnx-run compare` of two 400 MB float32 sets, bit-identical and every element
+1 ULP apart, on one thread and on all, beside `cat A B > /dev/null`, with peak RSS.
 runner: `onnx-run test` over --runner-tests folders of one 1e6-float test each, -j 1 and
 -j 2, beside `cat` of all their .pb files into one file.
 isa: each speed-only path beside the portable one, one column per ISA level this CPU runs
@@ -214,11 +216,12 @@ def main():
     ap.add_argument("--big-mb", type=int, default=400, help="size of the whole-process tensor (0: skip)")
     ap.add_argument("--process-repeat", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=5, help="alternating kernel/memcpy rounds per cell")
-    ap.add_argument("--sections", default="startup,kernels,graphs,process,stats,compare,runner,isa,matrix",
+    ap.add_argument("--sections", default="startup,kernels,graphs,process,stats,compare,compare-sets,runner,isa,matrix",
                     help="which parts to run, comma separated")
     ap.add_argument("--graph-sizes", default="1e6,1e7", help="element counts of the graphs section")
     ap.add_argument("--op-sizes", default="1e6", help="element counts of Less, Mul, Where alone")
     ap.add_argument("--compare-sizes", default="1e3,1e6,1e7", help="element counts of the comparison section")
+    ap.add_argument("--compare-sets-mb", type=int, default=400, help="size of each side of the compare-sets section")
     ap.add_argument("--runner-tests", type=int, default=40, help="tests of the runner section (1e6 float32 each)")
     ap.add_argument("--matrix-types", default="float,float16,double")
     ap.add_argument("--matrix-repeat", type=int, default=5)
@@ -244,6 +247,8 @@ def main():
         stats_vs_memcpy(a, exe)
     if "compare" in sections:
         compare_vs_memcpy(a, exe)
+    if "compare-sets" in sections:
+        compare_sets_vs_cat(a, exe)
     if "runner" in sections:
         runner_vs_cat(a, exe)
     if "isa" in sections:
@@ -462,6 +467,44 @@ def compare_vs_memcpy(a, exe):
         print(f"  N={n:.0e}: memcpy {m_us:9.1f} us, identical {s_us:9.1f} us ({s_us / m_us:.2f}x), "
               f"1 ULP apart {d_us:9.1f} us ({d_us / m_us:.2f}x)")
         sys.stdout.flush()
+
+
+def compare_sets_vs_cat(a, exe):
+    """`onnx-run compare A B` of two result folders of one float32 .npy each, bit-identical
+    and every element 1 ULP apart (exact medians of that many errors take three passes),
+    on one thread and on the default, beside `cat A B > /dev/null`, in turns."""
+    root = os.path.join(a.workdir, "compare_sets")
+    n = a.compare_sets_mb * 1_000_000 // 4
+    sides = {k: os.path.join(root, k) for k in ("a", "same", "differ")}
+    files = {k: os.path.join(d, "y.npy") for k, d in sides.items()}
+    if not all(os.path.exists(f) and os.path.getsize(f) == 4 * n + 128 for f in files.values()):
+        for d in sides.values():
+            os.makedirs(d, exist_ok=True)
+        x = np.random.default_rng(1).standard_normal(n, dtype=np.float32)
+        np.save(files["a"], x)
+        np.save(files["same"], x)
+        np.save(files["differ"], np.nextafter(x, np.float32(np.inf)))
+        del x
+    print(f"\n`onnx-run compare` of two {a.compare_sets_mb} MB float32 sets (median of {a.process_repeat}, "
+          f"in turns with `cat A B > /dev/null`):")
+    hdr = f"{'pair':7} {'threads':>7} {'cat':>8} {'compare':>9} {'ratio':>6} {'RSS MiB':>8}"
+    print(hdr)
+    print("-" * len(hdr))
+    for pair in ("same", "differ"):
+        cat = ["sh", "-c", 'cat "$0" "$1" > /dev/null', files["a"], files[pair]]
+        subprocess.run(cat, check=True)  # into the page cache
+        for threads in ("1", "0"):
+            cat_t, cmp_t, rss = [], [], 0
+            for _ in range(a.process_repeat):
+                cat_t.append(timed_process(cat, a.workdir)[0])
+                w, r = timed_process([exe, "compare", sides["a"], sides[pair], "-q", "--threads", threads],
+                                     a.workdir)
+                cmp_t.append(w)
+                rss = max(rss, r)
+            c, t = statistics.median(cat_t), statistics.median(cmp_t)
+            label = "1" if threads == "1" else f"{os.cpu_count()} (all)"
+            print(f"{pair:7} {label:>7} {c*1e3:6.0f} ms {t*1e3:7.0f} ms {t/c:6.2f} {rss/2**20:8.0f}")
+            sys.stdout.flush()
 
 
 def runner_vs_cat(a, exe):
