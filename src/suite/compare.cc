@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "core/element.h"
+#include "core/thread_pool.h"
 #include "io/tensor_text.h"
 #include "suite/ulp.h"
 
@@ -120,6 +121,24 @@ void ComparisonBuilder::merge(ComparisonBuilder&& later) {
   }
 }
 
+void ComparisonBuilder::add_in_parts(ThreadPool* pool, const RangeAdder& add_range) {
+  const int64_t numel = c_.numel;
+  if (!c_.problem.empty() || numel == 0) return;
+  const int64_t units = (numel + kPartAlign - 1) / kPartAlign;  // parts begin at multiples of kPartAlign
+  const auto most = static_cast<int64_t>(pool ? std::min<size_t>(pool->size(), kMaxParts) : 1);
+  const int64_t parts = std::clamp<int64_t>(numel / kMinPartElements, 1, most);
+  if (parts == 1) return add_range(*this, 0, numel);
+  std::vector<ComparisonBuilder> later;
+  for (int64_t k = 1; k < parts; ++k) later.push_back(part(static_cast<size_t>(parts)));
+  pool->run(static_cast<size_t>(parts), [&](size_t part_index) {
+    const auto k = static_cast<int64_t>(part_index);
+    const int64_t first = units * k / parts * kPartAlign;
+    const int64_t last = std::min(numel, units * (k + 1) / parts * kPartAlign);
+    add_range(k == 0 ? *this : later[part_index - 1], first, last);
+  });
+  for (ComparisonBuilder& l : later) merge(std::move(l));
+}
+
 Comparison ComparisonBuilder::finish_in_passes(const std::function<void(int pass)>& add_all) {
   add_all(1);
   for (int pass = 2; begin_next_pass(); ++pass) add_all(pass);
@@ -149,9 +168,17 @@ Comparison ComparisonBuilder::finish() {
   return c;
 }
 
-Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol) {
+Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol, ThreadPool* pool) {
   ComparisonBuilder b(expected, actual.dtype(), actual.shape(), tol);
-  return b.finish_in_passes([&](int) { b.add(0, actual); });
+  const size_t size = dtype_size(actual.dtype());
+  return b.finish_in_passes([&](int) {
+    b.add_in_parts(pool, [&](ComparisonBuilder& to, int64_t first, int64_t last) {
+      if (first == 0 && last == actual.numel()) return to.add(0, actual);
+      const auto* at = static_cast<const char*>(actual.raw()) + static_cast<size_t>(first) * size;
+      const auto bytes = static_cast<size_t>(last - first) * size;
+      to.add(first, Tensor(actual.dtype(), {last - first}, Buffer::borrow(at, bytes, nullptr, false)));
+    });
+  });
 }
 
 Comparison compare_tensors_reference(const Tensor& expected, const Tensor& actual, const Tolerance& tol) {

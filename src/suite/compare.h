@@ -22,6 +22,8 @@
 
 namespace onnxrun {
 
+class ThreadPool;
+
 struct Comparison {
   bool ok = true;
   std::string problem;     // set when dtype or shape differ: nothing else is compared
@@ -125,6 +127,15 @@ class ComparisonBuilder {
   static constexpr int64_t kPartAlign = ErrorStatsBuilder::kSumChunk;
   ComparisonBuilder part(size_t parts) const;
   void merge(ComparisonBuilder&& later);
+  // Every element once (one pass), in consecutive ranges counted side by side on `pool`
+  // and merged in order: add_range(builder, first, last) adds elements [first, last) to
+  // `builder`, from any thread. At most kMaxParts ranges, each of kMinPartElements or more:
+  // each part costs its share of the kept errors and, in later passes, its histograms.
+  // Without a pool (or for a small tensor) one range, on the calling thread.
+  static constexpr size_t kMaxParts = 4;
+  static constexpr int64_t kMinPartElements = 4 * kPartAlign;
+  using RangeAdder = std::function<void(ComparisonBuilder& builder, int64_t first, int64_t last)>;
+  void add_in_parts(ThreadPool* pool, const RangeAdder& add_range);
 
  private:
   friend struct FastComparison;  // suite/compare_fast.cc
@@ -152,7 +163,9 @@ class ComparisonBuilder {
   Tensor worst_expected_, worst_actual_;
 };
 
-Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol);
+// A large pair is split across up to kMaxParts threads of `pool`, with the same result.
+Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol,
+                           ThreadPool* pool = nullptr);
 // The same through ComparisonBuilder::Path::kReference: for tests.
 Comparison compare_tensors_reference(const Tensor& expected, const Tensor& actual, const Tolerance& tol);
 

@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/thread_pool.h"
 #include "io/npy.h"
 #include "io/output_names.h"
 #include "io/result_files.h"
@@ -66,17 +65,10 @@ std::optional<DType> declared_for(const ResultTensor& t, const ResultTensor& oth
 // Elements per block of a streamed comparison: 1 MiB of float32 a side, so that two
 // sets of any size are compared in a few MiB.
 constexpr int64_t kBlockBytes = int64_t{1} << 20;
-// Threads that compare one pair, each over a part of its elements: each costs a few MiB
-// (its blocks, its share of the kept errors, the histograms of a later pass), so four
-// keep a pair of any size under 64 MiB.
-constexpr size_t kMaxParts = 4;
-// Blocks per part, at the least: a pair smaller than that takes one thread.
-constexpr int64_t kMinPartBlocks = 4;
 
-// Both sides read block by block, as often as the medians of the errors want. A pair of
-// many blocks, whose files take reads in any order, is split into consecutive parts
-// compared side by side on `pool` and merged in order (ComparisonBuilder::part), with the
-// same result.
+// Both sides read block by block, as often as the medians of the errors want. A large
+// pair whose files take reads in any order is compared in parts side by side on `pool`
+// (ComparisonBuilder::add_in_parts), each part a few MiB more.
 Comparison compare_streams(const ResultTensor& a, DType a_type, const ResultTensor& b, DType b_type,
                            const Tolerance& tol, const CompareProgress& progress, ThreadPool* pool) {
   ComparisonBuilder builder(a_type, a.shape, b_type, b.shape, tol);
@@ -84,34 +76,22 @@ Comparison compare_streams(const ResultTensor& a, DType a_type, const ResultTens
   if (a_type != b_type || a.shape != b.shape || numel == 0) return builder.finish();
   const int64_t size = std::max<int64_t>(static_cast<int64_t>(dtype_size(a_type)), 1);
   const int64_t block = std::max<int64_t>(1, kBlockBytes / size);
-  const int64_t blocks = (numel + block - 1) / block;
   return builder.finish_in_passes([&](int pass) {
     TensorStream sa = a.open_stream(), sb = b.open_stream();
-    // Parts begin at multiples of the block, which must be where a part may begin.
-    const bool splits = pool && sa.any_order && sb.any_order && block % ComparisonBuilder::kPartAlign == 0;
-    const auto parts = static_cast<size_t>(
-        std::clamp<int64_t>(blocks / kMinPartBlocks, 1, splits ? std::min<size_t>(pool->size(), kMaxParts) : 1));
-    std::vector<ComparisonBuilder> later;
-    for (size_t k = 1; k < parts; ++k) later.push_back(builder.part(parts));
     std::atomic<int64_t> done{0};
-    auto compare_part = [&](size_t k) {
-      ComparisonBuilder& to = k == 0 ? builder : later[k - 1];
-      const int64_t first = blocks * static_cast<int64_t>(k) / static_cast<int64_t>(parts) * block;
-      const int64_t last = std::min(numel, blocks * static_cast<int64_t>(k + 1) / static_cast<int64_t>(parts) * block);
-      Tensor ea(a_type, {std::min(block, last - first)}), eb(b_type, {std::min(block, last - first)});
-      for (int64_t begin = first; begin < last; begin += block) {
-        const int64_t n = std::min(block, last - begin);
-        const auto offset = static_cast<size_t>(begin * size), bytes = static_cast<size_t>(n * size);
-        sa.read(offset, ea.mutable_raw(), bytes);
-        sb.read(offset, eb.mutable_raw(), bytes);
-        to.add(begin, Tensor(a_type, {n}, ea.buffer()), Tensor(b_type, {n}, eb.buffer()));
-        const int64_t so_far = done += n;
-        if (k == 0 && progress) progress(a.name, pass, so_far, numel);  // one thread tells
-      }
-    };
-    if (parts == 1) compare_part(0);
-    else pool->run(parts, compare_part);
-    for (ComparisonBuilder& part : later) builder.merge(std::move(part));
+    builder.add_in_parts(
+        sa.any_order && sb.any_order ? pool : nullptr, [&](ComparisonBuilder& to, int64_t first, int64_t last) {
+          Tensor ea(a_type, {std::min(block, last - first)}), eb(b_type, {std::min(block, last - first)});
+          for (int64_t begin = first; begin < last; begin += block) {
+            const int64_t n = std::min(block, last - begin);
+            const auto offset = static_cast<size_t>(begin * size), bytes = static_cast<size_t>(n * size);
+            sa.read(offset, ea.mutable_raw(), bytes);
+            sb.read(offset, eb.mutable_raw(), bytes);
+            to.add(begin, Tensor(a_type, {n}, ea.buffer()), Tensor(b_type, {n}, eb.buffer()));
+            const int64_t so_far = done += n;
+            if (first == 0 && progress) progress(a.name, pass, so_far, numel);  // one part tells
+          }
+        });
   });
 }
 
@@ -120,7 +100,7 @@ Comparison compare_pair(const ResultTensor& a, const ResultTensor& b, const Mode
   const std::optional<DType> declared_a = declared_for(a, b, values), declared_b = declared_for(b, a, values);
   if (a.open_stream && b.open_stream)
     return compare_streams(a, a.type_as_declared(declared_a), b, b.type_as_declared(declared_b), tol, progress, pool);
-  return compare_tensors(a.as_declared(declared_a), b.as_declared(declared_b), tol);
+  return compare_tensors(a.as_declared(declared_a), b.as_declared(declared_b), tol, pool);
 }
 
 }  // namespace

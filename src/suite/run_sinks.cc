@@ -34,7 +34,9 @@ class OutputCheck {
     builder_->add(static_cast<int64_t>(begin), Tensor(block.dtype(), block.shape(), buffer_.buffer()), block);
   }
   // REQUIRES: the expected value is whole.
-  void add_whole(const Tensor& output) { whole_ = compare_tensors(expected_.whole, output, tol_); }
+  void add_whole(const Tensor& output, ThreadPool* pool) {
+    whole_ = compare_tensors(expected_.whole, output, tol_, pool);
+  }
   bool begin_next_pass() { return builder_ && builder_->begin_next_pass(); }
   Comparison finish() { return whole_ ? std::move(*whole_) : builder_->finish(); }
 
@@ -110,7 +112,7 @@ void RunSinks::add_whole(const std::vector<Tensor>& inputs, const std::vector<Te
   if (saved_inputs_)
     for (size_t k = 0; k < inputs.size(); ++k) saved_inputs_->append(k, inputs[k].raw(), inputs[k].nbytes());
   for (size_t k = 0; k < outputs.size(); ++k) {
-    if (checks_[k]) checks_[k]->add_whole(outputs[k]);
+    if (checks_[k]) checks_[k]->add_whole(outputs[k], pool);
     if (files_) files_->append(k, outputs[k].raw(), outputs[k].nbytes());
   }
   if (!r_.digests) return;
