@@ -178,7 +178,13 @@ void ErrorMedian::begin_pass() {
 }
 
 ErrorMedian ErrorMedian::part(size_t parts) const {
-  if (pass_ == 0) return ErrorMedian(keep_ == 0 ? 0 : std::max<size_t>(keep_ / std::max<size_t>(parts, 1), 1));
+  if (pass_ == 0) {
+    // Its share kept, with room for all of it at its first error (as this one reserves
+    // for its own), so that growing never holds two copies.
+    if (keep_ == 0) return ErrorMedian(0);
+    const size_t share = std::max<size_t>(keep_ / std::max<size_t>(parts, 1), 1);
+    return ErrorMedian(share, static_cast<int64_t>(share));
+  }
   ErrorMedian p(keep_);
   p.pass_ = p.settled_ = pass_;
   p.room_ = 0;
