@@ -246,17 +246,13 @@ bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_v
   return true;
 }
 
-size_t block_elements(const BlockPlan& plan, const std::vector<BlockInput>& inputs, size_t block_bytes) {
+unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
+                       size_t block_bytes, const BlockSinks& sinks, unsigned lanes) {
   size_t widest = 1;
   for (const BlockInput& in : inputs) widest = std::max(widest, dtype_size(in.dtype));
   for (DType t : plan.output_dtypes) widest = std::max(widest, dtype_size(t));
-  return std::max<size_t>(block_bytes / widest, 1);
-}
-
-unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
-                       size_t block_bytes, const BlockSinks& sinks, unsigned lanes) {
   const size_t total = static_cast<size_t>(checked_numel(plan.input_shape));
-  const size_t per_block = block_elements(plan, inputs, block_bytes);
+  const size_t per_block = std::max<size_t>(block_bytes / widest, 1);
   const size_t blocks = std::max<size_t>((total + per_block - 1) / per_block, 1);  // an empty tensor: one empty block
   lanes = can_run_side_by_side(inputs, static_cast<bool>(sinks.value))
               ? static_cast<unsigned>(std::min<size_t>(std::max(lanes, 1u), blocks))

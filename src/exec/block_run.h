@@ -86,10 +86,6 @@ struct BlockSinks {
   std::function<void(size_t begin, const std::vector<Tensor>& outputs)> outputs;
 };
 
-// The elements of each block (the last may hold fewer) run_in_blocks makes of
-// `block_bytes`: as many as fit of the widest type among the inputs and outputs.
-size_t block_elements(const BlockPlan& plan, const std::vector<BlockInput>& inputs, size_t block_bytes);
-
 // Whether run_in_blocks can take lanes for these inputs: every one read in any order, and
 // no sinks.value (`observes_values`) to see the nodes' values in order.
 bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_values);

@@ -88,17 +88,12 @@ constexpr int64_t kRunBytes = 4096;
 
 struct FastComparison {
   // Whether a bit-identical element changes nothing but the counts of elements and of
-  // exact ones, for elements from index k on: true once some element has been tallied (the
-  // first becomes the worst, score 0) before k or with a score above 0 (a part given blocks
-  // out of order may meet lower indexes later: suite/compare.h), and, for float types,
-  // with atol >= 0 and rtol >= 0 (then its contribution to the needed atol and rtol,
-  // -rtol * |e| and 0, never raises them).
-  static bool tallied_before(const ComparisonBuilder& cb, int64_t k) {
-    return cb.worst_score_ > 0 || (cb.worst_score_ == 0 && cb.c_.worst_index < k);
-  }
+  // exact ones: true once some element has been tallied (the first becomes the worst,
+  // score 0) and, for float types, with atol >= 0 and rtol >= 0 (then its contribution to
+  // the needed atol and rtol, -rtol * |e| and 0, never raises them).
   template <class E>
-  static bool skips_identical(const ComparisonBuilder& cb, int64_t k) {
-    return tallied_before(cb, k) && (!E::kTolerant || (cb.tol_.atol >= 0 && cb.tol_.rtol >= 0));
+  static bool skips_identical(const ComparisonBuilder& cb) {
+    return cb.worst_score_ >= 0 && (!E::kTolerant || (cb.tol_.atol >= 0 && cb.tol_.rtol >= 0));
   }
 
   template <class E>
@@ -106,7 +101,7 @@ struct FastComparison {
     using B = typename E::B;
     const B eb = load<B>(ep), ab = load<B>(ap);
     const bool same = eb == ab;
-    if (same && skips_identical<E>(cb, k)) {
+    if (same && skips_identical<E>(cb)) {
       cb.errors_.add_exact(1);
       return;
     }
@@ -143,7 +138,7 @@ struct FastComparison {
       const int64_t m = std::min(kRun, n - i);
       const char* e = expected + i * kSize;
       const char* a = actual + i * kSize;
-      if (skips_identical<E>(cb, begin + i) && std::memcmp(e, a, static_cast<size_t>(m * kSize)) == 0) {
+      if (skips_identical<E>(cb) && std::memcmp(e, a, static_cast<size_t>(m * kSize)) == 0) {
         cb.errors_.add_exact(m);
         continue;
       }
@@ -189,7 +184,7 @@ struct FastComparison {
     const char* actual = static_cast<const char*>(block.raw());
     for (int64_t i = 0; i < n; i += step) {
       const int64_t m = std::min(step, n - i);
-      if (tallied_before(cb, begin + i) &&
+      if (cb.worst_score_ >= 0 &&
           std::memcmp(expected + i * size, actual + i * size, static_cast<size_t>(m * size)) == 0)
         cb.errors_.add_exact(m);
       else cb.add_reference(begin, expected_block, block, i, i + m);

@@ -44,9 +44,7 @@ namespace onnxrun {
   c.bit_differences += !same_bits;
   c.max_ulp = std::max(c.max_ulp, ulp);
   if (score > 1) ++c.mismatches;
-  // Of equal scores the first element is the worst: a part given blocks out of order
-  // (suite/compare.h) may meet it after a later one.
-  if (score > worst_score_ || (score == worst_score_ && k < c.worst_index)) {
+  if (score > worst_score_) {
     worst_score_ = score;
     c.worst_index = k;
     c.expected = e;

@@ -1,7 +1,5 @@
 #include "suite/run_sinks.h"
 
-#include <memory>
-#include <mutex>
 #include <utility>
 
 #include "io/output_names.h"
@@ -17,86 +15,32 @@ namespace onnxrun {
 // neither side is ever held whole. The medians of the errors keep a bounded number of
 // them and want the blocks once more past that (begin_next_pass). A whole output is
 // compared by compare_tensors, which passes over it again itself.
-//
-// Blocks run side by side (run_in_blocks' lanes) may be compared side by side too, each
-// on its own thread, when the expected value can be read in any order: each block goes to
-// a builder of its own (a part of the output's builder, ComparisonBuilder::part), taken
-// from the idle ones and given back, and after each pass they all merge into the output's
-// builder, the same Comparison bit for bit.
 class OutputCheck {
  public:
   OutputCheck(ExpectedOutput expected, const ValueSpec& output, const Tolerance& tol)
       : expected_(std::move(expected)), output_(output), tol_(tol) {}
 
-  // Whether add_any_order may be called: the expected value is whole or read in any order.
-  bool any_order() const { return !expected_.stream || expected_.stream->any_order; }
-
   void add(size_t begin, const Tensor& block) {
-    start();
+    if (!builder_) {
+      const TensorStream* s = expected_.stream ? &*expected_.stream : nullptr;
+      builder_.emplace(s ? ComparisonBuilder(s->dtype, s->shape, output_.dtype, output_.shape, tol_)
+                         : ComparisonBuilder(expected_.whole, output_.dtype, output_.shape, tol_));
+      comparable_ = !s || (s->dtype == output_.dtype && s->shape == output_.shape);
+    }
     if (!expected_.stream) return builder_->add(static_cast<int64_t>(begin), block);
     if (!comparable_) return;  // the builder's problem: it reads nothing
-    add_streamed(*builder_, buffer_, begin, block);
-  }
-  // A block as lanes give them: from several threads at once, in no order. REQUIRES:
-  // any_order(); blocks of a multiple of ComparisonBuilder::kPartAlign elements (the
-  // last may be short); `lanes`: how many run side by side.
-  void add_any_order(size_t begin, const Tensor& block, unsigned lanes) {
-    std::unique_ptr<Lane> lane;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      start();
-      if (!comparable_) return;
-      if (idle_.empty()) {
-        lane = std::make_unique<Lane>(Lane{builder_->part(lanes), Tensor()});
-      } else {
-        lane = std::move(idle_.back());
-        idle_.pop_back();
-      }
-    }
-    if (expected_.stream) add_streamed(lane->builder, lane->buffer, begin, block);
-    else lane->builder.add(static_cast<int64_t>(begin), block);
-    std::lock_guard<std::mutex> lock(mu_);
-    idle_.push_back(std::move(lane));
+    if (!buffer_.valid() || buffer_.nbytes() < block.nbytes()) buffer_ = Tensor(block.dtype(), block.shape());
+    expected_.stream->read(begin * dtype_size(block.dtype()), buffer_.mutable_raw(), block.nbytes());
+    builder_->add(static_cast<int64_t>(begin), Tensor(block.dtype(), block.shape(), buffer_.buffer()), block);
   }
   // REQUIRES: the expected value is whole.
   void add_whole(const Tensor& output, ThreadPool* pool) {
     whole_ = compare_tensors(expected_.whole, output, tol_, pool);
   }
-  bool begin_next_pass() {
-    end_pass();
-    return builder_ && builder_->begin_next_pass();
-  }
-  Comparison finish() {
-    if (whole_) return std::move(*whole_);
-    end_pass();
-    return builder_->finish();
-  }
+  bool begin_next_pass() { return builder_ && builder_->begin_next_pass(); }
+  Comparison finish() { return whole_ ? std::move(*whole_) : builder_->finish(); }
 
  private:
-  struct Lane {
-    ComparisonBuilder builder;
-    Tensor buffer;  // the expected block, when streamed
-  };
-  void start() {
-    if (builder_) return;
-    const TensorStream* s = expected_.stream ? &*expected_.stream : nullptr;
-    builder_.emplace(s ? ComparisonBuilder(s->dtype, s->shape, output_.dtype, output_.shape, tol_)
-                       : ComparisonBuilder(expected_.whole, output_.dtype, output_.shape, tol_));
-    comparable_ = s ? s->dtype == output_.dtype && s->shape == output_.shape
-                    : expected_.whole.dtype() == output_.dtype && expected_.whole.shape() == output_.shape;
-  }
-  // The expected block read beside `block` into `buffer`, both added to `to`.
-  void add_streamed(ComparisonBuilder& to, Tensor& buffer, size_t begin, const Tensor& block) {
-    if (!buffer.valid() || buffer.nbytes() < block.nbytes()) buffer = Tensor(block.dtype(), block.shape());
-    expected_.stream->read(begin * dtype_size(block.dtype()), buffer.mutable_raw(), block.nbytes());
-    to.add(static_cast<int64_t>(begin), Tensor(block.dtype(), block.shape(), buffer.buffer()), block);
-  }
-  // What the lanes counted in the pass just run, into the output's builder.
-  void end_pass() {
-    for (std::unique_ptr<Lane>& lane : idle_) builder_->merge(std::move(lane->builder));
-    idle_.clear();
-  }
-
   ExpectedOutput expected_;
   ValueSpec output_;
   Tolerance tol_;
@@ -104,8 +48,6 @@ class OutputCheck {
   bool comparable_ = true;
   Tensor buffer_;  // the expected block, when streamed
   std::optional<Comparison> whole_;
-  std::mutex mu_;                            // guards idle_, and builder_'s start
-  std::vector<std::unique_ptr<Lane>> idle_;  // the lanes' builders, between blocks
 };
 
 RunSinks::RunSinks(const RunRequest& r, OutputSet* set, std::vector<ValueSpec> inputs, std::vector<ValueSpec> outputs,
@@ -123,14 +65,8 @@ RunSinks::RunSinks(const RunRequest& r, OutputSet* set, std::vector<ValueSpec> i
 
 RunSinks::~RunSinks() = default;  // files not finished: their temporaries go
 
-BlockSinks RunSinks::block_sinks(ThreadPool* digest_pool, unsigned lanes, size_t block_elements) {
+BlockSinks RunSinks::block_sinks(ThreadPool* digest_pool) {
   BlockSinks sinks;
-  // Checks that can take blocks in any order do, when blocks run side by side in runs
-  // the comparison can merge (ComparisonBuilder::part).
-  lanes_ = lanes;
-  const bool side_by_side = lanes > 1 && block_elements % ComparisonBuilder::kPartAlign == 0;
-  for (size_t k = 0; k < checks_.size(); ++k)
-    if (checks_[k]) (side_by_side && checks_[k]->any_order() ? unordered_ : ordered_).push_back(k);
   if (r_.digests) {
     for (const ValueSpec& v : inputs_)
       in_digests_.push_back(std::make_unique<DigestBuilder>(v.dtype, v.shape, r_.print));
@@ -139,21 +75,22 @@ BlockSinks RunSinks::block_sinks(ThreadPool* digest_pool, unsigned lanes, size_t
     sinks.inputs_any_order = [this, digest_pool](size_t begin, const std::vector<Tensor>& blocks) {
       for (size_t k = 0; k < blocks.size(); ++k) in_digests_[k]->add(begin, blocks[k], digest_pool);
     };
-  }
-  if (r_.digests || !unordered_.empty())
     sinks.outputs_any_order = [this, digest_pool](size_t begin, const std::vector<Tensor>& blocks) {
-      for (size_t k = 0; k < out_digests_.size(); ++k) out_digests_[k]->add(begin, blocks[k], digest_pool);
-      for (size_t k : unordered_) checks_[k]->add_any_order(begin, blocks[k], lanes_);
+      for (size_t k = 0; k < blocks.size(); ++k) out_digests_[k]->add(begin, blocks[k], digest_pool);
     };
+  }
   if (saved_inputs_)
     sinks.inputs = [this](size_t, const std::vector<Tensor>& blocks) {
       for (size_t k = 0; k < blocks.size(); ++k) saved_inputs_->append(k, blocks[k].raw(), blocks[k].nbytes());
     };
-  if (files_ || !ordered_.empty())
+  bool compared = false;
+  for (const auto& c : checks_) compared |= c != nullptr;
+  if (files_ || compared)
     sinks.outputs = [this](size_t begin, const std::vector<Tensor>& blocks) {
-      for (size_t k : ordered_) checks_[k]->add(begin, blocks[k]);
-      if (files_)
-        for (size_t k = 0; k < blocks.size(); ++k) files_->append(k, blocks[k].raw(), blocks[k].nbytes());
+      for (size_t k = 0; k < blocks.size(); ++k) {
+        if (checks_[k]) checks_[k]->add(begin, blocks[k]);
+        if (files_) files_->append(k, blocks[k].raw(), blocks[k].nbytes());
+      }
     };
   return sinks;
 }
@@ -163,20 +100,11 @@ std::optional<BlockSinks> RunSinks::next_pass() {
   bool any = false;
   for (size_t k = 0; k < checks_.size(); ++k) any |= passing[k] = checks_[k] && checks_[k]->begin_next_pass();
   if (!any) return std::nullopt;
-  std::vector<size_t> ordered, unordered;
-  for (size_t k : ordered_)
-    if (passing[k]) ordered.push_back(k);
-  for (size_t k : unordered_)
-    if (passing[k]) unordered.push_back(k);
   BlockSinks sinks;
-  if (!ordered.empty())
-    sinks.outputs = [this, ordered](size_t begin, const std::vector<Tensor>& blocks) {
-      for (size_t k : ordered) checks_[k]->add(begin, blocks[k]);
-    };
-  if (!unordered.empty())
-    sinks.outputs_any_order = [this, unordered](size_t begin, const std::vector<Tensor>& blocks) {
-      for (size_t k : unordered) checks_[k]->add_any_order(begin, blocks[k], lanes_);
-    };
+  sinks.outputs = [this, passing](size_t begin, const std::vector<Tensor>& blocks) {
+    for (size_t k = 0; k < blocks.size(); ++k)
+      if (passing[k]) checks_[k]->add(begin, blocks[k]);
+  };
   return sinks;
 }
 

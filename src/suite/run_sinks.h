@@ -51,10 +51,8 @@ class RunSinks {
 
   // A run block by block: the sinks to hand run_in_blocks. `digest_pool` helps with the
   // digests' statistics (null when blocks run side by side, each on its own thread).
-  // `lanes`: how many blocks run side by side, of `block_elements` each (then each block
-  // is compared on its own thread, where the expected value allows).
   // REQUIRES: this object outlives the run. Either this or add_whole, once.
-  BlockSinks block_sinks(ThreadPool* digest_pool, unsigned lanes = 1, size_t block_elements = 0);
+  BlockSinks block_sinks(ThreadPool* digest_pool);
   // After a run block by block: the sinks of one more run over the same blocks, in order,
   // which only the checks whose medians want it take; nullopt when none does. Ask again
   // after each such run.
@@ -72,9 +70,6 @@ class RunSinks {
   std::vector<std::unique_ptr<DigestBuilder>> in_digests_, out_digests_;  // blocks
   std::vector<ValueDigest> in_whole_, out_whole_;                         // a whole run's
   std::vector<std::unique_ptr<OutputCheck>> checks_;
-  // The checks given blocks in order, and those given them as the lanes make them.
-  std::vector<size_t> ordered_, unordered_;
-  unsigned lanes_ = 1;
   std::unique_ptr<StreamedOutputs> files_, saved_inputs_;
 };
 
