@@ -76,7 +76,6 @@ void ComparisonBuilder::add(int64_t begin, const Tensor& block) {
 
 void ComparisonBuilder::add(int64_t begin, const Tensor& expected, const Tensor& actual) {
   if (!c_.problem.empty()) return;
-  errors_.seek(begin);
   if (path_ == Path::kReference) return add_reference(begin, expected, actual, 0, actual.numel());
   add_fast(begin, expected, actual);
 }
@@ -98,29 +97,27 @@ ComparisonBuilder ComparisonBuilder::part(size_t parts) const {
   return p;
 }
 
-void ComparisonBuilder::merge(ComparisonBuilder&& other) {
-  errors_.merge(std::move(other.errors_));
+void ComparisonBuilder::merge(ComparisonBuilder&& later) {
+  errors_.merge(std::move(later.errors_));
   if (again_) return;
   Comparison& c = c_;
-  const Comparison& l = other.c_;
+  const Comparison& l = later.c_;
   c.mismatches += l.mismatches;
   c.bit_differences += l.bit_differences;
   c.max_ulp = std::max(c.max_ulp, l.max_ulp);
   c.hard_mismatch |= l.hard_mismatch;
   c.needed_atol = std::max(c.needed_atol, l.needed_atol);
   c.needed_rtol = std::max(c.needed_rtol, l.needed_rtol);
-  // Of equal scores the first element is the worst, as one builder given them in order finds.
-  if (other.worst_score_ > worst_score_ ||
-      (other.worst_score_ == worst_score_ && l.worst_index >= 0 && l.worst_index < c.worst_index)) {
-    worst_score_ = other.worst_score_;
+  if (later.worst_score_ > worst_score_) {  // strictly: of equal scores the first element is the worst
+    worst_score_ = later.worst_score_;
     c.worst_index = l.worst_index;
     c.expected = l.expected;
     c.actual = l.actual;
     c.abs_err = l.abs_err;
     c.rel_err = l.rel_err;
     c.ulp = l.ulp;
-    worst_expected_ = std::move(other.worst_expected_);
-    worst_actual_ = std::move(other.worst_actual_);
+    worst_expected_ = std::move(later.worst_expected_);
+    worst_actual_ = std::move(later.worst_actual_);
   }
 }
 

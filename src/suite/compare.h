@@ -97,10 +97,10 @@ class ComparisonBuilder {
                     const Tolerance& tol, Path path = Path::kFast);
   // Elements [begin, begin + block.numel()) of the actual tensor, `block` in its dtype.
   // REQUIRES: built with the whole expected tensor; blocks in order, each beginning where
-  // the previous one ended (or in runs as part() says).
+  // the previous one ended.
   void add(int64_t begin, const Tensor& block);
   // The same elements of both tensors. REQUIRES: built without the expected tensor;
-  // expected.numel() == actual.numel(); blocks in order (or in runs as part() says).
+  // expected.numel() == actual.numel(); blocks in order.
   void add(int64_t begin, const Tensor& expected, const Tensor& actual);
   // How many nonzero errors of each kind are kept in memory before the medians want
   // another pass (default ErrorStatsBuilder::kKeptErrors; tests take a few, to make
@@ -119,16 +119,14 @@ class ComparisonBuilder {
   // may be called. What finish_in_passes does, for a caller that drives the passes.
   bool begin_next_pass();
 
-  // Parts of the elements counted on other threads: part() gives an empty builder in
-  // this one's pass, one of `parts` that share it; merge() adds what such a part counted,
-  // in any order. Each part is given its elements in runs of kPartAlign that begin at
-  // multiples of kPartAlign (a run may be cut short only by the tensor's end), each run
-  // in order, the runs in any order (add() of blocks with those bounds). The Comparison is
-  // the same bit for bit as one builder's given every element in order. REQUIRES: no
-  // problem.
+  // Consecutive parts of the elements counted on other threads: part() gives an empty
+  // builder in this one's pass, one of `parts` that share it, for the elements from a
+  // multiple of kPartAlign on; merge() adds what such a part counted, the parts in
+  // element order, each right after the elements this builder has. The Comparison is the
+  // same bit for bit as one builder's given every element. REQUIRES: no problem.
   static constexpr int64_t kPartAlign = ErrorStatsBuilder::kSumChunk;
   ComparisonBuilder part(size_t parts) const;
-  void merge(ComparisonBuilder&& other);
+  void merge(ComparisonBuilder&& later);
   // Every element once (one pass), in consecutive ranges counted side by side on `pool`
   // and merged in order: add_range(builder, first, last) adds elements [first, last) to
   // `builder`, from any thread. At most kMaxParts ranges, each of kMinPartElements or more:

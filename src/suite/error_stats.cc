@@ -29,34 +29,34 @@ ErrorStatsBuilder ErrorStatsBuilder::part(size_t parts) const {
   return p;
 }
 
-void ErrorStatsBuilder::merge(ErrorStatsBuilder&& other) {
-  abs_median_.merge(std::move(other.abs_median_));
-  rel_median_.merge(std::move(other.rel_median_));
+void ErrorStatsBuilder::merge(ErrorStatsBuilder&& later) {
+  abs_median_.merge(std::move(later.abs_median_));
+  rel_median_.merge(std::move(later.rel_median_));
   if (pass_ > 0) return;
-  s_.count += other.s_.count;
-  s_.exact += other.s_.exact;
-  s_.infinite += other.s_.infinite;
-  s_.max_abs = std::max(s_.max_abs, other.s_.max_abs);
-  s_.max_rel = std::max(s_.max_rel, other.s_.max_rel);
-  if (other.next_ > 0) other.close_chunk(other.next_ - 1);
-  chunk_sums_.insert(chunk_sums_.end(), other.chunk_sums_.begin(), other.chunk_sums_.end());
+  if (in_chunk_ != 0)  // the sums would be grouped otherwise than by one builder
+    fail(ErrorKind::kInternal, "error statistics merged after {} elements, not a multiple of {}", s_.count, kSumChunk);
+  s_.count += later.s_.count;
+  s_.exact += later.s_.exact;
+  s_.infinite += later.s_.infinite;
+  s_.max_abs = std::max(s_.max_abs, later.s_.max_abs);
+  s_.max_rel = std::max(s_.max_rel, later.s_.max_rel);
+  chunk_sums_.insert(chunk_sums_.end(), later.chunk_sums_.begin(), later.chunk_sums_.end());
+  chunk_abs_ = later.chunk_abs_;
+  chunk_rel_ = later.chunk_rel_;
+  in_chunk_ = later.in_chunk_;
   for (size_t lane = 0; lane < decade_counts_.size(); ++lane)
-    for (size_t k = 0; k < decade_counts_[lane].size(); ++k) decade_counts_[lane][k] += other.decade_counts_[lane][k];
+    for (size_t k = 0; k < decade_counts_[lane].size(); ++k) decade_counts_[lane][k] += later.decade_counts_[lane][k];
 }
 
 ErrorStats ErrorStatsBuilder::finish() {
   if (s_.count > 0) {
-    if (next_ > 0) close_chunk(next_ - 1);
-    std::sort(chunk_sums_.begin(), chunk_sums_.end(),
-              [](const ChunkSums& x, const ChunkSums& y) { return x.chunk < y.chunk; });
     double sum_abs = 0, sum_rel = 0;
-    for (size_t k = 0; k < chunk_sums_.size(); ++k) {
-      if (k > 0 && chunk_sums_[k].chunk == chunk_sums_[k - 1].chunk)  // two builders' pieces of one run
-        fail(ErrorKind::kInternal, "error statistics: elements {} on were counted apart",
-             chunk_sums_[k].chunk << kSumShift);
-      sum_abs += chunk_sums_[k].abs;
-      sum_rel += chunk_sums_[k].rel;
+    for (const auto& [abs, rel] : chunk_sums_) {
+      sum_abs += abs;
+      sum_rel += rel;
     }
+    sum_abs += chunk_abs_;
+    sum_rel += chunk_rel_;
     s_.mean_abs = sum_abs / static_cast<double>(s_.count);
     s_.mean_rel = sum_rel / static_cast<double>(s_.count);
   }

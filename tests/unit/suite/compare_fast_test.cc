@@ -6,7 +6,6 @@
 // and fed in blocks. Also the fast error decade against its definition.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -286,41 +285,6 @@ TEST_CASE("parts compared side by side and merged in order report what one build
           if (kept == ErrorStatsBuilder::kKeptErrors && parts == 2)  // as a whole run splits its outputs' checks
             check_same(compare_tensors(e, a, tol, &pool), reference);
         }
-  }
-}
-
-TEST_CASE("runs of kPartAlign dealt out to builders on threads, merged in any order, report what one builder does",
-          "[compare][compare_fast][median]") {
-  // As the lanes of a run block by block take blocks: lane k every lanes-th one, the
-  // last block short.
-  constexpr int64_t kAlign = ComparisonBuilder::kPartAlign;
-  ThreadPool pool(3);
-  for (const auto& [dtype, changes] : {std::pair{DType::kFloat, 1000}, {DType::kFloat, 3}, {DType::kInt16, 1000}}) {
-    const auto [e, a] = pair_of(dtype, {7 * kAlign + 999}, changes, 171 + changes);
-    const size_t size = dtype_size(dtype);
-    const int64_t blocks = (e.numel() + kAlign - 1) / kAlign;
-    for (size_t kept : {size_t{50}, ErrorStatsBuilder::kKeptErrors})
-      for (bool merge_backwards : {false, true}) {
-        INFO(dtype_name(dtype) << " changes/1000 " << changes << " kept " << kept << " backwards " << merge_backwards);
-        const Tolerance tol;
-        ComparisonBuilder b(e, dtype, e.shape(), tol);
-        b.keep_errors(kept);
-        const Comparison got = b.finish_in_passes([&](int) {
-          std::vector<ComparisonBuilder> lanes;
-          for (int k = 0; k < 3; ++k) lanes.push_back(b.part(3));
-          pool.run(3, [&](size_t lane) {
-            for (int64_t block = static_cast<int64_t>(lane); block < blocks; block += 3) {
-              const int64_t first = block * kAlign, n = std::min(kAlign, e.numel() - first);
-              Tensor pa(dtype, {n});
-              std::memcpy(pa.mutable_raw(), static_cast<const char*>(a.raw()) + first * size, n * size);
-              lanes[lane].add(first, pa);
-            }
-          });
-          if (merge_backwards) std::reverse(lanes.begin(), lanes.end());
-          for (ComparisonBuilder& l : lanes) b.merge(std::move(l));
-        });
-        check_same(got, compare_tensors_reference(e, a, tol));
-      }
   }
 }
 
