@@ -33,7 +33,7 @@ void ErrorStatsBuilder::merge(ErrorStatsBuilder&& later) {
   abs_median_.merge(std::move(later.abs_median_));
   rel_median_.merge(std::move(later.rel_median_));
   if (pass_ > 0) return;
-  if (in_chunk_ != 0)  // the sums would be grouped otherwise than by one builder
+  if (s_.count % kSumChunk != 0)  // the sums would be grouped otherwise than by one builder
     fail(ErrorKind::kInternal, "error statistics merged after {} elements, not a multiple of {}", s_.count, kSumChunk);
   s_.count += later.s_.count;
   s_.exact += later.s_.exact;
@@ -43,7 +43,6 @@ void ErrorStatsBuilder::merge(ErrorStatsBuilder&& later) {
   chunk_sums_.insert(chunk_sums_.end(), later.chunk_sums_.begin(), later.chunk_sums_.end());
   chunk_abs_ = later.chunk_abs_;
   chunk_rel_ = later.chunk_rel_;
-  in_chunk_ = later.in_chunk_;
   for (size_t lane = 0; lane < decade_counts_.size(); ++lane)
     for (size_t k = 0; k < decade_counts_[lane].size(); ++k) decade_counts_[lane][k] += later.decade_counts_[lane][k];
 }

@@ -58,7 +58,7 @@ class ErrorStatsBuilder {
     ++s_.count;
     chunk_abs_ += abs_err;
     chunk_rel_ += rel_err;
-    if (++in_chunk_ == kSumChunk) close_chunk();
+    if (s_.count % kSumChunk == 0) close_chunk();
     s_.max_abs = std::max(s_.max_abs, abs_err);
     s_.max_rel = std::max(s_.max_rel, rel_err);
     if (abs_err == 0) ++s_.exact;
@@ -69,15 +69,11 @@ class ErrorStatsBuilder {
   // nonnegative errors and taking the max with 0 change nothing), in O(1).
   void add_exact(int64_t n) {
     if (pass_ > 0) return;
+    const int64_t before = s_.count;
     s_.count += n;
     s_.exact += n;
-    in_chunk_ += n;
-    if (in_chunk_ >= kSumChunk) {  // the chunk ends here; any after it hold zeros alone
-      in_chunk_ %= kSumChunk;
-      const int64_t left = in_chunk_;
-      close_chunk();
-      in_chunk_ = left;
-    }
+    // The open chunk ends with these or among them; any after it hold zeros alone.
+    if (before / kSumChunk != s_.count / kSumChunk) close_chunk();
   }
   // After every element: whether the medians need them all once more, in the same
   // order (then begin_pass and add them again). Called once after each pass.
@@ -101,12 +97,11 @@ class ErrorStatsBuilder {
   void close_chunk() {
     if (chunk_abs_ != 0 || chunk_rel_ != 0) chunk_sums_.emplace_back(chunk_abs_, chunk_rel_);
     chunk_abs_ = chunk_rel_ = 0;
-    in_chunk_ = 0;
   }
-  // The open chunk's sums, and the closed chunks' in order (those of zeros left out, as
+  // The open chunk's sums (of elements since the last multiple of kSumChunk in s_.count:
+  // a part begins at one), and the closed chunks' in order (those of zeros left out, as
   // adding them changes nothing): 16 bytes per 64 Ki elements.
   double chunk_abs_ = 0, chunk_rel_ = 0;
-  int64_t in_chunk_ = 0;
   std::vector<std::pair<double, double>> chunk_sums_;
   // Only nonzero errors go there: an output that mostly matches costs them nothing.
   ErrorMedian abs_median_, rel_median_;
