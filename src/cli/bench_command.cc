@@ -201,11 +201,11 @@ void build_bench_app(CLI::App& app, BenchArgs& a) {
                "time LeakyRelu-16 run through its function body (not recognised back)");
 }
 
-const CommandRow<BenchArgs> kRow{
+const CommandRow<BenchArgs> kBenchRow{
     "bench", "time repeated runs of a model, or of memcpy", bench_doc, build_bench_app, check_bench, run_bench};
 
 }  // namespace
 
-const Command& bench_command() { return row_command<BenchArgs, kRow>(); }
+const Command& bench_command() { return row_command<BenchArgs, kBenchRow>(); }
 
 }  // namespace onnxrun::cli

@@ -116,12 +116,12 @@ int run_compare(CompareArgs& a) {
 
 void check_compare(CompareArgs& a) { tolerance_from(a.tol); }
 
-const CommandRow<CompareArgs> kRow{"compare",     "compare two sets of result tensors (folders, .npz)",
-                                   compare_doc,   build_compare_app,
-                                   check_compare, run_compare};
+const CommandRow<CompareArgs> kCompareRow{"compare",     "compare two sets of result tensors (folders, .npz)",
+                                          compare_doc,   build_compare_app,
+                                          check_compare, run_compare};
 
 }  // namespace
 
-const Command& compare_command() { return row_command<CompareArgs, kRow>(); }
+const Command& compare_command() { return row_command<CompareArgs, kCompareRow>(); }
 
 }  // namespace onnxrun::cli

@@ -42,13 +42,13 @@ void build_help_app(CLI::App& app, HelpArgs& a) {
 
 // Parsed as a row is, but run its own way: the common options are not applied (the
 // command named applies its own), and a word that names no command is a usage error.
-const CommandRow<HelpArgs> kRow{
+const CommandRow<HelpArgs> kHelpRow{
     "help", "print the help of onnx-run or of one command", help_doc, build_help_app, nullptr, nullptr};
 
 // Parses argv into `a`; the exit code when that ends the command, a word that names no
 // command included (a usage error).
 std::optional<int> parse_help_args(int argc, char** argv, HelpArgs& a) {
-  if (auto code = row_detail::parse<HelpArgs, kRow>(argc, argv, a)) return code;
+  if (auto code = row_detail::parse<HelpArgs, kHelpRow>(argc, argv, a)) return code;
   a.named = find_command(a.command.empty() ? "run" : a.command);
   if (a.named && a.named->doc) return std::nullopt;
   const auto near = nearest_name(a.command, command_names());
@@ -74,7 +74,7 @@ int help_check_args(int argc, char** argv) {
 
 const Command& help_command() {
   static const Command command{
-      kRow.name, help_main, help_check_args, kRow.summary, row_detail::with_app<HelpArgs, kRow>, help_doc};
+      kHelpRow.name, help_main, help_check_args, kHelpRow.summary, row_detail::with_app<HelpArgs, kHelpRow>, help_doc};
   return command;
 }
 

@@ -88,11 +88,11 @@ int run_info(InfoArgs& a) {
   return kExitOk;
 }
 
-const CommandRow<InfoArgs> kRow{
+const CommandRow<InfoArgs> kInfoRow{
     "info", "what a model is and how onnx-run resolves it", info_doc, build_info_app, nullptr, run_info};
 
 }  // namespace
 
-const Command& info_command() { return row_command<InfoArgs, kRow>(); }
+const Command& info_command() { return row_command<InfoArgs, kInfoRow>(); }
 
 }  // namespace onnxrun::cli

@@ -140,12 +140,12 @@ int run_report(ReportArgs& a) {
   return c.failed ? report_mismatch(c.failure) : kExitOk;
 }
 
-const CommandRow<ReportArgs> kRow{"report",   "merge the --json reports of test shards into one (report merge)",
-                                  report_doc, build_report_app,
-                                  nullptr,    run_report};
+const CommandRow<ReportArgs> kReportRow{"report",   "merge the --json reports of test shards into one (report merge)",
+                                        report_doc, build_report_app,
+                                        nullptr,    run_report};
 
 }  // namespace
 
-const Command& report_command() { return row_command<ReportArgs, kRow>(); }
+const Command& report_command() { return row_command<ReportArgs, kReportRow>(); }
 
 }  // namespace onnxrun::cli

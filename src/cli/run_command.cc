@@ -319,13 +319,13 @@ void build_run_app(CLI::App& app, RunOptions& o) {
 
 void check_run(RunOptions& o) { request_from_options(o); }
 
-const CommandRow<RunOptions> kRow{"run",     "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)",
-                                  run_doc,   build_run_app,
-                                  check_run, run,
-                                  nullptr,   mark_list_args};
+const CommandRow<RunOptions> kRunRow{"run",     "run a model (the default: `onnx-run MODEL` is `onnx-run run MODEL`)",
+                                     run_doc,   build_run_app,
+                                     check_run, run,
+                                     nullptr,   mark_list_args};
 
 }  // namespace
 
-const Command& run_command() { return row_command<RunOptions, kRow>(); }
+const Command& run_command() { return row_command<RunOptions, kRunRow>(); }
 
 }  // namespace onnxrun::cli

@@ -29,7 +29,7 @@ const Protocol kProtocols[] = {
 
 // A whole number of at most 6 digits (as --shard K/N takes), nothing else: no sign, no
 // spaces, no "0x". Throws Error(kUsage) naming the variable.
-int whole_number(const std::string& name, const std::string& value, const char* engine, const char* what) {
+int shard_number(const std::string& name, const std::string& value, const char* engine, const char* what) {
   const bool digits = !value.empty() && value.size() <= 6 && value.find_first_not_of("0123456789") == std::string::npos;
   if (!digits)
     fail(ErrorKind::kUsage, "--shard auto: {}='{}' is not a whole number ({}'s {})", name, value, engine, what);
@@ -88,7 +88,7 @@ AutoShard shard_from_environment(const Environment& env, int shard_count) {
     a.engine = p.engine;
     if (p.total) {
       if (!total) fail(ErrorKind::kUsage, "--shard auto: {} is set but {} is not ({})", p.index, p.total, p.engine);
-      a.count = whole_number(p.total, *total, p.engine, "shard count");
+      a.count = shard_number(p.total, *total, p.engine, "shard count");
       if (a.count < 1)
         fail(ErrorKind::kUsage, "--shard auto: {}='{}' must be at least 1 ({})", p.total, *total, p.engine);
       if (!index && a.count > 1)
@@ -103,7 +103,7 @@ AutoShard shard_from_environment(const Environment& env, int shard_count) {
     }
     a.index = 1;  // GitLab's CI_NODE_TOTAL=1 without an index: a job without `parallel:`
     if (index) {
-      const int k = whole_number(p.index, *index, p.engine, p.base ? "shard index, from 1" : "shard index, from 0");
+      const int k = shard_number(p.index, *index, p.engine, p.base ? "shard index, from 1" : "shard index, from 0");
       if (k < p.base || k > a.count - 1 + p.base)
         fail(ErrorKind::kUsage, "--shard auto: {}='{}' is out of range: {} counts from {} to {} ({})", p.index, *index,
              p.engine, p.base, a.count - 1 + p.base,

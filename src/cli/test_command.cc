@@ -265,7 +265,7 @@ void parsed_test_args(const CLI::App& app, TestOptions& o) {
   o.runner.case_options.threads = app.count("--threads") ? o.common.threads : 1;
 }
 
-const CommandRow<TestOptions> kRow{
+const CommandRow<TestOptions> kTestRow{
     "test",          "run every model test under PATH... and report (JSON, JUnit, baselines)",
     test_doc,        build_test_app,
     check_test,      run_test,
@@ -273,6 +273,6 @@ const CommandRow<TestOptions> kRow{
 
 }  // namespace
 
-const Command& test_command() { return row_command<TestOptions, kRow>(); }
+const Command& test_command() { return row_command<TestOptions, kTestRow>(); }
 
 }  // namespace onnxrun::cli

@@ -113,13 +113,13 @@ int run_verify(VerifyArgs& a) {
 
 void check_verify(VerifyArgs& a) { verify_options(a); }
 
-const CommandRow<VerifyArgs> kRow{
+const CommandRow<VerifyArgs> kVerifyRow{
     "verify",     "check another runtime's dumped values node by node against the definition",
     verify_doc,   build_verify_app,
     check_verify, run_verify};
 
 }  // namespace
 
-const Command& verify_command() { return row_command<VerifyArgs, kRow>(); }
+const Command& verify_command() { return row_command<VerifyArgs, kVerifyRow>(); }
 
 }  // namespace onnxrun::cli
