@@ -50,8 +50,10 @@ fi
 launcher=""
 command -v ccache >/dev/null && launcher=ccache
 # The tests compile against a precompiled header; ccache caches those compilations only
-# when told that the header's macros and __TIME__ may be taken as they were.
-export CCACHE_SLOPPINESS=pch_defines,time_macros
+# when told that the header's macros and __TIME__ may be taken as they were. Paths
+# relative to the checkout, and the working directory left out of the hash, let a clone
+# in another folder (CI's) reuse what this one compiled.
+export CCACHE_SLOPPINESS=pch_defines,time_macros CCACHE_BASEDIR="$(pwd)" CCACHE_NOHASHDIR=1
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" >/dev/null
 if ((tests)); then
   cmake --build build

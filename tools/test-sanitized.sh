@@ -18,8 +18,10 @@ jobs=${SANITIZE_JOBS:-2}
 launcher=""
 command -v ccache >/dev/null && launcher=ccache
 # The tests compile against a precompiled header; ccache caches those compilations only
-# when told that the header's macros and __TIME__ may be taken as they were.
-export CCACHE_SLOPPINESS=pch_defines,time_macros
+# when told that the header's macros and __TIME__ may be taken as they were. Paths
+# relative to the checkout, and the working directory left out of the hash, let a clone
+# in another folder (CI's) reuse what this one compiled.
+export CCACHE_SLOPPINESS=pch_defines,time_macros CCACHE_BASEDIR="$src" CCACHE_NOHASHDIR=1
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
   -DONNXRUN_SANITIZE=ON -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" >/dev/null
 ninja -C "$build" -j "$jobs"
