@@ -35,23 +35,20 @@ ResultTensor read_one(const fs::path& file, const std::string& listed_name) {
   ResultTensor r;
   r.file = file.string();
   r.numpy = file.extension() == ".npy";
-  std::string own_name;
-  if (std::optional<TensorStream> s = open_tensor_stream(r.file)) {
-    own_name = s->name;
-    r.dtype = s->dtype;
-    r.shape = s->shape;
-    r.open_stream = [path = r.file] {
-      std::optional<TensorStream> again = open_tensor_stream(path);
-      if (!again) fail(ErrorKind::kIo, "{}: changed while being compared", path);
-      return std::move(*again);
+  TensorStream s = open_tensor_stream(r.file);
+  r.dtype = s.dtype;
+  r.shape = s.shape;
+  const std::string own_name = s.name;
+  if (s.held) {  // read whole (a pipe is not opened twice): the stream is its own again
+    r.load = [t = *s.held] { return t; };
+    r.open_stream = [s = std::move(s)] { return s; };
+  } else {
+    r.open_stream = [path = r.file, dtype = r.dtype, shape = r.shape] {
+      TensorStream again = open_tensor_stream(path);
+      if (again.dtype != dtype || again.shape != shape) fail(ErrorKind::kIo, "{}: changed while being compared", path);
+      return again;
     };
     r.load = [path = r.file] { return read_input_file(path).tensor; };
-  } else {  // read whole, which also says what is wrong with it
-    NamedTensor nt = read_input_file(r.file);
-    own_name = nt.name;
-    r.dtype = nt.tensor.dtype();
-    r.shape = nt.tensor.shape();
-    r.load = [t = std::move(nt.tensor)] { return t; };
   }
   r.name = !listed_name.empty() ? listed_name : !own_name.empty() ? own_name : r.numpy ? file.stem().string() : "";
   return r;
@@ -60,28 +57,26 @@ ResultTensor read_one(const fs::path& file, const std::string& listed_name) {
 // The members of an .npz, each read on its own when asked.
 std::vector<ResultTensor> read_npz_members(const std::string& path) {
   std::vector<ResultTensor> out;
-  if (std::optional<std::vector<TensorStream>> streams = open_npz_streams(path)) {
-    for (size_t j = 0; j < streams->size(); ++j) {
-      const TensorStream& m = (*streams)[j];
-      ResultTensor r{m.name, path + ":" + m.name, true, m.dtype, m.shape, nullptr, nullptr};
-      r.open_stream = [path, j] {
-        std::optional<std::vector<TensorStream>> again = open_npz_streams(path);
-        if (!again || again->size() <= j) fail(ErrorKind::kIo, "{}: changed while being compared", path);
-        return std::move((*again)[j]);
+  std::vector<TensorStream> streams = open_npz_streams(path);
+  for (size_t j = 0; j < streams.size(); ++j) {
+    TensorStream& m = streams[j];
+    ResultTensor r{m.name, path + ":" + m.name, true, m.dtype, m.shape, nullptr, nullptr};
+    if (m.held) {  // the archive was read whole
+      r.load = [t = *m.held] { return t; };
+      r.open_stream = [m = std::move(m)] { return m; };
+    } else {
+      r.open_stream = [path, j, dtype = m.dtype, shape = m.shape] {
+        std::vector<TensorStream> again = open_npz_streams(path);
+        if (again.size() <= j || again[j].dtype != dtype || again[j].shape != shape)
+          fail(ErrorKind::kIo, "{}: changed while being compared", path);
+        return std::move(again[j]);
       };
       r.load = [open = r.open_stream] {
         TensorStream s = open();
         check_memory_fits(s.nbytes(), s.what);  // refused by name before anything is inflated
         return read_whole(s);
       };
-      out.push_back(std::move(r));
     }
-    return out;
-  }
-  // An archive the streams cannot read member by member (a big-endian array): read whole.
-  for (NamedArray& a : read_npz_file(path)) {
-    ResultTensor r{a.name, path + ":" + a.name, true, a.tensor.dtype(), a.tensor.shape(), nullptr, nullptr};
-    r.load = [t = std::move(a.tensor)] { return t; };
     out.push_back(std::move(r));
   }
   return out;

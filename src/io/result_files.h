@@ -25,8 +25,8 @@ struct ResultTensor {
   DType dtype = DType::kFloat;  // as stored: numpy's bfloat16 bits are uint16 here
   Shape shape;
   // The data from its first byte, block by block (io/tensor_stream.h), a new stream at
-  // each call, so it can be read more than once. Null where the file could not be
-  // streamed (it was read whole: a typed-field TensorProto, a big-endian array).
+  // each call, so it can be read more than once (a file that cannot be streamed was read
+  // whole, and its stream serves that tensor each time).
   std::function<TensorStream()> open_stream;
 
   // The whole tensor: a .pb mapped where its raw_data lies, anything else read. Throws

@@ -16,8 +16,10 @@
 #include "core/error.h"
 #include "core/fail.h"
 #include "io/crc32.h"
+#include "io/input_file.h"
 #include "io/mapped_file.h"
 #include "io/npy.h"
+#include "io/npz.h"
 #include "io/read_at.h"
 #include "io/tensor_file.h"
 #include "io/tensor_wire.h"
@@ -303,31 +305,58 @@ std::optional<TensorStream> open_member(const std::shared_ptr<const ReadAtFile>&
 
 }  // namespace
 
-std::optional<TensorStream> open_tensor_stream(const std::string& path, std::optional<DType> declared) {
-  if (!is_regular_file(path)) return std::nullopt;
-  // The format by extension, as read_input_file decides it.
-  if (std::filesystem::path(path).extension() != ".npy") return open_pb_stream(path);
-  std::optional<TensorStream> s = open_npy_stream(path);
-  if (s) s->dtype = numpy_type_as_declared(s->dtype, declared);
+TensorStream memory_stream(std::string name, Tensor t, std::string what) {
+  TensorStream s;
+  s.name = std::move(name);
+  s.dtype = t.dtype();
+  s.shape = t.shape();
+  s.what = std::move(what);
+  s.read = [t, what = s.what](size_t offset, void* dst, size_t n) {
+    check_range(offset, n, t.nbytes(), what);
+    if (n) std::memcpy(dst, static_cast<const char*>(t.raw()) + offset, n);
+  };
+  s.any_order = true;
+  s.held = std::move(t);
   return s;
 }
 
-std::optional<std::vector<TensorStream>> open_npz_streams(const std::string& path, const DeclaredType& declared) {
-  if (!is_regular_file(path)) return std::nullopt;
-  const std::shared_ptr<const ReadAtFile> file = ReadAtFile::open(path);
-  std::vector<ZipMember> members;
-  for_each_npz_member(ZipBytes(file, path), [&](const ZipMember& m) { members.push_back(m); });
-  std::vector<TensorStream> out;
-  for (const ZipMember& m : members) {
-    std::optional<TensorStream> s = open_member(file, m, path);
-    if (!s) return std::nullopt;
-    if (declared) s->dtype = numpy_type_as_declared(s->dtype, declared(s->name));
-    out.push_back(std::move(*s));
+TensorStream open_tensor_stream(const std::string& path, std::optional<DType> declared) {
+  std::optional<TensorStream> s;
+  if (is_regular_file(path)) {
+    // The format by extension, as read_input_file decides it.
+    if (std::filesystem::path(path).extension() != ".npy") {
+      s = open_pb_stream(path);
+    } else if ((s = open_npy_stream(path))) {
+      s->dtype = numpy_type_as_declared(s->dtype, declared);
+    }
   }
+  if (s) return std::move(*s);
+  NamedTensor whole = read_input_file(path, declared);
+  return memory_stream(std::move(whole.name), std::move(whole.tensor), path);
+}
+
+std::vector<TensorStream> open_npz_streams(const std::string& path, const DeclaredType& declared) {
+  std::vector<TensorStream> out;
+  if (is_regular_file(path)) {
+    const std::shared_ptr<const ReadAtFile> file = ReadAtFile::open(path);
+    std::vector<ZipMember> members;
+    for_each_npz_member(ZipBytes(file, path), [&](const ZipMember& m) { members.push_back(m); });
+    for (const ZipMember& m : members) {
+      std::optional<TensorStream> s = open_member(file, m, path);
+      if (!s) break;
+      if (declared) s->dtype = numpy_type_as_declared(s->dtype, declared(s->name));
+      out.push_back(std::move(*s));
+    }
+    if (out.size() == members.size()) return out;
+  }
+  out.clear();
+  for (NamedArray& a : read_npz_file(path, declared))
+    out.push_back(memory_stream(a.name, std::move(a.tensor), path + ": " + a.name + ".npy"));
   return out;
 }
 
-Tensor read_whole(TensorStream& s) {
+Tensor read_whole(const TensorStream& s) {
+  if (s.held) return *s.held;
   Tensor t(s.dtype, s.shape);
   if (t.nbytes()) s.read(0, t.mutable_raw(), t.nbytes());
   return t;

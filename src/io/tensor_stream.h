@@ -1,14 +1,16 @@
-// Tensor files read block by block: the data of a .pb TensorProto (raw_data), a .npy, or
-// each array of an .npz copied into the caller's buffer a range at a time, so a run over
-// a large input holds one block of it, never the whole (DESIGN.md, "Streaming is the
-// rule"). Stored bytes are read with pread at their offset; nothing is mapped or copied
-// whole. Deflated .npz members go through zlib's inflate, each with its own z_stream.
+// Tensor files as sources: a tensor's type and shape, then its data copied into the
+// caller's buffer a range at a time, so a run over a large input holds one block of it,
+// never the whole (DESIGN.md, "Streaming is the rule"). Every reader of a tensor file
+// (the run's inputs and expected outputs, test sets, `compare`, `verify`) opens it here.
+// A .pb TensorProto keeping its data in raw_data, a .npy and each array of an .npz are
+// read by pread at their offset, nothing mapped or copied whole; deflated .npz members go
+// through zlib's inflate, each with its own z_stream.
 //
-// A stream only moves bytes: the type, shape, size and integrity checks are those of the
-// whole-file readers (read_tensor_file, read_npy_file, read_npz_file), with their
-// messages. What a stream cannot do (a pipe, byte swapping, a Fortran-order array, a
-// typed-field TensorProto, a malformed header) it leaves to those readers: the opener
-// returns nullopt and the caller reads the file whole, which reports what is wrong.
+// What cannot be read a range at a time (a pipe, byte swapping, a typed-field
+// TensorProto) is read whole by the whole-file readers (read_input_file, read_npz_file)
+// and served from memory: the stream then holds the tensor (`held`). The type, shape,
+// size and integrity checks are those readers', with their messages, whichever way a
+// file is read.
 #pragma once
 
 #include <cstddef>
@@ -40,36 +42,37 @@ struct TensorStream {
   // or .npy file, or a stored .npz member (its CRC-32 joined from the pieces' at the end);
   // not a deflated member, which inflates in order.
   bool any_order = false;
+  // The tensor itself, when the file was read whole (see above): read() copies from it,
+  // in any order, as often as asked, and read_whole hands it out without a copy.
+  std::optional<Tensor> held;
 
   size_t nbytes() const { return checked_nbytes(dtype, shape); }
 };
 
 // The whole of a stream's data, in a tensor of its type and shape (the tensor's
-// allocation counts against the memory limit).
-Tensor read_whole(TensorStream& s);
+// allocation counts against the memory limit); `held` itself when the stream has it.
+Tensor read_whole(const TensorStream& s);
 
-// A tensor file read block by block: a .pb TensorProto keeping its data in raw_data, or
-// (by the ".npy" extension, as read_input_file decides) a .npy of version 1, 2 or 3,
-// little-endian or byte-order free, C order (bfloat16 arrive as '<u2': uint16). The
-// header is parsed from the file's start; the data is read at its offset by pread.
-// nullopt when the file cannot be streamed this way: not a regular file (a pipe), a .npz
-// or .npy by name or magic where a .pb is expected, a TensorProto with typed fields or
-// external data or that the raw_data scan cannot read, a big-endian or Fortran-order
-// array, a .npy header read_npy_file would refuse. The caller then reads it whole, which
-// reports what is wrong. Throws only for a file of the streamable kind whose type or size
-// is wrong, with read_tensor_file's or read_npy_file's message (a .npy whose data is not
-// the size its header promises is refused here, before any of it is read).
+// A stream over a tensor in memory (any_order, `held`).
+TensorStream memory_stream(std::string name, Tensor t, std::string what);
+
+// A tensor file given for a value, as read_input_file reads it (a .npy by its extension,
+// else a TensorProto): a raw_data TensorProto or a .npy of version 1, 2 or 3,
+// little-endian or byte-order free, C order, read a range at a time (its header parsed
+// from the file's start, its data read at its offset by pread); anything else read whole
+// (held). Throws what read_input_file throws for the file, with its message (a .npy whose
+// data is not the size its header promises is refused here, before any of it is read).
 // `declared`: as for read_input_file, a .npy's uint16 is bfloat16 where that is declared.
-std::optional<TensorStream> open_tensor_stream(const std::string& path, std::optional<DType> declared = std::nullopt);
+TensorStream open_tensor_stream(const std::string& path, std::optional<DType> declared = std::nullopt);
 
 // Every array of an .npz in archive order: stored members read by pread at their offset,
 // deflated ones through inflate with their own z_stream, so all of them can be read
-// block by block, interleaved. nullopt when the file is not a regular file or a member
-// cannot be streamed (a big-endian array, a header read_npy_file would refuse). The same
-// checks as read_npz_file with the same messages: names unique, sizes, no encryption,
-// methods stored or deflated here; each member's CRC-32 (and a deflated member's length)
-// by the read of its last byte, or here for a member with no data bytes.
+// block by block, interleaved; an archive that cannot be read so (not a regular file, a
+// big-endian member) read whole by read_npz_file (held). The same checks as
+// read_npz_file with the same messages: names unique, sizes, no encryption, methods
+// stored or deflated here; each member's CRC-32 (and a deflated member's length) by the
+// read of its last byte, or here for a member with no data bytes.
 // `declared`: as for read_npz_file, a member's uint16 is bfloat16 where that is declared.
-std::optional<std::vector<TensorStream>> open_npz_streams(const std::string& path, const DeclaredType& declared = {});
+std::vector<TensorStream> open_npz_streams(const std::string& path, const DeclaredType& declared = {});
 
 }  // namespace onnxrun

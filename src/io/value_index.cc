@@ -67,8 +67,7 @@ Tensor load_tensor_file(const std::string& path) {
       throw e.with_context(path);
     }
   }
-  if (std::optional<TensorStream> s = open_tensor_stream(path)) return read_whole(*s);
-  return read_input_file(path).tensor;
+  return read_whole(open_tensor_stream(path));
 }
 
 IndexedValue file_value(const fs::path& file, const std::string& listed_name) {
@@ -83,24 +82,11 @@ IndexedValue file_value(const fs::path& file, const std::string& listed_name) {
 
 std::vector<IndexedValue> npz_values(const std::string& path) {
   std::vector<IndexedValue> out;
-  if (std::optional<std::vector<TensorStream>> streams = open_npz_streams(path)) {
-    // Each member read on its own when wanted: the archive is never held whole.
-    for (TensorStream& member : *streams) {
-      IndexedValue v{member.name, path + ":" + member.name, true, nullptr};
-      v.load = [s = std::make_shared<TensorStream>(std::move(member))] { return read_whole(*s); };
-      out.push_back(std::move(v));
-    }
-    return out;
-  }
-  // An archive the streams cannot read member by member (a big-endian array): read whole,
-  // once per value wanted.
-  for (NamedArray& a : read_npz_file(path)) {
-    IndexedValue v{a.name, path + ":" + a.name, true, nullptr};
-    v.load = [path, name = a.name] {
-      for (NamedArray& b : read_npz_file(path))
-        if (b.name == name) return std::move(b.tensor);
-      fail(ErrorKind::kIo, "{}: '{}' is gone", path, name);
-    };
+  // Each member read on its own when wanted: the archive is never held whole (but one
+  // that cannot be streamed, io/tensor_stream.h).
+  for (TensorStream& member : open_npz_streams(path)) {
+    IndexedValue v{member.name, path + ":" + member.name, true, nullptr};
+    v.load = [s = std::make_shared<TensorStream>(std::move(member))] { return read_whole(*s); };
     out.push_back(std::move(v));
   }
   return out;

@@ -98,9 +98,7 @@ Comparison compare_streams(const ResultTensor& a, DType a_type, const ResultTens
 Comparison compare_pair(const ResultTensor& a, const ResultTensor& b, const ModelValues& values, const Tolerance& tol,
                         const CompareProgress& progress, ThreadPool* pool) {
   const std::optional<DType> declared_a = declared_for(a, b, values), declared_b = declared_for(b, a, values);
-  if (a.open_stream && b.open_stream)
-    return compare_streams(a, a.type_as_declared(declared_a), b, b.type_as_declared(declared_b), tol, progress, pool);
-  return compare_tensors(a.as_declared(declared_a), b.as_declared(declared_b), tol, pool);
+  return compare_streams(a, a.type_as_declared(declared_a), b, b.type_as_declared(declared_b), tol, progress, pool);
 }
 
 }  // namespace

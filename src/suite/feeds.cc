@@ -5,10 +5,7 @@
 #include "core/error.h"
 #include "core/fail.h"
 #include "core/log.h"
-#include "exec/bind.h"
 #include "exec/random_inputs.h"
-#include "io/input_file.h"
-#include "io/npz.h"
 #include "io/tensor_literal.h"
 #include "suite/run_request.h"
 
@@ -22,31 +19,24 @@ const ValueInfo* target(const Graph& g, const std::string& name, size_t position
   return position < req.size() ? req[position] : nullptr;
 }
 
-// A feed from "-i [NAME=]FILE" (.pb, .npy) or "-i [NAME=][literal]" (typed and shaped
-// by the graph input it binds to, or by `shapes`); `source` says where values came from.
-Feed feed_from_arg(const Graph& g, const std::string& arg, size_t position, const std::map<std::string, Shape>& shapes,
-                   std::string& source) {
-  Feed f;
-  std::string value;
-  std::tie(f.name, value) = split_input_arg(arg);
-  f.position = position;
-  f.origin = "-i " + arg;
-  const ValueInfo* decl = target(g, f.name, position);
-  if (is_tensor_literal(value)) {
-    if (!decl)
-      fail(ErrorKind::kInput, "-i {}: the model has no input {}", arg,
-           f.name.empty() ? fmt::format("at position {}", position) : "'" + f.name + "'");
-    std::optional<Shape> shape;
-    if (auto it = shapes.find(decl->name); it != shapes.end()) shape = it->second;
-    std::string overflow;
-    f.tensor = parse_tensor_literal(value, decl->dtype.value_or(DType::kFloat), shape, "-i " + arg, &overflow);
-    if (!overflow.empty()) log::warn("input '{}' (-i {}): {}", decl->name, arg, overflow);
-    source = "literal";
-  } else {
-    f.tensor = read_input_file(value, declared_input_type(g, f.name, position)).tensor;
-    source = value;
-  }
-  return f;
+// "-i [NAME=]FILE" (.pb, .npy) or "-i [NAME=][literal]" (typed and shaped by the graph
+// input it binds to, or by `shapes`).
+InputSource open_arg(const Graph& g, const std::string& arg, size_t position,
+                     const std::map<std::string, Shape>& shapes) {
+  const auto [name, value] = split_input_arg(arg);
+  if (!is_tensor_literal(value))
+    return input_source(open_tensor_stream(value, declared_input_type(g, name, position)), name, position, "-i " + arg,
+                        value);
+  const ValueInfo* decl = target(g, name, position);
+  if (!decl)
+    fail(ErrorKind::kInput, "-i {}: the model has no input {}", arg,
+         name.empty() ? fmt::format("at position {}", position) : "'" + name + "'");
+  std::optional<Shape> shape;
+  if (auto it = shapes.find(decl->name); it != shapes.end()) shape = it->second;
+  std::string overflow;
+  Tensor t = parse_tensor_literal(value, decl->dtype.value_or(DType::kFloat), shape, "-i " + arg, &overflow);
+  if (!overflow.empty()) log::warn("input '{}' (-i {}): {}", decl->name, arg, overflow);
+  return input_source(memory_stream("", std::move(t), "-i " + arg), name, position, "-i " + arg, "literal");
 }
 
 GatheredInputs in_graph_order(const Graph& g, std::map<std::string, Tensor> bound,
@@ -58,6 +48,18 @@ GatheredInputs in_graph_order(const Graph& g, std::map<std::string, Tensor> boun
 }
 
 }  // namespace
+
+InputSource input_source(TensorStream stream, std::string name, size_t position, std::string origin,
+                         std::string source) {
+  InputSource in;
+  in.feed.name = std::move(name);
+  in.feed.position = position;
+  in.feed.origin = std::move(origin);
+  in.feed.tensor = Tensor(stream.dtype, stream.shape, Buffer::borrow(nullptr, stream.nbytes(), nullptr, false));
+  in.stream = std::move(stream);
+  in.source = std::move(source);
+  return in;
+}
 
 std::optional<DType> declared_input_type(const Graph& g, const std::string& name, size_t position) {
   const ValueInfo* decl = target(g, name, position);
@@ -75,27 +77,26 @@ std::pair<std::string, std::string> split_input_arg(const std::string& arg, cons
   return {name, value};
 }
 
-GatheredInputs given_inputs(const Graph& g, const RunRequest& r) {
-  std::vector<Feed> feeds;
-  std::vector<std::string> srcs;
-  for (size_t k = 0; k < r.inputs.size(); ++k) {
-    std::string src;
-    feeds.push_back(feed_from_arg(g, r.inputs[k], k, r.shapes, src));
-    srcs.push_back(src);
-  }
+std::vector<InputSource> open_given_inputs(const Graph& g, const RunRequest& r) {
+  std::vector<InputSource> inputs;
+  for (size_t k = 0; k < r.inputs.size(); ++k) inputs.push_back(open_arg(g, r.inputs[k], k, r.shapes));
   for (const std::string& path : r.npz)
-    for (NamedArray& a :
-         read_npz_file(path, [&](const std::string& name) { return declared_input_type(g, name, 0); })) {
-      Feed f;
-      f.name = a.name;
-      f.origin = "--npz " + path;
-      f.tensor = std::move(a.tensor);
-      feeds.push_back(std::move(f));
-      srcs.push_back(path);
+    for (TensorStream& s :
+         open_npz_streams(path, [&](const std::string& member) { return declared_input_type(g, member, 0); })) {
+      std::string name = s.name;
+      inputs.push_back(input_source(std::move(s), std::move(name), 0, "--npz " + path, path));
     }
+  return inputs;
+}
+
+GatheredInputs read_inputs(const Graph& g, std::vector<InputSource> inputs) {
+  std::vector<Feed> feeds;
   std::map<std::string, std::string> sources;
-  for (size_t k = 0; k < feeds.size(); ++k)
-    if (const ValueInfo* decl = target(g, feeds[k].name, feeds[k].position)) sources[decl->name] = srcs[k];
+  for (InputSource& in : inputs) {
+    in.feed.tensor = read_whole(in.stream);
+    if (const ValueInfo* decl = target(g, in.feed.name, in.feed.position)) sources[decl->name] = in.source;
+    feeds.push_back(std::move(in.feed));
+  }
   return in_graph_order(g, bind_inputs(g, std::move(feeds)), sources);
 }
 

@@ -1,14 +1,18 @@
-// The inputs of a run on given or made-up data: `-i [NAME=]FILE|LIST` arguments and
-// --npz archives read and bound to the graph's inputs, or inputs made up from the
-// declared types and shapes. Test sets read their own (suite/test_set.h).
+// The inputs of a run, opened: `-i [NAME=]FILE|LIST` arguments and --npz archives (a
+// test set's input_K.pb files: suite/test_set.h), each a source (io/tensor_stream.h) with the Feed that binds it
+// to a graph input. A run reads them block by block (suite/streamed_run.h) or whole
+// (read_inputs), the same sources either way. Made-up inputs are made whole.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/tensor.h"
+#include "exec/bind.h"
+#include "io/tensor_stream.h"
 #include "model/graph.h"
 
 namespace onnxrun {
@@ -16,14 +20,32 @@ namespace onnxrun {
 struct RunRequest;
 struct RunValue;
 
+// One input as opened: its data, and a Feed of its type and shape that binds it (a
+// placeholder whose buffer is never read: bind_inputs checks types and shapes only).
+struct InputSource {
+  TensorStream stream;
+  Feed feed;
+  std::string source;  // for the report: the file, or "literal"
+};
+
+// `stream` bound as a Feed would bind it (by `name`, else by `position`); `origin` names
+// it in messages, `source` in the report.
+InputSource input_source(TensorStream stream, std::string name, size_t position, std::string origin,
+                         std::string source);
+
 struct GatheredInputs {
   std::map<std::string, Tensor> bound;  // as bind_inputs returns them
   std::vector<RunValue> values;         // the same, in graph input order, with sources
 };
 
-// From request.inputs and request.npz. Throws Error(kInput) for inputs that do not fit
-// the graph (bind_inputs), Error(kUsage) for malformed arguments.
-GatheredInputs given_inputs(const Graph& g, const RunRequest& request);
+// request.inputs, then request.npz's members. A literal is typed and shaped by the graph
+// input it binds to, or by request.shapes. Throws Error(kUsage) for malformed arguments,
+// Error(kInput) for a literal no input takes, and what the readers throw for a file.
+std::vector<InputSource> open_given_inputs(const Graph& g, const RunRequest& request);
+
+// The inputs read whole and bound. Throws Error(kInput) for inputs that do not fit the
+// graph (bind_inputs).
+GatheredInputs read_inputs(const Graph& g, std::vector<InputSource> inputs);
 
 // Made up from request.shapes, seed, low and high (exec/random_inputs.h).
 GatheredInputs made_up_inputs(const Graph& g, const RunRequest& request);

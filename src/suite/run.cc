@@ -1,7 +1,7 @@
 #include "suite/run.h"
 
 #include <chrono>
-#include <filesystem>
+#include <functional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -46,9 +46,9 @@ void check_request(const RunRequest& r) {
 }
 
 // Expected tensors as the sinks take them (none, or one per output).
-std::vector<ExpectedOutput> whole_expected(const std::vector<Tensor>& expected) {
+std::vector<ExpectedOutput> whole_expected(std::vector<Tensor> expected) {
   std::vector<ExpectedOutput> out(expected.size());
-  for (size_t k = 0; k < expected.size(); ++k) out[k].whole = expected[k];
+  for (size_t k = 0; k < expected.size(); ++k) out[k].whole = std::move(expected[k]);
   return out;
 }
 
@@ -66,7 +66,7 @@ std::string made_up_notice(const RunRequest& r) {
 // the run's sinks (suite/run_sinks.h) as one block: digests, checks against `expected`,
 // and the -o and --save-inputs files, into `outputs`, the run's set.
 void run_whole(const RunRequest& r, const Executor& exec, ThreadPool* pool, std::map<std::string, Tensor> bound,
-               const std::vector<Tensor>& expected, SetRun& run, RunReport& report, OutputSet* outputs) {
+               std::vector<ExpectedOutput> expected, SetRun& run, RunReport& report, OutputSet* outputs) {
   const Graph& g = exec.graph();
   std::optional<DumpSink> dump;
   if (!r.dump_dir.empty()) dump.emplace(r, nullptr);
@@ -90,7 +90,7 @@ void run_whole(const RunRequest& r, const Executor& exec, ThreadPool* pool, std:
     out_specs.push_back({g.outputs[k].name, results[k].dtype(), results[k].shape()});
     run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
   }
-  RunSinks sinks(r, outputs, std::move(in_specs), std::move(out_specs), whole_expected(expected));
+  RunSinks sinks(r, outputs, std::move(in_specs), std::move(out_specs), std::move(expected));
   sinks.add_whole(inputs, results, pool);
   sinks.finish(run);
 }
@@ -103,24 +103,37 @@ void log_streamed(const RunRequest& r, const SetRun& run, size_t values_dumped) 
   if (!r.dump_dir.empty()) log::info("wrote {} values into {}", values_dumped, r.dump_dir);
 }
 
+// One run on opened inputs: block by block when it can (suite/streamed_run.h), else the
+// same inputs read whole. `open_inputs` opens them (again for a later pass of the
+// medians); `expected` gives the expected outputs, once, before anything is written.
+void run_inputs(const RunRequest& r, const Executor& exec, ThreadPool* pool,
+                const std::function<std::vector<InputSource>()>& open_inputs,
+                const std::function<std::vector<ExpectedOutput>()>& expected, SetRun& run, RunReport& report,
+                OutputSet* outputs) {
+  const auto t0 = Clock::now();
+  std::vector<InputSource> inputs = open_inputs();
+  if (run_streamed(r, exec, pool, inputs, open_inputs, expected, outputs, run, report.values_dumped)) {
+    report.streamed = true;
+    log_streamed(r, run, report.values_dumped);
+    return;
+  }
+  GatheredInputs in = read_inputs(exec.graph(), std::move(inputs));
+  run.input_ms = ms_since(t0);
+  run.inputs = std::move(in.values);
+  if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
+  run_whole(r, exec, pool, std::move(in.bound), expected ? expected() : std::vector<ExpectedOutput>(), run, report,
+            outputs);
+}
+
 void run_test_set(const RunRequest& r, const Executor& exec, ThreadPool* pool, const TestSetSpec& set, SetRun& run,
                   RunReport& report, OutputSet* outputs) {
   const Graph& g = exec.graph();
   run.label = set.label;
   run.dir = set.dir;
   try {
-    const auto read_expected = [&] { return open_test_set_expected(g, set.files); };
-    if (run_streamed(r, exec, pool, &set, read_expected, outputs, run, report.values_dumped)) {
-      report.streamed = true;
-      log_streamed(r, run, report.values_dumped);
-      log_timings(set.label, run.input_ms, run.run_ms);
-      return;
-    }
-    const auto t0 = Clock::now();
-    TestSetData data = read_test_set(g, set.files);
-    run.input_ms = ms_since(t0);
-    run.inputs = std::move(data.inputs);
-    run_whole(r, exec, pool, std::move(data.bound), data.expected, run, report, outputs);
+    run_inputs(
+        r, exec, pool, [&] { return open_test_set_inputs(g, set.files); },
+        [&] { return open_test_set_expected(g, set.files); }, run, report, outputs);
     log_timings(set.label, run.input_ms, run.run_ms);
     if (!r.keep_tensors) {  // `onnx-run test` holds one set's tensors at a time
       for (RunValue& v : run.inputs) v.tensor = Tensor();
@@ -229,24 +242,25 @@ RunReport run_model(const RunRequest& r) {
   }
 
   // Read before anything runs: a bad file stops the run with nothing written.
-  const std::vector<Tensor> expected =
-      r.expected.empty() ? std::vector<Tensor>() : read_expected_outputs(g, r.expected);
+  std::vector<Tensor> expected = r.expected.empty() ? std::vector<Tensor>() : read_expected_outputs(g, r.expected);
   report.runs.emplace_back();
   SetRun& run = report.runs.back();
-  const auto given_expected = [&] { return whole_expected(expected); };
-  if (run_streamed(r, exec, &pool, nullptr, given_expected, report.outputs_.get(), run, report.values_dumped)) {
-    report.streamed = true;
-    log_streamed(r, run, report.values_dumped);
+  if (r.source == FeedSource::kRandom) {
+    const auto t1 = Clock::now();
+    GatheredInputs in = made_up_inputs(g, r);
+    run.input_ms = ms_since(t1);
+    if (!g.required_inputs().empty()) report.notice = made_up_notice(r);
+    run.inputs = std::move(in.values);
+    if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
+    run_whole(r, exec, &pool, std::move(in.bound), whole_expected(std::move(expected)), run, report,
+              report.outputs_.get());
+    log_timings("made-up inputs", run.input_ms, run.run_ms);
     return report;
   }
-  const auto t1 = Clock::now();
-  GatheredInputs in = r.source == FeedSource::kRandom ? made_up_inputs(g, r) : given_inputs(g, r);
-  run.input_ms = ms_since(t1);
-  if (r.source == FeedSource::kRandom && !g.required_inputs().empty()) report.notice = made_up_notice(r);
-  run.inputs = std::move(in.values);
-  if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
-  run_whole(r, exec, &pool, std::move(in.bound), expected, run, report, report.outputs_.get());
-  log_timings(r.source == FeedSource::kRandom ? "made-up inputs" : "given inputs", run.input_ms, run.run_ms);
+  run_inputs(
+      r, exec, &pool, [&] { return open_given_inputs(g, r); }, [&] { return whole_expected(std::move(expected)); }, run,
+      report, report.outputs_.get());
+  if (!report.streamed) log_timings("given inputs", run.input_ms, run.run_ms);
   return report;
 }
 

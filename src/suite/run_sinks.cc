@@ -33,8 +33,9 @@ class OutputCheck {
     expected_.stream->read(begin * dtype_size(block.dtype()), buffer_.mutable_raw(), block.nbytes());
     builder_->add(static_cast<int64_t>(begin), Tensor(block.dtype(), block.shape(), buffer_.buffer()), block);
   }
-  // REQUIRES: the expected value is whole.
+  // An expected stream is read whole first (a test set's output_K.pb in a whole run).
   void add_whole(const Tensor& output, ThreadPool* pool) {
+    if (expected_.stream) expected_.whole = read_whole(*std::exchange(expected_.stream, std::nullopt));
     whole_ = compare_tensors(expected_.whole, output, tol_, pool);
   }
   bool begin_next_pass() { return builder_ && builder_->begin_next_pass(); }

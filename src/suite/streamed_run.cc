@@ -1,21 +1,14 @@
 #include "suite/streamed_run.h"
 
 #include <chrono>
-#include <filesystem>
 #include <map>
-#include <memory>
 #include <optional>
 
 #include "core/fail.h"
 #include "core/thread_pool.h"
 #include "exec/bind.h"
 #include "exec/block_run.h"
-#include "io/tensor_file.h"
-#include "io/tensor_literal.h"
-#include "io/tensor_stream.h"
-#include "suite/feeds.h"
 #include "suite/run_sinks.h"
-#include "suite/test_set.h"
 
 namespace onnxrun {
 namespace {
@@ -29,110 +22,34 @@ using Clock = std::chrono::steady_clock;
 // probe runs.
 constexpr size_t kStreamMinBytes = kRunBlockBytes;
 
-struct StreamFeed {
-  TensorStream stream;
-  Feed feed;           // the stream's type and shape, for binding (no data)
-  std::string source;  // for the report: the file
-};
-
-// A Feed of the stream's type and shape (as a whole read of its file would give it) whose
-// buffer is never read: bind_inputs checks types and shapes only.
-Feed placeholder_feed(const TensorStream& s, std::string name, size_t position, std::string origin) {
-  Feed f;
-  f.name = std::move(name);
-  f.position = position;
-  f.origin = std::move(origin);
-  f.tensor = Tensor(s.dtype, s.shape, Buffer::borrow(nullptr, s.nbytes(), nullptr, false));
-  return f;
-}
-
-// The streams of a test set's input_K.pb files, bound as read_test_set binds them (by
-// TensorProto name when it names a graph input, else by position), or nullopt when one
-// of them cannot be streamed.
-std::optional<std::vector<StreamFeed>> open_test_set_feeds(const Graph& g, const TestSetFiles& files) {
-  std::vector<StreamFeed> feeds;
-  for (size_t k = 0; k < files.inputs.size(); ++k) {
-    std::optional<TensorStream> s = open_tensor_stream(files.inputs[k]);
-    if (!s) return std::nullopt;
-    const std::string file = std::filesystem::path(files.inputs[k]).filename().string();
-    Feed f = placeholder_feed(*s, test_set_input_name(g, s->name), k, file);
-    feeds.push_back({std::move(*s), std::move(f), file});
-  }
-  return feeds;
-}
-
-// The streams for -i and --npz, or nullopt when one of them cannot be streamed.
-std::optional<std::vector<StreamFeed>> open_feeds(const Graph& g, const RunRequest& r) {
-  std::vector<StreamFeed> feeds;
-  for (size_t k = 0; k < r.inputs.size(); ++k) {
-    const auto [name, value] = split_input_arg(r.inputs[k]);
-    if (is_tensor_literal(value)) return std::nullopt;
-    std::optional<TensorStream> s = open_tensor_stream(value, declared_input_type(g, name, k));
-    if (!s) return std::nullopt;
-    Feed f = placeholder_feed(*s, name, k, "-i " + r.inputs[k]);
-    feeds.push_back({std::move(*s), std::move(f), value});
-  }
-  for (const std::string& path : r.npz) {
-    std::optional<std::vector<TensorStream>> members =
-        open_npz_streams(path, [&](const std::string& member) { return declared_input_type(g, member, 0); });
-    if (!members) return std::nullopt;
-    for (TensorStream& s : *members) {
-      Feed f = placeholder_feed(s, s.name, 0, "--npz " + path);
-      feeds.push_back({std::move(s), std::move(f), path});
-    }
-  }
-  return feeds;
-}
-
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 }  // namespace
 
-std::vector<ExpectedOutput> open_test_set_expected(const Graph& g, const TestSetFiles& files) {
-  test_set_output_slots(g, files);
-  std::vector<ExpectedOutput> opened;
-  std::vector<std::string> names;
-  for (const std::string& path : files.outputs) {
-    ExpectedOutput e;
-    if ((e.stream = open_tensor_stream(path))) {
-      names.push_back(e.stream->name);
-    } else {
-      NamedTensor nt = read_tensor_file(path, true, /*any_alignment=*/true);
-      e.whole = std::move(nt.tensor);
-      names.push_back(nt.name);
-    }
-    opened.push_back(std::move(e));
-  }
-  const std::vector<size_t> slot = test_set_output_slots(g, files, names);
-  std::vector<ExpectedOutput> expected(g.outputs.size());
-  for (size_t k = 0; k < opened.size(); ++k) expected[slot[k]] = std::move(opened[k]);
-  return expected;
-}
-
-bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const TestSetSpec* set,
+bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const std::vector<InputSource>& feeds,
+                  const std::function<std::vector<InputSource>()>& reopen,
                   const std::function<std::vector<ExpectedOutput>()>& read_expected, OutputSet* outputs, SetRun& run,
                   size_t& values_dumped) {
   const Graph& g = exec.graph();
-  if (r.source == FeedSource::kRandom || r.path == ExecPath::kWhole || r.keep_tensors || r.bench ||
-      !can_run_in_blocks(g))
-    return false;
+  if (r.path == ExecPath::kWhole || r.keep_tensors || r.bench || !can_run_in_blocks(g)) return false;
   const auto t0 = Clock::now();
-  std::optional<std::vector<StreamFeed>> feeds = set ? open_test_set_feeds(g, set->files) : open_feeds(g, r);
-  if (!feeds || feeds->empty()) return false;
+  if (feeds.empty()) return false;
+  for (const InputSource& f : feeds)
+    if (f.stream.held) return false;  // read whole already: blocks would gain nothing
 
   // Bind as a whole run would (same checks, same messages), then match streams to inputs.
   std::vector<Feed> to_bind;
-  for (const StreamFeed& f : *feeds) to_bind.push_back(f.feed);
+  for (const InputSource& f : feeds) to_bind.push_back(f.feed);
   const std::map<std::string, Tensor> bound = bind_inputs(g, std::move(to_bind));
   std::vector<BlockInput> inputs;
   std::vector<std::pair<std::string, DType>> signature;
-  std::vector<const StreamFeed*> feed_of;
-  const Shape shape = feeds->front().feed.tensor.shape();
+  std::vector<const InputSource*> feed_of;
+  const Shape shape = feeds.front().feed.tensor.shape();
   size_t bytes = 0;
   for (const ValueInfo* v : g.required_inputs()) {
     const Tensor& placeholder = bound.at(v->name);
-    const StreamFeed* f = nullptr;
-    for (const StreamFeed& c : *feeds)
+    const InputSource* f = nullptr;
+    for (const InputSource& c : feeds)
       if (c.feed.tensor.buffer() == placeholder.buffer()) f = &c;
     if (!f || placeholder.shape() != shape) return false;  // broadcasting between inputs: whole
     inputs.push_back({v->name, placeholder.dtype(), f->stream.read, f->stream.any_order});
@@ -169,10 +86,10 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   // its CRC-32 at the end) and the graph run again, for the checks alone, so that memory
   // stays bounded.
   while (std::optional<BlockSinks> more = run_sinks.next_pass()) {
-    std::optional<std::vector<StreamFeed>> reopened = set ? open_test_set_feeds(g, set->files) : open_feeds(g, r);
-    if (!reopened || reopened->size() != feeds->size()) fail(ErrorKind::kIo, "the input files changed during the run");
+    const std::vector<InputSource> reopened = reopen();
+    if (reopened.size() != feeds.size()) fail(ErrorKind::kIo, "the input files changed during the run");
     for (size_t k = 0; k < inputs.size(); ++k)
-      inputs[k].read = (*reopened)[static_cast<size_t>(feed_of[k] - feeds->data())].stream.read;
+      inputs[k].read = reopened[static_cast<size_t>(feed_of[k] - feeds.data())].stream.read;
     run_in_blocks(exec, *plan, inputs, r.block_bytes, *more, lanes);
   }
   if (dump) values_dumped = dump->finish();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "exec/executor.h"
+#include "suite/feeds.h"
 #include "suite/run_request.h"
 #include "suite/run_sinks.h"
 
@@ -19,25 +20,22 @@ namespace onnxrun {
 class OutputSet;
 class ThreadPool;
 
-// A test set's expected outputs, one per graph output, matched as read_test_set matches
-// them; streams where io/tensor_stream.h reads the file, else read whole. Throws as
-// read_test_set does.
-std::vector<ExpectedOutput> open_test_set_expected(const Graph& g, const TestSetFiles& files);
-
-// Runs `r` on its given files, or on test set `set` when not null, block by block when it
-// can, filling `run` (values without tensors, with digests when asked for, and the checks)
-// and, for --dump-intermediates, `values_dumped`; true then.
+// Runs `r` on `inputs` (opened by open_given_inputs or open_test_set_inputs) block by
+// block when it can, filling `run` (values without tensors, with digests when asked for,
+// and the checks) and, for --dump-intermediates, `values_dumped`; true then.
 // False, having read and written nothing, when the run is not of that kind: made-up
-// inputs, literals, pipes or files a stream cannot read (io/tensor_stream.h), inputs of
+// inputs, an input read whole already (a literal, a pipe: io/tensor_stream.h), inputs of
 // different shapes, a graph that is not pointwise (plan_block_run), a caller that wants
 // the tensors, a --full print of a large tensor, bench; and, unless r.path is kBlocks,
-// inputs too small for it to matter. The caller then runs it whole.
+// inputs too small for it to matter. The caller then reads `inputs` whole.
+// `reopen` opens the same inputs again, for a later pass of the medians of the errors.
 // `expected` (--expected, or the test set's outputs; empty for none) is called once the
 // run is sure to go block by block, before anything is written: one per graph output;
 // the outputs are compared with them block by block, as compare_tensors would.
 // `outputs`: the run's output set (io/output_set.h), which receives the files of -o and
 // --save-inputs; REQUIRES: not null when the request asks for either.
-bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const TestSetSpec* set,
+bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, const std::vector<InputSource>& inputs,
+                  const std::function<std::vector<InputSource>()>& reopen,
                   const std::function<std::vector<ExpectedOutput>()>& expected, OutputSet* outputs, SetRun& run,
                   size_t& values_dumped);
 

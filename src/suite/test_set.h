@@ -1,31 +1,27 @@
-// Reading one ONNX test set for a model: its input_K.pb files bound to the graph's
+// Opening one ONNX test set for a model: its input_K.pb files bound to the graph's
 // inputs (by TensorProto name when it names a graph input, else by position K), and
-// its output_K.pb files matched to the graph's outputs (by name, else in order).
-// Running and comparing is the run pipeline's (suite/run.h).
+// its output_K.pb files matched to the graph's outputs (by name, else in order), each
+// a source (io/tensor_stream.h) whose data is read as the run goes. Running and
+// comparing is the run pipeline's (suite/run.h).
 #pragma once
 
-#include <map>
 #include <string>
 #include <vector>
 
-#include "core/tensor.h"
 #include "model/graph.h"
+#include "suite/feeds.h"
+#include "suite/run_sinks.h"
 
 namespace onnxrun {
 
 struct TestSetFiles;
-struct RunValue;
 
-struct TestSetData {
-  std::map<std::string, Tensor> bound;  // as bind_inputs returns them
-  std::vector<RunValue> inputs;         // in graph input order, source = file name
-  std::vector<Tensor> expected;         // one per graph output, in graph output order
-};
-
-// Throws Error for a test set that cannot be run: unreadable or invalid files, inputs
-// that do not fit (Error(kInput)), output files that do not match the outputs in number
-// (Error(kInvalid)). The caller names the set (Error::with_context).
-TestSetData read_test_set(const Graph& g, const TestSetFiles& files);
+// Throw what the readers throw for an unreadable or invalid file; the caller names the
+// set (Error::with_context). Inputs that do not fit are bind_inputs' to refuse.
+std::vector<InputSource> open_test_set_inputs(const Graph& g, const TestSetFiles& files);
+// One per graph output, in graph output order; also Error(kInvalid) when the files are
+// not one per output.
+std::vector<ExpectedOutput> open_test_set_expected(const Graph& g, const TestSetFiles& files);
 
 // The graph output each of a test set's output files holds, from the files' TensorProto
 // names (`names`, in file order): by name, else in order. Throws Error(kInvalid) when

@@ -139,13 +139,12 @@ TEST_CASE("numpy's bfloat16 bits are typed once, by the readers, as the value is
   CHECK(same(arrays[1].tensor, u16));
   CHECK(read_npz_file(npz)[0].tensor.dtype() == DType::kUInt16);
   // The block-by-block readers type their streams alike.
-  const std::optional<TensorStream> s = open_tensor_stream(npy, DType::kBFloat16);
-  REQUIRE(s);
-  CHECK(s->dtype == DType::kBFloat16);
-  const auto members = open_npz_streams(npz, declared);
-  REQUIRE(members);
-  CHECK((*members)[0].dtype == DType::kBFloat16);
-  CHECK((*members)[1].dtype == DType::kUInt16);
+  const TensorStream s = open_tensor_stream(npy, DType::kBFloat16);
+  CHECK(s.dtype == DType::kBFloat16);
+  const std::vector<TensorStream> members = open_npz_streams(npz, declared);
+  REQUIRE(members.size() == 2);
+  CHECK(members[0].dtype == DType::kBFloat16);
+  CHECK(members[1].dtype == DType::kUInt16);
 }
 
 TEST_CASE("malformed .npy files are refused with a clear error", "[npy]") {

@@ -13,6 +13,7 @@
 #include <random>
 
 #include "core/error.h"
+#include "io/input_file.h"
 #include "io/npy.h"
 #include "io/npz.h"
 #include "io/streamed_tensor_file.h"
@@ -90,12 +91,12 @@ TEST_CASE("a .pb stream gives read_tensor_file's bytes in blocks of any size", "
       write_tensor_file(path, t, name);
       const NamedTensor whole = read_tensor_file(path);
       const auto s = open_tensor_stream(path);
-      REQUIRE(s);
-      CHECK(s->name == name);
-      CHECK(s->dtype == t.dtype());
-      CHECK(s->shape == t.shape());
-      CHECK(s->what == path);
-      for (size_t block : kBlocks) CHECK(read_all(*s, block) == bytes_of(whole.tensor));
+      REQUIRE_FALSE(s.held);
+      CHECK(s.name == name);
+      CHECK(s.dtype == t.dtype());
+      CHECK(s.shape == t.shape());
+      CHECK(s.what == path);
+      for (size_t block : kBlocks) CHECK(read_all(s, block) == bytes_of(whole.tensor));
     }
   }
 }
@@ -110,14 +111,14 @@ TEST_CASE("a .npy stream gives read_npy_file's bytes, for format versions 1, 2 a
       write_file(path, version == 1 ? v1 : npy_as_version(v1, version));
       const Tensor whole = read_npy_file(path);
       const auto s = open_tensor_stream(path);
-      REQUIRE(s);
-      CHECK(s->name.empty());
-      CHECK(s->what == path);
-      CHECK(s->shape == whole.shape());
+      REQUIRE_FALSE(s.held);
+      CHECK(s.name.empty());
+      CHECK(s.what == path);
+      CHECK(s.shape == whole.shape());
       // bfloat16 travels as '<u2': the stream, like the whole reader, gives uint16 bits.
-      CHECK(s->dtype == whole.dtype());
-      CHECK(s->dtype == (t.dtype() == DType::kBFloat16 ? DType::kUInt16 : t.dtype()));
-      for (size_t block : kBlocks) CHECK(read_all(*s, block) == bytes_of(whole));
+      CHECK(s.dtype == whole.dtype());
+      CHECK(s.dtype == (t.dtype() == DType::kBFloat16 ? DType::kUInt16 : t.dtype()));
+      for (size_t block : kBlocks) CHECK(read_all(s, block) == bytes_of(whole));
     }
   }
 }
@@ -129,11 +130,11 @@ TEST_CASE("a stored .pb and .npy may be read in any order", "[io][stream]") {
   write_tensor_file(d.file("x.pb"), t, "x");
   for (const std::string f : {"x.npy", "x.pb"}) {
     const auto s = open_tensor_stream(d.file(f));
-    REQUIRE(s);
+    REQUIRE_FALSE(s.held);
     std::string part(40, '\0');
-    s->read(4 * 60, part.data(), 40);
+    s.read(4 * 60, part.data(), 40);
     CHECK(part == bytes_of(t).substr(240, 40));
-    s->read(0, part.data(), 40);
+    s.read(0, part.data(), 40);
     CHECK(part == bytes_of(t).substr(0, 40));
   }
 }
@@ -145,51 +146,53 @@ TEST_CASE("a large .npy and .pb stream whole", "[io][stream]") {
   write_tensor_file(d.file("big.pb"), t, "big");
   for (const std::string f : {"big.npy", "big.pb"}) {
     const auto s = open_tensor_stream(d.file(f));
-    REQUIRE(s);
-    CHECK(read_all(*s, size_t{1} << 20) == bytes_of(t));
-    CHECK(read_all(*s, 1000003) == bytes_of(t));
+    REQUIRE_FALSE(s.held);
+    CHECK(read_all(s, size_t{1} << 20) == bytes_of(t));
+    CHECK(read_all(s, 1000003) == bytes_of(t));
   }
 }
 
-TEST_CASE("open_tensor_stream leaves what it cannot stream to the whole reader", "[io][stream]") {
+TEST_CASE("open_tensor_stream reads whole what it cannot stream, as read_input_file does", "[io][stream]") {
   TempDir d;
   const Tensor t = patterned(DType::kFloat, {4});
-  write_npy_file(d.file("x.npy"), t);
-  // The same .npy bytes where a .pb is expected (by name): told by its magic.
-  fs::copy_file(d.file("x.npy"), d.file("x.bin"));
-  CHECK_FALSE(open_tensor_stream(d.file("x.bin")));
-  // Bytes that are no TensorProto (wire type 7) are not judged here.
-  write_file(d.file("junk.pb"), "\x0f\x0f\x0f\x0f");
-  CHECK_FALSE(open_tensor_stream(d.file("junk.pb")));
-  // An .npz is not a tensor file.
-  write_npz_file(d.file("x.npz"), {{"x", t}});
-  CHECK_FALSE(open_tensor_stream(d.file("x.npz")));
-  // A typed-field TensorProto.
+  // A typed-field TensorProto: read whole, held, the same values.
   onnx::TensorProto typed = float_tensor("x", {2}, {1.f, 2.f});
   typed.clear_raw_data();
   typed.add_float_data(1.f);
   typed.add_float_data(2.f);
   write_message(d.file("typed.pb"), typed);
-  CHECK_FALSE(open_tensor_stream(d.file("typed.pb")));
-  // Big-endian data (the whole reader swaps it) and Fortran order (it refuses that).
+  const TensorStream ts = open_tensor_stream(d.file("typed.pb"));
+  REQUIRE(ts.held);
+  CHECK(ts.name == "x");
+  CHECK(read_all(ts, 3) == bytes_of(read_tensor_file(d.file("typed.pb")).tensor));
+  CHECK(read_whole(ts).raw() == ts.held->raw());  // handed out, not copied
+  // Big-endian data: the whole reader swaps it.
   std::string be = npy_bytes(t);
   be.replace(be.find("'<f4'"), 5, "'>f4'");
   write_file(d.file("be.npy"), be);
-  CHECK_FALSE(open_tensor_stream(d.file("be.npy")));
-  CHECK(read_npy_file(d.file("be.npy")).shape() == Shape{4});
+  const TensorStream bs = open_tensor_stream(d.file("be.npy"));
+  REQUIRE(bs.held);
+  CHECK(read_all(bs, 5) == bytes_of(read_npy_file(d.file("be.npy"))));
+  // The rest is refused with the whole reader's message: .npy bytes where a .pb is
+  // expected (by name), bytes that are no TensorProto, an .npz given as one tensor, a
+  // Fortran-order array, a malformed header, a pipe, a folder.
+  write_npy_file(d.file("x.npy"), t);
+  fs::copy_file(d.file("x.npy"), d.file("x.bin"));
+  write_file(d.file("junk.pb"), "\x0f\x0f\x0f\x0f");
+  write_npz_file(d.file("x.npz"), {{"x", t}});
   std::string fortran = npy_bytes(patterned(DType::kFloat, {2, 2}));
   fortran.replace(fortran.find("False"), 5, "True ");
   write_file(d.file("f.npy"), fortran);
-  CHECK_FALSE(open_tensor_stream(d.file("f.npy")));
-  // A header the whole reader refuses, with its own message.
   write_file(d.file("bad.npy"), "\x93NUMPY\x01\x00\x04\x00{}\n\n");
-  CHECK_FALSE(open_tensor_stream(d.file("bad.npy")));
-  CHECK_THROWS_AS(read_npy_file(d.file("bad.npy")), Error);
-  // A pipe cannot be reread; a folder is not a file.
   REQUIRE(::mkfifo(d.file("fifo.pb").c_str(), 0600) == 0);
-  CHECK_FALSE(open_tensor_stream(d.file("fifo.pb")));
-  CHECK_FALSE(open_npz_streams(d.file("fifo.pb")));
-  CHECK_FALSE(open_tensor_stream(d.path()));
+  for (const std::string& path : {d.file("x.bin"), d.file("junk.pb"), d.file("x.npz"), d.file("f.npy"),
+                                  d.file("bad.npy"), d.file("fifo.pb"), d.path()}) {
+    INFO(path);
+    const std::string whole = error_of([&] { read_input_file(path); });
+    CHECK(whole != "no error");
+    CHECK(error_of([&] { open_tensor_stream(path); }) == whole);
+  }
+  CHECK(error_of([&] { open_npz_streams(d.file("fifo.pb")); }) == error_of([&] { read_npz_file(d.file("fifo.pb")); }));
 }
 
 TEST_CASE("a damaged .npy or .pb fails as the whole reader fails, naming the file", "[io][stream]") {
@@ -217,10 +220,10 @@ TEST_CASE("a damaged .npy or .pb fails as the whole reader fails, naming the fil
   b.mutable_data<uint8_t>()[6] = 2;
   write_npy_file(d.file("b.npy"), b);
   const auto s = open_tensor_stream(d.file("b.npy"));
-  REQUIRE(s);
+  REQUIRE_FALSE(s.held);
   const std::string whole = error_of([&] { read_npy_file(d.file("b.npy")); });
   CHECK_THAT(whole, Catch::Contains("bool element 6 is 2"));
-  CHECK(error_of([&] { read_all(*s, 3); }) == whole);
+  CHECK(error_of([&] { read_all(s, 3); }) == whole);
   // A .pb whose raw_data is the wrong size for its dims.
   onnx::TensorProto wrong;
   wrong.set_data_type(1);
@@ -244,27 +247,27 @@ TEST_CASE("stored .npz members stream, interleaved, as read_npz_file reads them"
   for (size_t block : kBlocks) {
     INFO("block " << block);
     auto streams = open_npz_streams(path);
-    REQUIRE(streams);
-    REQUIRE(streams->size() == whole.size());
+    REQUIRE((!streams.empty() && !streams[0].held));
+    REQUIRE(streams.size() == whole.size());
     // Round robin: a block of each member in turn.
     std::vector<std::string> got(whole.size());
     std::vector<size_t> at(whole.size(), 0);
-    for (size_t j = 0; j < got.size(); ++j) got[j].resize((*streams)[j].nbytes());
+    for (size_t j = 0; j < got.size(); ++j) got[j].resize(streams[j].nbytes());
     for (bool more = true; more;) {
       more = false;
       for (size_t j = 0; j < got.size(); ++j) {
         const size_t n = std::min(block, got[j].size() - at[j]);
         if (n == 0) continue;
-        (*streams)[j].read(at[j], got[j].data() + at[j], n);
+        streams[j].read(at[j], got[j].data() + at[j], n);
         at[j] += n;
         more = true;
       }
     }
     for (size_t j = 0; j < got.size(); ++j) {
-      CHECK((*streams)[j].name == whole[j].name);
-      CHECK((*streams)[j].what == path + ": " + whole[j].name + ".npy");
-      CHECK((*streams)[j].dtype == whole[j].tensor.dtype());
-      CHECK((*streams)[j].shape == whole[j].tensor.shape());
+      CHECK(streams[j].name == whole[j].name);
+      CHECK(streams[j].what == path + ": " + whole[j].name + ".npy");
+      CHECK(streams[j].dtype == whole[j].tensor.dtype());
+      CHECK(streams[j].shape == whole[j].tensor.shape());
       CHECK(got[j] == bytes_of(whole[j].tensor));
     }
   }
@@ -290,33 +293,32 @@ TEST_CASE("deflated .npz members (numpy.savez_compressed) stream through inflate
     if (block == 1) {
       // Byte by byte through 4 MiB of inflate is slow: the small members only.
       auto streams = open_npz_streams(path);
-      REQUIRE(streams);
-      for (size_t j = 0; j < 4; ++j) CHECK(read_all((*streams)[j], block) == bytes_of(whole[j].tensor));
+      REQUIRE((!streams.empty() && !streams[0].held));
+      for (size_t j = 0; j < 4; ++j) CHECK(read_all(streams[j], block) == bytes_of(whole[j].tensor));
       continue;
     }
     auto streams = open_npz_streams(path);
-    REQUIRE(streams);
+    REQUIRE((!streams.empty() && !streams[0].held));
     // Interleaved: half of each, then the rest of each.
     std::vector<std::string> got(whole.size());
-    for (size_t j = 0; j < got.size(); ++j) got[j].resize((*streams)[j].nbytes());
+    for (size_t j = 0; j < got.size(); ++j) got[j].resize(streams[j].nbytes());
     for (int half = 0; half < 2; ++half)
       for (size_t j = 0; j < got.size(); ++j) {
         const size_t from = half ? got[j].size() / 2 / block * block : 0;
         const size_t to = half ? got[j].size() : got[j].size() / 2 / block * block;
-        for (size_t at = from; at < to; at += block)
-          (*streams)[j].read(at, got[j].data() + at, std::min(block, to - at));
+        for (size_t at = from; at < to; at += block) streams[j].read(at, got[j].data() + at, std::min(block, to - at));
       }
     for (size_t j = 0; j < got.size(); ++j) {
-      CHECK((*streams)[j].name == whole[j].name);
-      CHECK((*streams)[j].shape == whole[j].tensor.shape());
+      CHECK(streams[j].name == whole[j].name);
+      CHECK(streams[j].shape == whole[j].tensor.shape());
       CHECK(got[j] == bytes_of(whole[j].tensor));
     }
   }
   // A deflated member must be read in order.
   auto streams = open_npz_streams(path);
-  REQUIRE(streams);
+  REQUIRE((!streams.empty() && !streams[0].held));
   std::string buf(8, '\0');
-  CHECK_THROWS_AS((*streams)[0].read(8, buf.data(), 8), Error);
+  CHECK_THROWS_AS(streams[0].read(8, buf.data(), 8), Error);
 }
 
 TEST_CASE("a stored .npz member reads in any order, its CRC-32 checked when the pieces complete it", "[io][stream]") {
@@ -326,8 +328,8 @@ TEST_CASE("a stored .npz member reads in any order, its CRC-32 checked when the 
   const std::string path = d.file("any.npz");
   write_file(path, good);
   auto streams = open_npz_streams(path);
-  REQUIRE(streams);
-  const TensorStream& x = (*streams)[0];
+  REQUIRE((!streams.empty() && !streams[0].held));
+  const TensorStream& x = streams[0];
   CHECK(x.any_order);
   // Pieces of 4093 bytes, last first: the bytes of a whole read.
   const size_t piece = 4093, n = x.nbytes();
@@ -343,8 +345,8 @@ TEST_CASE("a stored .npz member reads in any order, its CRC-32 checked when the 
   flipped[200] ^= 0x40;
   write_file(path, flipped);
   streams = open_npz_streams(path);
-  REQUIRE(streams);
-  const TensorStream& bad = (*streams)[0];
+  REQUIRE((!streams.empty() && !streams[0].held));
+  const TensorStream& bad = streams[0];
   CHECK_NOTHROW(bad.read(piece, got.data(), n - piece));
   CHECK_THROWS_WITH(bad.read(0, got.data(), piece), Catch::Contains("CRC-32 mismatch"));
 }
@@ -361,8 +363,7 @@ TEST_CASE("a damaged .npz fails as read_npz_file fails, by the last read at the 
     CHECK_THAT(whole, Catch::Contains(path) && Catch::Contains(expect));
     const std::string streamed = error_of([&] {
       auto streams = open_npz_streams(path);
-      if (!streams) return (void)read_npz_file(path);  // the caller's fallback
-      for (const TensorStream& s : *streams) read_all(s, 4093);
+      for (const TensorStream& s : streams) read_all(s, 4093);
     });
     CHECK(streamed == whole);
   };
@@ -373,8 +374,8 @@ TEST_CASE("a damaged .npz fails as read_npz_file fails, by the last read at the 
   {
     write_file(path, flipped);
     auto streams = open_npz_streams(path);
-    REQUIRE(streams);
-    const TensorStream& x = (*streams)[0];
+    REQUIRE((!streams.empty() && !streams[0].held));
+    const TensorStream& x = streams[0];
     std::string buf(x.nbytes(), '\0');
     CHECK_NOTHROW(x.read(0, buf.data(), buf.size() - 1));
     CHECK_THROWS_WITH(x.read(buf.size() - 1, buf.data(), 1), Catch::Contains("CRC-32 mismatch"));
@@ -404,8 +405,7 @@ TEST_CASE("a damaged .npz fails as read_npz_file fails, by the last read at the 
     CHECK_THAT(whole, Catch::Contains(path));
     const std::string streamed = error_of([&] {
       auto streams = open_npz_streams(path);
-      if (!streams) return (void)read_npz_file(path);  // the caller's fallback
-      for (const TensorStream& s : *streams) read_all(s, 65536);
+      for (const TensorStream& s : streams) read_all(s, 65536);
     });
     CHECK(streamed == whole);
   }
