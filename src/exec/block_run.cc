@@ -9,11 +9,10 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <thread>
 
 #include "core/error.h"
 #include "core/spin_wait.h"
-#include "core/thread_placement.h"
+#include "core/thread_pool.h"
 #include "exec/executor.h"
 #include "ops/registry.h"
 
@@ -247,16 +246,16 @@ bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_v
 }
 
 unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
-                       size_t block_bytes, const BlockSinks& sinks, unsigned lanes) {
+                       size_t block_bytes, const BlockSinks& sinks, ThreadPool* pool) {
   size_t widest = 1;
   for (const BlockInput& in : inputs) widest = std::max(widest, dtype_size(in.dtype));
   for (DType t : plan.output_dtypes) widest = std::max(widest, dtype_size(t));
   const size_t total = static_cast<size_t>(checked_numel(plan.input_shape));
   const size_t per_block = std::max<size_t>(block_bytes / widest, 1);
   const size_t blocks = std::max<size_t>((total + per_block - 1) / per_block, 1);  // an empty tensor: one empty block
-  lanes = can_run_side_by_side(inputs, static_cast<bool>(sinks.value))
-              ? static_cast<unsigned>(std::min<size_t>(std::max(lanes, 1u), blocks))
-              : 1;
+  const unsigned lanes = pool && can_run_side_by_side(inputs, static_cast<bool>(sinks.value))
+                             ? static_cast<unsigned>(std::min<size_t>(pool->size(), blocks))
+                             : 1;
   if (lanes == 1) {
     size_t at = 0;
     run_lane(BlockRun{exec, plan, inputs, sinks, per_block, blocks, total, 1, nullptr}, 0, at);
@@ -264,24 +263,16 @@ unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::v
   }
   Turns turns;
   const BlockRun run{exec, plan, inputs, sinks, per_block, blocks, total, lanes, &turns};
-  const int here = current_cpu();
-  auto lane = [&](unsigned k) {
-    start_away_from(here, k);  // lane 0 is the caller: it stays
+  // One task per lane, the caller's lane 0 among them: lanes <= pool->size(), so every
+  // lane has a thread, as the turns of the in-order sinks need.
+  pool->run(lanes, [&](size_t k) {
     size_t at = k;
     try {
-      run_lane(run, k, at);
+      run_lane(run, static_cast<unsigned>(k), at);
     } catch (...) {
       turns.fail(at, std::current_exception());
     }
-  };
-  std::vector<std::thread> others;
-  try {
-    for (unsigned k = 1; k < lanes; ++k) others.emplace_back(lane, k);
-  } catch (...) {  // no thread to be had: the lanes that started stop at their next block
-    turns.fail(0, std::current_exception());
-  }
-  if (others.size() + 1 == lanes) lane(0);
-  for (std::thread& t : others) t.join();
+  });
   turns.rethrow();
   return lanes;
 }

@@ -20,6 +20,7 @@
 namespace onnxrun {
 
 class Executor;
+class ThreadPool;
 
 // Block size. A block of 1 MiB stays in the caches (L2 and the L3 behind it) from the
 // read that fills it, through the kernels and statistics, to the write that empties it;
@@ -95,14 +96,15 @@ bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_v
 // to block. What a sink or a read throws ends the run and is rethrown here: with lanes
 // too, the earliest block's error, as on one lane (the blocks before it still run).
 //
-// `lanes` > 1: that many threads (the caller and lanes - 1 more) each read, compute and
-// hand to the any-order sinks every lanes-th block, so that a block's reads, kernels and
-// statistics stay in one core's cache and the cores share the work; the in-order sinks
-// take their turns. The graph's kernels then use no pool. One lane when an input cannot
-// be read in any order, when sinks.value is given, or for a single block.
+// `lanes`, a pool of more than one thread: a lane per thread of it (tasks of one job,
+// the caller's among them), each reading, computing and handing to the any-order sinks
+// every size()-th block, so that a block's reads, kernels and statistics stay in one
+// core's cache and the cores share the work; the in-order sinks take their turns. The
+// graph's kernels then use no pool. One lane, on the caller, when `lanes` is null, when
+// an input cannot be read in any order, when sinks.value is given, or for a single block.
 // Returns the lanes it ran. REQUIRES: plan == plan_block_run(exec, <inputs' names and
-// types>, shape).
+// types>, shape); `lanes` runs no other job meanwhile.
 unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
-                       size_t block_bytes, const BlockSinks& sinks, unsigned lanes = 1);
+                       size_t block_bytes, const BlockSinks& sinks, ThreadPool* lanes = nullptr);
 
 }  // namespace onnxrun

@@ -25,6 +25,7 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
   if (options_.recognise_functions) fusion_.recognised = recognise_functions(graph_, OpRegistry::builtin());
   auto id_of = [&](const std::string& name) {
     auto [it, fresh] = value_ids_.emplace(name, static_cast<int>(value_ids_.size()));
+    if (fresh) value_names_.push_back(name);
     return it->second;
   };
   for (const ValueInfo& v : graph_.inputs) id_of(v.name);
@@ -37,6 +38,8 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
     if (!n.op) fail(ErrorKind::kInternal, "{} was not resolved", n.label());
     Step s;
     s.node = &n;
+    s.nodes = {&n};
+    s.in_place = n.op->in_place;
     try {
       s.kernel = n.op->make_kernel(*n.op, n.attrs);
     } catch (const Error& e) {
@@ -70,8 +73,7 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
   for (const auto& [id, where] : last_use) {
     if (graph_outputs.count(id)) continue;
     Step& s = steps_[where.first];
-    // A fan-out reads its input once per branch: no branch may overwrite it.
-    (s.node->op->in_place && s.fanout.empty() ? s.hand_over : s.release)[where.second] = true;
+    (s.in_place ? s.hand_over : s.release)[where.second] = true;
   }
   for (const ValueInfo& v : graph_.outputs) output_ids_.push_back(value_ids_.at(v.name));
 }
@@ -88,50 +90,35 @@ void Executor::fuse_chains(const std::set<int>& graph_outputs) {
     for (int id : s.inputs)
       if (id >= 0) ++uses[id];
   std::vector<Step> merged;
+  std::vector<std::vector<std::unique_ptr<OpKernel>>> joined;  // of merged[i]: the kernels of the nodes after its own
   std::map<int, size_t> chain_end;  // the output of a chainable step -> its index in `merged`
   for (Step& s : steps_) {
     const bool one_to_one = elementwise_one_to_one(*s.node, s.inputs, s.outputs);
     auto head = one_to_one ? chain_end.find(s.inputs[0]) : chain_end.end();
     if (head != chain_end.end() && uses[s.inputs[0]] == 1 && !graph_outputs.count(s.inputs[0])) {
-      Step& h = merged[head->second];
-      h.chain.push_back({s.node, std::move(s.kernel)});
-      h.outputs = s.outputs;
       const size_t at = head->second;
+      merged[at].nodes.push_back(s.node);
+      merged[at].outputs = s.outputs;
+      joined[at].push_back(std::move(s.kernel));
       chain_end.erase(head);
-      chain_end[h.outputs[0]] = at;
+      chain_end[s.outputs[0]] = at;
       continue;
     }
     if (one_to_one) chain_end[s.outputs[0]] = merged.size();
     merged.push_back(std::move(s));
+    joined.emplace_back();
   }
   steps_ = std::move(merged);
-  for (Step& s : steps_) {
-    if (s.chain.empty()) continue;
-    std::vector<std::string> names = {s.node->name};
-    // Neighbours whose op can compose them (OpKernel::then) become one kernel, so that
-    // an element goes through both in registers rather than once per block.
-    const OpKernel* current = s.kernel.get();
-    std::unique_ptr<OpKernel> composed;
-    for (const Link& l : s.chain) {
-      names.push_back(l.node->name);
-      if (std::unique_ptr<OpKernel> both = current->then(*l.kernel)) {
-        composed = std::move(both);
-        current = composed.get();
-        continue;
-      }
-      s.chain_kernels.push_back(current);
-      if (composed) s.composed.push_back(std::move(composed));
-      current = l.kernel.get();
-    }
-    s.chain_kernels.push_back(current);
-    if (composed) s.composed.push_back(std::move(composed));
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    if (joined[i].empty()) continue;
+    Step& s = steps_[i];
+    joined[i].insert(joined[i].begin(), std::move(s.kernel));
+    s.kernel = std::make_unique<FusedChainKernel>(std::move(joined[i]));
+    s.fused = fmt::format(" (fused with {} more)", s.nodes.size() - 1);
+    std::vector<std::string> names;
+    for (const Node* n : s.nodes) names.push_back(n->name);
     fusion_.chains.push_back(std::move(names));
   }
-}
-
-const std::string& Executor::Step::output_name(size_t k) const {
-  if (!fanout.empty()) return fanout[k].output_name(0);
-  return (chain.empty() ? node : chain.back().node)->outputs[k];
 }
 
 // Steps that are each one elementwise node or chain, and are together all the readers of
@@ -166,18 +153,19 @@ void Executor::fuse_fanouts() {
     group.node = steps_[i].node;
     group.inputs = steps_[i].inputs;
     group.hand_over.assign(1, false);
-    group.release.assign(1, false);
+    group.release.assign(1, false);  // read once per branch: no branch may overwrite it
     Fusion::FanOut described;
     described.input = group.node->inputs[0];
+    std::vector<std::unique_ptr<OpKernel>> branches;
     for (size_t member : g->second) {
       Step& m = steps_[member];
       group.outputs.push_back(m.outputs[0]);
+      group.nodes.insert(group.nodes.end(), m.nodes.begin(), m.nodes.end());
       described.branches.push_back(m.node->name);
-      // A chain's kernels (fuse_chains composed them), else the node's own.
-      group.fanout_kernels.push_back(m.chain_kernels.empty() ? std::vector<const OpKernel*>{m.kernel.get()}
-                                                             : m.chain_kernels);
-      group.fanout.push_back(std::move(m));
+      branches.push_back(std::move(m.kernel));
     }
+    group.kernel = std::make_unique<FusedFanOutKernel>(std::move(branches));
+    group.fused = fmt::format(" (one pass with {} more readers of its input)", g->second.size() - 1);
     fusion_.fanouts.push_back(std::move(described));
     merged.push_back(std::move(group));
   }
@@ -219,27 +207,12 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
     ctx.outputs.resize(s.outputs.size());
     try {
       // Types were checked at load where the graph declares them; inputs fed at run
-      // time are checked again here, before the kernel sees them.
-      check_input_types(*s.node->op, types);
-      if (!s.fanout.empty()) {
-        for (const Step& b : s.fanout) {
-          check_input_types(*b.node->op, types);
-          for (const Link& l : b.chain) check_input_types(*l.node->op, types);
-        }
-        std::vector<Tensor> ys = run_fused_fanout(s.fanout_kernels, ctx.inputs[0], ctx.pool);
-        for (size_t b = 0; b < ys.size(); ++b) ctx.outputs[b] = std::move(ys[b]);
-      } else if (s.chain.empty()) {
-        s.kernel->compute(ctx);
-      } else {
-        for (const Link& l : s.chain) check_input_types(*l.node->op, types);  // one type: elementwise keeps it
-        ctx.outputs[0] = run_fused_chain(s.chain_kernels, std::move(ctx.inputs[0]), ctx.pool);
-      }
+      // time are checked again here, before the kernel sees them (a fused step's nodes
+      // all take its one input's type: elementwise keeps it).
+      for (const Node* n : s.nodes) check_input_types(*n->op, types);
+      s.kernel->compute(ctx);
     } catch (const Error& e) {
-      if (!s.fanout.empty())
-        throw e.with_context(
-            fmt::format("{} (one pass with {} more readers of its input)", s.node->label(), s.fanout.size() - 1));
-      throw e.with_context(s.chain.empty() ? s.node->label()
-                                           : fmt::format("{} (fused with {} more)", s.node->label(), s.chain.size()));
+      throw e.with_context(s.node->label() + s.fused);
     }
     for (size_t k = 0; k < s.inputs.size(); ++k)
       if (s.release[k]) values[s.inputs[k]] = Tensor();
@@ -247,7 +220,7 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
       if (s.outputs[k] < 0) continue;
       if (!ctx.outputs[k].valid()) fail(ErrorKind::kInternal, "{}: produced no output {}", s.node->label(), k);
       values[s.outputs[k]] = std::move(ctx.outputs[k]);
-      if (observer) observer(s.output_name(k), values[s.outputs[k]]);
+      if (observer) observer(value_names_[s.outputs[k]], values[s.outputs[k]]);
     }
   }
 

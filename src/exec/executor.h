@@ -69,26 +69,18 @@ class Executor {
                           RunThreads threads = RunThreads::kPool) const;
 
  private:
-  struct Link {  // a node run after the step's own on its output, block by block
-    const Node* node;
-    std::unique_ptr<OpKernel> kernel;
-  };
+  // One step of the plan: a node, or what the plan rewrote into one (a chain, a fan-out),
+  // run by one kernel.
   struct Step {
-    const Node* node;
-    std::unique_ptr<OpKernel> kernel;
-    std::vector<Link> chain;                          // fused after `node`; the step's outputs are then the last link's
-    std::vector<const OpKernel*> chain_kernels;       // what runs a chain's blocks, in order
-    std::vector<std::unique_ptr<OpKernel>> composed;  // kernels of neighbours composed into one
-    std::vector<int> inputs;                          // value ids, -1 for an absent optional input
-    std::vector<bool> hand_over;  // input k's value dies here and the op may run in place: move it to the kernel
-    std::vector<bool> release;    // input k's value dies here but the op may not overwrite it: drop it after
-    std::vector<int> outputs;     // value ids, -1 for an output not asked for
-    // A fan-out: steps (single nodes or chains) that all read this step's one input and
-    // nothing else, run as one pass over it; the step's outputs are theirs, in order.
-    std::vector<Step> fanout;
-    std::vector<std::vector<const OpKernel*>> fanout_kernels;  // what runs each branch's elements, decided once
-    // The graph's name for output k: of the last node of a chain, of branch k of a fan-out.
-    const std::string& output_name(size_t k) const;
+    const Node* node;                  // the first node it runs
+    std::vector<const Node*> nodes;    // every node it runs, whose ops check the input types
+    std::unique_ptr<OpKernel> kernel;  // the node's own, or a FusedChainKernel or FusedFanOutKernel
+    std::string fused;                 // for messages, after the node's label: what else runs with it
+    std::vector<int> inputs;           // value ids, -1 for an absent optional input
+    std::vector<bool> hand_over;       // input k's value dies here and the op may run in place: move it to the kernel
+    std::vector<bool> release;         // input k's value dies here but the op may not overwrite it: drop it after
+    std::vector<int> outputs;          // value ids, -1 for an output not asked for
+    bool in_place = false;             // the kernel may write its output in a handed-over input
   };
 
   void fuse_chains(const std::set<int>& graph_outputs);
@@ -98,6 +90,7 @@ class Executor {
   ExecOptions options_;
   Fusion fusion_;
   std::map<std::string, int> value_ids_;
+  std::vector<std::string> value_names_;  // by id
   std::vector<Step> steps_;
   std::vector<int> output_ids_;
 };

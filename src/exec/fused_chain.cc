@@ -37,8 +37,6 @@ void run_chain_range(const std::vector<const OpKernel*>& kernels, DType dtype, c
   }
 }
 
-}  // namespace
-
 Tensor run_fused_chain(const std::vector<const OpKernel*>& kernels, Tensor x, ThreadPool* pool) {
   const DType dtype = x.dtype();
   const size_t esize = dtype_size(dtype);
@@ -77,6 +75,40 @@ std::vector<Tensor> run_fused_fanout(const std::vector<std::vector<const OpKerne
         run_chain_range(branches[b], dtype, src + i * esize, dsts[b] + i * esize, std::min(piece, end - i), stream);
   });
   return ys;
+}
+
+}  // namespace
+
+FusedChainKernel::FusedChainKernel(std::vector<std::unique_ptr<OpKernel>> kernels) : owned_(std::move(kernels)) {
+  const OpKernel* current = owned_.front().get();
+  const size_t nodes = owned_.size();
+  for (size_t k = 1; k < nodes; ++k) {
+    const OpKernel* next = owned_[k].get();
+    if (std::unique_ptr<OpKernel> both = current->then(*next)) {
+      owned_.push_back(std::move(both));
+      current = owned_.back().get();
+      continue;
+    }
+    passes_.push_back(current);
+    current = next;
+  }
+  passes_.push_back(current);
+}
+
+void FusedChainKernel::compute(OpContext& ctx) const {
+  ctx.outputs[0] = run_fused_chain(passes_, std::move(ctx.inputs[0]), ctx.pool);
+}
+
+FusedFanOutKernel::FusedFanOutKernel(std::vector<std::unique_ptr<OpKernel>> branches) : branches_(std::move(branches)) {
+  for (const std::unique_ptr<OpKernel>& b : branches_) {
+    const auto* chain = dynamic_cast<const FusedChainKernel*>(b.get());
+    passes_.push_back(chain ? chain->passes() : std::vector<const OpKernel*>{b.get()});
+  }
+}
+
+void FusedFanOutKernel::compute(OpContext& ctx) const {
+  std::vector<Tensor> ys = run_fused_fanout(passes_, ctx.inputs[0], ctx.pool);
+  for (size_t b = 0; b < ys.size(); ++b) ctx.outputs[b] = std::move(ys[b]);
 }
 
 }  // namespace onnxrun

@@ -7,28 +7,49 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "core/tensor.h"
+#include "ops/registry.h"
 
 namespace onnxrun {
-
-class OpKernel;
-class ThreadPool;
 
 // Bytes per block: well inside L2, and a whole number of cache lines.
 inline constexpr size_t kFusedBlockBytes = size_t{32} << 10;
 
-// The chain's output for input `x`: in x's buffer when the caller handed it over
-// (x.can_overwrite()), else in a new tensor, written with streaming stores when large.
-// Large tensors are split across `pool` (may be null). REQUIRES: !kernels.empty(), each
-// an elementwise kernel for x's element type (the caller checked the types).
-Tensor run_fused_chain(const std::vector<const OpKernel*>& kernels, Tensor x, ThreadPool* pool);
+// A chain as one kernel, which the executor runs like any node's (Executor: the plan
+// rewrites a chain into one step). compute() takes ctx.inputs[0] and gives outputs[0]:
+// in the input's buffer when the caller handed it over (can_overwrite()), else in a new
+// tensor, written with streaming stores when large; large tensors are split across
+// ctx.pool. REQUIRES: the caller checked that every node takes the input's type.
+class FusedChainKernel final : public OpKernel {
+ public:
+  // The chain's nodes' kernels, in order, two or more, each elementwise. Neighbours an op
+  // can compose (OpKernel::then) become one kernel, so that an element goes through both
+  // in registers rather than once per block.
+  explicit FusedChainKernel(std::vector<std::unique_ptr<OpKernel>> kernels);
+  void compute(OpContext& ctx) const override;
+  // What runs a block, in order: the kernels after composing.
+  const std::vector<const OpKernel*>& passes() const { return passes_; }
 
-// A fan-out: several chains (branches[b], each as for run_fused_chain) over the same
-// input, in one pass: each block of x is read once, while it is in the cache, by every
-// branch. Returns one new tensor per branch; x is left as it is.
-std::vector<Tensor> run_fused_fanout(const std::vector<std::vector<const OpKernel*>>& branches, const Tensor& x,
-                                     ThreadPool* pool);
+ private:
+  std::vector<std::unique_ptr<OpKernel>> owned_;  // the nodes' kernels and the composed ones
+  std::vector<const OpKernel*> passes_;
+};
+
+// A fan-out as one kernel: several branches (each a node's elementwise kernel or a
+// FusedChainKernel) over the same input, in one pass: each block of ctx.inputs[0] is read
+// once, while it is in the cache, by every branch. outputs[b] is branch b's, a new
+// tensor; the input is left as it is.
+class FusedFanOutKernel final : public OpKernel {
+ public:
+  explicit FusedFanOutKernel(std::vector<std::unique_ptr<OpKernel>> branches);
+  void compute(OpContext& ctx) const override;
+
+ private:
+  std::vector<std::unique_ptr<OpKernel>> branches_;
+  std::vector<std::vector<const OpKernel*>> passes_;  // of each branch
+};
 
 }  // namespace onnxrun

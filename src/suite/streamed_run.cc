@@ -77,8 +77,8 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   // With more than one thread, blocks are run side by side, one per thread (run_in_blocks'
   // lanes), unless an input must be read in order or values are dumped in order; their
   // statistics are then taken on each block's own thread, without the pool.
-  const unsigned lanes = pool && can_run_side_by_side(inputs, dump.has_value()) ? pool->size() : 1;
-  BlockSinks sinks = run_sinks.block_sinks(lanes > 1 ? nullptr : pool);
+  ThreadPool* lanes = pool && pool->size() > 1 && can_run_side_by_side(inputs, dump.has_value()) ? pool : nullptr;
+  BlockSinks sinks = run_sinks.block_sinks(lanes ? nullptr : pool);
   if (dump) sinks.value = [&](size_t begin, const std::string& name, const Tensor& t) { dump->value(begin, name, t); };
   run.block_lanes = run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks, lanes);
   // Past a million errors of an output, its exact medians want its blocks once more: the

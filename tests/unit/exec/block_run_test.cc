@@ -130,7 +130,8 @@ void check_blocks_match_whole(const Executor& exec, const std::vector<std::pair<
   };
   sinks.inputs_any_order = [&](size_t begin, const std::vector<Tensor>& in) { keep(any_inputs, begin, in); };
   sinks.outputs_any_order = [&](size_t begin, const std::vector<Tensor>& out) { keep(any_outputs, begin, out); };
-  run_in_blocks(exec, *plan, block_inputs, block_bytes, sinks, lanes);
+  ThreadPool pool(lanes);
+  run_in_blocks(exec, *plan, block_inputs, block_bytes, sinks, &pool);
   CHECK(blocks > 3);
   REQUIRE(any_inputs.size() == blocks);
   REQUIRE(any_outputs.size() == blocks);
@@ -245,7 +246,8 @@ TEST_CASE("a read that fails in one lane ends every lane, and the earliest block
     std::vector<size_t> written;  // in-order sinks: one call at a time
     BlockSinks sinks;
     sinks.outputs = [&](size_t begin, const std::vector<Tensor>&) { written.push_back(begin); };
-    CHECK_THROWS_WITH(run_in_blocks(exec, *plan, {in}, block_bytes, sinks, lanes), "block 20 unreadable");
+    ThreadPool pool(lanes);
+    CHECK_THROWS_WITH(run_in_blocks(exec, *plan, {in}, block_bytes, sinks, &pool), "block 20 unreadable");
     // Every block before it, in order, and none from it on: as on one lane.
     REQUIRE(written.size() == 20);
     for (size_t k = 0; k < written.size(); ++k) CHECK(written[k] == k * 1024);
