@@ -39,7 +39,7 @@ ResultTensor read_one(const fs::path& file, const std::string& listed_name) {
   r.dtype = s.dtype;
   r.shape = s.shape;
   const std::string own_name = s.name;
-  if (s.held) {  // read whole (a pipe is not opened twice): the stream is its own again
+  if (s.held) {  // read whole already: the stream serves it again
     r.load = [t = *s.held] { return t; };
     r.open_stream = [s = std::move(s)] { return s; };
   } else {

@@ -30,7 +30,8 @@ namespace {
 
 bool is_regular_file(const std::string& path) {
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);  // pipes cannot be reread
+  // Anything else is the whole reader's to refuse (io/read_open.h), with its message.
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 bool has_extension_nocase(const std::string& path, std::string_view ext) {

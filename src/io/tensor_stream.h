@@ -6,11 +6,10 @@
 // read by pread at their offset, nothing mapped or copied whole; deflated .npz members go
 // through zlib's inflate, each with its own z_stream.
 //
-// What cannot be read a range at a time (a pipe, byte swapping, a typed-field
-// TensorProto) is read whole by the whole-file readers (read_input_file, read_npz_file)
-// and served from memory: the stream then holds the tensor (`held`). The type, shape,
-// size and integrity checks are those readers', with their messages, whichever way a
-// file is read.
+// What cannot be read a range at a time (byte swapping, a typed-field TensorProto) is
+// read whole by the whole-file readers (read_input_file, read_npz_file) and served from
+// memory: the stream then holds the tensor (`held`). The type, shape, size and integrity
+// checks are those readers', with their messages, whichever way a file is read.
 #pragma once
 
 #include <cstddef>
