@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <new>
-#include <string_view>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -14,16 +13,7 @@ namespace {
 
 NamedTensor read_any(const std::string& path, std::optional<DType> declared) {
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".npy") {
-    try {
-      return {"", bfloat16_from_bits(read_npy_file(path), declared)};
-    } catch (const Error& e) {
-      // Most of the reader's messages name the file; those from shared checks (a shape's
-      // rank or size) do not.
-      if (std::string_view(e.what()).rfind(path, 0) == 0) throw;
-      throw e.with_context(path);
-    }
-  }
+  if (ext == ".npy") return {"", bfloat16_from_bits(read_npy_file(path), declared)};
   if (ext == ".npz")
     fail(ErrorKind::kUsage, "{}: an .npz holds named arrays; give it with --npz {} (not -i)", path, path);
   return read_tensor_file(path);

@@ -1,22 +1,14 @@
 #include "io/npy.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <map>
-#include <memory>
 #include <optional>
-#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include "core/error.h"
 #include "core/fail.h"
-#include "io/read_open.h"
 
 namespace onnxrun {
 namespace {
@@ -267,11 +259,7 @@ Header parse_header(std::string_view bytes, const std::string& what) {
 
 // Native byte order, and bools checked, once the data is in place.
 void finish(Tensor& t, const Header& h, const std::string& what) {
-  if (h.descr.big_endian && h.descr.size > 1) {
-    // A complex number is two floats, each in the file's byte order.
-    const int unit = t.dtype() == DType::kComplex64 ? 4 : t.dtype() == DType::kComplex128 ? 8 : h.descr.size;
-    byteswap(static_cast<std::byte*>(t.mutable_raw()), static_cast<int64_t>(h.nbytes) / unit, unit);
-  }
+  if (h.descr.big_endian && h.descr.size > 1) npy_to_native(t.mutable_raw(), h.nbytes, t.dtype());
   if (t.dtype() == DType::kBool) {
     const auto* p = t.data<uint8_t>();
     for (int64_t k = 0; k < t.numel(); ++k)
@@ -280,6 +268,14 @@ void finish(Tensor& t, const Header& h, const std::string& what) {
 }
 
 }  // namespace
+
+void npy_to_native(void* data, size_t nbytes, DType dtype) {
+  // A complex number is two floats, each in the file's byte order.
+  const int unit = dtype == DType::kComplex64    ? 4
+                   : dtype == DType::kComplex128 ? 8
+                                                 : static_cast<int>(dtype_size(dtype));
+  byteswap(static_cast<std::byte*>(data), static_cast<int64_t>(nbytes) / unit, unit);
+}
 
 void fail_npy_data_size(const std::string& what, uint64_t have, uint64_t promised) {
   fail(ErrorKind::kInvalid, "{}: holds {} bytes of data, the header promises {}", what, have, promised);
@@ -304,51 +300,6 @@ Tensor parse_npy(std::string_view bytes, const std::string& what) {
   Tensor t(h.descr.dtype, h.shape);
   if (h.nbytes) std::memcpy(t.mutable_raw(), bytes.data() + h.data_at, h.nbytes);
   finish(t, h, what);
-  return t;
-}
-
-Tensor read_npy_file(const std::string& path) {
-  // Read straight into the tensor: a large array is copied once, not three times.
-  UniqueFd fd = open_regular_file(path);
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(::fdopen(fd.get(), "rb"), std::fclose);
-  if (!f) fail(ErrorKind::kIo, "cannot open {}: {}", path, std::strerror(errno));
-  fd.release();  // the stream's now
-  std::string head(12, '\0');
-  head.resize(std::fread(head.data(), 1, head.size(), f.get()));
-  const size_t size = header_size(head, path);
-  if (size > (size_t{1} << 24)) fail(ErrorKind::kInvalid, "{}: .npy header of {} bytes is not plausible", path, size);
-  const size_t have = head.size();
-  head.resize(size > have ? size : have);
-  if (size > have) head.resize(have + std::fread(head.data() + have, 1, size - have, f.get()));
-  const Header h = parse_header(head, path);
-  // A regular file's size tells a short or long one before its tensor is allocated: the
-  // streamed reader's message, not a memory-limit refusal of data that is not there.
-  struct stat st {};
-  if (::fstat(::fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) >= h.data_at &&
-      static_cast<uint64_t>(st.st_size) - h.data_at != h.nbytes)
-    fail_npy_data_size(path, static_cast<uint64_t>(st.st_size) - h.data_at, h.nbytes);
-  Tensor t(h.descr.dtype, h.shape);
-  auto* dst = static_cast<char*>(h.nbytes ? t.mutable_raw() : nullptr);
-  // Bytes of data already read with the header (only when the file is tiny).
-  size_t got = std::min(h.nbytes, head.size() > h.data_at ? head.size() - h.data_at : 0);
-  if (got) std::memcpy(dst, head.data() + h.data_at, got);
-  if (head.size() - h.data_at > h.nbytes) fail_npy_data_size(path, head.size() - h.data_at, h.nbytes);
-  while (got < h.nbytes) {
-    const size_t n = std::fread(dst + got, 1, h.nbytes - got, f.get());
-    if (n == 0) break;
-    got += n;
-  }
-  if (std::ferror(f.get())) fail(ErrorKind::kIo, "cannot read {}: {}", path, std::strerror(errno));
-  if (got != h.nbytes) fail_npy_data_size(path, got, h.nbytes);
-  char extra;
-  if (std::fread(&extra, 1, 1, f.get()) == 1) {
-    // Bytes after the data: how many, as the streamed reader says, when the file has a size.
-    std::error_code ec;
-    const uintmax_t file_bytes = std::filesystem::file_size(path, ec);
-    if (!ec && file_bytes > h.data_at) fail_npy_data_size(path, file_bytes - h.data_at, h.nbytes);
-    fail(ErrorKind::kInvalid, "{}: holds more than the {} bytes of data the header promises", path, h.nbytes);
-  }
-  finish(t, h, path);
   return t;
 }
 

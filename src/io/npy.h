@@ -34,14 +34,15 @@ namespace onnxrun {
 // onnx-run cannot hold, Error(kSecurity) for sizes that overflow.
 Tensor parse_npy(std::string_view bytes, const std::string& what);
 
-// Reads a .npy file (Error(kIo) when it cannot be read).
+// Reads a .npy file (Error(kIo) when it cannot be read): its stream (io/tensor_stream.h,
+// where it is defined), read whole, the one reader of .npy files.
 Tensor read_npy_file(const std::string& path);
 
 // A .npy header, for readers that take the data a block at a time (io/tensor_stream.h).
 struct NpyHeader {
   DType dtype = DType::kUndefined;
   Shape shape;
-  bool byteswap = false;   // big-endian elements of more than one byte
+  bool byteswap = false;   // big-endian elements of more than one byte (npy_to_native)
   size_t data_offset = 0;  // where the data starts, from the start of the file
   size_t nbytes = 0;       // the data's size
 };
@@ -53,6 +54,10 @@ size_t npy_header_size(std::string_view start, const std::string& what);
 // The header at the start of `bytes`, which holds at least npy_header_size() bytes (the
 // data need not follow). Throws as parse_npy does for the header.
 NpyHeader parse_npy_header(std::string_view bytes, const std::string& what);
+
+// Big-endian data of `dtype` to this machine's order, in place: the bytes of each element
+// reversed (of each of a complex number's two floats). REQUIRES: whole elements.
+void npy_to_native(void* data, size_t nbytes, DType dtype);
 
 // The header numpy.save writes for `t` (magic through the final '\n').
 // Throws Error(kUnsupported) for a type numpy cannot hold (string, sub-byte types).

@@ -89,37 +89,60 @@ std::optional<TensorStream> open_pb_stream(const std::string& path) {
   return s;
 }
 
-std::optional<TensorStream> open_npy_stream(const std::string& path) {
-  const std::shared_ptr<const ReadAtFile> file = ReadAtFile::open(path);
-  NpyHeader h;
-  try {
-    std::string head(12, '\0');
-    head.resize(file->read_at(0, head.data(), head.size()));
-    const size_t size = npy_header_size(head, path);
-    if (size > (size_t{1} << 24)) return std::nullopt;  // read_npy_file says why
-    const size_t have = head.size();
-    if (size > have) {
-      head.resize(size);
-      head.resize(have + file->read_at(have, head.data() + have, size - have));
-    }
-    h = parse_npy_header(head, path);
-  } catch (const Error&) {
-    return std::nullopt;  // read_npy_file refuses it, with the same message and context as always
+// `e`, naming `path`: most messages do already; those of shared checks (a shape's size,
+// the memory limit) do not.
+[[noreturn]] void rethrow_naming(const Error& e, const std::string& path) {
+  if (std::string_view(e.what()).rfind(path, 0) == 0) throw e;
+  throw e.with_context(path);
+}
+
+// What a read of .npy data does after the bytes are in `dst`: big-endian elements to this
+// machine's order (whole elements only: the callers read whole blocks of them), and a
+// bool array's elements checked (0 or 1, as numpy writes them).
+void finish_npy_read(const NpyHeader& h, size_t offset, void* dst, size_t n, const std::string& what) {
+  if (h.byteswap) {
+    const size_t size = dtype_size(h.dtype);
+    if (offset % size || n % size)
+      fail(ErrorKind::kInternal, "{}: big-endian data read in part of an element (bytes [{}, {}))", what, offset,
+           offset + n);
+    npy_to_native(dst, n, h.dtype);
   }
-  if (h.byteswap) return std::nullopt;  // big-endian data: the whole reader swaps it
+  if (h.dtype == DType::kBool) check_bools(dst, n, offset, what);
+}
+
+// The header of the .npy file `file`.
+NpyHeader read_npy_header(const ReadAtFile& file) {
+  const std::string& path = file.path();
+  std::string head(12, '\0');
+  head.resize(file.read_at(0, head.data(), head.size()));
+  const size_t size = npy_header_size(head, path);
+  if (size > (size_t{1} << 24)) fail(ErrorKind::kInvalid, "{}: .npy header of {} bytes is not plausible", path, size);
+  const size_t have = head.size();
+  if (size > have) {
+    head.resize(size);
+    head.resize(have + file.read_at(have, head.data() + have, size - have));
+  }
+  try {
+    return parse_npy_header(head, path);
+  } catch (const Error& e) {
+    rethrow_naming(e, path);
+  }
+}
+
+TensorStream open_npy_stream(const std::string& path) {
+  const std::shared_ptr<const ReadAtFile> file = ReadAtFile::open(path);
+  const NpyHeader h = read_npy_header(*file);
   if (file->size() < h.data_offset || file->size() - h.data_offset != h.nbytes)
     fail_npy_data_size(path, file->size() < h.data_offset ? 0 : file->size() - h.data_offset, h.nbytes);
   TensorStream s;
   s.dtype = h.dtype;
   s.shape = h.shape;
   s.what = path;
-  const size_t data_at = h.data_offset, nbytes = h.nbytes;
-  const bool bools = h.dtype == DType::kBool;
-  s.read = [file, data_at, nbytes, bools](size_t offset, void* dst, size_t n) {
-    check_range(offset, n, nbytes, file->path());
-    if (file->read_at(data_at + offset, dst, n) != n)
-      fail(ErrorKind::kInvalid, "{}: the data does not have the {} bytes the header promises", file->path(), nbytes);
-    if (bools) check_bools(dst, n, offset, file->path());
+  s.read = [file, h](size_t offset, void* dst, size_t n) {
+    check_range(offset, n, h.nbytes, file->path());
+    if (file->read_at(h.data_offset + offset, dst, n) != n)
+      fail(ErrorKind::kInvalid, "{}: the data does not have the {} bytes the header promises", file->path(), h.nbytes);
+    finish_npy_read(h, offset, dst, n, file->path());
   };
   s.any_order = true;
   return s;
@@ -279,27 +302,25 @@ std::optional<TensorStream> open_member(const std::shared_ptr<const ReadAtFile>&
   } catch (const Error&) {
     return std::nullopt;
   }
-  if (h.byteswap || m.usize - h.data_offset != h.nbytes) return std::nullopt;
+  if (m.usize - h.data_offset != h.nbytes) return std::nullopt;
   TensorStream s;
   s.name = m.key;
   s.dtype = h.dtype;
   s.shape = h.shape;
   s.what = m.label;
-  const size_t data_at = h.data_offset, nbytes = h.nbytes;
-  const bool bools = h.dtype == DType::kBool;
   const std::string label = m.label;
   s.any_order = bytes->stored();
-  s.read = [bytes, data_at, nbytes, bools, label](size_t offset, void* dst, size_t n) {
-    check_range(offset, n, nbytes, label);
+  s.read = [bytes, h, label](size_t offset, void* dst, size_t n) {
+    check_range(offset, n, h.nbytes, label);
     if (bytes->stored()) {
-      bytes->read_stored(data_at + offset, dst, n);
+      bytes->read_stored(h.data_offset + offset, dst, n);
     } else {
-      if (data_at + offset != bytes->pos())
+      if (h.data_offset + offset != bytes->pos())
         fail(ErrorKind::kInternal, "{}: data read at byte {}, but the member is read in order (next: {})", label,
-             offset, bytes->pos() - data_at);
+             offset, bytes->pos() - h.data_offset);
       bytes->next(dst, n);
     }
-    if (bools) check_bools(dst, n, offset, label);
+    finish_npy_read(h, offset, dst, n, label);
   };
   return s;
 }
@@ -322,15 +343,14 @@ TensorStream memory_stream(std::string name, Tensor t, std::string what) {
 }
 
 TensorStream open_tensor_stream(const std::string& path, std::optional<DType> declared) {
-  std::optional<TensorStream> s;
-  if (is_regular_file(path)) {
-    // The format by extension, as read_input_file decides it.
-    if (std::filesystem::path(path).extension() != ".npy") {
-      s = open_pb_stream(path);
-    } else if ((s = open_npy_stream(path))) {
-      s->dtype = numpy_type_as_declared(s->dtype, declared);
-    }
+  // The format by extension, as read_input_file decides it.
+  if (std::filesystem::path(path).extension() == ".npy") {
+    TensorStream s = open_npy_stream(path);
+    s.dtype = numpy_type_as_declared(s.dtype, declared);
+    return s;
   }
+  std::optional<TensorStream> s;
+  if (is_regular_file(path)) s = open_pb_stream(path);
   if (s) return std::move(*s);
   NamedTensor whole = read_input_file(path, declared);
   return memory_stream(std::move(whole.name), std::move(whole.tensor), path);
@@ -354,6 +374,15 @@ std::vector<TensorStream> open_npz_streams(const std::string& path, const Declar
   for (NamedArray& a : read_npz_file(path, declared))
     out.push_back(memory_stream(a.name, std::move(a.tensor), path + ": " + a.name + ".npy"));
   return out;
+}
+
+Tensor read_npy_file(const std::string& path) {
+  const TensorStream s = open_npy_stream(path);
+  try {
+    return read_whole(s);
+  } catch (const Error& e) {
+    rethrow_naming(e, path);
+  }
 }
 
 Tensor read_whole(const TensorStream& s) {
