@@ -59,13 +59,12 @@ std::pair<DType, Shape> raw_layout_type(const RawTensorLayout& raw) {
 
 // Straight from the mapping when the bytes are aligned for the element type (the mapping
 // is page aligned, so that is the offset in the file), else one copy.
-Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw,
-                         bool any_alignment) {
+Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw) {
   std::pair<DType, Shape> type = raw_layout_type(raw);
   const DType t = type.first;
   const size_t nbytes = raw.raw_size;
   const char* data = file->data() + raw.raw_offset;
-  const size_t align = any_alignment ? 1 : std::min<size_t>(dtype_size(t), 8);
+  const size_t align = std::min<size_t>(dtype_size(t), 8);
   if (nbytes > 0 && reinterpret_cast<uintptr_t>(data) % align == 0)
     return Tensor(t, std::move(type.second), Buffer::borrow(data, nbytes, file, false));
   Tensor out(t, std::move(type.second));
@@ -73,11 +72,10 @@ Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const Ra
   return out;
 }
 
-NamedTensor read_tensor_file(const std::string& path, bool prefault, bool any_alignment) {
-  const std::shared_ptr<const MappedFile> file = MappedFile::open(path, prefault);
+NamedTensor read_tensor_file(const std::string& path) {
+  const std::shared_ptr<const MappedFile> file = MappedFile::open(path);
   try {
-    if (auto raw = find_raw_tensor(file->data(), file->size()))
-      return {raw->name, raw_layout_tensor(file, *raw, any_alignment)};
+    if (auto raw = find_raw_tensor(file->data(), file->size())) return {raw->name, raw_layout_tensor(file, *raw)};
   } catch (const Error& e) {
     throw e.with_context(path);
   }

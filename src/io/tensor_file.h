@@ -19,17 +19,14 @@ struct NamedTensor {
 // valid TensorProto; the message names the file.
 // A raw_data tensor (the usual form) is read by mapping the file and used where it lies
 // when aligned for its element type (no copy, no 2 GiB limit); other files go through
-// protobuf. `prefault`: see MappedFile::open. `any_alignment`: the caller reads the
-// tensor only through unaligned loads (memcpy), as the comparison reads an expected
-// value (suite/compare.h), so a view at any byte offset saves the copy; such a tensor
-// must not reach a kernel.
-NamedTensor read_tensor_file(const std::string& path, bool prefault = true, bool any_alignment = false);
+// protobuf. The runs read tensor files as streams (io/tensor_stream.h), which come here
+// for what they cannot read a range at a time.
+NamedTensor read_tensor_file(const std::string& path);
 
 // The tensor a raw_data TensorProto in `file` holds (find_raw_tensor's layout): a view of
-// the mapping when its data is aligned for the element type (or `any_alignment`), else a
-// copy. Throws Error(kInvalid) / Error(kUnsupported) for a bad type, dims or data size.
-Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw,
-                         bool any_alignment = false);
+// the mapping when its data is aligned for the element type, else a copy. Throws
+// Error(kInvalid) / Error(kUnsupported) for a bad type, dims or data size.
+Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const RawTensorLayout& raw);
 // raw_layout_tensor's checks alone: the element type and shape, raw_data's size checked.
 std::pair<DType, Shape> raw_layout_type(const RawTensorLayout& raw);
 

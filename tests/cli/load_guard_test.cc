@@ -350,7 +350,7 @@ TEST_CASE("issue 12: a 64 MiB .npy input runs on the block path's door", "[cli][
   fs::remove(f.m + "/x.npy");
   INFO("stderr: " << r.err);
   REQUIRE_EXIT(r, 0);
-  const NamedTensor y = read_tensor_file(f.out + "/output_0.pb", false);
+  const NamedTensor y = read_tensor_file(f.out + "/output_0.pb");
   REQUIRE(y.tensor.shape() == Shape{n});
   const float* q = y.tensor.data<float>();
   CHECK(q[0] == 3.f);

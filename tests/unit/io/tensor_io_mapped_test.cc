@@ -103,22 +103,6 @@ TEST_CASE("read_tensor_file maps aligned raw_data in place and copies misaligned
   }
 }
 
-TEST_CASE("read_tensor_file maps raw_data at any offset for a reader of unaligned loads", "[io][mapped]") {
-  // An expected output is only compared (unaligned loads): no copy, whatever the offset.
-  TempDir tmp;
-  std::vector<float> values(1000);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i) * 0.25f - 3;
-  for (const std::string name : {"x", "xy", "xyz", "wxyz"}) {
-    INFO("name " << name);
-    const std::string path = tmp.file(name + ".pb");
-    write_string(path, float_proto(name, values, true));
-    NamedTensor t = read_tensor_file(path, true, true);
-    REQUIRE(t.tensor.shape() == Shape{1000});
-    REQUIRE(std::memcmp(t.tensor.raw(), values.data(), 4000) == 0);
-    CHECK_FALSE(t.tensor.buffer()->writable());  // a view of the mapping, never a copy
-  }
-}
-
 TEST_CASE("read_tensor_file still reads typed fields and names bad files", "[io][mapped]") {
   TempDir tmp;
   write_string(tmp.file("typed.pb"), float_proto("t", {1.5f, -2.0f}, false));
