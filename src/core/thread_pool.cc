@@ -9,6 +9,14 @@
 #include "core/thread_placement.h"
 
 namespace onnxrun {
+namespace {
+
+// The pool whose task this thread is running, if any (see ThreadPool::in_job).
+thread_local const ThreadPool* t_job_of = nullptr;
+
+}  // namespace
+
+bool ThreadPool::in_job() const { return t_job_of == this; }
 
 ThreadPool::ThreadPool(unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -41,11 +49,14 @@ void ThreadPool::work_on_current_job() {
     const std::function<void(size_t)>* fn = fn_;
     lock.unlock();
     std::exception_ptr err;
+    const ThreadPool* outer = t_job_of;
+    t_job_of = this;
     try {
       (*fn)(k);
     } catch (...) {
       err = std::current_exception();
     }
+    t_job_of = outer;
     lock.lock();
     if (err && !error_) error_ = err;
     if (unfinished_.fetch_sub(1, std::memory_order_acq_rel) == 1 && caller_sleeping_) done_.notify_all();
@@ -72,7 +83,7 @@ void ThreadPool::worker_loop() {
 
 void ThreadPool::run(size_t tasks, const std::function<void(size_t)>& fn) {
   if (tasks == 0) return;
-  if (tasks == 1 || size_ == 1) {
+  if (tasks == 1 || size_ == 1 || in_job()) {
     for (size_t k = 0; k < tasks; ++k) fn(k);
     return;
   }
@@ -148,7 +159,7 @@ size_t ThreadPool::min_piece_bytes() {
 size_t worthwhile_piece(ThreadPool* pool, size_t n, size_t item_bytes) {
   constexpr size_t kNeverSplit = size_t{128} << 10;  // two of the smallest pieces
   item_bytes = std::max<size_t>(item_bytes, 1);
-  if (!pool || pool->size() <= 1 || n * item_bytes < kNeverSplit) return std::max<size_t>(n, 1);
+  if (!pool || pool->size() <= 1 || pool->in_job() || n * item_bytes < kNeverSplit) return std::max<size_t>(n, 1);
   return std::max<size_t>(pool->min_piece_bytes() / item_bytes, 1);
 }
 
@@ -156,7 +167,9 @@ void parallel_for(ThreadPool* pool, size_t n, size_t min_piece, size_t align,
                   const std::function<void(size_t, size_t)>& fn) {
   min_piece = std::max<size_t>(min_piece, 1);
   align = std::max<size_t>(align, 1);
-  const size_t pieces = pool && pool->size() > 1 ? std::min<size_t>(pool->size() * kPiecesPerThread, n / min_piece) : 1;
+  const size_t pieces = pool && pool->size() > 1 && !pool->in_job()
+                            ? std::min<size_t>(pool->size() * kPiecesPerThread, n / min_piece)
+                            : 1;
   if (pieces <= 1) {
     if (n) fn(0, n);
     return;

@@ -42,7 +42,13 @@ class ThreadPool {
 
   // Calls fn(k) for every k in [0, tasks) across the pool and returns when all are done.
   // The first exception a task throws is rethrown here (after every task has ended).
+  // Called from a task of this pool's (in_job()), it runs them on the calling thread: a
+  // task that splits its own work (a kernel in a block lane, exec/block_run.h) gets no
+  // threads that are all busy with the job it belongs to.
   void run(size_t tasks, const std::function<void(size_t)>& fn);
+  // Whether the calling thread is running a task of this pool's now. parallel_for and
+  // worthwhile_piece then split nothing.
+  bool in_job() const;
 
  private:
   void start_workers();

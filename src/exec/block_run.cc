@@ -220,8 +220,7 @@ void run_lane(const BlockRun& r, unsigned lane, size_t& at) {
     for (size_t k = 0; k < r.inputs.size(); ++k)
       feed.emplace(r.inputs[k].name, keep_inputs ? block_inputs[k] : std::move(block_inputs[k]));
     if (!keep_inputs) block_inputs.clear();
-    std::vector<Tensor> out =
-        r.exec.run(std::move(feed), observer, side_by_side ? RunThreads::kCallerOnly : RunThreads::kPool);
+    std::vector<Tensor> out = r.exec.run(std::move(feed), observer);
     if (r.sinks.outputs_any_order) r.sinks.outputs_any_order(begin, out);
     if (side_by_side && (r.sinks.inputs || r.sinks.outputs)) {
       if (!r.turns->wait(b)) return;

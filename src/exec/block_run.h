@@ -99,8 +99,8 @@ bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_v
 // `lanes`, a pool of more than one thread: a lane per thread of it (tasks of one job,
 // the caller's among them), each reading, computing and handing to the any-order sinks
 // every size()-th block, so that a block's reads, kernels and statistics stay in one
-// core's cache and the cores share the work; the in-order sinks take their turns. The
-// graph's kernels then use no pool. One lane, on the caller, when `lanes` is null, when
+// core's cache and the cores share the work; the in-order sinks take their turns. The graph's
+// kernels then split nothing (ThreadPool::in_job). One lane, on the caller, when `lanes` is null, when
 // an input cannot be read in any order, when sinks.value is given, or for a single block.
 // Returns the lanes it ran. REQUIRES: plan == plan_block_run(exec, <inputs' names and
 // types>, shape); `lanes` runs no other job meanwhile.

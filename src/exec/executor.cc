@@ -172,8 +172,7 @@ void Executor::fuse_fanouts() {
   steps_ = std::move(merged);
 }
 
-std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const ValueObserver& observer,
-                                  RunThreads threads) const {
+std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const ValueObserver& observer) const {
   std::vector<Tensor> values(value_ids_.size());
   // Initializers first, so that a fed input of the same name replaces one.
   for (const auto& [name, t] : graph_.initializers) values[value_ids_.at(name)] = t;
@@ -186,7 +185,7 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
   // One context and type list for all steps: their vectors keep their capacity, so a
   // step costs no allocation of its own (a small run is mostly such fixed costs).
   OpContext ctx;
-  ctx.pool = threads == RunThreads::kPool ? options_.pool : nullptr;
+  ctx.pool = options_.pool;
   std::vector<std::optional<DType>> types;
   for (const Step& s : steps_) {
     ctx.inputs.clear();

@@ -1,6 +1,7 @@
 // Executor: runs a loaded Graph. Kernels are built once, at construction; run() may be
-// called many times, and from several threads at once when none of those runs uses the
-// pool (RunThreads::kCallerOnly: a ThreadPool takes one job at a time). Each value is kept alive only
+// called many times, and from several threads at once when those are the tasks of one
+// job of the pool (block lanes, exec/block_run.h: a kernel there splits nothing, as
+// ThreadPool::in_job says) or no run uses the pool. Each value is kept alive only
 // until its last use, and the last use hands the tensor over so that a kernel may write
 // its output into the same buffer (see OpContext).
 //
@@ -48,10 +49,6 @@ inline ExecOptions unfused(ExecOptions o = {}) {
 // the callback does whatever it wants). An exception it throws stops the run.
 using ValueObserver = std::function<void(const std::string& name, const Tensor& value)>;
 
-// The threads one run's kernels may split their work over: ExecOptions::pool, or only the
-// calling thread (when the caller runs several blocks at once, one per thread).
-enum class RunThreads { kPool, kCallerOnly };
-
 class Executor {
  public:
   explicit Executor(Graph graph, ExecOptions options = {});
@@ -65,8 +62,7 @@ class Executor {
 
   // `inputs` as bind_inputs returns them. Returns the graph outputs in declared order.
   // `observer`, when given, sees every node output as it is produced.
-  std::vector<Tensor> run(std::map<std::string, Tensor> inputs, const ValueObserver& observer = nullptr,
-                          RunThreads threads = RunThreads::kPool) const;
+  std::vector<Tensor> run(std::map<std::string, Tensor> inputs, const ValueObserver& observer = nullptr) const;
 
  private:
   // One step of the plan: a node, or what the plan rewrote into one (a chain, a fan-out),

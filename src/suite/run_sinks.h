@@ -50,7 +50,8 @@ class RunSinks {
   RunSinks& operator=(const RunSinks&) = delete;
 
   // A run block by block: the sinks to hand run_in_blocks. `digest_pool` helps with the
-  // digests' statistics (null when blocks run side by side, each on its own thread).
+  // digests' statistics (blocks run side by side on its threads take none of its help:
+  // ThreadPool::in_job).
   // REQUIRES: this object outlives the run. Either this or add_whole, once.
   BlockSinks block_sinks(ThreadPool* digest_pool);
   // After a run block by block: the sinks of one more run over the same blocks, in order,

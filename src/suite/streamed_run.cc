@@ -76,9 +76,10 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   if (!r.dump_dir.empty()) dump.emplace(r, &*plan);
   // With more than one thread, blocks are run side by side, one per thread (run_in_blocks'
   // lanes), unless an input must be read in order or values are dumped in order; their
-  // statistics are then taken on each block's own thread, without the pool.
+  // statistics are then taken on each block's own thread (the pool splits nothing inside
+  // its own job: ThreadPool::in_job).
   ThreadPool* lanes = pool && pool->size() > 1 && can_run_side_by_side(inputs, dump.has_value()) ? pool : nullptr;
-  BlockSinks sinks = run_sinks.block_sinks(lanes ? nullptr : pool);
+  BlockSinks sinks = run_sinks.block_sinks(pool);
   if (dump) sinks.value = [&](size_t begin, const std::string& name, const Tensor& t) { dump->value(begin, name, t); };
   run.block_lanes = run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks, lanes);
   // Past a million errors of an output, its exact medians want its blocks once more: the

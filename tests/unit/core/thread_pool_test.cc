@@ -94,6 +94,36 @@ TEST_CASE("an exception in a task reaches the caller and the pool stays usable",
   CHECK(count == 8);
 }
 
+TEST_CASE("inside a task of the pool, its work runs on the task's own thread", "[thread_pool]") {
+  // A kernel in a block lane splits its work through the pool whose job the lane is: the
+  // pool's threads are all busy with that job, so the work stays on the lane's thread.
+  ThreadPool pool(2);
+  CHECK_FALSE(pool.in_job());
+  std::mutex mu;
+  std::vector<std::pair<std::thread::id, std::thread::id>> inner;  // (task's thread, inner piece's thread)
+  std::atomic<size_t> covered{0};
+  pool.run(2, [&](size_t) {
+    CHECK(pool.in_job());
+    CHECK(worthwhile_piece(&pool, size_t{1} << 24, 4) == size_t{1} << 24);
+    parallel_for(&pool, 100000, 1, 1, [&](size_t b, size_t e) {
+      covered += e - b;
+      std::lock_guard<std::mutex> lock(mu);
+      inner.emplace_back(std::this_thread::get_id(), std::this_thread::get_id());
+    });
+    const std::thread::id task = std::this_thread::get_id();
+    pool.run(3, [&](size_t) {
+      std::lock_guard<std::mutex> lock(mu);
+      inner.emplace_back(task, std::this_thread::get_id());
+    });
+  });
+  CHECK_FALSE(pool.in_job());
+  CHECK(covered == 200000);
+  CHECK(inner.size() == 2 + 6);  // one piece per parallel_for: nothing split
+  for (const auto& [task, piece] : inner) CHECK(task == piece);
+  ThreadPool other(2);
+  pool.run(2, [&](size_t) { CHECK_FALSE(other.in_job()); });  // only the pool's own job
+}
+
 TEST_CASE("a pool of 0 threads has one per core", "[thread_pool]") {
   ThreadPool pool(0);
   CHECK(pool.size() >= 1);
