@@ -19,36 +19,62 @@
 namespace onnxrun {
 namespace {
 
-// A zeroed block of n elements of `dtype`, of `rank` >= 1 dims: [1, ..., 1, n].
-Tensor probe_block(DType dtype, size_t rank, int64_t n) {
-  Shape s(rank, 1);
-  s.back() = n;
-  Tensor t(dtype, s);
-  std::fill_n(static_cast<unsigned char*>(t.mutable_raw()), t.nbytes(), 0);
-  return t;
+// What the plan knows of a value: its type, and its whole shape.
+struct Known {
+  DType dtype;
+  BlockPlan::Value value;
+};
+
+// The values of a node without inputs (a Constant), made once for their types and sizes.
+std::vector<Tensor> made_values(const Node& n) {
+  const std::unique_ptr<OpKernel> kernel = n.op->make_kernel(*n.op, n.attrs);
+  OpContext ctx;
+  ctx.outputs.resize(n.outputs.size());
+  kernel->compute(ctx);
+  return std::move(ctx.outputs);
 }
 
-// A value's shape `probe` in a probe run of n > 1 elements, as the plan records it: n
-// elements laid out [1, ..., 1, n] are of the blocks' size, with the shape [1, ...] +
-// `shape` in the real run; one element is a constant's own. Anything else: nullopt.
-std::optional<BlockPlan::Value> planned_value(const Shape& probe, int64_t n, const Shape& shape) {
-  const int64_t numel = checked_numel(probe);
-  if (numel == 1) return BlockPlan::Value{probe, false};
-  if (numel != n || probe.empty() || probe.back() != n || probe.size() < shape.size()) return std::nullopt;
-  Shape s = shape;
-  s.insert(s.begin(), probe.size() - shape.size(), 1);
-  return BlockPlan::Value{s, true};
-}
-
-// The outputs' ranks for a probe of n elements, when every output has exactly n elements
-// laid out as [1, ..., 1, n]; else nullopt.
-std::optional<std::vector<size_t>> probe_ranks(const std::vector<Tensor>& outputs, int64_t n) {
-  std::vector<size_t> ranks;
-  for (const Tensor& o : outputs) {
-    if (o.numel() != n || o.rank() == 0 || o.shape().back() != n) return std::nullopt;
-    ranks.push_back(o.rank());
+// Node `n`'s outputs, from what is known of its inputs: a pointwise op broadcasts, so an
+// output is of the blocks' size when an input is, with the greatest rank among them (a
+// one-element constant of higher rank adds leading 1s), and one element otherwise; its
+// type is the op's rule's. False when the node cannot run so.
+bool plan_node(const Node& n, const Shape& shape, std::map<std::string, Known>& known) {
+  std::vector<std::optional<DType>> in_types;
+  size_t rank = 0;
+  bool block_sized = false;
+  for (const std::string& name : n.inputs) {
+    if (name.empty()) {  // an absent optional input
+      in_types.emplace_back();
+      continue;
+    }
+    const auto it = known.find(name);
+    if (it == known.end()) return false;
+    in_types.push_back(it->second.dtype);
+    rank = std::max(rank, it->second.value.shape.size());
+    block_sized |= it->second.value.block_sized;
   }
-  return ranks;
+  std::vector<Known> out;
+  try {
+    if (n.inputs.empty()) {
+      for (const Tensor& t : made_values(n)) {
+        if (!t.valid() || t.numel() != 1) return false;  // only a scalar broadcasts over every block
+        out.push_back({t.dtype(), {t.shape(), false}});
+      }
+    } else {
+      Shape s(rank, 1);
+      if (block_sized) std::copy(shape.begin(), shape.end(), s.end() - static_cast<std::ptrdiff_t>(shape.size()));
+      for (const std::optional<DType>& t : check_and_infer_types(*n.op, in_types, n.attrs)) {
+        if (!t) return false;
+        out.push_back({*t, {s, block_sized}});
+      }
+    }
+  } catch (const Error&) {
+    return false;  // types the op refuses: the whole run says why
+  }
+  if (out.size() < n.outputs.size()) return false;
+  for (size_t k = 0; k < n.outputs.size(); ++k)
+    if (!n.outputs[k].empty()) known[n.outputs[k]] = out[k];
+  return true;
 }
 
 }  // namespace
@@ -59,7 +85,7 @@ bool can_run_in_blocks(const Graph& g) {
     if (t.numel() != 1) return false;
   for (const Node& n : g.nodes) {
     if (!n.op) return false;
-    if (!n.op->pointwise && !n.inputs.empty()) return false;  // a Constant: the probe checks its size
+    if (!n.op->pointwise && !n.inputs.empty()) return false;  // a Constant: plan_block_run checks its size
   }
   return true;
 }
@@ -73,37 +99,22 @@ std::optional<BlockPlan> plan_block_run(const Executor& exec, const std::vector<
     if (!given.insert(name).second) return std::nullopt;
   for (const ValueInfo* v : g.required_inputs())
     if (!given.count(v->name)) return std::nullopt;
+  std::map<std::string, Known> known;
+  for (const auto& [name, dtype] : inputs) known[name] = {dtype, {shape, true}};
+  for (const auto& [name, t] : g.initializers)  // a fed input replaces an initializer of its name
+    if (!known.count(name)) known[name] = {t.dtype(), {t.shape(), false}};
+  for (const Node& n : g.nodes)
+    if (!plan_node(n, shape, known)) return std::nullopt;
   BlockPlan plan;
   plan.input_shape = shape;
-  std::optional<std::vector<size_t>> ranks;
-  for (int64_t n : {2, 3}) {
-    std::map<std::string, Tensor> feed;
-    for (const auto& [name, dtype] : inputs) feed.emplace(name, probe_block(dtype, shape.size(), n));
-    std::vector<Tensor> out;
-    std::map<std::string, Shape> probes;
-    try {
-      out = exec.run(std::move(feed), [&](const std::string& name, const Tensor& v) { probes[name] = v.shape(); });
-    } catch (const Error&) {
-      return std::nullopt;  // a constant that does not broadcast as a scalar, say
-    }
-    for (const auto& [name, probe] : probes) {
-      const std::optional<BlockPlan::Value> v = planned_value(probe, n, shape);
-      if (!v) return std::nullopt;
-      auto [it, fresh] = plan.values.emplace(name, *v);
-      if (!fresh && (it->second.shape != v->shape || it->second.block_sized != v->block_sized))
-        return std::nullopt;  // not the same kind at n = 2 and 3
-    }
-    const std::optional<std::vector<size_t>> r = probe_ranks(out, n);
-    if (!r || (ranks && *ranks != *r)) return std::nullopt;
-    ranks = r;
-    plan.output_dtypes.clear();
-    for (const Tensor& o : out) plan.output_dtypes.push_back(o.dtype());
-  }
-  for (size_t rank : *ranks) {
-    if (rank < shape.size()) return std::nullopt;
-    Shape s = shape;
-    s.insert(s.begin(), rank - shape.size(), 1);
-    plan.output_shapes.push_back(std::move(s));
+  for (const Node& n : g.nodes)
+    for (const std::string& name : n.outputs)
+      if (!name.empty()) plan.values[name] = known.at(name).value;
+  for (const ValueInfo& o : g.outputs) {
+    const auto it = known.find(o.name);
+    if (it == known.end() || !it->second.value.block_sized) return std::nullopt;  // not of the inputs' size
+    plan.output_shapes.push_back(it->second.value.shape);
+    plan.output_dtypes.push_back(it->second.dtype);
   }
   return plan;
 }

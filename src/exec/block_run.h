@@ -61,9 +61,10 @@ struct BlockPlan {
 
 // The plan for exec's graph over inputs of these types (graph order, as bound), all of
 // `shape`; nullopt when the graph cannot run so (can_run_in_blocks false, an input missing
-// or given twice, an output that is not of the inputs' size). Learns the output types by
-// running the graph on two tiny blocks (of 2 and 3 elements), which also proves that
-// every constant broadcasts as a scalar does.
+// or given twice, an output that is not of the inputs' size, a constant of more than one
+// element, types an op refuses). Every value's type and shape come from the ops' type
+// rules and broadcasting, node by node, without running the graph; a node without inputs
+// (a Constant) is made once, for its value's type and size.
 std::optional<BlockPlan> plan_block_run(const Executor& exec, const std::vector<std::pair<std::string, DType>>& inputs,
                                         const Shape& shape);
 

@@ -18,8 +18,8 @@ using Clock = std::chrono::steady_clock;
 // From one block of input up, blocks pay: each passes from the file through the kernels
 // to the comparison in the caches, where a whole run writes and reads back every tensor
 // (`onnx-run test` over 1e6-float sets: -j 1 54 ms against 60 ms whole, -j 2 31 ms
-// against 36 ms; docs/perf.md). Below, a whole run costs the same without the plan's
-// probe runs.
+// against 36 ms; docs/perf.md). Below, one block is the whole tensor: a whole run is
+// the same work.
 constexpr size_t kStreamMinBytes = kRunBlockBytes;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
