@@ -39,14 +39,6 @@ InputSource open_arg(const Graph& g, const std::string& arg, size_t position,
   return input_source(memory_stream("", std::move(t), "-i " + arg), name, position, "-i " + arg, "literal");
 }
 
-GatheredInputs in_graph_order(const Graph& g, std::map<std::string, Tensor> bound,
-                              std::map<std::string, std::string>& sources) {
-  GatheredInputs out;
-  for (const ValueInfo* v : g.required_inputs()) out.values.push_back({v->name, bound.at(v->name), sources[v->name]});
-  out.bound = std::move(bound);
-  return out;
-}
-
 }  // namespace
 
 InputSource input_source(TensorStream stream, std::string name, size_t position, std::string origin,
@@ -97,20 +89,25 @@ GatheredInputs read_inputs(const Graph& g, std::vector<InputSource> inputs) {
     if (const ValueInfo* decl = target(g, in.feed.name, in.feed.position)) sources[decl->name] = in.source;
     feeds.push_back(std::move(in.feed));
   }
-  return in_graph_order(g, bind_inputs(g, std::move(feeds)), sources);
+  GatheredInputs out;
+  out.bound = bind_inputs(g, std::move(feeds));
+  for (const ValueInfo* v : g.required_inputs())
+    out.values.push_back({v->name, out.bound.at(v->name), sources[v->name]});
+  return out;
 }
 
-GatheredInputs made_up_inputs(const Graph& g, const RunRequest& r) {
+std::vector<InputSource> made_up_inputs(const Graph& g, const RunRequest& r) {
   RandomInputSpec spec;
   spec.shapes = r.shapes;
   spec.seed = r.seed;
   spec.low = r.low;
   spec.high = r.high;
   spec.ranges = r.ranges;
-  std::map<std::string, Tensor> bound = random_inputs(g, spec);
-  std::map<std::string, std::string> sources;
-  for (const auto& [name, t] : bound) sources[name] = "random";
-  return in_graph_order(g, std::move(bound), sources);
+  std::vector<InputSource> inputs;
+  for (auto& [name, t] : random_inputs(g, spec))
+    inputs.push_back(input_source(memory_stream(name, std::move(t), "random input '" + name + "'"), name, 0,
+                                  "made up for '" + name + "'", "random"));
+  return inputs;
 }
 
 }  // namespace onnxrun

@@ -1,7 +1,7 @@
 // The inputs of a run, opened: `-i [NAME=]FILE|LIST` arguments and --npz archives (a
 // test set's input_K.pb files: suite/test_set.h), each a source (io/tensor_stream.h) with the Feed that binds it
 // to a graph input. A run reads them block by block (suite/streamed_run.h) or whole
-// (read_inputs), the same sources either way. Made-up inputs are made whole.
+// (read_inputs), the same sources either way. Made-up inputs are sources in memory.
 #pragma once
 
 #include <map>
@@ -47,8 +47,9 @@ std::vector<InputSource> open_given_inputs(const Graph& g, const RunRequest& req
 // graph (bind_inputs).
 GatheredInputs read_inputs(const Graph& g, std::vector<InputSource> inputs);
 
-// Made up from request.shapes, seed, low and high (exec/random_inputs.h).
-GatheredInputs made_up_inputs(const Graph& g, const RunRequest& request);
+// Made up from request.shapes, seed, low and high (exec/random_inputs.h): one in-memory
+// source per required input, bound by its name.
+std::vector<InputSource> made_up_inputs(const Graph& g, const RunRequest& request);
 
 // The type declared for the input a feed binds to: the one `name` names, else the
 // required input at `position`; nullopt when there is none or it has no type. Given to

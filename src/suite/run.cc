@@ -245,22 +245,12 @@ RunReport run_model(const RunRequest& r) {
   std::vector<Tensor> expected = r.expected.empty() ? std::vector<Tensor>() : read_expected_outputs(g, r.expected);
   report.runs.emplace_back();
   SetRun& run = report.runs.back();
-  if (r.source == FeedSource::kRandom) {
-    const auto t1 = Clock::now();
-    GatheredInputs in = made_up_inputs(g, r);
-    run.input_ms = ms_since(t1);
-    if (!g.required_inputs().empty()) report.notice = made_up_notice(r);
-    run.inputs = std::move(in.values);
-    if (r.bench) report.bench = bench_executor(exec, in.bound, *r.bench);
-    run_whole(r, exec, &pool, std::move(in.bound), whole_expected(std::move(expected)), run, report,
-              report.outputs_.get());
-    log_timings("made-up inputs", run.input_ms, run.run_ms);
-    return report;
-  }
+  const bool made_up = r.source == FeedSource::kRandom;
+  if (made_up && !g.required_inputs().empty()) report.notice = made_up_notice(r);
   run_inputs(
-      r, exec, &pool, [&] { return open_given_inputs(g, r); }, [&] { return whole_expected(std::move(expected)); }, run,
-      report, report.outputs_.get());
-  if (!report.streamed) log_timings("given inputs", run.input_ms, run.run_ms);
+      r, exec, &pool, [&] { return made_up ? made_up_inputs(g, r) : open_given_inputs(g, r); },
+      [&] { return whole_expected(std::move(expected)); }, run, report, report.outputs_.get());
+  if (!report.streamed) log_timings(made_up ? "made-up inputs" : "given inputs", run.input_ms, run.run_ms);
   return report;
 }
 

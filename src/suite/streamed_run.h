@@ -20,14 +20,14 @@ namespace onnxrun {
 class OutputSet;
 class ThreadPool;
 
-// Runs `r` on `inputs` (opened by open_given_inputs or open_test_set_inputs) block by
+// Runs `r` on `inputs` (open_given_inputs, open_test_set_inputs, made_up_inputs) block by
 // block when it can, filling `run` (values without tensors, with digests when asked for,
 // and the checks) and, for --dump-intermediates, `values_dumped`; true then.
-// False, having read and written nothing, when the run is not of that kind: an input
-// read whole already (a literal, a typed-field TensorProto: io/tensor_stream.h), inputs
-// of different shapes, a graph that is not pointwise (plan_block_run), a caller that
-// wants the tensors, a --full print of a large tensor, bench; and, unless r.path is
-// kBlocks, inputs too small for it to matter. The caller then reads `inputs` whole.
+// False, having read and written nothing, when the run is not of that kind: an input in
+// memory already (made up, a literal, a typed-field TensorProto read whole:
+// io/tensor_stream.h), inputs of different shapes, a graph that is not pointwise
+// (plan_block_run), a caller that wants the tensors, a --full print of a large tensor,
+// bench; and, unless r.path is kBlocks, inputs too small for it to matter. The caller then reads `inputs` whole.
 // `reopen` opens the same inputs again, for a later pass of the medians of the errors.
 // `expected` (--expected, or the test set's outputs; empty for none) is called once the
 // run is sure to go block by block, before anything is written: one per graph output;
