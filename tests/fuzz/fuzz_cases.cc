@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 #include "cli/commands.h"
@@ -17,6 +18,7 @@
 #include "io/tensor_file.h"
 #include "io/tensor_format.h"
 #include "io/tensor_literal.h"
+#include "io/tensor_stream.h"
 #include "io/tensor_text.h"
 #include "model/load.h"
 #include "suite/json_documents.h"
@@ -83,12 +85,27 @@ void model_case(const uint8_t* data, size_t size, const std::string& dir) {
 void tensor_file_case(const uint8_t* data, size_t size, const std::string& dir) {
   const std::string path = dir + "/input.pb";
   write_bytes(path, data, size);
+  // The runs read it as a source (io/tensor_stream.h: streamed, or read whole by
+  // read_tensor_file); it must never take what the whole reader refuses, and must give
+  // the same tensor when both take it.
+  std::optional<NamedTensor> streamed;
+  try {
+    const TensorStream s = open_tensor_stream(path);
+    streamed = NamedTensor{s.name, read_whole(s)};
+  } catch (const Error&) {
+  }
   NamedTensor nt;
   try {
     nt = read_tensor_file(path);
   } catch (const Error&) {
+    if (streamed) std::abort();
     return;
   }
+  if (streamed &&
+      (streamed->name != nt.name || streamed->tensor.dtype() != nt.tensor.dtype() ||
+       streamed->tensor.shape() != nt.tensor.shape() ||
+       (nt.tensor.nbytes() && std::memcmp(streamed->tensor.raw(), nt.tensor.raw(), nt.tensor.nbytes()) != 0)))
+    std::abort();
   // A tensor that was read must survive a round trip bit for bit.
   const std::string back = dir + "/back.pb";
   write_tensor_file(back, nt.tensor, nt.name);

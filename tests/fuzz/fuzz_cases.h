@@ -28,8 +28,9 @@ void prepare_scratch_dir(const std::string& dir);
 // it loads, run on inputs filled with bytes of the input.
 void model_case(const uint8_t* data, size_t size, const std::string& dir);
 
-// fuzz_tensor_file: a .pb tensor file, read, written back and read again (the round
-// trip must agree, or it aborts).
+// fuzz_tensor_file: a .pb tensor file, read as the runs read it (open_tensor_stream) and
+// by read_tensor_file, written back and read again (the two readers and the round trip
+// must agree, or it aborts).
 void tensor_file_case(const uint8_t* data, size_t size, const std::string& dir);
 
 // fuzz_run: the whole `onnx-run MODEL -o DIR` pipeline. The bytes are written to

@@ -1,6 +1,6 @@
 // Fuzz target: a tensor file (.pb, one TensorProto) from bytes, read the way the command
-// line reads -i and test-set files (read_tensor_file, so the same code whatever reading
-// strategy it uses), then written back and read again: the round trip must agree
+// line reads -i and test-set files (open_tensor_stream, read whole) and by the whole-file
+// reader, which must agree; then written back and read again: the round trip must agree
 // (fuzz_cases.h, tensor_file_case).
 #include <cstddef>
 #include <cstdint>
