@@ -172,6 +172,15 @@ class Turns {
   std::exception_ptr error_;  // guarded by mu_: the error of block first_failed_
 };
 
+// Whether blocks can run side by side: every input read in any order, and no sinks.value
+// (`observes_values`) to see the nodes' values in order.
+bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_values) {
+  if (observes_values) return false;
+  for (const BlockInput& in : inputs)
+    if (!in.any_order) return false;
+  return true;
+}
+
 // What every lane shares.
 struct BlockRun {
   const Executor& exec;
@@ -247,13 +256,6 @@ void run_lane(const BlockRun& r, unsigned lane, size_t& at) {
 }
 
 }  // namespace
-
-bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_values) {
-  if (observes_values) return false;
-  for (const BlockInput& in : inputs)
-    if (!in.any_order) return false;
-  return true;
-}
 
 unsigned run_in_blocks(const Executor& exec, const BlockPlan& plan, const std::vector<BlockInput>& inputs,
                        size_t block_bytes, const BlockSinks& sinks, ThreadPool* pool) {

@@ -88,10 +88,6 @@ struct BlockSinks {
   std::function<void(size_t begin, const std::vector<Tensor>& outputs)> outputs;
 };
 
-// Whether run_in_blocks can take lanes for these inputs: every one read in any order, and
-// no sinks.value (`observes_values`) to see the nodes' values in order.
-bool can_run_side_by_side(const std::vector<BlockInput>& inputs, bool observes_values);
-
 // Runs exec's graph over `inputs` in blocks of about `block_bytes` (rounded to whole
 // elements of the widest type), calling `sinks` for each. Buffers are reused from block
 // to block. What a sink or a read throws ends the run and is rethrown here: with lanes

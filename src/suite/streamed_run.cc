@@ -74,14 +74,13 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   RunSinks run_sinks(r, outputs, in_specs, out_specs, std::move(expected));
   std::optional<DumpSink> dump;
   if (!r.dump_dir.empty()) dump.emplace(r, &*plan);
-  // With more than one thread, blocks are run side by side, one per thread (run_in_blocks'
-  // lanes), unless an input must be read in order or values are dumped in order; their
+  // With more than one thread, run_in_blocks runs blocks side by side, one per thread of
+  // the pool, unless an input must be read in order or values are dumped in order; their
   // statistics are then taken on each block's own thread (the pool splits nothing inside
   // its own job: ThreadPool::in_job).
-  ThreadPool* lanes = pool && pool->size() > 1 && can_run_side_by_side(inputs, dump.has_value()) ? pool : nullptr;
   BlockSinks sinks = run_sinks.block_sinks(pool);
   if (dump) sinks.value = [&](size_t begin, const std::string& name, const Tensor& t) { dump->value(begin, name, t); };
-  run.block_lanes = run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks, lanes);
+  run.block_lanes = run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks, pool);
   // Past a million errors of an output, its exact medians want its blocks once more: the
   // input files are opened and read again (a stream passes once: an .npz member checks
   // its CRC-32 at the end) and the graph run again, for the checks alone, so that memory
@@ -91,7 +90,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     if (reopened.size() != feeds.size()) fail(ErrorKind::kIo, "the input files changed during the run");
     for (size_t k = 0; k < inputs.size(); ++k)
       inputs[k].read = reopened[static_cast<size_t>(feed_of[k] - feeds.data())].stream.read;
-    run_in_blocks(exec, *plan, inputs, r.block_bytes, *more, lanes);
+    run_in_blocks(exec, *plan, inputs, r.block_bytes, *more, pool);
   }
   if (dump) values_dumped = dump->finish();
   for (size_t k = 0; k < inputs.size(); ++k) run.inputs.push_back({inputs[k].name, Tensor(), feed_of[k]->source, {}});

@@ -27,7 +27,8 @@ class ThreadPool;
 // memory already (made up, a literal, a typed-field TensorProto read whole:
 // io/tensor_stream.h), inputs of different shapes, a graph that is not pointwise
 // (plan_block_run), a caller that wants the tensors, a --full print of a large tensor,
-// bench; and, unless r.path is kBlocks, inputs too small for it to matter. The caller then reads `inputs` whole.
+// bench; and, unless r.path is kBlocks, inputs too small for it to matter. The caller
+// then reads `inputs` whole.
 // `reopen` opens the same inputs again, for a later pass of the medians of the errors.
 // `expected` (--expected, or the test set's outputs; empty for none) is called once the
 // run is sure to go block by block, before anything is written: one per graph output;
