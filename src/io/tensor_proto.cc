@@ -172,12 +172,4 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto) {
   return out;
 }
 
-void tensor_to_proto(const Tensor& t, const std::string& name, onnx::TensorProto* proto) {
-  proto->Clear();
-  proto->set_name(name);
-  proto->set_data_type(static_cast<int32_t>(t.dtype()));
-  for (int64_t d : t.shape()) proto->add_dims(d);
-  proto->set_raw_data(t.raw(), t.nbytes());
-}
-
 }  // namespace onnxrun

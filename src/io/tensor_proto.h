@@ -20,6 +20,4 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto);
 DType proto_dtype(const onnx::TensorProto& proto);
 Shape proto_shape(const onnx::TensorProto& proto);
 
-void tensor_to_proto(const Tensor& t, const std::string& name, onnx::TensorProto* proto);
-
 }  // namespace onnxrun

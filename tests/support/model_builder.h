@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/tensor.h"
 #include "onnx/onnx.pb.h"
 
 namespace onnxrun::test {
@@ -67,6 +68,9 @@ onnx::TensorProto float_tensor(const std::string& name, const std::vector<int64_
 std::string float_bytes(const std::vector<float>& values);
 
 // Marks `t` external with the given key/value pairs (and drops its raw_data).
+// `t` as a TensorProto named `name`, its data in raw_data.
+void tensor_to_proto(const Tensor& t, const std::string& name, onnx::TensorProto* proto);
+
 void make_external(onnx::TensorProto* t, const std::vector<std::pair<std::string, std::string>>& keys);
 
 void write_file(const std::string& path, const std::string& bytes);

@@ -103,7 +103,7 @@ TEST_CASE("every type round-trips through raw_data, typed fields and files", "[i
       INFO(dtype_name(t) << shape_to_string(shape));
       const Tensor x = random_tensor_of(t, shape, 99);
       onnx::TensorProto raw;
-      tensor_to_proto(x, "x", &raw);
+      test::tensor_to_proto(x, "x", &raw);
       CHECK(same_bytes(tensor_from_proto(raw), x));
       CHECK(same_bytes(tensor_from_proto(typed_proto(x)), x));
       const std::string path = tmp.file("t.pb");
