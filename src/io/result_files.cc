@@ -29,9 +29,11 @@ namespace {
 
 bool is_tensor_file(const fs::path& p) { return p.extension() == ".pb" || p.extension() == ".npy"; }
 
-// One .pb or .npy file; `name` from values.tsv when it lists the file. Its header is read
-// now, its data when asked.
-ResultTensor read_one(const fs::path& file, const std::string& listed_name) {
+}  // namespace
+
+// Its header is read now, its data when asked.
+ResultTensor read_result_file(const std::string& path, const std::string& listed_name) {
+  const fs::path file(path);
   ResultTensor r;
   r.file = file.string();
   r.numpy = file.extension() == ".npy";
@@ -53,6 +55,8 @@ ResultTensor read_one(const fs::path& file, const std::string& listed_name) {
   r.name = !listed_name.empty() ? listed_name : !own_name.empty() ? own_name : r.numpy ? file.stem().string() : "";
   return r;
 }
+
+namespace {
 
 // The members of an .npz, each read on its own when asked.
 std::vector<ResultTensor> read_npz_members(const std::string& path) {
@@ -94,12 +98,12 @@ std::vector<ResultTensor> read_folder(const fs::path& dir) {
   std::error_code ec;
   const fs::path index = dir / kDumpIndexName;
   if (entry_exists(index)) {
-    for (const auto& [file, name] : read_values_tsv(index.string())) out.push_back(read_one(dir / file, name));
+    for (const auto& [file, name] : read_values_tsv(index.string())) out.push_back(read_result_file(dir / file, name));
     return out;
   }
   // A test set: its output_K.pb files, in K order (its input_K.pb are not results).
   if (entry_exists(dir / "output_0.pb")) {
-    for (const std::string& f : list_test_set(dir.string()).outputs) out.push_back(read_one(f, ""));
+    for (const std::string& f : list_test_set(dir.string()).outputs) out.push_back(read_result_file(f));
     return out;
   }
   std::vector<std::string> files;
@@ -109,7 +113,7 @@ std::vector<ResultTensor> read_folder(const fs::path& dir) {
     if (is_tensor_file(e.path()) && !e.is_directory(ec)) files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end(), natural_less);
   if (files.empty()) fail(ErrorKind::kInvalid, "{}: no .pb or .npy files", dir.string());
-  for (const std::string& f : files) out.push_back(read_one(dir / f, ""));
+  for (const std::string& f : files) out.push_back(read_result_file(dir / f));
   return out;
 }
 
@@ -129,7 +133,7 @@ std::vector<ResultTensor> read_results(const std::string& path) {
   if (S_ISDIR(st.st_mode)) return read_folder(p);
   if (p.extension() == ".npz") return read_npz_members(path);
   std::vector<ResultTensor> out;
-  out.push_back(read_one(p, ""));
+  out.push_back(read_result_file(path));
   return out;
 }
 

@@ -30,7 +30,8 @@ struct ResultTensor {
   std::function<TensorStream()> open_stream;
 
   // The whole tensor: a .pb mapped where its raw_data lies, anything else read. Throws
-  // as read_input_file and read_npz_file do.
+  // as read_input_file and read_npz_file do. A Polygraphy value (io/value_index.h) has
+  // this alone: its type and shape are known once its array is decoded.
   std::function<Tensor()> load;
 
   // load(), with numpy's uint16 taken as bfloat16's bits where `declared` says bfloat16.
@@ -47,6 +48,9 @@ struct ResultTensor {
 // where a file cannot be streamed). Throws Error(kIo) for what cannot be read,
 // Error(kInvalid) for a damaged file or a folder without tensor files.
 std::vector<ResultTensor> read_result_files(const std::string& path);
+// One .pb, .tensorproto or .npy file, `listed_name` its name where an index (values.tsv)
+// gives one. The same checks and throws as read_result_files.
+ResultTensor read_result_file(const std::string& file, const std::string& listed_name = "");
 
 // Matching tensors to wanted names (graph outputs, or the other set's names): each
 // tensor whose name is one of `wanted` (and not yet taken) goes there; the others fill

@@ -14,55 +14,42 @@
 // .npy by its file name. A value name is found as written, else by the file name
 // --dump-intermediates would give it (io/output_names.h: file_name_for_value), else by
 // onnxruntime's (every character other than a letter or digit as '_').
-// .pb files are mapped (their raw_data used where it lies), .npz members read on their
-// own; a Polygraphy JSON is held as its text (base64, 4/3 of the arrays' size), as
-// Polygraphy itself holds it.
+// Each file is opened as `compare` opens a result file (io/result_files.h): its header
+// read and checked now, its data when asked; .npz members read on their own; a Polygraphy
+// JSON is held as its text (base64, 4/3 of the arrays' size), as Polygraphy itself holds it.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "core/tensor.h"
+#include "io/result_files.h"
 
 namespace onnxrun {
-
-struct IndexedValue {
-  std::string name;  // the value's name as the source gives it
-  std::string file;  // for messages: "dump/y.pb", "values.npz:y", "run.json:y"
-  // From numpy (.npy, .npz, Polygraphy): a uint16 array may be bfloat16's bits.
-  bool numpy = false;
-  // Reads the tensor. Throws Error(kIo/kInvalid/kUnsupported) naming `file`.
-  std::function<Tensor()> load;
-  // load(), with numpy's uint16 taken as bfloat16's bits where `declared` says bfloat16
-  // (io/npy.h bfloat16_from_bits: the one place that rule lives).
-  Tensor load_as(std::optional<DType> declared) const;
-};
 
 class ValueIndex {
  public:
   // Indexes `path` (what it holds is read, not its data). Throws Error(kIo) for a path
   // that cannot be read, Error(kInvalid) for a damaged file, a folder without tensor
-  // files, or a JSON that is not Polygraphy's RunResults. A name seen in an earlier
+  // files, or a JSON that is not Polygraphy's RunResults, Error(kUnsupported) for a
+  // tensor of a type onnx-run does not hold. A name seen in an earlier
   // source keeps that source's value (the first given wins).
   void add(const std::string& path);
 
   // The value named `name` (as written, else by its sanitised file names); null when
   // no source holds it.
-  const IndexedValue* find(const std::string& name) const;
+  const ResultTensor* find(const std::string& name) const;
   size_t size() const { return values_.size(); }
   // Every value, in the order indexed.
-  const std::vector<std::shared_ptr<IndexedValue>>& values() const { return values_; }
+  const std::vector<std::shared_ptr<ResultTensor>>& values() const { return values_; }
 
  private:
-  void put(IndexedValue v, const std::string& stem);
+  void put(ResultTensor v, const std::string& stem);
 
-  std::vector<std::shared_ptr<IndexedValue>> values_;
-  std::map<std::string, const IndexedValue*> by_name_;
-  std::map<std::string, const IndexedValue*> by_stem_;  // file names (without extension)
+  std::vector<std::shared_ptr<ResultTensor>> values_;
+  std::map<std::string, const ResultTensor*> by_name_;
+  std::map<std::string, const ResultTensor*> by_stem_;  // file names (without extension)
 };
 
 // onnxruntime's file name for a value's dump (without ".tensorproto"): every character

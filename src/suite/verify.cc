@@ -74,9 +74,9 @@ void check_against_graph(const GraphTypes& types, const std::string& role, const
 }
 
 // The value as the graph types it (numpy has no bfloat16: its uint16 stands for it).
-Tensor typed(const IndexedValue& v, const GraphTypes& types, const std::string& name) {
+Tensor typed(const ResultTensor& v, const GraphTypes& types, const std::string& name) {
   const auto it = types.dtype.find(name);
-  return v.load_as(it == types.dtype.end() ? std::nullopt : std::optional<DType>(it->second));
+  return v.as_declared(it == types.dtype.end() ? std::nullopt : std::optional<DType>(it->second));
 }
 
 // The other runtime's value is what is examined ("got"); onnx-run's the definition
@@ -152,9 +152,9 @@ void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTy
   // Every value first, by name alone: a node with one missing is not checked, and nothing
   // of it is read.
   std::vector<std::string> missing;
-  std::vector<const IndexedValue*> in_values, out_values;
+  std::vector<const ResultTensor*> in_values, out_values;
   for (VerifyValue& v : c.inputs) {
-    const IndexedValue* iv = values.find(v.name);
+    const ResultTensor* iv = values.find(v.name);
     const bool initializer = g.initializers.count(v.name) > 0;
     // An initializer no input can replace is the model's; one an input may replace is the
     // dumped value where VALUES has it.
@@ -164,7 +164,7 @@ void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTy
     in_values.push_back(iv);
   }
   for (VerifiedOutput& o : c.outputs) {
-    const IndexedValue* iv = values.find(o.value.name);
+    const ResultTensor* iv = values.find(o.value.name);
     if (!iv) missing.push_back(fmt::format("output '{}'", o.value.name));
     o.value.file = iv ? iv->file : "";
     out_values.push_back(iv);
@@ -180,7 +180,7 @@ void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTy
       input_types.emplace_back();
       continue;
     }
-    const IndexedValue* iv = in_values[k++];
+    const ResultTensor* iv = in_values[k++];
     Tensor t = iv ? typed(*iv, types, name) : g.initializers.at(name);
     if (iv) check_against_graph(types, "input", name, iv->file, t);
     input_types.emplace_back(t.dtype());

@@ -109,3 +109,37 @@ TEST_CASE("values found by name, by --dump-intermediates' and by onnxruntime's f
   CHECK(onnxruntime_dump_name("a/b.c:0") == "a_b_c_0");
   CHECK_THROWS_AS(index.add(d.file("nope")), Error);
 }
+
+TEST_CASE("a damaged or unsupported tensor file is refused when indexed, naming it", "[value-index]") {
+  // Indexing reads each file's header as `compare` does (io/result_files.h): what its
+  // data cannot be is known before any node asks for it.
+  TempDir d;
+  onnx::TensorProto short_data;
+  short_data.set_name("y");
+  short_data.set_data_type(onnx::TensorProto::FLOAT);
+  short_data.add_dims(3);
+  short_data.set_raw_data(std::string(8, '\0'));  // 3 floats need 12 bytes
+  write_file(d.file("y.pb"), short_data.SerializeAsString());
+  ValueIndex index;
+  try {
+    index.add(d.file("y.pb"));
+    FAIL("a .pb whose raw_data is short was indexed");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kInvalid);
+    CHECK_THAT(e.what(), Catch::Contains(d.file("y.pb")) && Catch::Contains("raw_data holds 8 bytes"));
+  }
+  onnx::TensorProto strings;
+  strings.set_name("s");
+  strings.set_data_type(onnx::TensorProto::STRING);
+  strings.add_dims(1);
+  strings.add_string_data("a");
+  write_file(d.file("s.pb"), strings.SerializeAsString());
+  try {
+    index.add(d.file("s.pb"));
+    FAIL("a string tensor was indexed");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kUnsupported);
+    CHECK_THAT(e.what(), Catch::Contains(d.file("s.pb")));
+  }
+  CHECK(index.size() == 0);
+}
