@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace onnxrun {
 namespace {
@@ -18,12 +19,56 @@ double value_of(uint64_t b) {
 // The middle of two order statistics, as the median has always been taken here.
 double middle(double lo, double hi) { return lo == hi ? lo : lo / 2 + hi / 2; }
 
-// The q-th smallest (0-based) of [begin, end) and, when `and_next`, the middle of it and
-// the (q+1)-th: one nth_element, then the least of what it left above the q-th.
+uint64_t bits_of(double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// The q-th smallest (0-based) of the errors [begin, end) and, when `and_next`, the middle
+// of it and the (q+1)-th. The errors are nonnegative, so they order as their bits do: a
+// radix select counts one 16-bit digit, keeps in place only the bucket holding the q-th,
+// and goes on to the next digit, until what is left is all one value or few enough for
+// nth_element. Over the million errors kept for a median that takes about two thirds of
+// nth_element's time (docs/perf.md), and a bucket of one value (errors of one ULP are
+// powers of two) ends it early.
 double kth(double* begin, double* end, uint64_t q, bool and_next) {
+  constexpr ptrdiff_t kFew = 4096;
+  std::optional<double> next;    // the (q+1)-th, once it is known to lie past q's bucket
+  std::vector<uint64_t> counts;  // made only for a bucket too large for nth_element
+  for (int shift = 64 - ErrorMedian::kDigitBits; shift >= 0 && end - begin > kFew; shift -= ErrorMedian::kDigitBits) {
+    auto digit = [shift](uint64_t b) { return (b >> shift) & (kBuckets - 1); };
+    counts.assign(kBuckets, 0);
+    uint64_t least = ~uint64_t{0}, greatest = 0;
+    for (const double* p = begin; p != end; ++p) {
+      const uint64_t b = bits_of(*p);
+      ++counts[digit(b)];
+      least = std::min(least, b);
+      greatest = std::max(greatest, b);
+    }
+    if (least == greatest) return next ? middle(*begin, *next) : *begin;  // the q-th and the (q+1)-th
+    uint64_t d = 0;
+    while (q >= counts[d]) q -= counts[d++];
+    if (and_next && q + 1 == counts[d]) {  // the (q+1)-th is the least of a later bucket
+      uint64_t above = ~uint64_t{0};
+      for (const double* p = begin; p != end; ++p) {  // on the bits, in a register
+        const uint64_t b = bits_of(*p);
+        above = digit(b) > d && b < above ? b : above;
+      }
+      next = value_of(above);
+      and_next = false;
+    }
+    double* kept = begin;
+    for (const double* p = begin; p != end; ++p) {  // without a branch: the bucket may be any share
+      *kept = *p;
+      kept += digit(bits_of(*p)) == d;
+    }
+    end = kept;
+  }
   double* at = begin + q;
   std::nth_element(begin, at, end);
-  return and_next ? middle(*at, *std::min_element(at + 1, end)) : *at;
+  if (and_next) next = *std::min_element(at + 1, end);
+  return next ? middle(*at, *next) : *at;
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 // sort every value, zeros included, and take the middle one, or the two middle ones'
 // lo / 2 + hi / 2. Kept errors from none to all of them, so that every path runs: one
 // pass, a histogram then a bucket collected, buckets of one value, and buckets narrowed
-// 16 bits at a time down to all 64 (values that share their top 48 bits).
+// 16 bits at a time down to all 64 (values that share their top 48 bits); and, of errors
+// all kept, sets small enough for nth_element alone and large enough for a radix select.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -64,10 +65,14 @@ std::vector<std::vector<double>> value_sets() {
   std::vector<double> v;
   for (int k = 0; k < 5001; ++k) v.push_back(std::ldexp(static_cast<double>(rng() % 1000000 + 1), -40));
   sets.push_back(v);                                // spread over a few binades
-  sets.push_back(std::vector<double>(3000, 0.25));  // all equal: no bucket ever gets smaller
+  sets.push_back(std::vector<double>(5000, 0.25));  // all equal: no bucket ever gets smaller
   v.clear();
-  for (int k = 0; k < 4000; ++k) v.push_back(k % 2 ? 1e-3 : 7e-9);
-  sets.push_back(v);  // two values, the middle between them
+  for (int k = 0; k < 9000; ++k) v.push_back(k % 2 ? 1e-3 : 7e-9);
+  sets.push_back(v);  // two values, the middle between them (the two middles in two buckets)
+  v.clear();
+  for (int k = 0; k < 20001; ++k)
+    v.push_back(std::ldexp(1.0 + static_cast<double>(rng() % 4096) / 4096, static_cast<int>(rng() % 8) - 30));
+  sets.push_back(v);  // as one ULP apart gives them: a few binades, narrowed digit by digit
   v.clear();
   for (int k = 0; k < 4099; ++k) v.push_back(from_bits(0x3ff0000000000000ull | (rng() % 65536)));
   sets.push_back(v);  // the top 48 bits shared: only the last 16 tell them apart
