@@ -77,7 +77,7 @@ struct Comparison {
 //
 // Two paths give the same Comparison bit for bit. kFast (suite/compare_fast.cc) is typed
 // per dtype and skips bit-identical runs of elements at memcmp speed, their statistics
-// counted in O(1); kReference (suite/compare_reference.cc) reads every element through
+// counted in O(1), and judges float and double a vector at a time; kReference (suite/compare_reference.cc) reads every element through
 // element_as_double, and is what the tests hold kFast to.
 //
 // Memory is bounded: past a million elements with an error, the exact medians of the
@@ -144,11 +144,15 @@ class ComparisonBuilder {
   void add_reference(int64_t begin, const Tensor& expected, const Tensor& block, int64_t from, int64_t to);
   void add_fast(int64_t begin, const Tensor& expected, const Tensor& block);
   // One element's outcome, in index order (suite/compare_tally.h): k its index, `ulp` its
-  // ULP distance, e and a its values, d the absolute error, `score` the error over the
-  // allowed error; `untolerant`: a type no tolerance applies to (integers, bytes). In a
-  // later pass, only its errors count.
-  void tally(int64_t k, bool same_bits, uint64_t ulp, double e, double a, double d, double score, bool untolerant,
-             const void* expected_element, const void* actual_element);
+  // ULP distance, e and a its values, d the absolute error, `rel` the relative one
+  // (relative_error), `score` the error over the
+  // allowed error; `untolerant`: a type no tolerance applies to (integers, bytes). Its
+  // errors for the statistics (infinite for a mismatch no tolerance fixes) come back in
+  // abs_err and rel_err, for the caller to add (ErrorStatsBuilder::add or add_batch), in
+  // index order. In a later pass, only those errors count.
+  void tally(int64_t k, bool same_bits, uint64_t ulp, double e, double a, double d, double rel, double score,
+             bool untolerant, const void* expected_element, const void* actual_element, double& abs_err,
+             double& rel_err);
 
   const Tensor* whole_expected_ = nullptr;
   DType dtype_;

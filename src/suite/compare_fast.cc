@@ -3,15 +3,20 @@
 // CPU's widest vector compare, chosen at run time), their statistics counted in O(1)
 // (ErrorStatsBuilder::add_exact). An element whose bits differ is judged exactly as the
 // reference judges it (suite/compare_reference.cc), in index order, so the two give the
-// same Comparison bit for bit: the tests hold this one to that one.
+// same Comparison bit for bit: the tests hold this one to that one. A run of float or
+// double elements that differ has its arithmetic (the errors and their three divisions)
+// done a vector at a time first (suite/compare_judge.h); the counting stays in order,
+// and the statistics take the run's errors in one call (ErrorStatsBuilder::add_batch).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <type_traits>
 
 #include "core/half.h"
 #include "suite/compare.h"
+#include "suite/compare_judge.h"
 #include "suite/compare_tally.h"
 #include "suite/ulp_kernels.h"
 
@@ -29,9 +34,11 @@ T load(const char* p) {
 
 // Each element type: its bits B, its value as element_as_double reads it, and its ULP
 // distance as ulp_distance measures it. `tolerant`: atol and rtol apply (float types).
+// kJudge, where present: the kernel that judges a run of them (suite/compare_judge.h).
 struct ElemF32 {
   using B = uint32_t;
   static constexpr bool kTolerant = true;
+  static constexpr auto kJudge = &JudgeKernels::f32;
   static double value(B b) {
     float f;
     std::memcpy(&f, &b, sizeof f);
@@ -43,6 +50,7 @@ struct ElemF32 {
 struct ElemF64 {
   using B = uint64_t;
   static constexpr bool kTolerant = true;
+  static constexpr auto kJudge = &JudgeKernels::f64;
   static double value(B b) {
     double f;
     std::memcpy(&f, &b, sizeof f);
@@ -96,13 +104,15 @@ struct FastComparison {
     return cb.worst_score_ >= 0 && (!E::kTolerant || (cb.tol_.atol >= 0 && cb.tol_.rtol >= 0));
   }
 
+  // One element judged; its errors for the statistics into abs_err and rel_err.
   template <class E>
-  [[gnu::always_inline]] static void element(ComparisonBuilder& cb, int64_t k, const char* ep, const char* ap) {
+  [[gnu::always_inline]] static void element(ComparisonBuilder& cb, int64_t k, const char* ep, const char* ap,
+                                             double& abs_err, double& rel_err) {
     using B = typename E::B;
     const B eb = load<B>(ep), ab = load<B>(ap);
     const bool same = eb == ab;
     if (same && skips_identical<E>(cb)) {
-      cb.errors_.add_exact(1);
+      abs_err = rel_err = 0;  // what add_exact(1) counts
       return;
     }
     const uint64_t ulp = same ? 0 : E::ulps(eb, ab);
@@ -125,15 +135,71 @@ struct FastComparison {
       c.needed_atol = std::max(c.needed_atol, d - tol.rtol * std::fabs(e));
       c.needed_rtol = std::max(c.needed_rtol, d <= tol.atol ? 0 : (e != 0 ? (d - tol.atol) / std::fabs(e) : kInf));
     }
-    cb.tally(k, same, ulp, e, a, d, score, !E::kTolerant, ep, ap);
+    cb.tally(k, same, ulp, e, a, d, relative_error(d, e), score, !E::kTolerant, ep, ap, abs_err, rel_err);
+  }
+
+  template <class E, class = void>
+  struct Judged : std::false_type {};
+  template <class E>
+  struct Judged<E, std::void_t<decltype(E::kJudge)>> : std::true_type {};
+
+  // One element whose values are both finite, its arithmetic done by a judging kernel
+  // (`j`: its place in the run): what element() does with it.
+  template <class E>
+  [[gnu::always_inline]] static void judged_element(ComparisonBuilder& cb, int64_t k, const char* ep, const char* ap,
+                                                    const JudgedRun& run, size_t j, double& abs_err, double& rel_err) {
+    using B = typename E::B;
+    const B eb = load<B>(ep), ab = load<B>(ap);
+    const bool same = eb == ab;
+    if (same && skips_identical<E>(cb)) {
+      abs_err = rel_err = 0;
+      return;
+    }
+    const uint64_t ulp = same ? 0 : E::ulps(eb, ab);
+    Comparison& c = cb.c_;
+    c.needed_atol = std::max(c.needed_atol, run.need_atol[j]);
+    c.needed_rtol = std::max(c.needed_rtol, run.need_rtol[j]);
+    cb.tally(k, same, ulp, E::value(eb), E::value(ab), run.d[j], run.rel[j], run.score[j], false, ep, ap, abs_err,
+             rel_err);
+  }
+
+  // A run of m elements of a type with a judging kernel, their errors into abs_err and
+  // rel_err; a pair not both finite is judged by element() (or errors_only()) alone.
+  template <class E>
+  static void judge_run(ComparisonBuilder& cb, const JudgeKernels& kernels, JudgedRun& run, int64_t begin,
+                        const char* e, const char* a, int64_t m, double* abs_err, double* rel_err) {
+    constexpr int64_t kSize = sizeof(typename E::B);
+    (kernels.*E::kJudge)(e, a, static_cast<size_t>(m), cb.tol_.atol, cb.tol_.rtol, run);
+    for (int64_t j = 0; j < m; ++j) {
+      const auto at = static_cast<size_t>(j);
+      const char* ep = e + j * kSize;
+      const char* ap = a + j * kSize;
+      if (cb.again_) {
+        if (run.finite[at]) {
+          abs_err[j] = run.d[at];
+          rel_err[j] = run.rel[at];
+        } else {
+          errors_only<E>(ep, ap, 1, abs_err + j, rel_err + j);
+        }
+      } else if (run.finite[at]) {
+        judged_element<E>(cb, begin + j, ep, ap, run, at, abs_err[j], rel_err[j]);
+      } else {
+        element<E>(cb, begin + j, ep, ap, abs_err[j], rel_err[j]);
+      }
+    }
   }
 
   // Elements [begin, begin + n): `expected` and `actual` point at element begin of the
-  // expected tensor and at the block. Neither needs any alignment.
+  // expected tensor and at the block. Neither needs any alignment. A run that differs is
+  // judged element by element into arrays of errors, which the statistics then take in
+  // one call (ErrorStatsBuilder::add_batch: their counters in registers, not reloaded
+  // per element behind the judging's stores).
   template <class E>
   static void run(ComparisonBuilder& cb, int64_t begin, const char* expected, const char* actual, int64_t n) {
     constexpr int64_t kSize = sizeof(typename E::B);
     constexpr int64_t kRun = kRunBytes / kSize;
+    double abs_err[kRun], rel_err[kRun];
+    std::unique_ptr<JudgedRun> judged;  // for a type with a judging kernel, at its first run that differs
     for (int64_t i = 0; i < n; i += kRun) {
       const int64_t m = std::min(kRun, n - i);
       const char* e = expected + i * kSize;
@@ -142,34 +208,47 @@ struct FastComparison {
         cb.errors_.add_exact(m);
         continue;
       }
-      if (cb.again_) errors_only<E>(cb, e, a, m);
-      else
-        for (int64_t j = 0; j < m; ++j) element<E>(cb, begin + i + j, e + j * kSize, a + j * kSize);
+      if constexpr (Judged<E>::value) {
+        static_assert(kRun <= static_cast<int64_t>(JudgedRun::kMax));
+        if (!judged) judged = std::make_unique<JudgedRun>();
+        judge_run<E>(cb, judge_active_kernels(), *judged, begin + i, e, a, m, abs_err, rel_err);
+      } else if (cb.again_) {
+        errors_only<E>(e, a, m, abs_err, rel_err);
+      } else {
+        for (int64_t j = 0; j < m; ++j)
+          element<E>(cb, begin + i + j, e + j * kSize, a + j * kSize, abs_err[j], rel_err[j]);
+      }
+      cb.errors_.add_batch(abs_err, rel_err, m);
     }
   }
 
   // A later pass (ComparisonBuilder::finish_in_passes) wants only each element's errors, for
   // the medians: the errors element() and tally() give it, without the rest of their
-  // work. A mismatch no tolerance fixes is (inf, inf); no error at all is left out.
+  // work. A mismatch no tolerance fixes is (inf, inf); no error at all is (0, 0), which
+  // the medians leave out.
   template <class E>
-  static void errors_only(ComparisonBuilder& cb, const char* expected, const char* actual, int64_t n) {
+  static void errors_only(const char* expected, const char* actual, int64_t n, double* abs_err, double* rel_err) {
     using B = typename E::B;
     for (int64_t j = 0; j < n; ++j) {
       const B eb = load<B>(expected + j * sizeof(B)), ab = load<B>(actual + j * sizeof(B));
-      if (eb == ab) continue;
-      if constexpr (!E::kTolerant) {
-        cb.errors_.add(kInf, kInf);  // unequal integers or bools
+      double d = 0, rel = 0;
+      if (eb == ab) {
+        // no error
+      } else if constexpr (!E::kTolerant) {
+        d = rel = kInf;  // unequal integers or bools
       } else {
         const double e = E::value(eb), a = E::value(ab);
         if (std::isnan(e) || std::isnan(a)) {
-          if (!(std::isnan(e) && std::isnan(a))) cb.errors_.add(kInf, kInf);
+          if (!(std::isnan(e) && std::isnan(a))) d = rel = kInf;
         } else if (std::isinf(e) || std::isinf(a)) {
-          if (e != a) cb.errors_.add(kInf, kInf);
+          if (e != a) d = rel = kInf;
         } else {
-          const double d = std::fabs(a - e);
-          if (d != 0) cb.errors_.add(d, e != 0 ? d / std::fabs(e) : kInf);
+          d = std::fabs(a - e);
+          rel = d == 0 ? 0 : e != 0 ? d / std::fabs(e) : kInf;
         }
       }
+      abs_err[j] = d;
+      rel_err[j] = rel;
     }
   }
 

@@ -76,7 +76,9 @@ void ComparisonBuilder::add_reference(int64_t begin, const Tensor& expected, con
         c.needed_rtol = std::max(c.needed_rtol, d <= tol_.atol ? 0 : (e != 0 ? (d - tol_.atol) / std::fabs(e) : kInf));
       }
     }
-    tally(k, same_bits, ulp, e, a, d, score, bytes_only || !floating, eb, ab);
+    double abs_err, rel_err;
+    tally(k, same_bits, ulp, e, a, d, relative_error(d, e), score, bytes_only || !floating, eb, ab, abs_err, rel_err);
+    errors_.add(abs_err, rel_err);
   }
 }
 

@@ -15,25 +15,27 @@
 
 namespace onnxrun {
 
+// An element's relative error, as every path takes it: 0 without an error, infinite
+// where only the expected value is 0.
+inline double relative_error(double d, double e) {
+  return d == 0 ? 0 : e != 0 ? d / std::fabs(e) : std::numeric_limits<double>::infinity();
+}
+
 [[gnu::always_inline]] inline void ComparisonBuilder::tally(int64_t k, bool same_bits, uint64_t ulp, double e, double a,
-                                                            double d, double score, bool untolerant,
-                                                            const void* expected_element, const void* actual_element) {
+                                                            double d, double rel, double score, bool untolerant,
+                                                            const void* expected_element, const void* actual_element,
+                                                            double& abs_err, double& rel_err) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   Comparison& c = c_;
-  const double rel = d == 0 ? 0 : e != 0 ? d / std::fabs(e) : kInf;
   // A mismatch no tolerance fixes (NaN, infinity, unequal integers or bytes) has an
   // infinite error in the statistics, and fails under every one of them.
   const bool hard = score == kInf && (untolerant || d == 0);
-  if (again_) {  // a later pass: the first counted everything else
-    errors_.add(hard ? kInf : d, hard ? kInf : rel);
-    return;
-  }
+  abs_err = hard ? kInf : d;
+  rel_err = hard ? kInf : rel;
+  if (again_) return;  // a later pass: the first counted everything else
   if (hard) {
     c.hard_mismatch = true;
     c.needed_atol = c.needed_rtol = kInf;
-    errors_.add(kInf, kInf);
-  } else {
-    errors_.add(d, rel);
   }
   // Under --exact the bits decide, under --max-ulp the ULP distance; the score keeps
   // "> 1 fails" and ranks the worst element by its ULPs. Unequal integers stay within

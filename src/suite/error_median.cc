@@ -134,6 +134,42 @@ void ErrorMedian::drop_kept() {
   kept_count_ = kept_capacity_ = 0;
 }
 
+void ErrorMedian::add_nonzero(const double* v, int64_t n) {
+  const auto count = static_cast<size_t>(n);
+  if (room_ >= count && kept_capacity_ - kept_count_ >= count) {  // kept: a copy without a branch
+    double* const first = kept_ + kept_count_;
+    double* to = first;
+    for (int64_t k = 0; k < n; ++k) {
+      *to = v[k];
+      to += v[k] != 0;
+    }
+    const auto added = static_cast<size_t>(to - first);
+    kept_count_ += added;
+    room_ -= added;
+    return;
+  }
+  if (room_ == 0 && top_) {  // the first pass, past `keep`: the top digit counted, the histogram at hand
+    Bucket* const top = top_->data();
+    uint64_t nonzero = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      if (v[k] == 0) continue;
+      const uint64_t b = bits_of(v[k]);
+      top[b >> (64 - kDigitBits)].add(b);
+      ++nonzero;
+    }
+    nonzero_ += nonzero;
+    return;
+  }
+  if (pass_ > 0) {  // a later pass: one mask test rejects most errors
+    const uint64_t mask = sought_mask_, sought = sought_bits_;
+    for (int64_t k = 0; k < n; ++k)
+      if (v[k] != 0 && (bits_of(v[k]) & mask) == sought) add_slow(v[k]);
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k)
+    if (v[k] != 0) add(v[k]);
+}
+
 void ErrorMedian::add_slow(double v) {
   const uint64_t b = bits_of(v);
   if (pass_ == 0) {  // the first error past `keep`

@@ -50,6 +50,9 @@ class ErrorMedian {
       add_slow(v);
     }
   }
+  // add(v[k]) for each nonzero v[k], k in [0, n), in order: the errors of a run of
+  // elements at once, zeros among them (those are no errors).
+  void add_nonzero(const double* v, int64_t n);
   // After a pass over every error: whether finish() needs one more (then call begin_pass
   // and add them all again). `count`: the number of elements, zero errors included, the
   // same in every call.

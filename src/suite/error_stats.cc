@@ -21,6 +21,39 @@ void ErrorStatsBuilder::begin_pass() {
   rel_median_.begin_pass();
 }
 
+void ErrorStatsBuilder::add_batch(const double* abs_err, const double* rel_err, int64_t n) {
+  abs_median_.add_nonzero(abs_err, n);
+  rel_median_.add_nonzero(rel_err, n);
+  if (pass_ > 0) return;
+  int64_t count = s_.count, exact = s_.exact, infinite = s_.infinite;
+  double sum_abs = chunk_abs_, sum_rel = chunk_rel_, max_abs = s_.max_abs, max_rel = s_.max_rel;
+  const DecadeTables& tables = *decade_tables_;
+  for (int64_t k = 0; k < n; ++k) {
+    const double a = abs_err[k], r = rel_err[k];
+    ++count;
+    sum_abs += a;
+    sum_rel += r;
+    if (count % kSumChunk == 0) {
+      chunk_abs_ = sum_abs;
+      chunk_rel_ = sum_rel;
+      close_chunk();
+      sum_abs = sum_rel = 0;
+    }
+    max_abs = std::max(max_abs, a);
+    max_rel = std::max(max_rel, r);
+    if (a == 0) ++exact;
+    else if (std::isinf(a)) ++infinite;
+    else ++decade_counts_[count % kDecadeLanes][decade_of(a, tables) - kMinDecade];
+  }
+  s_.count = count;
+  s_.exact = exact;
+  s_.infinite = infinite;
+  s_.max_abs = max_abs;
+  s_.max_rel = max_rel;
+  chunk_abs_ = sum_abs;
+  chunk_rel_ = sum_rel;
+}
+
 ErrorStatsBuilder ErrorStatsBuilder::part(size_t parts) const {
   ErrorStatsBuilder p;
   p.pass_ = pass_;

@@ -65,6 +65,10 @@ class ErrorStatsBuilder {
     else if (std::isinf(abs_err)) ++s_.infinite;
     else ++decade_counts_[s_.count % kDecadeLanes][decade_of(abs_err, *decade_tables_) - kMinDecade];
   }
+  // What add(abs_err[k], rel_err[k]) does for k in [0, n), in order, with the same sums
+  // bit for bit: the counters and sums held in registers across the elements, where a
+  // loop of add() stores and reloads them at each (the decade counters may alias them).
+  void add_batch(const double* abs_err, const double* rel_err, int64_t n);
   // `n` elements with no error at all: what n calls of add(0, 0) do (adding 0 to a sum of
   // nonnegative errors and taking the max with 0 change nothing), in O(1).
   void add_exact(int64_t n) {
