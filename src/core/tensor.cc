@@ -224,6 +224,11 @@ Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Buffer> buffer)
     fail(ErrorKind::kInternal, "buffer too small for {}", describe());
 }
 
+Tensor overwrite_or_allocate(Tensor& x) {
+  if (x.can_overwrite()) return std::move(x);
+  return Tensor(x.dtype(), x.shape());
+}
+
 std::string Tensor::describe() const { return fmt::format("{}{}", dtype_name(dtype_), shape_to_string(shape_)); }
 
 }  // namespace onnxrun

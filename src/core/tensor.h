@@ -142,4 +142,10 @@ class Tensor {
   std::shared_ptr<Buffer> buffer_;
 };
 
+// Where an elementwise result of `x` goes: x itself, moved out of `x`, when writing into
+// its buffer can be seen by no other holder (can_overwrite); else a new tensor of its type
+// and shape. Moved, not copied: a copy copies the shape's vector, an allocation more for
+// every run of a small tensor. Read what is needed of `x` (its data pointer) first.
+Tensor overwrite_or_allocate(Tensor& x);
+
 }  // namespace onnxrun

@@ -1,5 +1,6 @@
 #include "exec/executor.h"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -225,9 +226,16 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
     }
   }
 
+  // Each output moved out at its last mention (a value may be named twice): a copy would
+  // copy its shape's vector, an allocation and a free more per run.
   std::vector<Tensor> out;
   out.reserve(output_ids_.size());
-  for (int id : output_ids_) out.push_back(values[id]);
+  for (size_t k = 0; k < output_ids_.size(); ++k) {
+    Tensor& v = values[output_ids_[k]];
+    const bool named_again =
+        std::find(output_ids_.begin() + k + 1, output_ids_.end(), output_ids_[k]) != output_ids_.end();
+    out.push_back(named_again ? v : std::move(v));
+  }
   return out;
 }
 

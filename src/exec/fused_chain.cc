@@ -41,8 +41,8 @@ Tensor run_fused_chain(const std::vector<const OpKernel*>& kernels, Tensor x, Th
   const DType dtype = x.dtype();
   const size_t esize = dtype_size(dtype);
   const size_t n = static_cast<size_t>(x.numel());
-  Tensor y = x.can_overwrite() ? x : Tensor(dtype, x.shape());
   const auto* src = static_cast<const std::byte*>(x.raw());
+  Tensor y = overwrite_or_allocate(x);
   auto* dst = static_cast<std::byte*>(y.mutable_raw());
   const bool stream = src != dst && n * esize >= kStreamBytes;
   parallel_for(pool, n, worthwhile_piece(pool, n, esize), 64 / esize, [&](size_t begin, size_t end) {

@@ -40,8 +40,11 @@ class LeakyReluChainKernel final : public OpKernel {
 
   void compute(OpContext& ctx) const override {
     Tensor& x = ctx.inputs[0];
-    Tensor y = x.can_overwrite() ? x : Tensor(x.dtype(), x.shape());
-    compute_elements(x.dtype(), x.raw(), y.mutable_raw(), static_cast<size_t>(x.numel()));
+    const DType dtype = x.dtype();
+    const void* src = x.raw();
+    const auto n = static_cast<size_t>(x.numel());
+    Tensor y = overwrite_or_allocate(x);
+    compute_elements(dtype, src, y.mutable_raw(), n);
     ctx.outputs[0] = std::move(y);
   }
 
@@ -95,10 +98,12 @@ class LeakyReluKernel final : public OpKernel {
 
   void compute(OpContext& ctx) const override {
     Tensor& x = ctx.inputs[0];
+    const DType dtype = x.dtype();
+    const void* src = x.raw();
+    const auto n = static_cast<size_t>(x.numel());
     // In place when the executor handed over the last reference to X.
-    Tensor y = x.can_overwrite() ? x : Tensor(x.dtype(), x.shape());
-    const size_t n = static_cast<size_t>(x.numel());
-    run(x.dtype(), x.raw(), y.mutable_raw(), n, ctx.pool);
+    Tensor y = overwrite_or_allocate(x);
+    run(dtype, src, y.mutable_raw(), n, ctx.pool);
     ctx.outputs[0] = std::move(y);
   }
 

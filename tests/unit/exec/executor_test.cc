@@ -15,6 +15,7 @@
 #include "support/fusion_models.h"
 #include "support/load.h"
 #include "support/model_builder.h"
+#include "support/tensors.h"
 
 using namespace onnxrun;
 using namespace onnxrun::test;
@@ -256,5 +257,23 @@ TEST_CASE("fused plans: LeakyRelus composed in registers keep the bits, in chain
       REQUIRE(p.fused.fusion().chains.at(0).size() == length);
       require_same_both_ways(p, *x);
     }
+  }
+}
+
+TEST_CASE("an input passed through as an output comes out whole, beside the node's output", "[exec]") {
+  // The executor moves each output out of its values (the loader refuses an output named
+  // twice); x is also the node's input, so it must not have been written in place.
+  onnx::ModelProto m = leaky_relu_model(16);
+  *m.mutable_graph()->add_output() = m.graph().input(0);
+  const Executor e(load(m).graph, ExecOptions{});
+  const Tensor x = float_tensor({2, 3}, {-2, -1, 0, 1, 2, 3});
+  for (bool hand_over : {false, true}) {
+    INFO((hand_over ? "input handed over" : "input shared"));
+    const std::vector<Tensor> out = e.run({{"x", hand_over ? copy_of(x) : x}});
+    REQUIRE(out.size() == 2);
+    REQUIRE(out[0].valid());
+    CHECK(out[0].data<float>()[0] == -0.02f);
+    REQUIRE(out[1].valid());
+    CHECK(same_bits(out[1], x));
   }
 }
