@@ -127,13 +127,12 @@ struct FastComparison {
     } else if (std::isinf(e) || std::isinf(a)) {
       score = (e == a) ? 0 : kInf;
     } else {
-      const Tolerance& tol = cb.tol_;
+      const FiniteJudgement j = judge_finite(e, a, cb.tol_.atol, cb.tol_.rtol);
       Comparison& c = cb.c_;
-      d = std::fabs(a - e);
-      const double allowed = tol.atol + tol.rtol * std::fabs(e);
-      score = d == 0 ? 0 : allowed > 0 ? d / allowed : kInf;
-      c.needed_atol = std::max(c.needed_atol, d - tol.rtol * std::fabs(e));
-      c.needed_rtol = std::max(c.needed_rtol, d <= tol.atol ? 0 : (e != 0 ? (d - tol.atol) / std::fabs(e) : kInf));
+      d = j.d;
+      score = j.score;
+      c.needed_atol = std::max(c.needed_atol, j.need_atol);
+      c.needed_rtol = std::max(c.needed_rtol, j.need_rtol);
     }
     cb.tally(k, same, ulp, e, a, d, relative_error(d, e), score, !E::kTolerant, ep, ap, abs_err, rel_err);
   }

@@ -1,21 +1,12 @@
 // The portable judging kernel, and the choice of a path (suite/compare_judge.h).
 #include "suite/compare_judge.h"
 
-#include <cmath>
-#include <cstring>
-
 namespace onnxrun {
 namespace {
 
 template <class T>
 void portable(const char* expected, const char* actual, size_t n, double atol, double rtol, JudgedRun& out) {
-  for (size_t k = 0; k < n; ++k) {
-    T e, a;
-    std::memcpy(&e, expected + k * sizeof(T), sizeof e);
-    std::memcpy(&a, actual + k * sizeof(T), sizeof a);
-    out.finite[k] = std::isfinite(e) && std::isfinite(a);
-    if (out.finite[k]) judge_one(e, a, atol, rtol, out, k);
-  }
+  judge_elements<T>(expected, actual, 0, n, atol, rtol, out);
 }
 
 }  // namespace

@@ -11,22 +11,59 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 
 #include "core/hardware.h"
 
 namespace onnxrun {
 
+// What judging an element whose expected value e and actual value a are both finite
+// computes, with allowed = atol + rtol * |e|:
+struct FiniteJudgement {
+  double d;          // |a - e|
+  double rel;        // d == 0 ? 0 : e != 0 ? d / |e| : inf
+  double score;      // d == 0 ? 0 : allowed > 0 ? d / allowed : inf
+  double need_atol;  // d - rtol * |e|
+  double need_rtol;  // d <= atol ? 0 : e != 0 ? (d - atol) / |e| : inf
+};
+
+// The definition every path follows: the scalar element path (compare_fast.cc), the
+// portable kernel and each vector kernel's tail call it; the vector loops do the same
+// operations a lane at a time.
+inline FiniteJudgement judge_finite(double e, double a, double atol, double rtol) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const double d = std::fabs(a - e);
+  const double abs_e = std::fabs(e);
+  const double allowed = atol + rtol * abs_e;
+  return {d,
+          d == 0   ? 0
+          : e != 0 ? d / abs_e
+                   : kInf,
+          d == 0        ? 0
+          : allowed > 0 ? d / allowed
+                        : kInf,
+          d - rtol * abs_e,
+          d <= atol ? 0
+          : e != 0  ? (d - atol) / abs_e
+                    : kInf};
+}
+
+// A run's judgements, an array per field (what a vector stores at once).
 struct JudgedRun {
   static constexpr size_t kMax = 1024;  // elements of a run: 4 KiB of float
-  // Per element, where `finite` (both values finite; elsewhere nothing is computed), with
-  // allowed = atol + rtol * |e|:
-  double d[kMax];          // |a - e|
-  double rel[kMax];        // d == 0 ? 0 : e != 0 ? d / |e| : inf
-  double score[kMax];      // d == 0 ? 0 : allowed > 0 ? d / allowed : inf
-  double need_atol[kMax];  // d - rtol * |e|
-  double need_rtol[kMax];  // d <= atol ? 0 : e != 0 ? (d - atol) / |e| : inf
+  // Per element, where `finite` (both values finite; elsewhere nothing is computed):
+  double d[kMax], rel[kMax], score[kMax], need_atol[kMax], need_rtol[kMax];
   bool finite[kMax];
+
+  void set(size_t k, const FiniteJudgement& j) {
+    d[k] = j.d;
+    rel[k] = j.rel;
+    score[k] = j.score;
+    need_atol[k] = j.need_atol;
+    need_rtol[k] = j.need_rtol;
+    finite[k] = true;
+  }
 };
 
 // One implementation of the judging of a run. `expected` and `actual` hold n <= kMax
@@ -47,19 +84,18 @@ const JudgeKernels& judge_avx512_kernels();
 const JudgeKernels& judge_kernels_for(const HardwareConfig& config);
 const JudgeKernels& judge_active_kernels();
 
-// One element, as every path judges it where both values are finite: the portable
-// kernel's body, and each vector kernel's tail.
-inline void judge_one(double e, double a, double atol, double rtol, JudgedRun& out, size_t k) {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  const double d = std::fabs(a - e);
-  const double abs_e = std::fabs(e);
-  const double allowed = atol + rtol * abs_e;
-  out.d[k] = d;
-  out.rel[k] = d == 0 ? 0 : e != 0 ? d / abs_e : kInf;
-  out.score[k] = d == 0 ? 0 : allowed > 0 ? d / allowed : kInf;
-  out.need_atol[k] = d - rtol * abs_e;
-  out.need_rtol[k] = d <= atol ? 0 : e != 0 ? (d - atol) / abs_e : kInf;
-  out.finite[k] = true;
+// Elements [from, n) of a run of T (float or double), one at a time: the portable kernel,
+// and each vector kernel's tail.
+template <class T>
+void judge_elements(const char* expected, const char* actual, size_t from, size_t n, double atol, double rtol,
+                    JudgedRun& out) {
+  for (size_t k = from; k < n; ++k) {
+    T e, a;
+    std::memcpy(&e, expected + k * sizeof(T), sizeof e);
+    std::memcpy(&a, actual + k * sizeof(T), sizeof a);
+    out.finite[k] = false;
+    if (std::isfinite(e) && std::isfinite(a)) out.set(k, judge_finite(e, a, atol, rtol));
+  }
 }
 
 }  // namespace onnxrun

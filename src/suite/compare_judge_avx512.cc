@@ -1,14 +1,12 @@
 // The AVX-512 judging kernel of suite/compare_judge.h: eight elements at a time, widened
 // to doubles in one vector, each quotient one vector division. A lane whose values are
 // not both finite is only marked (compare_fast.cc judges it on its own); the tail of a run
-// goes through judge_one, as the portable kernel does.
+// goes through judge_elements, as the portable kernel does.
 // GCC 12 warns inside its own avx512fintrin.h (the "undefined" vector of maskz forms).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include <immintrin.h>
 
-#include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "suite/compare_judge.h"
@@ -49,18 +47,6 @@ ONNXRUN_AVX512 inline void judge8(__m512d e, __m512d a, __m512d atol, __m512d rt
   for (int lane = 0; lane < 8; ++lane) out.finite[k + lane] = (finite >> lane) & 1;
 }
 
-template <class T>
-ONNXRUN_AVX512 void tail(const char* expected, const char* actual, size_t k, size_t n, double atol, double rtol,
-                         JudgedRun& out) {
-  for (; k < n; ++k) {
-    T e, a;
-    std::memcpy(&e, expected + k * sizeof(T), sizeof e);
-    std::memcpy(&a, actual + k * sizeof(T), sizeof a);
-    out.finite[k] = std::isfinite(e) && std::isfinite(a);
-    if (out.finite[k]) judge_one(e, a, atol, rtol, out, k);
-  }
-}
-
 ONNXRUN_AVX512 void f32(const char* expected, const char* actual, size_t n, double atol, double rtol, JudgedRun& out) {
   const __m512d atol8 = _mm512_set1_pd(atol), rtol8 = _mm512_set1_pd(rtol);
   size_t k = 0;
@@ -69,7 +55,7 @@ ONNXRUN_AVX512 void f32(const char* expected, const char* actual, size_t n, doub
     const __m512d a = _mm512_cvtps_pd(_mm256_loadu_ps(reinterpret_cast<const float*>(actual + k * 4)));
     judge8(e, a, atol8, rtol8, out, k);
   }
-  tail<float>(expected, actual, k, n, atol, rtol, out);
+  judge_elements<float>(expected, actual, k, n, atol, rtol, out);
 }
 
 ONNXRUN_AVX512 void f64(const char* expected, const char* actual, size_t n, double atol, double rtol, JudgedRun& out) {
@@ -80,7 +66,7 @@ ONNXRUN_AVX512 void f64(const char* expected, const char* actual, size_t n, doub
     const __m512d a = _mm512_loadu_pd(reinterpret_cast<const double*>(actual + k * 8));
     judge8(e, a, atol8, rtol8, out, k);
   }
-  tail<double>(expected, actual, k, n, atol, rtol, out);
+  judge_elements<double>(expected, actual, k, n, atol, rtol, out);
 }
 
 }  // namespace
