@@ -1,6 +1,7 @@
 #include "exec/executor.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -173,8 +174,52 @@ void Executor::fuse_fanouts() {
   steps_ = std::move(merged);
 }
 
+namespace {
+
+// A run's working vectors (its values, the context handed to each kernel, the input
+// types), kept per thread so that a run reuses their capacity: allocating them took 20 of
+// a 1e3-float run's 170 ns (docs/perf.md, "Small runs"). No tensor outlives its run in
+// them: the guard empties them however the run ends. A run nested in another on the same
+// thread (from an observer, or a kernel that runs a graph) takes vectors of its own.
+struct RunScratch {
+  std::vector<Tensor> values;
+  OpContext ctx;
+  std::vector<std::optional<DType>> types;
+  bool busy = false;
+};
+
+class ScratchGuard {
+ public:
+  ScratchGuard() : s_(pick(thread_scratch(), own_)) { s_.busy = true; }
+  ~ScratchGuard() {
+    s_.values.clear();
+    s_.ctx.inputs.clear();
+    s_.ctx.outputs.clear();
+    s_.busy = false;
+  }
+  ScratchGuard(const ScratchGuard&) = delete;
+  ScratchGuard& operator=(const ScratchGuard&) = delete;
+  RunScratch& operator*() { return s_; }
+
+ private:
+  static RunScratch& pick(RunScratch& thread, std::optional<RunScratch>& own) {
+    return thread.busy ? own.emplace() : thread;
+  }
+  static RunScratch& thread_scratch() {
+    thread_local RunScratch scratch;
+    return scratch;
+  }
+  std::optional<RunScratch> own_;  // made only for a nested run
+  RunScratch& s_;
+};
+
+}  // namespace
+
 std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const ValueObserver& observer) const {
-  std::vector<Tensor> values(value_ids_.size());
+  ScratchGuard guard;
+  RunScratch& scratch = *guard;
+  std::vector<Tensor>& values = scratch.values;
+  values.resize(value_ids_.size());
   // Initializers first, so that a fed input of the same name replaces one.
   for (const auto& [name, t] : graph_.initializers) values[value_ids_.at(name)] = t;
   for (auto& [name, t] : inputs) {
@@ -185,9 +230,9 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
 
   // One context and type list for all steps: their vectors keep their capacity, so a
   // step costs no allocation of its own (a small run is mostly such fixed costs).
-  OpContext ctx;
+  OpContext& ctx = scratch.ctx;
   ctx.pool = options_.pool;
-  std::vector<std::optional<DType>> types;
+  std::vector<std::optional<DType>>& types = scratch.types;
   for (const Step& s : steps_) {
     ctx.inputs.clear();
     ctx.outputs.clear();

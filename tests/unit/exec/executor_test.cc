@@ -277,3 +277,24 @@ TEST_CASE("an input passed through as an output comes out whole, beside the node
     CHECK(same_bits(out[1], x));
   }
 }
+
+TEST_CASE("a run keeps no tensor after it, however it ends, and a nested run is its own", "[exec]") {
+  // Executor::run reuses per-thread vectors (src/exec/executor.cc, RunScratch): what it
+  // held must be let go at its end, also when it throws, and a run started inside another
+  // on the same thread (here from the observer) must not share them.
+  const Executor e(load(leaky_relu_model(16)).graph, ExecOptions{});
+  const Tensor x = float_tensor({2, 3}, {-2, -1, 0, 1, 2, 3});
+  std::vector<Tensor> out = e.run({{"x", x}});
+  CHECK(x.buffer().use_count() == 1);  // the run's values are gone
+  CHECK_THROWS_AS(e.run({{"nope", x}}), Error);
+  CHECK(x.buffer().use_count() == 1);
+  std::vector<Tensor> inner;
+  const std::vector<Tensor> outer = e.run({{"x", x}}, [&](const std::string&, const Tensor& y) {
+    inner = e.run({{"x", y}});  // LeakyRelu of LeakyRelu, on the same thread, mid-run
+  });
+  REQUIRE(outer.size() == 1);
+  REQUIRE(inner.size() == 1);
+  CHECK(same_bits(outer[0], out[0]));
+  CHECK(inner[0].data<float>()[0] == out[0].data<float>()[0] * 0.01f);
+  CHECK(x.buffer().use_count() == 1);
+}
