@@ -28,20 +28,21 @@ void check_rank(size_t rank) {
 int64_t checked_numel(const Shape& shape) {
   check_rank(shape.size());
   int64_t n = 1;
+  // Multiplied with an overflow check, not a division per dimension: every tensor made
+  // counts its elements, and a division cost a small run more than its arithmetic. A
+  // zero dim anywhere makes the count 0, even after huge earlier dims that do not overflow.
   for (int64_t d : shape) {
     if (d < 0) fail(ErrorKind::kInvalid, "negative dimension {} in shape {}", d, shape_to_string(shape));
-    if (d != 0 && n > INT64_MAX / d)
+    if (__builtin_mul_overflow(n, d, &n))
       fail(ErrorKind::kSecurity, "shape {} has more elements than 2^63", shape_to_string(shape));
-    n *= d;
   }
-  // A zero dim anywhere makes the count 0 even if earlier dims were huge.
-  for (int64_t d : shape)
-    if (d == 0) return 0;
   return n;
 }
 
-size_t checked_nbytes(DType t, const Shape& shape) {
-  const int64_t n = checked_numel(shape);
+namespace {
+
+// The bytes of `n` elements of `t` (n = checked_numel(shape), `shape` for messages).
+size_t checked_bytes(DType t, int64_t n, const Shape& shape) {
   const size_t size = dtype_size(t);
   if (size == 0)
     fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(t)), ""},
@@ -50,6 +51,10 @@ size_t checked_nbytes(DType t, const Shape& shape) {
     fail(ErrorKind::kSecurity, "{}{} needs more than 2^64 bytes", dtype_name(t), shape_to_string(shape));
   return static_cast<size_t>(n) * size;
 }
+
+}  // namespace
+
+size_t checked_nbytes(DType t, const Shape& shape) { return checked_bytes(t, checked_numel(shape), shape); }
 
 namespace {
 
@@ -207,7 +212,7 @@ std::byte* Buffer::mutable_data() {
 }
 
 Tensor::Tensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)), numel_(checked_numel(shape_)) {
-  const size_t bytes = checked_nbytes(dtype_, shape_);
+  const size_t bytes = checked_bytes(dtype_, numel_, shape_);
   // The tensor is named only when the memory limit refuses it: formatting its name for
   // every allocation would cost more than a small run's arithmetic.
   try {
@@ -220,7 +225,7 @@ Tensor::Tensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape
 
 Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Buffer> buffer)
     : dtype_(dtype), shape_(std::move(shape)), numel_(checked_numel(shape_)), buffer_(std::move(buffer)) {
-  if (!buffer_ || buffer_->size() < checked_nbytes(dtype_, shape_))
+  if (!buffer_ || buffer_->size() < checked_bytes(dtype_, numel_, shape_))
     fail(ErrorKind::kInternal, "buffer too small for {}", describe());
 }
 
