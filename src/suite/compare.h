@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 namespace onnxrun {
 
 class ThreadPool;
+struct JudgedRun;  // suite/compare_judge.h
 
 struct Comparison {
   bool ok = true;
@@ -165,6 +167,9 @@ class ComparisonBuilder {
   double worst_score_ = -1;
   // Copies of the worst element of each tensor, for their text.
   Tensor worst_expected_, worst_actual_;
+  // The judging kernels' arrays (41 KiB), made at the first run of elements that differ
+  // and kept for the builder's life: one allocation per comparison, not one per block.
+  std::shared_ptr<JudgedRun> judged_;
 };
 
 // A large pair is split across up to kMaxParts threads of `pool`, with the same result.

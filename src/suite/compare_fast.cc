@@ -198,7 +198,6 @@ struct FastComparison {
     constexpr int64_t kSize = sizeof(typename E::B);
     constexpr int64_t kRun = kRunBytes / kSize;
     double abs_err[kRun], rel_err[kRun];
-    std::unique_ptr<JudgedRun> judged;  // for a type with a judging kernel, at its first run that differs
     for (int64_t i = 0; i < n; i += kRun) {
       const int64_t m = std::min(kRun, n - i);
       const char* e = expected + i * kSize;
@@ -209,8 +208,8 @@ struct FastComparison {
       }
       if constexpr (Judged<E>::value) {
         static_assert(kRun <= static_cast<int64_t>(JudgedRun::kMax));
-        if (!judged) judged = std::make_unique<JudgedRun>();
-        judge_run<E>(cb, judge_active_kernels(), *judged, begin + i, e, a, m, abs_err, rel_err);
+        if (!cb.judged_) cb.judged_ = std::make_shared<JudgedRun>();
+        judge_run<E>(cb, judge_active_kernels(), *cb.judged_, begin + i, e, a, m, abs_err, rel_err);
       } else if (cb.again_) {
         errors_only<E>(e, a, m, abs_err, rel_err);
       } else {

@@ -2,7 +2,7 @@
 // time, a vector of them at once where the CPU allows (core/hardware.h): both values
 // widened to double, d = |a - e| and the three quotients the verdict and the statistics
 // want. Those divisions were most of a comparison whose elements all differ; a vector
-// divides eight at once (docs/perf.md, "Judging a vector at a time"). Every path computes
+// divides eight at once (docs/perf.md, "Differing elements judged a vector at a time"). Every path computes
 // each element with the same IEEE operations in the same order (no fused multiply-add:
 // the build has -ffp-contract=off), so the bits are the same on every path, and the same
 // as the reference's (suite/compare_reference.cc); the tests hold each path to the

@@ -48,28 +48,14 @@ class ErrorStatsBuilder {
   // Elements per partial sum of the means, and so where parts may begin.
   static constexpr int64_t kSumChunk = int64_t{1} << 16;
 
-  // The next element's errors (abs_err >= 0, rel_err >= 0, either may be infinite). In a
-  // later pass only the medians look at them. Always inline: a comparison whose elements
-  // all differ calls it for each.
-  [[gnu::always_inline]] void add(double abs_err, double rel_err) {
-    if (abs_err != 0) abs_median_.add(abs_err);
-    if (rel_err != 0) rel_median_.add(rel_err);
-    if (pass_ > 0) return;
-    ++s_.count;
-    chunk_abs_ += abs_err;
-    chunk_rel_ += rel_err;
-    if (s_.count % kSumChunk == 0) close_chunk();
-    s_.max_abs = std::max(s_.max_abs, abs_err);
-    s_.max_rel = std::max(s_.max_rel, rel_err);
-    if (abs_err == 0) ++s_.exact;
-    else if (std::isinf(abs_err)) ++s_.infinite;
-    else ++decade_counts_[s_.count % kDecadeLanes][decade_of(abs_err, *decade_tables_) - kMinDecade];
-  }
-  // What add(abs_err[k], rel_err[k]) does for k in [0, n), in order, with the same sums
-  // bit for bit: the counters and sums held in registers across the elements, where a
-  // loop of add() stores and reloads them at each (the decade counters may alias them).
+  // The errors of the next n elements, in order (each abs_err >= 0, rel_err >= 0, either
+  // may be infinite). In a later pass only the medians look at them. Taken a run at a
+  // time, so that the counters and sums stay in registers across it: a call per element
+  // stored and reloaded them at each (the decade counters may alias them).
   void add_batch(const double* abs_err, const double* rel_err, int64_t n);
-  // `n` elements with no error at all: what n calls of add(0, 0) do (adding 0 to a sum of
+  // One element's errors: add_batch of one.
+  void add(double abs_err, double rel_err) { add_batch(&abs_err, &rel_err, 1); }
+  // `n` elements with no error at all: what add(0, 0) n times does (adding 0 to a sum of
   // nonnegative errors and taking the max with 0 change nothing), in O(1).
   void add_exact(int64_t n) {
     if (pass_ > 0) return;
