@@ -34,9 +34,14 @@ uint64_t bits_of(double v) {
 // powers of two) ends it early.
 double kth(double* begin, double* end, uint64_t q, bool and_next) {
   constexpr ptrdiff_t kFew = 4096;
-  std::optional<double> next;    // the (q+1)-th, once it is known to lie past q's bucket
-  std::vector<uint64_t> counts;  // made only for a bucket too large for nth_element
-  for (int shift = 64 - ErrorMedian::kDigitBits; shift >= 0 && end - begin > kFew; shift -= ErrorMedian::kDigitBits) {
+  std::optional<double> next;  // the (q+1)-th, once it is known to lie past q's bucket
+  // The digit's counts (256 KiB), one buffer per thread for every call: kth runs once per
+  // rank sought, and a buffer of its own each time would be allocated and freed as often.
+  // Counts fit 32 bits: kth sorts errors kept in memory, far fewer than 2^32.
+  thread_local std::vector<uint32_t> counts;
+  const bool countable = static_cast<uint64_t>(end - begin) < (uint64_t{1} << 32);
+  for (int shift = 64 - ErrorMedian::kDigitBits; countable && shift >= 0 && end - begin > kFew;
+       shift -= ErrorMedian::kDigitBits) {
     auto digit = [shift](uint64_t b) { return (b >> shift) & (kBuckets - 1); };
     counts.assign(kBuckets, 0);
     uint64_t least = ~uint64_t{0}, greatest = 0;
