@@ -1,6 +1,5 @@
 #include "exec/executor.h"
 
-#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -34,7 +33,9 @@ Executor::Executor(Graph graph, ExecOptions options) : graph_(std::move(graph)),
   for (const auto& [name, t] : graph_.initializers) id_of(name);
 
   std::set<int> graph_outputs;
-  for (const ValueInfo& v : graph_.outputs) graph_outputs.insert(id_of(v.name));
+  for (const ValueInfo& v : graph_.outputs)
+    if (!graph_outputs.insert(id_of(v.name)).second)  // the loader refuses it (model/validate.h)
+      fail(ErrorKind::kInternal, "graph output '{}' named twice", v.name);
 
   for (const Node& n : graph_.nodes) {
     if (!n.op) fail(ErrorKind::kInternal, "{} was not resolved", n.label());
@@ -271,16 +272,11 @@ std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const Va
     }
   }
 
-  // Each output moved out at its last mention (a value may be named twice): a copy would
+  // Outputs moved out (the constructor made sure no value is named twice): a copy would
   // copy its shape's vector, an allocation and a free more per run.
   std::vector<Tensor> out;
   out.reserve(output_ids_.size());
-  for (size_t k = 0; k < output_ids_.size(); ++k) {
-    Tensor& v = values[output_ids_[k]];
-    const bool named_again =
-        std::find(output_ids_.begin() + k + 1, output_ids_.end(), output_ids_[k]) != output_ids_.end();
-    out.push_back(named_again ? v : std::move(v));
-  }
+  for (int id : output_ids_) out.push_back(std::move(values[id]));
   return out;
 }
 
