@@ -79,8 +79,9 @@ struct Comparison {
 //
 // Two paths give the same Comparison bit for bit. kFast (suite/compare_fast.cc) is typed
 // per dtype and skips bit-identical runs of elements at memcmp speed, their statistics
-// counted in O(1), and judges float and double a vector at a time; kReference (suite/compare_reference.cc) reads every element through
-// element_as_double, and is what the tests hold kFast to.
+// counted in O(1), and judges float32 a vector at a time; kReference
+// (suite/compare_reference.cc) reads every element through element_as_double, and is
+// what the tests hold kFast to.
 //
 // Memory is bounded: past a million elements with an error, the exact medians of the
 // errors want the same elements once more (finish_in_passes, or begin_next_pass for a
@@ -147,8 +148,8 @@ class ComparisonBuilder {
   void add_fast(int64_t begin, const Tensor& expected, const Tensor& block);
   // One element's outcome, in index order (suite/compare_tally.h): k its index, `ulp` its
   // ULP distance, e and a its values, d the absolute error, `rel` the relative one
-  // (relative_error), `score` the error over the
-  // allowed error; `untolerant`: a type no tolerance applies to (integers, bytes). Its
+  // (relative_error), `score` the error over the allowed error; `untolerant`: a type no
+  // tolerance applies to (integers, bytes). Its
   // errors for the statistics (infinite for a mismatch no tolerance fixes) come back in
   // abs_err and rel_err, for the caller to add (ErrorStatsBuilder::add or add_batch), in
   // index order. In a later pass, only those errors count.

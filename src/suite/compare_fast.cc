@@ -3,9 +3,9 @@
 // CPU's widest vector compare, chosen at run time), their statistics counted in O(1)
 // (ErrorStatsBuilder::add_exact). An element whose bits differ is judged exactly as the
 // reference judges it (suite/compare_reference.cc), in index order, so the two give the
-// same Comparison bit for bit: the tests hold this one to that one. A run of float or
-// double elements that differ has its arithmetic (the errors and their three divisions)
-// done a vector at a time first (suite/compare_judge.h); the counting stays in order,
+// same Comparison bit for bit: the tests hold this one to that one. A run of float32
+// elements that differ has its arithmetic (the errors and their three divisions) done a
+// vector at a time first, on AVX-512 (suite/compare_judge.h); the counting stays in order,
 // and the statistics take the run's errors in one call (ErrorStatsBuilder::add_batch).
 #include <algorithm>
 #include <cmath>
@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "core/half.h"
+#include "core/hardware.h"
 #include "suite/compare.h"
 #include "suite/compare_judge.h"
 #include "suite/compare_tally.h"
@@ -34,11 +35,9 @@ T load(const char* p) {
 
 // Each element type: its bits B, its value as element_as_double reads it, and its ULP
 // distance as ulp_distance measures it. `tolerant`: atol and rtol apply (float types).
-// kJudge, where present: the kernel that judges a run of them (suite/compare_judge.h).
 struct ElemF32 {
   using B = uint32_t;
   static constexpr bool kTolerant = true;
-  static constexpr auto kJudge = &JudgeKernels::f32;
   static double value(B b) {
     float f;
     std::memcpy(&f, &b, sizeof f);
@@ -50,7 +49,6 @@ struct ElemF32 {
 struct ElemF64 {
   using B = uint64_t;
   static constexpr bool kTolerant = true;
-  static constexpr auto kJudge = &JudgeKernels::f64;
   static double value(B b) {
     double f;
     std::memcpy(&f, &b, sizeof f);
@@ -137,53 +135,46 @@ struct FastComparison {
     cb.tally(k, same, ulp, e, a, d, relative_error(d, e), score, !E::kTolerant, ep, ap, abs_err, rel_err);
   }
 
-  template <class E, class = void>
-  struct Judged : std::false_type {};
-  template <class E>
-  struct Judged<E, std::void_t<decltype(E::kJudge)>> : std::true_type {};
-
-  // One element whose values are both finite, its arithmetic done by a judging kernel
-  // (`j`: its place in the run): what element() does with it.
-  template <class E>
+  // One float element whose values are both finite, its arithmetic done by the judging
+  // kernel (`j`: its place in the run): what element() does with it, without element()'s
+  // tests for NaN and infinity and its second division (5% of a comparison whose elements
+  // all differ, measured).
   [[gnu::always_inline]] static void judged_element(ComparisonBuilder& cb, int64_t k, const char* ep, const char* ap,
                                                     const JudgedRun& run, size_t j, double& abs_err, double& rel_err) {
-    using B = typename E::B;
-    const B eb = load<B>(ep), ab = load<B>(ap);
+    const uint32_t eb = load<uint32_t>(ep), ab = load<uint32_t>(ap);
     const bool same = eb == ab;
-    if (same && skips_identical<E>(cb)) {
+    if (same && skips_identical<ElemF32>(cb)) {
       abs_err = rel_err = 0;
       return;
     }
-    const uint64_t ulp = same ? 0 : E::ulps(eb, ab);
+    const uint64_t ulp = same ? 0 : ElemF32::ulps(eb, ab);
     Comparison& c = cb.c_;
     c.needed_atol = std::max(c.needed_atol, run.need_atol[j]);
     c.needed_rtol = std::max(c.needed_rtol, run.need_rtol[j]);
-    cb.tally(k, same, ulp, E::value(eb), E::value(ab), run.d[j], run.rel[j], run.score[j], false, ep, ap, abs_err,
-             rel_err);
+    cb.tally(k, same, ulp, ElemF32::value(eb), ElemF32::value(ab), run.d[j], run.rel[j], run.score[j], false, ep, ap,
+             abs_err, rel_err);
   }
 
-  // A run of m elements of a type with a judging kernel, their errors into abs_err and
-  // rel_err; a pair not both finite is judged by element() (or errors_only()) alone.
-  template <class E>
-  static void judge_run(ComparisonBuilder& cb, const JudgeKernels& kernels, JudgedRun& run, int64_t begin,
-                        const char* e, const char* a, int64_t m, double* abs_err, double* rel_err) {
-    constexpr int64_t kSize = sizeof(typename E::B);
-    (kernels.*E::kJudge)(e, a, static_cast<size_t>(m), cb.tol_.atol, cb.tol_.rtol, run);
+  // A run of m floats judged by `judge` first (suite/compare_judge.h), their errors into
+  // abs_err and rel_err; a pair not both finite is judged by element() (or errors_only())
+  // alone.
+  static void judge_run(ComparisonBuilder& cb, JudgeFloats judge, int64_t begin, const char* e, const char* a,
+                        int64_t m, double* abs_err, double* rel_err) {
+    if (!cb.judged_) cb.judged_ = std::make_shared<JudgedRun>();
+    JudgedRun& run = *cb.judged_;
+    judge(e, a, static_cast<size_t>(m), cb.tol_.atol, cb.tol_.rtol, run);
     for (int64_t j = 0; j < m; ++j) {
       const auto at = static_cast<size_t>(j);
-      const char* ep = e + j * kSize;
-      const char* ap = a + j * kSize;
-      if (cb.again_) {
-        if (run.finite[at]) {
-          abs_err[j] = run.d[at];
-          rel_err[j] = run.rel[at];
-        } else {
-          errors_only<E>(ep, ap, 1, abs_err + j, rel_err + j);
-        }
-      } else if (run.finite[at]) {
-        judged_element<E>(cb, begin + j, ep, ap, run, at, abs_err[j], rel_err[j]);
+      const char* ep = e + j * sizeof(float);
+      const char* ap = a + j * sizeof(float);
+      if (!run.finite[at]) {
+        if (cb.again_) errors_only<ElemF32>(ep, ap, 1, abs_err + j, rel_err + j);
+        else element<ElemF32>(cb, begin + j, ep, ap, abs_err[j], rel_err[j]);
+      } else if (cb.again_) {
+        abs_err[j] = run.d[at];
+        rel_err[j] = run.rel[at];
       } else {
-        element<E>(cb, begin + j, ep, ap, abs_err[j], rel_err[j]);
+        judged_element(cb, begin + j, ep, ap, run, at, abs_err[j], rel_err[j]);
       }
     }
   }
@@ -198,6 +189,8 @@ struct FastComparison {
     constexpr int64_t kSize = sizeof(typename E::B);
     constexpr int64_t kRun = kRunBytes / kSize;
     double abs_err[kRun], rel_err[kRun];
+    JudgeFloats judge = nullptr;
+    if constexpr (std::is_same_v<E, ElemF32>) judge = judge_floats_for(hardware_config());
     for (int64_t i = 0; i < n; i += kRun) {
       const int64_t m = std::min(kRun, n - i);
       const char* e = expected + i * kSize;
@@ -206,10 +199,9 @@ struct FastComparison {
         cb.errors_.add_exact(m);
         continue;
       }
-      if constexpr (Judged<E>::value) {
-        static_assert(kRun <= static_cast<int64_t>(JudgedRun::kMax));
-        if (!cb.judged_) cb.judged_ = std::make_shared<JudgedRun>();
-        judge_run<E>(cb, judge_active_kernels(), *cb.judged_, begin + i, e, a, m, abs_err, rel_err);
+      if (judge) {
+        static_assert(kRunBytes / sizeof(float) <= JudgedRun::kMax);
+        judge_run(cb, judge, begin + i, e, a, m, abs_err, rel_err);
       } else if (cb.again_) {
         errors_only<E>(e, a, m, abs_err, rel_err);
       } else {
@@ -242,7 +234,7 @@ struct FastComparison {
           if (e != a) d = rel = kInf;
         } else {
           d = std::fabs(a - e);
-          rel = d == 0 ? 0 : e != 0 ? d / std::fabs(e) : kInf;
+          rel = relative_error(d, e);
         }
       }
       abs_err[j] = d;

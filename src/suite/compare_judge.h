@@ -1,12 +1,12 @@
-// The arithmetic of judging float elements (suite/compare_fast.cc), a run of them at a
-// time, a vector of them at once where the CPU allows (core/hardware.h): both values
+// The arithmetic of judging float elements (suite/compare_fast.cc), a run of float32 at a
+// time, a vector of them at once where the CPU has AVX-512 (core/hardware.h): both values
 // widened to double, d = |a - e| and the three quotients the verdict and the statistics
 // want. Those divisions were most of a comparison whose elements all differ; a vector
 // divides eight at once (docs/perf.md, "Differing elements judged a vector at a time"). Every path computes
 // each element with the same IEEE operations in the same order (no fused multiply-add:
 // the build has -ffp-contract=off), so the bits are the same on every path, and the same
-// as the reference's (suite/compare_reference.cc); the tests hold each path to the
-// portable one.
+// as the reference's (suite/compare_reference.cc); the tests hold the vector path to
+// judge_finite.
 #pragma once
 
 #include <cmath>
@@ -17,6 +17,12 @@
 #include "core/hardware.h"
 
 namespace onnxrun {
+
+// An element's relative error, as every path takes it: 0 without an error, infinite
+// where only the expected value is 0.
+inline double relative_error(double d, double e) {
+  return d == 0 ? 0 : e != 0 ? d / std::fabs(e) : std::numeric_limits<double>::infinity();
+}
 
 // What judging an element whose expected value e and actual value a are both finite
 // computes, with allowed = atol + rtol * |e|:
@@ -36,10 +42,7 @@ inline FiniteJudgement judge_finite(double e, double a, double atol, double rtol
   const double d = std::fabs(a - e);
   const double abs_e = std::fabs(e);
   const double allowed = atol + rtol * abs_e;
-  return {d,
-          d == 0   ? 0
-          : e != 0 ? d / abs_e
-                   : kInf,
+  return {d, relative_error(d, e),
           d == 0        ? 0
           : allowed > 0 ? d / allowed
                         : kInf,
@@ -66,33 +69,22 @@ struct JudgedRun {
   }
 };
 
-// One implementation of the judging of a run. `expected` and `actual` hold n <= kMax
-// elements, at any alignment.
-struct JudgeKernels {
-  const char* name;
-  IsaLevel level;  // what the CPU must have
-  void (*f32)(const char* expected, const char* actual, size_t n, double atol, double rtol, JudgedRun& out);
-  void (*f64)(const char* expected, const char* actual, size_t n, double atol, double rtol, JudgedRun& out);
+// The AVX-512 judging of a run of n <= kMax floats (any alignment), or null where `config`
+// has no AVX-512 (below it, and for every other type, compare_fast.cc judges element by
+// element: no other kernel measured faster than that). judge_floats is the definition it
+// is held to, and what it runs for a run's tail.
+using JudgeFloats = void (*)(const char* expected, const char* actual, size_t n, double atol, double rtol,
+                             JudgedRun& out);
+JudgeFloats judge_floats_for(const HardwareConfig& config);
+JudgeFloats judge_floats_avx512();  // for the tests, where the CPU has AVX-512
 
-  bool supported() const { return cpu_hardware().has(level); }
-};
-
-// Every path compiled in, for the tests, which compare them where the CPU has their level.
-const JudgeKernels& judge_portable_kernels();
-const JudgeKernels& judge_avx512_kernels();
-// The widest path `config` allows; judge_active_kernels(): that of hardware_config().
-const JudgeKernels& judge_kernels_for(const HardwareConfig& config);
-const JudgeKernels& judge_active_kernels();
-
-// Elements [from, n) of a run of T (float or double), one at a time: the portable kernel,
-// and each vector kernel's tail.
-template <class T>
-void judge_elements(const char* expected, const char* actual, size_t from, size_t n, double atol, double rtol,
-                    JudgedRun& out) {
+// Floats [from, n) of a run, one at a time.
+inline void judge_floats(const char* expected, const char* actual, size_t from, size_t n, double atol, double rtol,
+                         JudgedRun& out) {
   for (size_t k = from; k < n; ++k) {
-    T e, a;
-    std::memcpy(&e, expected + k * sizeof(T), sizeof e);
-    std::memcpy(&a, actual + k * sizeof(T), sizeof a);
+    float e, a;
+    std::memcpy(&e, expected + k * sizeof e, sizeof e);
+    std::memcpy(&a, actual + k * sizeof a, sizeof a);
     out.finite[k] = false;
     if (std::isfinite(e) && std::isfinite(a)) out.set(k, judge_finite(e, a, atol, rtol));
   }

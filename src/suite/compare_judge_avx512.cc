@@ -1,7 +1,7 @@
-// The AVX-512 judging kernel of suite/compare_judge.h: eight elements at a time, widened
-// to doubles in one vector, each quotient one vector division. A lane whose values are
-// not both finite is only marked (compare_fast.cc judges it on its own); the tail of a run
-// goes through judge_elements, as the portable kernel does.
+// The AVX-512 judging of suite/compare_judge.h: eight floats at a time, widened to
+// doubles in one vector, each quotient one vector division. A lane whose values are not
+// both finite is only marked (compare_fast.cc judges it on its own); the tail of a run
+// goes through judge_floats.
 // GCC 12 warns inside its own avx512fintrin.h (the "undefined" vector of maskz forms).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
@@ -47,7 +47,8 @@ ONNXRUN_AVX512 inline void judge8(__m512d e, __m512d a, __m512d atol, __m512d rt
   for (int lane = 0; lane < 8; ++lane) out.finite[k + lane] = (finite >> lane) & 1;
 }
 
-ONNXRUN_AVX512 void f32(const char* expected, const char* actual, size_t n, double atol, double rtol, JudgedRun& out) {
+ONNXRUN_AVX512 void floats(const char* expected, const char* actual, size_t n, double atol, double rtol,
+                           JudgedRun& out) {
   const __m512d atol8 = _mm512_set1_pd(atol), rtol8 = _mm512_set1_pd(rtol);
   size_t k = 0;
   for (; k + 8 <= n; k += 8) {
@@ -55,25 +56,11 @@ ONNXRUN_AVX512 void f32(const char* expected, const char* actual, size_t n, doub
     const __m512d a = _mm512_cvtps_pd(_mm256_loadu_ps(reinterpret_cast<const float*>(actual + k * 4)));
     judge8(e, a, atol8, rtol8, out, k);
   }
-  judge_elements<float>(expected, actual, k, n, atol, rtol, out);
-}
-
-ONNXRUN_AVX512 void f64(const char* expected, const char* actual, size_t n, double atol, double rtol, JudgedRun& out) {
-  const __m512d atol8 = _mm512_set1_pd(atol), rtol8 = _mm512_set1_pd(rtol);
-  size_t k = 0;
-  for (; k + 8 <= n; k += 8) {
-    const __m512d e = _mm512_loadu_pd(reinterpret_cast<const double*>(expected + k * 8));
-    const __m512d a = _mm512_loadu_pd(reinterpret_cast<const double*>(actual + k * 8));
-    judge8(e, a, atol8, rtol8, out, k);
-  }
-  judge_elements<double>(expected, actual, k, n, atol, rtol, out);
+  judge_floats(expected, actual, k, n, atol, rtol, out);
 }
 
 }  // namespace
 
-const JudgeKernels& judge_avx512_kernels() {
-  static const JudgeKernels k{"avx512", IsaLevel::kAvx512, f32, f64};
-  return k;
-}
+JudgeFloats judge_floats_avx512() { return floats; }
 
 }  // namespace onnxrun

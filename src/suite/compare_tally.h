@@ -11,15 +11,10 @@
 #include <limits>
 
 #include "suite/compare.h"
+#include "suite/compare_judge.h"
 #include "suite/ulp.h"
 
 namespace onnxrun {
-
-// An element's relative error, as every path takes it: 0 without an error, infinite
-// where only the expected value is 0.
-inline double relative_error(double d, double e) {
-  return d == 0 ? 0 : e != 0 ? d / std::fabs(e) : std::numeric_limits<double>::infinity();
-}
 
 [[gnu::always_inline]] inline void ComparisonBuilder::tally(int64_t k, bool same_bits, uint64_t ulp, double e, double a,
                                                             double d, double rel, double score, bool untolerant,

@@ -1,7 +1,7 @@
-// The judging kernels of a comparison (suite/compare_judge.h): every path the CPU has
-// gives the portable kernel's numbers bit for bit, over values of every kind (zeros of
-// both signs, subnormals, the largest, infinities, NaN), tolerances of every kind, and
-// every length up to a run's, so that each vector loop's tail runs too. The comparison
+// The judging of a comparison (suite/compare_judge.h): the AVX-512 kernel gives
+// judge_finite's numbers bit for bit, over values of every kind (zeros of both signs,
+// subnormals, the largest, infinities, NaN), tolerances of every kind, and every length
+// up to a run's, so that the vector loop's tail runs too. The comparison
 // these numbers feed is held to the reference in compare_fast_test.cc.
 #include <catch2/catch.hpp>
 
@@ -56,69 +56,61 @@ std::vector<T> near(const std::vector<T>& expected, std::mt19937& rng) {
   return actual;
 }
 
-template <class T>
-void check_paths_agree(void (*JudgeKernels::*kernel)(const char*, const char*, size_t, double, double, JudgedRun&)) {
+}  // namespace
+
+TEST_CASE("the AVX-512 judging gives judge_finite's numbers, element by element", "[compare][judge]") {
+  const HardwareConfig scalar = capped_hardware(cpu_hardware(), "scalar");
+  CHECK(judge_floats_for(scalar) == nullptr);  // below AVX-512, element by element
+  if (!cpu_hardware().has(IsaLevel::kAvx512)) {
+    WARN("this CPU has no AVX-512: the judging kernel is not compared");
+    return;
+  }
+  CHECK(judge_floats_for(cpu_hardware()) == judge_floats_avx512());
   std::mt19937 rng(7);
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<std::pair<double, double>> tolerances = {{0, 0},    {1e-5, 1e-3}, {0, 1e-7}, {1e-30, 0},
                                                              {-1, 0.5}, {inf, 0},     {0, inf},  {std::nan(""), 1e-3}};
-  auto portable = std::make_unique<JudgedRun>();
-  auto other = std::make_unique<JudgedRun>();
-  for (const JudgeKernels* path : {&judge_portable_kernels(), &judge_avx512_kernels()}) {
-    if (!path->supported()) {
-      WARN("this CPU has no " << path->name << ": that judging path is not compared");
-      continue;
-    }
-    for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{63}, JudgedRun::kMax})
-      for (const auto& [atol, rtol] : tolerances) {
-        const std::vector<T> e = values_of_every_kind<T>(n, rng), a = near(e, rng);
-        const auto* ep = reinterpret_cast<const char*>(e.data());
-        const auto* ap = reinterpret_cast<const char*>(a.data());
-        (judge_portable_kernels().*kernel)(ep, ap, n, atol, rtol, *portable);
-        (path->*kernel)(ep, ap, n, atol, rtol, *other);
-        for (size_t k = 0; k < n; ++k) {
-          INFO(path->name << ", " << n << " elements, atol " << atol << ", rtol " << rtol << ", element " << k << ": "
-                          << e[k] << " against " << a[k]);
-          REQUIRE(other->finite[k] == (std::isfinite(e[k]) && std::isfinite(a[k])));
-          REQUIRE(portable->finite[k] == other->finite[k]);
-          if (!other->finite[k]) continue;
-          CHECK(same_bits(other->d[k], portable->d[k]));
-          CHECK(same_bits(other->rel[k], portable->rel[k]));
-          CHECK(same_bits(other->score[k], portable->score[k]));
-          CHECK(same_bits(other->need_atol[k], portable->need_atol[k]));
-          CHECK(same_bits(other->need_rtol[k], portable->need_rtol[k]));
-        }
+  auto plain = std::make_unique<JudgedRun>();
+  auto vector = std::make_unique<JudgedRun>();
+  for (size_t n : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{9}, size_t{63}, JudgedRun::kMax})
+    for (const auto& [atol, rtol] : tolerances) {
+      const std::vector<float> e = values_of_every_kind<float>(n, rng), a = near(e, rng);
+      const auto* ep = reinterpret_cast<const char*>(e.data());
+      const auto* ap = reinterpret_cast<const char*>(a.data());
+      judge_floats(ep, ap, 0, n, atol, rtol, *plain);
+      judge_floats_avx512()(ep, ap, n, atol, rtol, *vector);
+      for (size_t k = 0; k < n; ++k) {
+        INFO(n << " elements, atol " << atol << ", rtol " << rtol << ", element " << k << ": " << e[k] << " against "
+               << a[k]);
+        REQUIRE(vector->finite[k] == (std::isfinite(e[k]) && std::isfinite(a[k])));
+        REQUIRE(plain->finite[k] == vector->finite[k]);
+        if (!vector->finite[k]) continue;
+        CHECK(same_bits(vector->d[k], plain->d[k]));
+        CHECK(same_bits(vector->rel[k], plain->rel[k]));
+        CHECK(same_bits(vector->score[k], plain->score[k]));
+        CHECK(same_bits(vector->need_atol[k], plain->need_atol[k]));
+        CHECK(same_bits(vector->need_rtol[k], plain->need_rtol[k]));
       }
-  }
+    }
 }
 
-}  // namespace
-
-TEST_CASE("every judging path gives the portable one's numbers, float", "[compare][judge]") {
-  check_paths_agree<float>(&JudgeKernels::f32);
-}
-
-TEST_CASE("every judging path gives the portable one's numbers, double", "[compare][judge]") {
-  check_paths_agree<double>(&JudgeKernels::f64);
-}
-
-TEST_CASE("the portable judging is the definition, element by element", "[compare][judge]") {
+TEST_CASE("judge_finite is the definition, element by element", "[compare][judge]") {
   // d = |a - e|; rel, score and the needed rtol are 0 without an error, infinite where
   // their divisor is 0 (or the allowed error is not positive).
-  const float e[] = {2.0f, 0.0f, 1.0f, 4.0f};
-  const float a[] = {2.5f, 0.5f, 1.0f, 3.0f};
-  auto out = std::make_unique<JudgedRun>();
-  judge_portable_kernels().f32(reinterpret_cast<const char*>(e), reinterpret_cast<const char*>(a), 4, 0.25, 0.0, *out);
   const double inf = std::numeric_limits<double>::infinity();
-  CHECK(out->d[0] == 0.5);
-  CHECK(out->rel[0] == 0.25);
-  CHECK(out->score[0] == 2.0);        // 0.5 / (0.25 + 0 * 2)
-  CHECK(out->need_rtol[0] == 0.125);  // (0.5 - 0.25) / 2
-  CHECK(out->rel[1] == inf);
-  CHECK(out->need_rtol[1] == inf);
-  CHECK(out->d[2] == 0);
-  CHECK(out->rel[2] == 0);
-  CHECK(out->score[2] == 0);
-  CHECK(out->need_atol[3] == 1.0);     // d - rtol * |e|
-  CHECK(out->need_rtol[3] == 0.1875);  // (1 - 0.25) / 4
+  const FiniteJudgement j0 = judge_finite(2.0, 2.5, 0.25, 0.0);
+  CHECK(j0.d == 0.5);
+  CHECK(j0.rel == 0.25);
+  CHECK(j0.score == 2.0);        // 0.5 / (0.25 + 0 * 2)
+  CHECK(j0.need_rtol == 0.125);  // (0.5 - 0.25) / 2
+  const FiniteJudgement j1 = judge_finite(0.0, 0.5, 0.25, 0.0);
+  CHECK(j1.rel == inf);
+  CHECK(j1.need_rtol == inf);
+  const FiniteJudgement j2 = judge_finite(1.0, 1.0, 0.25, 0.0);
+  CHECK(j2.d == 0);
+  CHECK(j2.rel == 0);
+  CHECK(j2.score == 0);
+  const FiniteJudgement j3 = judge_finite(4.0, 3.0, 0.25, 0.0);
+  CHECK(j3.need_atol == 1.0);     // d - rtol * |e|
+  CHECK(j3.need_rtol == 0.1875);  // (1 - 0.25) / 4
 }
