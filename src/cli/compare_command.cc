@@ -34,8 +34,9 @@ struct CompareArgs {
 const CommandDoc& compare_doc() {
   static const CommandDoc doc{
       "onnx-run compare A B [OPTIONS]",
-      "Compares two result sets: folders of TensorProto .pb and numpy .npy files (a test set's "
-      "output_K.pb, NAME.npy, a --dump-intermediates folder, whose values.tsv names the values), .npz "
+      "Compares two result sets: folders of TensorProto (.pb, .tensorproto) and numpy .npy files (a test "
+      "set's output_K.pb, NAME.npy, a --dump-intermediates folder, whose values.tsv names the values, "
+      "onnxruntime's node dump), .npz "
       "archives or single tensor files, in any mix. Tensors pair by name, else by position, and each "
       "pair is compared as a run compares its outputs: the worst element, the error statistics and a "
       "histogram of the absolute error. With --model, values are listed in the graph's order, and the "
@@ -59,7 +60,7 @@ void build_compare_app(CLI::App& app, CompareArgs& a) {
   describe_app(app, "onnx-run compare", compare_doc());
   app.description("onnx-run compare: compare two sets of result tensors, as a run compares its outputs");
   add_common_options(app, a.common, "threads that compare a large pair (at most 4; default: one per core)");
-  app.add_option("A", a.a, "a result set: a folder of .pb/.npy files, an .npz, or one tensor file")
+  app.add_option("A", a.a, "a result set: a folder of .pb/.tensorproto/.npy files, an .npz, or one tensor file")
       ->type_name("PATH")
       ->required();
   app.add_option("B", a.b, "the result set to compare with A")->type_name("PATH")->required();

@@ -27,7 +27,9 @@ namespace fs = std::filesystem;
 namespace onnxrun {
 namespace {
 
-bool is_tensor_file(const fs::path& p) { return p.extension() == ".pb" || p.extension() == ".npy"; }
+bool is_tensor_file(const fs::path& p) {
+  return p.extension() == ".pb" || p.extension() == ".tensorproto" || p.extension() == ".npy";
+}
 
 }  // namespace
 
@@ -93,7 +95,7 @@ bool entry_exists(const fs::path& p) {
   return fs::exists(fs::symlink_status(p, ec));
 }
 
-std::vector<ResultTensor> read_folder(const fs::path& dir) {
+std::vector<ResultTensor> read_folder(const fs::path& dir, FolderTensors which) {
   std::vector<ResultTensor> out;
   std::error_code ec;
   const fs::path index = dir / kDumpIndexName;
@@ -102,7 +104,7 @@ std::vector<ResultTensor> read_folder(const fs::path& dir) {
     return out;
   }
   // A test set: its output_K.pb files, in K order (its input_K.pb are not results).
-  if (entry_exists(dir / "output_0.pb")) {
+  if (which == FolderTensors::kTestSetOutputs && entry_exists(dir / "output_0.pb")) {
     for (const std::string& f : list_test_set(dir.string()).outputs) out.push_back(read_result_file(f));
     return out;
   }
@@ -112,7 +114,7 @@ std::vector<ResultTensor> read_folder(const fs::path& dir) {
   for (const fs::directory_entry& e : it)
     if (is_tensor_file(e.path()) && !e.is_directory(ec)) files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end(), natural_less);
-  if (files.empty()) fail(ErrorKind::kInvalid, "{}: no .pb or .npy files", dir.string());
+  if (files.empty()) fail(ErrorKind::kInvalid, "{}: no .pb, .tensorproto or .npy files", dir.string());
   for (const std::string& f : files) out.push_back(read_result_file(dir / f));
   return out;
 }
@@ -121,7 +123,7 @@ std::vector<ResultTensor> read_folder(const fs::path& dir) {
 
 namespace {
 
-std::vector<ResultTensor> read_results(const std::string& path) {
+std::vector<ResultTensor> read_results(const std::string& path, FolderTensors which) {
   const fs::path p(path);
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
@@ -130,7 +132,7 @@ std::vector<ResultTensor> read_results(const std::string& path) {
     if (errno == ENOENT) fail(ErrorKind::kIo, "{}: no such file or folder", path);
     fail(ErrorKind::kIo, "cannot read {}: {}", path, std::strerror(errno));
   }
-  if (S_ISDIR(st.st_mode)) return read_folder(p);
+  if (S_ISDIR(st.st_mode)) return read_folder(p, which);
   if (p.extension() == ".npz") return read_npz_members(path);
   std::vector<ResultTensor> out;
   out.push_back(read_result_file(path));
@@ -139,9 +141,9 @@ std::vector<ResultTensor> read_results(const std::string& path) {
 
 }  // namespace
 
-std::vector<ResultTensor> read_result_files(const std::string& path) {
+std::vector<ResultTensor> read_result_files(const std::string& path, FolderTensors which) {
   try {
-    return read_results(path);
+    return read_results(path, which);
   } catch (const std::bad_alloc&) {
     // The system said no before the memory limit did: still a refusal naming the file.
     fail(ErrorKind::kSecurity, "{}: out of memory while reading it", path);

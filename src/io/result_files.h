@@ -1,6 +1,7 @@
 // Sets of result tensors as other tools leave them, for comparing (`--expected`,
-// `onnx-run compare`): a folder of TensorProto .pb and numpy .npy files (a test set's
-// output_K.pb, NAME.npy, a --dump-intermediates folder), an .npz archive, or one file.
+// `onnx-run compare`, `verify`): a folder of TensorProto (.pb, .tensorproto) and numpy .npy
+// files (a test set's output_K.pb, NAME.npy, a --dump-intermediates folder, onnxruntime's
+// node dump), an .npz archive, or one file.
 #pragma once
 
 #include <functional>
@@ -40,14 +41,19 @@ struct ResultTensor {
   DType type_as_declared(std::optional<DType> declared) const;
 };
 
-// The tensors of `path`, in order: a folder's .pb and .npy files in values.tsv's order
-// when it has one (a --dump-intermediates folder), its output_K.pb files by K when it
-// has those (a test set: its inputs are left out), else sorted naturally; an .npz's
-// members in archive order; a single .pb or .npy file. Other files in a folder are
-// ignored. Only what the files say of their tensors is read here, not their data (but
-// where a file cannot be streamed). Throws Error(kIo) for what cannot be read,
-// Error(kInvalid) for a damaged file or a folder without tensor files.
-std::vector<ResultTensor> read_result_files(const std::string& path);
+// Which tensors of a test set's folder are wanted: its outputs, as results to compare, or
+// every tensor file, its inputs too, as values looked up by name (verify).
+enum class FolderTensors { kTestSetOutputs, kEveryFile };
+
+// The tensors of `path`, in order: a folder's tensor files in values.tsv's order when it
+// has one (a --dump-intermediates folder), its output_K.pb files by K when it has those
+// and `which` asks for them (a test set), else sorted naturally; an .npz's members in
+// archive order; a single tensor file. Other files in a folder are ignored. Only what
+// the files say of their tensors is read here, not their data (but where a file cannot
+// be streamed). Throws Error(kIo) for what cannot be read, Error(kInvalid) for a damaged
+// file or a folder without tensor files.
+std::vector<ResultTensor> read_result_files(const std::string& path,
+                                            FolderTensors which = FolderTensors::kTestSetOutputs);
 // One .pb, .tensorproto or .npy file, `listed_name` its name where an index (values.tsv)
 // gives one. The same checks and throws as read_result_files.
 ResultTensor read_result_file(const std::string& file, const std::string& listed_name = "");

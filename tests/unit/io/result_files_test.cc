@@ -29,13 +29,15 @@ TEST_CASE("a folder of .npy and .pb, a test set, an .npz and one file read as re
   write_npy_file(d.file("y.npy"), float_tensor({1, 2}));
   write_tensor_file(d.file("output_10.pb"), float_tensor({3}), "z");
   write_tensor_file(d.file("output_2.pb"), float_tensor({4}), "");
+  write_tensor_file(d.file("w.tensorproto"), float_tensor({6}), "w");  // onnxruntime's node dump
   write_file(d.file("notes.txt"), "not a tensor");
   // No output_0.pb: not a test set, so every tensor file, sorted naturally.
   std::vector<ResultTensor> set = read_result_files(d.path());
-  REQUIRE(set.size() == 3);
+  REQUIRE(set.size() == 4);
   CHECK(set[0].name.empty());  // output_2.pb without a TensorProto name
   CHECK(set[1].name == "z");
-  CHECK(set[2].name == "y");
+  CHECK(set[2].name == "w");
+  CHECK(set[3].name == "y");
 
   TempDir ts;
   write_tensor_file(ts.file("input_0.pb"), float_tensor({9}), "x");
@@ -43,6 +45,10 @@ TEST_CASE("a folder of .npy and .pb, a test set, an .npz and one file read as re
   set = read_result_files(ts.path());
   REQUIRE(set.size() == 1);  // the test set's input is not a result
   CHECK(set[0].name == "y");
+  set = read_result_files(ts.path(), FolderTensors::kEveryFile);  // values by name: inputs too
+  REQUIRE(set.size() == 2);
+  CHECK(set[0].name == "x");
+  CHECK(set[1].name == "y");
 
   write_npz_file(d.file("r.npz"), {{"b", float_tensor({1})}, {"a", float_tensor({2})}});
   set = read_result_files(d.file("r.npz"));
