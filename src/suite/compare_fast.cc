@@ -163,19 +163,20 @@ struct FastComparison {
     if (!cb.judged_) cb.judged_ = std::make_shared<JudgedRun>();
     JudgedRun& run = *cb.judged_;
     judge(e, a, static_cast<size_t>(m), cb.tol_.atol, cb.tol_.rtol, run);
+    if (cb.again_) {  // a later pass: the errors alone, as arrays, mended where not both finite
+      std::copy(run.d, run.d + m, abs_err);
+      std::copy(run.rel, run.rel + m, rel_err);
+      for (int64_t j = 0; j < m; ++j)
+        if (!run.finite[j])
+          errors_only<ElemF32>(e + j * sizeof(float), a + j * sizeof(float), 1, abs_err + j, rel_err + j);
+      return;
+    }
     for (int64_t j = 0; j < m; ++j) {
       const auto at = static_cast<size_t>(j);
       const char* ep = e + j * sizeof(float);
       const char* ap = a + j * sizeof(float);
-      if (!run.finite[at]) {
-        if (cb.again_) errors_only<ElemF32>(ep, ap, 1, abs_err + j, rel_err + j);
-        else element<ElemF32>(cb, begin + j, ep, ap, abs_err[j], rel_err[j]);
-      } else if (cb.again_) {
-        abs_err[j] = run.d[at];
-        rel_err[j] = run.rel[at];
-      } else {
-        judged_element(cb, begin + j, ep, ap, run, at, abs_err[j], rel_err[j]);
-      }
+      if (run.finite[at]) judged_element(cb, begin + j, ep, ap, run, at, abs_err[j], rel_err[j]);
+      else element<ElemF32>(cb, begin + j, ep, ap, abs_err[j], rel_err[j]);
     }
   }
 

@@ -167,6 +167,7 @@ void ErrorMedian::add_nonzero(const double* v, int64_t n) {
   }
   if (pass_ > 0) {  // a later pass: one mask test rejects most errors
     const uint64_t mask = sought_mask_, sought = sought_bits_;
+    if (mask == ~uint64_t{0} && sought == ~uint64_t{0}) return;  // every rank found (begin_pass)
     for (int64_t k = 0; k < n; ++k)
       if (v[k] != 0 && (bits_of(v[k]) & mask) == sought) add_slow(v[k]);
     return;
