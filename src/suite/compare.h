@@ -157,6 +157,10 @@ class ComparisonBuilder {
              bool untolerant, const void* expected_element, const void* actual_element, double& abs_err,
              double& rel_err);
 
+  // The worst element so far is element k, with these values (tally()).
+  void set_worst(int64_t k, double score, uint64_t ulp, double e, double a, double d, double rel,
+                 const void* expected_element, const void* actual_element);
+
   const Tensor* whole_expected_ = nullptr;
   DType dtype_;
   Shape shape_;

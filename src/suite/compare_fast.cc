@@ -5,8 +5,11 @@
 // reference judges it (suite/compare_reference.cc), in index order, so the two give the
 // same Comparison bit for bit: the tests hold this one to that one. A run of float32
 // elements that differ has its arithmetic (the errors and their three divisions) done a
-// vector at a time first, on AVX-512 (suite/compare_judge.h); the counting stays in order,
-// and the statistics take the run's errors in one call (ErrorStatsBuilder::add_batch).
+// vector at a time first, on AVX-512 (suite/compare_judge.h); where every pair of the run
+// is finite and atol and rtol alone judge, its verdict's counts are kept a vector at a
+// time too (RunTally: maxima, counts and the first worst element, which need no order).
+// The statistics take the run's errors in one call (ErrorStatsBuilder::add_batch), in
+// order, as their sums must.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -157,18 +160,21 @@ struct FastComparison {
 
   // A run of m floats judged by `judge` first (suite/compare_judge.h), their errors into
   // abs_err and rel_err; a pair not both finite is judged by element() (or errors_only())
-  // alone.
-  static void judge_run(ComparisonBuilder& cb, JudgeFloats judge, int64_t begin, const char* e, const char* a,
-                        int64_t m, double* abs_err, double* rel_err) {
+  // alone. A run of finite pairs under atol and rtol alone is tallied by `tally` at once.
+  static void judge_run(ComparisonBuilder& cb, JudgeFloats judge, TallyFloats tally, int64_t begin, const char* e,
+                        const char* a, int64_t m, double* abs_err, double* rel_err) {
     if (!cb.judged_) cb.judged_ = std::make_shared<JudgedRun>();
     JudgedRun& run = *cb.judged_;
     judge(e, a, static_cast<size_t>(m), cb.tol_.atol, cb.tol_.rtol, run);
-    if (cb.again_) {  // a later pass: the errors alone, as arrays, mended where not both finite
+    const bool all_finite = std::memchr(run.finite, false, static_cast<size_t>(m)) == nullptr;
+    if (cb.again_ || (all_finite && tally && !cb.tol_.exact && !cb.tol_.max_ulp && skips_identical<ElemF32>(cb))) {
+      // The errors as arrays, mended where not both finite (a later pass wants no more).
       std::copy(run.d, run.d + m, abs_err);
       std::copy(run.rel, run.rel + m, rel_err);
-      for (int64_t j = 0; j < m; ++j)
+      for (int64_t j = 0; j < m && !all_finite; ++j)
         if (!run.finite[j])
           errors_only<ElemF32>(e + j * sizeof(float), a + j * sizeof(float), 1, abs_err + j, rel_err + j);
+      if (!cb.again_) tally_run(cb, tally, begin, e, a, m);
       return;
     }
     for (int64_t j = 0; j < m; ++j) {
@@ -177,6 +183,28 @@ struct FastComparison {
       const char* ap = a + j * sizeof(float);
       if (run.finite[at]) judged_element(cb, begin + j, ep, ap, run, at, abs_err[j], rel_err[j]);
       else element<ElemF32>(cb, begin + j, ep, ap, abs_err[j], rel_err[j]);
+    }
+  }
+
+  // What tally() would count for each element of a run of finite floats, counted by the
+  // tally kernel for the run at once (RunTally: the same maxima, counts and first worst).
+  static void tally_run(ComparisonBuilder& cb, TallyFloats tally, int64_t begin, const char* e, const char* a,
+                        int64_t m) {
+    RunTally t;
+    tally(e, a, *cb.judged_, static_cast<size_t>(m), t);
+    Comparison& c = cb.c_;
+    c.bit_differences += t.differing;
+    c.mismatches += t.failing;
+    c.max_ulp = std::max(c.max_ulp, t.max_ulp);
+    c.needed_atol = std::max(c.needed_atol, t.need_atol);
+    c.needed_rtol = std::max(c.needed_rtol, t.need_rtol);
+    if (t.worst_score > cb.worst_score_) {
+      const size_t j = t.worst;
+      const char* ep = e + j * sizeof(float);
+      const char* ap = a + j * sizeof(float);
+      const uint32_t eb = load<uint32_t>(ep), ab = load<uint32_t>(ap);
+      cb.set_worst(begin + static_cast<int64_t>(j), t.worst_score, eb == ab ? 0 : ElemF32::ulps(eb, ab),
+                   ElemF32::value(eb), ElemF32::value(ab), cb.judged_->d[j], cb.judged_->rel[j], ep, ap);
     }
   }
 
@@ -191,7 +219,11 @@ struct FastComparison {
     constexpr int64_t kRun = kRunBytes / kSize;
     double abs_err[kRun], rel_err[kRun];
     JudgeFloats judge = nullptr;
-    if constexpr (std::is_same_v<E, ElemF32>) judge = judge_floats_for(hardware_config());
+    TallyFloats tally = nullptr;
+    if constexpr (std::is_same_v<E, ElemF32>) {
+      judge = judge_floats_for(hardware_config());
+      tally = tally_floats_for(hardware_config());
+    }
     for (int64_t i = 0; i < n; i += kRun) {
       const int64_t m = std::min(kRun, n - i);
       const char* e = expected + i * kSize;
@@ -202,7 +234,7 @@ struct FastComparison {
       }
       if (judge) {
         static_assert(kRunBytes / sizeof(float) <= JudgedRun::kMax);
-        judge_run(cb, judge, begin + i, e, a, m, abs_err, rel_err);
+        judge_run(cb, judge, tally, begin + i, e, a, m, abs_err, rel_err);
       } else if (cb.again_) {
         errors_only<E>(e, a, m, abs_err, rel_err);
       } else {

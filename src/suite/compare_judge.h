@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -69,6 +70,29 @@ struct JudgedRun {
   }
 };
 
+// What a run of judged floats, every one finite on both sides, adds to the verdict under
+// atol >= 0 and rtol >= 0 alone (no --exact, no --max-ulp), once an element has been
+// tallied: ComparisonBuilder::tally's counts for the whole run at once. Elements whose
+// bits are the same change nothing but the element counts there (compare_fast.cc:
+// skips_identical), and are left out here too.
+struct RunTally {
+  int64_t differing = 0;  // elements whose bits differ
+  int64_t failing = 0;    // elements whose score is over 1
+  // The greatest need_atol and need_rtol of the elements that differ, NaN left out as
+  // std::max(so_far, x) leaves it out; -inf when none.
+  double need_atol = -std::numeric_limits<double>::infinity();
+  double need_rtol = -std::numeric_limits<double>::infinity();
+  uint64_t max_ulp = 0;     // of the elements that differ
+  double worst_score = -1;  // the greatest score, and the first element that has it
+  size_t worst = 0;
+};
+
+// The AVX-512 tally of a run of n <= kMax floats that `judge` (below) has judged, or null
+// where `config` has no AVX-512. compare_fast_test holds the comparison it feeds to the
+// reference.
+using TallyFloats = void (*)(const char* expected, const char* actual, const JudgedRun& run, size_t n, RunTally& out);
+TallyFloats tally_floats_for(const HardwareConfig& config);
+
 // The AVX-512 judging of a run of n <= kMax floats (any alignment), or null where `config`
 // has no AVX-512 (below it, and for every other type, compare_fast.cc judges element by
 // element: no other kernel measured faster than that). judge_floats is the definition it
@@ -77,6 +101,7 @@ using JudgeFloats = void (*)(const char* expected, const char* actual, size_t n,
                              JudgedRun& out);
 JudgeFloats judge_floats_for(const HardwareConfig& config);
 JudgeFloats judge_floats_avx512();  // for the tests, where the CPU has AVX-512
+TallyFloats tally_floats_avx512();
 
 // Floats [from, n) of a run, one at a time.
 inline void judge_floats(const char* expected, const char* actual, size_t from, size_t n, double atol, double rtol,

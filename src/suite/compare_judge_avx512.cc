@@ -1,12 +1,16 @@
-// The AVX-512 judging of suite/compare_judge.h: eight floats at a time, widened to
-// doubles in one vector, each quotient one vector division. A lane whose values are not
-// both finite is only marked (compare_fast.cc judges it on its own); the tail of a run
-// goes through judge_floats.
+// The AVX-512 judging and tally of suite/compare_judge.h: eight floats at a time, widened
+// to doubles in one vector, each quotient one vector division. A lane whose values are
+// not both finite is only marked (compare_fast.cc judges it on its own); the tail of a
+// run goes through judge_floats. The tally keeps per lane what tally() keeps for the
+// run (the greatest of each, and where the greatest score first is), then joins the
+// lanes.
 // GCC 12 warns inside its own avx512fintrin.h (the "undefined" vector of maskz forms).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include <immintrin.h>
 
+#include <algorithm>
+#include <bit>
 #include <limits>
 
 #include "suite/compare_judge.h"
@@ -59,8 +63,64 @@ ONNXRUN_AVX512 void floats(const char* expected, const char* actual, size_t n, d
   judge_floats(expected, actual, k, n, atol, rtol, out);
 }
 
+ONNXRUN_AVX512 void tally(const char* expected, const char* actual, const JudgedRun& run, size_t n, RunTally& out) {
+  const __m512d minus_inf = _mm512_set1_pd(-std::numeric_limits<double>::infinity());
+  const __m512d one = _mm512_set1_pd(1);
+  const __m512i magnitude = _mm512_set1_epi64(0x7fffffff), sign = _mm512_set1_epi64(0x80000000);
+  const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+  __m512d need_atol = minus_inf, need_rtol = minus_inf, worst = _mm512_set1_pd(-1);
+  __m512i worst_at = _mm512_setzero_si512(), max_ulp = _mm512_setzero_si512();
+  int64_t differing = 0, failing = 0;
+  for (size_t k = 0; k < n; k += 8) {
+    const __mmask8 live = n - k >= 8 ? 0xff : static_cast<__mmask8>((1u << (n - k)) - 1);
+    const __m256i e32 = _mm256_maskz_loadu_epi32(live, expected + k * 4);
+    const __m256i a32 = _mm256_maskz_loadu_epi32(live, actual + k * 4);
+    const __mmask8 differs = _mm256_cmpneq_epu32_mask(e32, a32);  // dead lanes are 0 on both sides
+    const __m512i eb = _mm512_cvtepu32_epi64(e32), ab = _mm512_cvtepu32_epi64(a32);
+    // float_ulps of finite values: the magnitudes' difference on one side of zero, their
+    // sum across it.
+    const __m512i me = _mm512_and_si512(eb, magnitude), ma = _mm512_and_si512(ab, magnitude);
+    const __mmask8 one_side = _mm512_testn_epi64_mask(_mm512_xor_si512(eb, ab), sign);
+    const __m512i ulps =
+        _mm512_mask_blend_epi64(one_side, _mm512_add_epi64(me, ma), _mm512_abs_epi64(_mm512_sub_epi64(me, ma)));
+    max_ulp = _mm512_mask_max_epu64(max_ulp, differs, max_ulp, ulps);
+    differing += std::popcount(static_cast<unsigned>(differs));
+    const __m512d score = _mm512_maskz_loadu_pd(live, run.score + k);  // dead lanes 0: never over 1 or the worst
+    failing += std::popcount(static_cast<unsigned>(_mm512_cmp_pd_mask(score, one, _CMP_GT_OQ)));
+    // std::max(so_far, x) per lane: x where so_far < x, never a NaN.
+    const __m512d na = _mm512_loadu_pd(run.need_atol + k), nr = _mm512_loadu_pd(run.need_rtol + k);
+    need_atol = _mm512_mask_mov_pd(need_atol, differs & _mm512_cmp_pd_mask(need_atol, na, _CMP_LT_OQ), na);
+    need_rtol = _mm512_mask_mov_pd(need_rtol, differs & _mm512_cmp_pd_mask(need_rtol, nr, _CMP_LT_OQ), nr);
+    const __mmask8 worse = live & _mm512_cmp_pd_mask(worst, score, _CMP_LT_OQ);  // strictly: the first stays
+    worst = _mm512_mask_mov_pd(worst, worse, score);
+    worst_at =
+        _mm512_mask_mov_epi64(worst_at, worse, _mm512_add_epi64(lanes, _mm512_set1_epi64(static_cast<int64_t>(k))));
+  }
+  alignas(64) double atol8[8], rtol8[8], worst8[8];
+  alignas(64) uint64_t ulp8[8], at8[8];
+  _mm512_store_pd(atol8, need_atol);
+  _mm512_store_pd(rtol8, need_rtol);
+  _mm512_store_pd(worst8, worst);
+  _mm512_store_si512(ulp8, max_ulp);
+  _mm512_store_si512(at8, worst_at);
+  out = RunTally{};
+  out.differing = differing;
+  out.failing = failing;
+  for (int lane = 0; lane < 8; ++lane) {
+    out.need_atol = std::max(out.need_atol, atol8[lane]);
+    out.need_rtol = std::max(out.need_rtol, rtol8[lane]);
+    out.max_ulp = std::max(out.max_ulp, ulp8[lane]);
+    // Of lanes with equal scores, the one whose element comes first.
+    if (worst8[lane] > out.worst_score || (worst8[lane] == out.worst_score && at8[lane] < out.worst)) {
+      out.worst_score = worst8[lane];
+      out.worst = at8[lane];
+    }
+  }
+}
+
 }  // namespace
 
 JudgeFloats judge_floats_avx512() { return floats; }
+TallyFloats tally_floats_avx512() { return tally; }
 
 }  // namespace onnxrun

@@ -41,17 +41,21 @@ namespace onnxrun {
   c.bit_differences += !same_bits;
   c.max_ulp = std::max(c.max_ulp, ulp);
   if (score > 1) ++c.mismatches;
-  if (score > worst_score_) {
-    worst_score_ = score;
-    c.worst_index = k;
-    c.expected = e;
-    c.actual = a;
-    c.abs_err = d;
-    c.rel_err = rel;
-    c.ulp = ulp;
-    std::memcpy(worst_expected_.mutable_raw(), expected_element, dtype_size(dtype_));
-    std::memcpy(worst_actual_.mutable_raw(), actual_element, dtype_size(dtype_));
-  }
+  if (score > worst_score_) set_worst(k, score, ulp, e, a, d, rel, expected_element, actual_element);
+}
+
+inline void ComparisonBuilder::set_worst(int64_t k, double score, uint64_t ulp, double e, double a, double d,
+                                         double rel, const void* expected_element, const void* actual_element) {
+  Comparison& c = c_;
+  worst_score_ = score;
+  c.worst_index = k;
+  c.expected = e;
+  c.actual = a;
+  c.abs_err = d;
+  c.rel_err = rel;
+  c.ulp = ulp;
+  std::memcpy(worst_expected_.mutable_raw(), expected_element, dtype_size(dtype_));
+  std::memcpy(worst_actual_.mutable_raw(), actual_element, dtype_size(dtype_));
 }
 
 }  // namespace onnxrun

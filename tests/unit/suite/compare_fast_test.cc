@@ -188,6 +188,52 @@ TEST_CASE("the fast comparison reports what the reference does, for every dtype,
       }
 }
 
+TEST_CASE("runs of finite floats, tallied a run at a time, report what the reference does", "[compare][compare_fast]") {
+  // Every value finite, so that after the first run (1024 floats) each run that differs
+  // is tallied at once where the CPU has AVX-512 (RunTally): the greatest needed atol and
+  // rtol and ULP distance, the counts, and of equal scores the first element as the worst.
+  std::mt19937 rng(5);
+  std::normal_distribution<float> normal;
+  auto nudge = [](float v, int steps) {
+    for (; steps > 0; --steps) v = std::nextafter(v, std::numeric_limits<float>::infinity());
+    for (; steps < 0; ++steps) v = std::nextafter(v, -std::numeric_limits<float>::infinity());
+    return v;
+  };
+  std::vector<Tolerance> tols = tolerances();
+  tols.resize(tols.size() + 3);
+  tols[tols.size() - 3].rtol = std::numeric_limits<double>::infinity();  // every need_atol -inf or NaN
+  tols[tols.size() - 2].atol = 1e-3;
+  tols[tols.size() - 2].rtol = 0;
+  tols[tols.size() - 1].atol = -1;  // identical elements counted one by one
+  for (int64_t n : {1025, 2048, 3001, 20000})
+    for (int kind = 0; kind < 4; ++kind) {
+      Tensor e(DType::kFloat, {n}), a(DType::kFloat, {n});
+      float* ev = e.mutable_data<float>();
+      float* av = a.mutable_data<float>();
+      for (int64_t k = 0; k < n; ++k) {
+        const unsigned pick = rng() % 16;
+        ev[k] = kind == 1   ? 1.0f  // scores all equal: the first that differs is the worst
+                : pick == 0 ? 0.0f
+                : pick == 1 ? -0.0f
+                : pick == 2 ? std::numeric_limits<float>::denorm_min() * static_cast<float>(1 + rng() % 5)
+                            : std::ldexp(normal(rng), static_cast<int>(rng() % 20) - 10);
+        const unsigned change = rng() % 8;
+        av[k] = kind == 2 && k < n / 2 ? ev[k]  // the first runs identical
+                : kind == 1            ? nudge(ev[k], change < 4 ? 0 : 1)
+                : change == 0          ? ev[k]
+                : change == 1          ? -ev[k]
+                : change == 2          ? ev[k] * 1.001f
+                : kind == 3            ? nudge(ev[k], static_cast<int>(rng() % 41) - 20)
+                                       : nudge(ev[k], static_cast<int>(rng() % 7) - 3);
+      }
+      for (const Tolerance& tol : tols) {
+        INFO(n << " elements, kind " << kind << " rtol " << tol.rtol << " atol " << tol.atol << " exact " << tol.exact
+               << " stat " << error_stat_name(tol.stat));
+        check_same(compare_tensors(e, a, tol), compare_tensors_reference(e, a, tol));
+      }
+    }
+}
+
 TEST_CASE("fed in blocks, the fast comparison reports what the whole reference does", "[compare][compare_fast]") {
   for (DType dtype : {DType::kFloat, DType::kFloat16, DType::kDouble, DType::kInt32, DType::kBool}) {
     for (int changes : {0, 2, 500}) {
