@@ -78,10 +78,13 @@ class ErrorMedian {
   // costs one cache line.
   struct Bucket {
     uint64_t count = 0, least = ~uint64_t{0}, greatest = 0;
+    // Branches, not selects: past a bucket's first few errors a new least or greatest is
+    // rare, and a select stores all three fields at every error (two medians' histograms
+    // in the first pass were bound by those stores).
     void add(uint64_t bits) {
       ++count;
-      least = bits < least ? bits : least;
-      greatest = bits > greatest ? bits : greatest;
+      if (bits < least) least = bits;
+      if (bits > greatest) greatest = bits;
     }
   };
   using Histogram = std::vector<Bucket>;
