@@ -31,7 +31,7 @@ uint64_t bits_of(double v) {
 // and goes on to the next digit, until what is left is all one value or few enough for
 // nth_element. Over the million errors kept for a median that takes about two thirds of
 // nth_element's time (docs/perf.md), and a bucket of one value (errors of one ULP are
-// powers of two) ends it early.
+// powers of two) ends it early. The errors are reordered, none overwritten.
 double kth(double* begin, double* end, uint64_t q, bool and_next) {
   constexpr ptrdiff_t kFew = 4096;
   std::optional<double> next;  // the (q+1)-th, once it is known to lie past q's bucket
@@ -63,10 +63,15 @@ double kth(double* begin, double* end, uint64_t q, bool and_next) {
       next = value_of(above);
       and_next = false;
     }
+    // The bucket moved to the front by swaps, without a branch (it may be any share):
+    // the errors are only reordered, so that the two middle ranks may each search the
+    // same collected bucket (needs_pass).
     double* kept = begin;
-    for (const double* p = begin; p != end; ++p) {  // without a branch: the bucket may be any share
-      *kept = *p;
-      kept += digit(bits_of(*p)) == d;
+    for (double* p = begin; p != end; ++p) {
+      const double v = *p;
+      *p = *kept;
+      *kept = v;
+      kept += digit(bits_of(v)) == d;
     }
     end = kept;
   }

@@ -116,3 +116,19 @@ TEST_CASE("past what it keeps, the median asks for more passes", "[compare][medi
   CHECK(found.passes == 4);
   CHECK(same_double(found.median, plain_median(close, 1000)));
 }
+
+TEST_CASE("the two middles collected from one large bucket", "[compare][median]") {
+  // An even count whose two middle errors lie in one bucket of the top 16 bits, too many
+  // for nth_element alone (kth's radix select) but few enough to collect: both ranks read
+  // the one bucket's errors.
+  std::mt19937_64 rng(11);
+  std::vector<double> values;
+  for (int k = 0; k < 20000; ++k) values.push_back(1.0 + static_cast<double>(rng() % 1000000) / 1e8);
+  for (int k = 0; k < 10000; ++k) values.push_back(std::ldexp(1.0, -static_cast<int>(rng() % 20) - 2));
+  for (int k = 0; k < 10000; ++k) values.push_back(std::ldexp(1.0, static_cast<int>(rng() % 20) + 2));
+  std::shuffle(values.begin(), values.end(), rng);
+  const int64_t count = static_cast<int64_t>(values.size());
+  const Found found = bounded_median(values, count, 25000);
+  CHECK(found.passes == 2);
+  CHECK(same_double(found.median, plain_median(values, count)));
+}
