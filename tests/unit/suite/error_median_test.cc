@@ -132,3 +132,56 @@ TEST_CASE("the two middles collected from one large bucket", "[compare][median]"
   CHECK(found.passes == 2);
   CHECK(same_double(found.median, plain_median(values, count)));
 }
+
+namespace {
+
+// bounded_median with the errors of each pass split in two parts, the second counted by
+// a part() of the first and merged back, as a comparison on two threads counts them.
+Found bounded_median_in_parts(const std::vector<double>& nonzero, int64_t count, size_t keep) {
+  ErrorMedian m(keep);
+  const size_t half = nonzero.size() / 2;
+  auto add_all = [&] {
+    ErrorMedian later = m.part(2);
+    for (size_t k = 0; k < half; ++k) m.add(nonzero[k]);
+    for (size_t k = half; k < nonzero.size(); ++k) later.add(nonzero[k]);
+    m.merge(std::move(later));
+  };
+  int passes = 1;
+  add_all();
+  while (m.needs_pass(count)) {
+    m.begin_pass();
+    ++passes;
+    add_all();
+  }
+  return {m.finish(count), passes};
+}
+
+}  // namespace
+
+TEST_CASE("the second pass's guess: found a pass early where the sample tells, else as without it",
+          "[compare][median]") {
+  std::mt19937_64 rng(13);
+  // Errors all in one bucket of the top 16 bits, in random order: the errors kept before
+  // the spill are a fair sample, and the median lies in the window they point at.
+  std::vector<double> spread;
+  for (int k = 0; k < 200001; ++k) spread.push_back(1.0 + std::ldexp(static_cast<double>(rng() % (1u << 30)), -40));
+  // The same bucket, in increasing order: the sample holds the least errors only, and the
+  // window it points at lies far below the median.
+  std::vector<double> rising;
+  for (int k = 0; k < 200001; ++k) rising.push_back(1.0 + std::ldexp(static_cast<double>(k), -30));
+  for (int64_t zeros : {int64_t{0}, int64_t{1}, int64_t{50000}}) {
+    const int64_t count = 200001 + zeros;
+    INFO(zeros << " zeros");
+    const Found guessed = bounded_median(spread, count, 20000);
+    CHECK(guessed.passes == 2);  // without the guess: a histogram, then the sub-bucket collected
+    CHECK(same_double(guessed.median, plain_median(spread, count)));
+    const Found missed = bounded_median(rising, count, 20000);
+    CHECK(missed.passes == 3);  // as without the guess
+    CHECK(same_double(missed.median, plain_median(rising, count)));
+    for (const std::vector<double>* values : {&spread, &rising}) {
+      const Found parts = bounded_median_in_parts(*values, count, 20000);
+      CHECK(parts.passes == (values == &spread ? 2 : 3));  // the parts' windows and counts merged
+      CHECK(same_double(parts.median, plain_median(*values, count)));
+    }
+  }
+}
