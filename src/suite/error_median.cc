@@ -1,7 +1,6 @@
 #include "suite/error_median.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -10,7 +9,6 @@ namespace onnxrun {
 namespace {
 
 constexpr size_t kBuckets = size_t{1} << ErrorMedian::kDigitBits;
-constexpr size_t kSample = size_t{1} << 16;  // errors sampled at a spill, at most (512 KiB)
 
 double value_of(uint64_t b) {
   double v;
@@ -97,17 +95,7 @@ struct ErrorMedian::Rank {
   // halves the work of a later pass.
   int same_as = -1;
   std::unique_ptr<Histogram> histogram;  // this pass: of the next 16 bits, when the bucket is too large to collect
-  std::vector<double> values;            // this pass: the bucket's errors, when it is small enough; or the window's
-  // The second pass's guess, beside the histogram: the errors whose bits lie in
-  // [window_lo, window_hi] go to `values` (unless more than window_room_ come: `overflow`), and
-  // those of the bucket below the window are counted. No guess: window_lo > window_hi.
-  uint64_t window_lo = 1, window_hi = 0, below = 0;
-  bool overflow = false;
-  bool guessing() const { return window_lo <= window_hi; }
-  // Whether the guess of this rank (whose bucket's errors it counted) holds the q-th.
-  bool window_holds(uint64_t rank) const {
-    return guessing() && !overflow && rank >= below && rank - below < values.size();
-  }
+  std::vector<double> values;            // this pass: the bucket's errors, when it is small enough
 
   bool collects(size_t keep) const { return in_bucket <= keep; }
   bool in(uint64_t b) const { return (b >> (64 - fixed)) == prefix; }
@@ -135,8 +123,6 @@ ErrorMedian& ErrorMedian::operator=(ErrorMedian&&) noexcept = default;
 
 void ErrorMedian::spill() {
   top_ = std::make_unique<Histogram>(kBuckets);
-  const size_t stride = std::max<size_t>(1, (kept_count_ + kSample - 1) / kSample);
-  for (size_t i = 0; i < kept_count_; i += stride) sample_.push_back(kept_[i]);
   for (size_t i = 0; i < kept_count_; ++i) add_to_top(kept_[i]);
   drop_kept();
   room_ = 0;
@@ -204,15 +190,8 @@ void ErrorMedian::add_slow(double v) {
   }
   for (const std::unique_ptr<Rank>& r : ranks_) {
     if (r->done || r->same_as >= 0 || !r->in(b)) continue;
-    if (r->collects(keep_)) {
-      r->values.push_back(v);
-      continue;
-    }
-    (*r->histogram)[(b << r->fixed) >> (64 - kDigitBits)].add(b);
-    if (b < r->window_lo) ++r->below;
-    else if (b > r->window_hi || r->overflow) continue;
-    else if (r->values.size() < window_room_) r->values.push_back(v);
-    else r->overflow = true;
+    if (r->collects(keep_)) r->values.push_back(v);
+    else (*r->histogram)[(b << r->fixed) >> (64 - kDigitBits)].add(b);
   }
 }
 
@@ -228,32 +207,10 @@ void ErrorMedian::plan(int64_t count) {
     } else {
       r->q = static_cast<uint64_t>(k - zeros);
       r->narrow(*top_);
-      if (!r->done && !r->collects(keep_)) guess_window(*r);
     }
     ranks_.push_back(std::move(r));
   }
   top_.reset();
-  sample_ = {};
-}
-
-// Where in its bucket the rank lies, by the sample's errors in that bucket: about the
-// same share of them below it, give or take four standard deviations of a sampled share
-// and a few errors. No guess from fewer than 64 of them, or where the window would hold
-// more than half of what may be kept.
-void ErrorMedian::guess_window(Rank& r) const {
-  std::vector<uint64_t> in;
-  for (double v : sample_)
-    if (r.in(bits_of(v))) in.push_back(bits_of(v));
-  if (in.size() < 64) return;
-  std::sort(in.begin(), in.end());
-  const auto n = static_cast<double>(in.size());
-  const double share = (static_cast<double>(r.q) + 0.5) / static_cast<double>(r.in_bucket);
-  const double margin = 4 * std::sqrt(n * share * (1 - share)) + 4;
-  const double from = std::floor(share * n - margin), to = std::ceil(share * n + margin);
-  if ((to - from) / n * static_cast<double>(r.in_bucket) > static_cast<double>(keep_) / 2) return;
-  const uint64_t bucket_lo = r.prefix << (64 - r.fixed), bucket_hi = bucket_lo | (~uint64_t{0} >> r.fixed);
-  r.window_lo = from < 0 ? bucket_lo : in[static_cast<size_t>(from)];
-  r.window_hi = to >= n ? bucket_hi : in[static_cast<size_t>(to)];
 }
 
 bool ErrorMedian::needs_pass(int64_t count) {
@@ -268,12 +225,8 @@ bool ErrorMedian::needs_pass(int64_t count) {
     for (const std::unique_ptr<Rank>& r : ranks_) {
       if (r->done) continue;
       Rank& counted = r->same_as >= 0 ? *ranks_[static_cast<size_t>(r->same_as)] : *r;
-      double* const values = counted.values.data();
       if (r->collects(keep_)) {
-        r->value = kth(values, values + counted.values.size(), r->q, false);
-        r->done = true;
-      } else if (counted.window_holds(r->q)) {  // the guess was right
-        r->value = kth(values, values + counted.values.size(), r->q - counted.below, false);
+        r->value = kth(counted.values.data(), counted.values.data() + counted.values.size(), r->q, false);
         r->done = true;
       } else {
         r->narrow(*counted.histogram);
@@ -283,9 +236,6 @@ bool ErrorMedian::needs_pass(int64_t count) {
       r->values = {};
       r->histogram.reset();
       r->same_as = -1;
-      r->window_lo = 1;  // a guess in the second pass only
-      r->window_hi = r->below = 0;
-      r->overflow = false;
     }
   }
   settled_ = pass_;
@@ -328,7 +278,6 @@ ErrorMedian ErrorMedian::part(size_t parts) const {
     return ErrorMedian(share, static_cast<int64_t>(share));
   }
   ErrorMedian p(keep_);
-  p.window_room_ = keep_ / std::max<size_t>(parts, 1);  // the parts' windows together within `keep`
   p.pass_ = p.settled_ = pass_;
   p.room_ = 0;
   p.sought_mask_ = sought_mask_;
@@ -342,8 +291,6 @@ ErrorMedian ErrorMedian::part(size_t parts) const {
     copy->done = r->done;
     copy->value = r->value;
     copy->same_as = r->same_as;
-    copy->window_lo = r->window_lo;
-    copy->window_hi = r->window_hi;
     if (!r->done && r->same_as < 0 && !r->collects(keep_)) copy->histogram = std::make_unique<Histogram>(kBuckets);
     p.ranks_.push_back(std::move(copy));
   }
@@ -363,14 +310,8 @@ void ErrorMedian::merge(ErrorMedian&& other) {
       Rank& r = *ranks_[i];
       Rank& o = *other.ranks_[i];
       if (r.done || r.same_as >= 0) continue;
-      if (r.collects(keep_)) {
-        r.values.insert(r.values.end(), o.values.begin(), o.values.end());
-        continue;
-      }
-      add_histogram(*r.histogram, *o.histogram);
-      r.below += o.below;
-      r.overflow = r.overflow || o.overflow || r.values.size() + o.values.size() > keep_;
-      if (!r.overflow) r.values.insert(r.values.end(), o.values.begin(), o.values.end());
+      if (r.collects(keep_)) r.values.insert(r.values.end(), o.values.begin(), o.values.end());
+      else add_histogram(*r.histogram, *o.histogram);
     }
     return;
   }
@@ -383,7 +324,6 @@ void ErrorMedian::merge(ErrorMedian&& other) {
   if (other.top_) {
     add_histogram(*top_, *other.top_);
     nonzero_ += other.nonzero_;
-    sample_.insert(sample_.end(), other.sample_.begin(), other.sample_.end());
   } else {
     for (size_t i = 0; i < other.kept_count_; ++i) add_to_top(other.kept_[i]);
   }

@@ -11,12 +11,6 @@
 // same order (needs_pass), each costing 1.5 MiB per rank sought and at most `keep`
 // values. At most 3 more passes (64 bits, 16 at a time); nearly always one, none when
 // the median's bucket holds one value.
-//
-// The second pass also guesses: a sample of the errors kept before the spill tells
-// about where in its bucket each rank lies, and the errors of a narrow window around
-// that place are collected beside the histogram (at most `keep`). A rank that falls in
-// its window is found there, a pass early; one that does not goes on by the histogram,
-// as without the guess.
 #pragma once
 
 #include <cstddef>
@@ -110,7 +104,6 @@ class ErrorMedian {
   void drop_kept();  // room for more kept errors: first_reserve_ at first, then twice as many
   void spill();      // past `keep`: the kept errors into the first histogram
   void plan(int64_t count);
-  void guess_window(Rank& r) const;
 
   size_t keep_;
   size_t room_;  // errors still to keep in the first pass: 0 past `keep_` and in later passes
@@ -125,12 +118,6 @@ class ErrorMedian {
   double* kept_ = nullptr;
   size_t kept_count_ = 0, kept_capacity_ = 0;
   std::unique_ptr<Histogram> top_;  // past `keep_`: of the top 16 bits of every error
-  // Past `keep_`: evenly spaced errors of those kept before the spill (of every part),
-  // for the second pass's guess.
-  std::vector<double> sample_;
-  // The errors a window may collect here: `keep_`, or a part's share of it (the first
-  // part is the owner itself, so the parts together hold less than twice `keep_`).
-  size_t window_room_ = keep_;
   std::vector<std::unique_ptr<Rank>> ranks_;
   int settled_ = -1;  // the last pass whose counts have been read
   // In a later pass, the bits every rank still sought has in common, when they seek one
