@@ -158,24 +158,29 @@ struct FastComparison {
              abs_err, rel_err);
   }
 
-  // A run of m floats judged by `judge` first (suite/compare_judge.h), their errors into
-  // abs_err and rel_err; a pair not both finite is judged by element() (or errors_only())
-  // alone. A run of finite pairs under atol and rtol alone is tallied by `tally` at once.
-  static void judge_run(ComparisonBuilder& cb, JudgeFloats judge, TallyFloats tally, int64_t begin, const char* e,
-                        const char* a, int64_t m, double* abs_err, double* rel_err) {
+  // A run of m floats judged by the judging kernel first (suite/compare_judge.h); a pair
+  // not both finite is judged by element() (or errors_only()) alone. A run of finite pairs
+  // under atol and rtol alone is tallied by the tally kernel at once. The run's errors, as
+  // the statistics take them: the kernel's own arrays where no element was judged alone,
+  // else abs_err and rel_err.
+  struct Errors {
+    const double* abs;
+    const double* rel;
+  };
+  static Errors judge_run(ComparisonBuilder& cb, const FloatKernels& kernels, int64_t begin, const char* e,
+                          const char* a, int64_t m, double* abs_err, double* rel_err) {
     if (!cb.judged_) cb.judged_ = std::make_shared<JudgedRun>();
     JudgedRun& run = *cb.judged_;
-    judge(e, a, static_cast<size_t>(m), cb.tol_.atol, cb.tol_.rtol, run);
+    kernels.judge(e, a, static_cast<size_t>(m), cb.tol_.atol, cb.tol_.rtol, run);
     const bool all_finite = std::memchr(run.finite, false, static_cast<size_t>(m)) == nullptr;
-    if (cb.again_ || (all_finite && tally && !cb.tol_.exact && !cb.tol_.max_ulp && skips_identical<ElemF32>(cb))) {
-      // The errors as arrays, mended where not both finite (a later pass wants no more).
-      std::copy(run.d, run.d + m, abs_err);
-      std::copy(run.rel, run.rel + m, rel_err);
+    if (cb.again_ || (all_finite && !cb.tol_.exact && !cb.tol_.max_ulp && skips_identical<ElemF32>(cb))) {
+      // A later pass wants no more than the errors: the kernel's, mended in place where
+      // not both finite (the tally, which reads them, runs only where all are).
       for (int64_t j = 0; j < m && !all_finite; ++j)
         if (!run.finite[j])
-          errors_only<ElemF32>(e + j * sizeof(float), a + j * sizeof(float), 1, abs_err + j, rel_err + j);
-      if (!cb.again_) tally_run(cb, tally, begin, e, a, m);
-      return;
+          errors_only<ElemF32>(e + j * sizeof(float), a + j * sizeof(float), 1, run.d + j, run.rel + j);
+      if (!cb.again_) tally_run(cb, kernels.tally, begin, e, a, m);
+      return {run.d, run.rel};
     }
     for (int64_t j = 0; j < m; ++j) {
       const auto at = static_cast<size_t>(j);
@@ -184,6 +189,7 @@ struct FastComparison {
       if (run.finite[at]) judged_element(cb, begin + j, ep, ap, run, at, abs_err[j], rel_err[j]);
       else element<ElemF32>(cb, begin + j, ep, ap, abs_err[j], rel_err[j]);
     }
+    return {abs_err, rel_err};
   }
 
   // What tally() would count for each element of a run of finite floats, counted by the
@@ -218,12 +224,8 @@ struct FastComparison {
     constexpr int64_t kSize = sizeof(typename E::B);
     constexpr int64_t kRun = kRunBytes / kSize;
     double abs_err[kRun], rel_err[kRun];
-    JudgeFloats judge = nullptr;
-    TallyFloats tally = nullptr;
-    if constexpr (std::is_same_v<E, ElemF32>) {
-      judge = judge_floats_for(hardware_config());
-      tally = tally_floats_for(hardware_config());
-    }
+    FloatKernels kernels;
+    if constexpr (std::is_same_v<E, ElemF32>) kernels = float_kernels_for(hardware_config());
     for (int64_t i = 0; i < n; i += kRun) {
       const int64_t m = std::min(kRun, n - i);
       const char* e = expected + i * kSize;
@@ -232,10 +234,13 @@ struct FastComparison {
         cb.errors_.add_exact(m);
         continue;
       }
-      if (judge) {
+      if (kernels.judge) {
         static_assert(kRunBytes / sizeof(float) <= JudgedRun::kMax);
-        judge_run(cb, judge, tally, begin + i, e, a, m, abs_err, rel_err);
-      } else if (cb.again_) {
+        const Errors errors = judge_run(cb, kernels, begin + i, e, a, m, abs_err, rel_err);
+        cb.errors_.add_batch(errors.abs, errors.rel, m);
+        continue;
+      }
+      if (cb.again_) {
         errors_only<E>(e, a, m, abs_err, rel_err);
       } else {
         for (int64_t j = 0; j < m; ++j)

@@ -3,12 +3,9 @@
 
 namespace onnxrun {
 
-JudgeFloats judge_floats_for(const HardwareConfig& config) {
-  return config.has(IsaLevel::kAvx512) ? judge_floats_avx512() : nullptr;
-}
-
-TallyFloats tally_floats_for(const HardwareConfig& config) {
-  return config.has(IsaLevel::kAvx512) ? tally_floats_avx512() : nullptr;
+FloatKernels float_kernels_for(const HardwareConfig& config) {
+  if (!config.has(IsaLevel::kAvx512)) return {};
+  return {judge_floats_avx512(), tally_floats_avx512()};
 }
 
 }  // namespace onnxrun

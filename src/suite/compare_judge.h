@@ -87,19 +87,22 @@ struct RunTally {
   size_t worst = 0;
 };
 
-// The AVX-512 tally of a run of n <= kMax floats that `judge` (below) has judged, or null
-// where `config` has no AVX-512. compare_fast_test holds the comparison it feeds to the
-// reference.
-using TallyFloats = void (*)(const char* expected, const char* actual, const JudgedRun& run, size_t n, RunTally& out);
-TallyFloats tally_floats_for(const HardwareConfig& config);
-
-// The AVX-512 judging of a run of n <= kMax floats (any alignment), or null where `config`
-// has no AVX-512 (below it, and for every other type, compare_fast.cc judges element by
-// element: no other kernel measured faster than that). judge_floats is the definition it
-// is held to, and what it runs for a run's tail.
+// The AVX-512 judging of a run of n <= kMax floats (any alignment). judge_floats is the
+// definition it is held to, and what it runs for a run's tail.
 using JudgeFloats = void (*)(const char* expected, const char* actual, size_t n, double atol, double rtol,
                              JudgedRun& out);
-JudgeFloats judge_floats_for(const HardwareConfig& config);
+// The AVX-512 tally of a run of n <= kMax floats that the judging kernel has judged.
+// compare_fast_test holds the comparison it feeds to the reference.
+using TallyFloats = void (*)(const char* expected, const char* actual, const JudgedRun& run, size_t n, RunTally& out);
+
+// The float kernels `config` runs: both, where it has AVX-512, or neither (below it, and
+// for every other type, compare_fast.cc judges element by element: no other kernel
+// measured faster than that).
+struct FloatKernels {
+  JudgeFloats judge = nullptr;
+  TallyFloats tally = nullptr;
+};
+FloatKernels float_kernels_for(const HardwareConfig& config);
 JudgeFloats judge_floats_avx512();  // for the tests, where the CPU has AVX-512
 TallyFloats tally_floats_avx512();
 

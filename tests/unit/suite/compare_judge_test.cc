@@ -60,12 +60,14 @@ std::vector<T> near(const std::vector<T>& expected, std::mt19937& rng) {
 
 TEST_CASE("the AVX-512 judging gives judge_finite's numbers, element by element", "[compare][judge]") {
   const HardwareConfig scalar = capped_hardware(cpu_hardware(), "scalar");
-  CHECK(judge_floats_for(scalar) == nullptr);  // below AVX-512, element by element
+  CHECK(float_kernels_for(scalar).judge == nullptr);  // below AVX-512, element by element
+  CHECK(float_kernels_for(scalar).tally == nullptr);
   if (!cpu_hardware().has(IsaLevel::kAvx512)) {
     WARN("this CPU has no AVX-512: the judging kernel is not compared");
     return;
   }
-  CHECK(judge_floats_for(cpu_hardware()) == judge_floats_avx512());
+  CHECK(float_kernels_for(cpu_hardware()).judge == judge_floats_avx512());
+  CHECK(float_kernels_for(cpu_hardware()).tally == tally_floats_avx512());
   std::mt19937 rng(7);
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<std::pair<double, double>> tolerances = {{0, 0},    {1e-5, 1e-3}, {0, 1e-7}, {1e-30, 0},
