@@ -81,6 +81,10 @@ double kth(double* begin, double* end, uint64_t q, bool and_next) {
   return next ? middle(*at, *next) : *at;
 }
 
+// The bits of an error a histogram tells apart after its top `fixed`: 16, fewer at the
+// end (a guess narrows 12 bits, so `fixed` need not be a multiple of 16).
+int digit_bits(int fixed) { return std::min(ErrorMedian::kDigitBits, 64 - fixed); }
+
 }  // namespace
 
 // One order statistic: the q-th smallest (0-based) of the errors whose top `fixed` bits
@@ -103,13 +107,26 @@ struct ErrorMedian::Rank {
   void narrow(const Histogram& h) {
     uint64_t digit = 0;
     while (q >= h[digit].count) q -= h[digit++].count;
-    prefix = fixed == 0 ? digit : (prefix << kDigitBits) | digit;
-    fixed += kDigitBits;
+    const int bits = digit_bits(fixed);
+    prefix = fixed == 0 ? digit : (prefix << bits) | digit;
+    fixed += bits;
     in_bucket = h[digit].count;
     if (h[digit].least == h[digit].greatest) {  // one value in the bucket (every bit known at 64)
       value = value_of(h[digit].least);
       done = true;
     }
+  }
+  // Narrows a rank in the guessed bucket by the guess's counts, which hold every error of
+  // the bucket (a guess that holds fewer is ignored: a pass more, never a wrong rank).
+  void narrow(const Guess& g) {
+    uint64_t counted = 0;
+    for (uint64_t c : g.counts) counted += c;
+    if (done || fixed != kDigitBits || prefix != g.bucket || counted != in_bucket) return;
+    uint64_t digit = 0;
+    while (q >= g.counts[digit]) q -= g.counts[digit++];
+    prefix = (prefix << kGuessBits) | digit;
+    fixed += kGuessBits;
+    in_bucket = g.counts[digit];
   }
 };
 
@@ -121,11 +138,35 @@ ErrorMedian::~ErrorMedian() = default;
 ErrorMedian::ErrorMedian(ErrorMedian&&) noexcept = default;
 ErrorMedian& ErrorMedian::operator=(ErrorMedian&&) noexcept = default;
 
-void ErrorMedian::spill() {
+void ErrorMedian::spill(const Guess* adopt) {
   top_ = std::make_unique<Histogram>(kBuckets);
+  if (adopt) {
+    guess_ = std::make_unique<Guess>();
+    guess_->bucket = adopt->bucket;
+  } else {
+    guess_from_kept();
+  }
   for (size_t i = 0; i < kept_count_; ++i) add_to_top(kept_[i]);
+  // A guessed bucket of one value so far likely stays one (errors of one ULP, a power of
+  // two per binade): the top histogram alone will find its rank, and counting its many
+  // equal errors a second time would cost the first pass a tenth.
+  if (guess_ && !adopt && (*top_)[guess_->bucket].least == (*top_)[guess_->bucket].greatest) guess_.reset();
   drop_kept();
   room_ = 0;
+}
+
+void ErrorMedian::guess_from_kept() {
+  if (kept_count_ == 0) return;
+  // The middle of all the elements, as a share of the nonzero errors, zeros being
+  // the least: none when the kept ones say that the middle is likely a zero.
+  const auto nonzero = static_cast<double>(kept_count_);
+  const double elements = std::max(static_cast<double>(seen_), nonzero);
+  const double share = (elements / 2 - (elements - nonzero)) / nonzero;
+  if (!(share > 0)) return;
+  double* const at = kept_ + std::min(kept_count_ - 1, static_cast<size_t>(share * nonzero));
+  std::nth_element(kept_, at, kept_ + kept_count_);  // the kept errors are a set: any order
+  guess_ = std::make_unique<Guess>();
+  guess_->bucket = bits_of(*at) >> (64 - kDigitBits);
 }
 
 void ErrorMedian::grow_kept() {
@@ -147,6 +188,7 @@ void ErrorMedian::drop_kept() {
 void ErrorMedian::add_nonzero(const double* v, int64_t n) {
   const auto count = static_cast<size_t>(n);
   if (room_ >= count && kept_capacity_ - kept_count_ >= count) {  // kept: a copy without a branch
+    seen_ += n;
     double* const first = kept_ + kept_count_;
     double* to = first;
     for (int64_t k = 0; k < n; ++k) {
@@ -160,11 +202,14 @@ void ErrorMedian::add_nonzero(const double* v, int64_t n) {
   }
   if (room_ == 0 && top_) {  // the first pass, past `keep`: the top digit counted, the histogram at hand
     Bucket* const top = top_->data();
+    uint64_t* const guessed = guess_ ? guess_->counts.data() : nullptr;
+    const uint64_t guessed_bucket = guess_ ? guess_->bucket : kBuckets;  // kBuckets: no top digit
     uint64_t nonzero = 0;
     for (int64_t k = 0; k < n; ++k) {
       if (v[k] == 0) continue;
       const uint64_t b = bits_of(v[k]);
       top[b >> (64 - kDigitBits)].add(b);
+      if (b >> (64 - kDigitBits) == guessed_bucket) ++guessed[guessed_digit(b)];
       ++nonzero;
     }
     nonzero_ += nonzero;
@@ -177,8 +222,10 @@ void ErrorMedian::add_nonzero(const double* v, int64_t n) {
       if (v[k] != 0 && (bits_of(v[k]) & mask) == sought) add_slow(v[k]);
     return;
   }
-  for (int64_t k = 0; k < n; ++k)
+  for (int64_t k = 0; k < n; ++k) {  // the first pass, up to and past `keep`
+    ++seen_;                         // what the guess made at the spill reads
     if (v[k] != 0) add(v[k]);
+  }
 }
 
 void ErrorMedian::add_slow(double v) {
@@ -191,7 +238,7 @@ void ErrorMedian::add_slow(double v) {
   for (const std::unique_ptr<Rank>& r : ranks_) {
     if (r->done || r->same_as >= 0 || !r->in(b)) continue;
     if (r->collects(keep_)) r->values.push_back(v);
-    else (*r->histogram)[(b << r->fixed) >> (64 - kDigitBits)].add(b);
+    else (*r->histogram)[(b << r->fixed) >> (64 - digit_bits(r->fixed))].add(b);
   }
 }
 
@@ -207,10 +254,12 @@ void ErrorMedian::plan(int64_t count) {
     } else {
       r->q = static_cast<uint64_t>(k - zeros);
       r->narrow(*top_);
+      if (guess_) r->narrow(*guess_);
     }
     ranks_.push_back(std::move(r));
   }
   top_.reset();
+  guess_.reset();
 }
 
 bool ErrorMedian::needs_pass(int64_t count) {
@@ -318,15 +367,23 @@ void ErrorMedian::merge(ErrorMedian&& other) {
   const bool fits = !top_ && !other.top_ && (keep_ == 0 || kept_count_ + other.kept_count_ <= keep_);
   if (fits) {
     for (size_t i = 0; i < other.kept_count_; ++i) add(other.kept_[i]);
+    seen_ += other.seen_;
     return;
   }
-  if (!top_) spill();
+  if (!top_) spill(other.top_ ? other.guess_.get() : nullptr);
   if (other.top_) {
     add_histogram(*top_, *other.top_);
     nonzero_ += other.nonzero_;
+    // The guess's counts stand only where both counted the same bucket all along.
+    if (guess_ && other.guess_ && guess_->bucket == other.guess_->bucket) {
+      for (size_t k = 0; k < guess_->counts.size(); ++k) guess_->counts[k] += other.guess_->counts[k];
+    } else {
+      guess_.reset();
+    }
   } else {
-    for (size_t i = 0; i < other.kept_count_; ++i) add_to_top(other.kept_[i]);
+    for (size_t i = 0; i < other.kept_count_; ++i) add_to_top(other.kept_[i]);  // the guess counts them too
   }
+  seen_ += other.seen_;
 }
 
 double ErrorMedian::finish(int64_t count) {

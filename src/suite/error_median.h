@@ -11,6 +11,13 @@
 // same order (needs_pass), each costing 1.5 MiB per rank sought and at most `keep`
 // values. At most 3 more passes (64 bits, 16 at a time); nearly always one, none when
 // the median's bucket holds one value.
+//
+// The first pass also guesses: when it stops keeping, the kept errors (the first `keep`)
+// say which bucket of the top histogram the middle of them all will likely fall in, and
+// from then on the errors in that bucket are counted by their next 12 bits too (32 KiB).
+// A middle rank in that bucket starts the second pass 28 bits in, not 16, and is then
+// nearly always collected at once: a pass fewer where every element differs by a little
+// (docs/perf.md). A wrong guess costs nothing but its counting.
 #pragma once
 
 #include <cstddef>
@@ -53,6 +60,9 @@ class ErrorMedian {
   // add(v[k]) for each nonzero v[k], k in [0, n), in order: the errors of a run of
   // elements at once, zeros among them (those are no errors).
   void add_nonzero(const double* v, int64_t n);
+  // `n` elements without an error, which add_nonzero was not given: only the guess wants
+  // them (how many of all the elements are zeros).
+  void add_zeros(int64_t n) { seen_ += pass_ == 0 ? n : 0; }
   // After a pass over every error: whether finish() needs one more (then call begin_pass
   // and add them all again). `count`: the number of elements, zero errors included, the
   // same in every call.
@@ -94,15 +104,27 @@ class ErrorMedian {
     std::memcpy(&b, &v, sizeof b);
     return b;
   }
+  // The bucket of the top histogram guessed to hold the middle, and its errors counted
+  // by their next kGuessBits bits.
+  static constexpr int kGuessBits = 12;
+  struct Guess {
+    uint64_t bucket = 0;
+    std::vector<uint64_t> counts = std::vector<uint64_t>(size_t{1} << kGuessBits);
+  };
   void add_to_top(double v) {
     const uint64_t b = bits_of(v);
     (*top_)[b >> (64 - kDigitBits)].add(b);
+    if (guess_ && b >> (64 - kDigitBits) == guess_->bucket) ++guess_->counts[guessed_digit(b)];
     ++nonzero_;
   }
+  static size_t guessed_digit(uint64_t b) { return (b << kDigitBits) >> (64 - kGuessBits); }
   void add_slow(double v);
   void grow_kept();
   void drop_kept();  // room for more kept errors: first_reserve_ at first, then twice as many
-  void spill();      // past `keep`: the kept errors into the first histogram
+  // Past `keep`: the kept errors into the first histogram. The guess is made from them,
+  // or, with `adopt`, is that bucket (a merge's: its parts must have guessed alike).
+  void spill(const Guess* adopt = nullptr);
+  void guess_from_kept();
   void plan(int64_t count);
 
   size_t keep_;
@@ -118,6 +140,10 @@ class ErrorMedian {
   double* kept_ = nullptr;
   size_t kept_count_ = 0, kept_capacity_ = 0;
   std::unique_ptr<Histogram> top_;  // past `keep_`: of the top 16 bits of every error
+  int64_t seen_ = 0;                // the first pass's elements, zeros included
+  // Past `keep_`, when the kept errors gave one: what the guess has counted, of every
+  // error since top_ was made (null once a merge finds parts that guessed otherwise).
+  std::unique_ptr<Guess> guess_;
   std::vector<std::unique_ptr<Rank>> ranks_;
   int settled_ = -1;  // the last pass whose counts have been read
   // In a later pass, the bits every rank still sought has in common, when they seek one

@@ -59,6 +59,8 @@ class ErrorStatsBuilder {
   // nonnegative errors and taking the max with 0 change nothing), in O(1).
   void add_exact(int64_t n) {
     if (pass_ > 0) return;
+    abs_median_.add_zeros(n);
+    rel_median_.add_zeros(n);
     const int64_t before = s_.count;
     s_.count += n;
     s_.exact += n;

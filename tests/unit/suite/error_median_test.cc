@@ -132,3 +132,85 @@ TEST_CASE("the two middles collected from one large bucket", "[compare][median]"
   CHECK(found.passes == 2);
   CHECK(same_double(found.median, plain_median(values, count)));
 }
+
+namespace {
+
+// Relative errors as one ULP of float32 values in [1, 1.03) gives them, in one bucket of
+// the top histogram, too large to collect, and (for this many) its 16-bit buckets too,
+// so that without the guess the median takes three passes; and a quarter as many in a
+// binade far below, so that the least errors are in another bucket than the middle.
+std::vector<double> one_ulp_errors(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> x(1.0f, 1.03f);
+  std::vector<double> v(n + n / 4);
+  for (double& e : v) e = std::ldexp(1.0, -23) / static_cast<double>(x(rng));
+  for (size_t k = 0; k < n / 4; ++k) v[k] = std::ldexp(v[k], -10);
+  std::shuffle(v.begin(), v.end(), rng);
+  return v;
+}
+
+// The median of `values` with `zeros` zeros spread evenly among them, fed a run of 1,024
+// elements at a time as ErrorStatsBuilder feeds it: the main median takes the first of
+// `parts` slices of each pass, parts of it the others, merged in order.
+Found median_in_parts(const std::vector<double>& values, int64_t zeros, size_t keep, size_t parts) {
+  std::vector<double> all;
+  const size_t every = zeros > 0 ? values.size() / static_cast<size_t>(zeros) + 1 : 0;
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (every && k % every == 0 && zeros > 0) {
+      all.push_back(0);
+      --zeros;
+    }
+    all.push_back(values[k]);
+  }
+  all.insert(all.end(), static_cast<size_t>(zeros), 0.0);
+  const auto count = static_cast<int64_t>(all.size());
+  auto feed = [&](ErrorMedian& m, size_t from, size_t to) {
+    for (size_t k = from; k < to; k += 1024)
+      m.add_nonzero(all.data() + k, static_cast<int64_t>(std::min<size_t>(1024, to - k)));
+  };
+  ErrorMedian m(keep, count);
+  int passes = 0;
+  do {
+    if (passes++ > 0) m.begin_pass();
+    const size_t slice = (all.size() / parts + 1023) / 1024 * 1024;
+    std::vector<ErrorMedian> later;
+    for (size_t p = 1; p < parts; ++p) later.push_back(m.part(parts));
+    feed(m, 0, std::min(slice, all.size()));
+    for (size_t p = 1; p < parts; ++p) {
+      feed(later[p - 1], std::min(p * slice, all.size()), p + 1 == parts ? all.size() : (p + 1) * slice);
+      m.merge(std::move(later[p - 1]));
+    }
+  } while (m.needs_pass(count));
+  return {m.finish(count), passes};
+}
+
+}  // namespace
+
+TEST_CASE("a guess from the kept errors saves the median a pass, and a wrong one costs none", "[compare][median]") {
+  const std::vector<double> fair = one_ulp_errors(size_t{1} << 20, 5);
+  std::vector<double> rising = fair;
+  std::sort(rising.begin(), rising.end());  // the kept ones all below the middle: a wrong guess
+  std::vector<double> halves = rising;      // parts that guess apart: one rises, one falls
+  std::reverse(halves.begin() + static_cast<std::ptrdiff_t>(halves.size() / 2), halves.end());
+  struct Case {
+    const char* what;
+    const std::vector<double>& values;
+    size_t parts;
+    int passes;
+  };
+  for (const Case& c : {Case{"fair", fair, 1, 2}, Case{"fair, two parts", fair, 2, 2},
+                        Case{"fair, three parts", fair, 3, 2}, Case{"rising", rising, 1, 3},
+                        Case{"rising, two parts", rising, 2, 3}, Case{"parts that guess apart", halves, 2, 3}})
+    for (int64_t zeros : {int64_t{0}, int64_t{1}, int64_t{100000}}) {
+      INFO(c.what << ", " << zeros << " zeros");
+      const int64_t count = static_cast<int64_t>(c.values.size()) + zeros;
+      const Found found = median_in_parts(c.values, zeros, 4096, c.parts);
+      CHECK(same_double(found.median, plain_median(c.values, count)));
+      CHECK(found.passes == c.passes);
+    }
+  // Zeros past the middle: no guess, and none needed.
+  const int64_t count = static_cast<int64_t>(fair.size()) * 3;
+  const Found found = median_in_parts(fair, count - static_cast<int64_t>(fair.size()), 4096, 2);
+  CHECK(found.median == 0);
+  CHECK(found.passes == 1);
+}
