@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -25,6 +26,22 @@ std::string position_of(const Shape& shape, int64_t k) {
 }
 
 std::string short_number(double v) { return fmt::format("{:.3g}", v); }
+
+// short_number, rounded up where it would round down: a tolerance said to pass ("atol >=
+// 0.0193") must pass when given as printed, and 0.0193 does not where 0.01934 is needed.
+std::string short_number_up(double v) {
+  const std::string s = short_number(v);
+  if (!std::isfinite(v) || std::strtod(s.c_str(), nullptr) >= v) return s;
+  // v's three significant digits d.dd and exponent, the last digit one up.
+  const std::string e = fmt::format("{:.2e}", v);  // "1.93e-02"
+  int mantissa = (e[0] - '0') * 100 + (e[2] - '0') * 10 + (e[3] - '0') + 1;
+  int exponent = std::atoi(e.c_str() + 5);
+  if (mantissa == 1000) {
+    mantissa = 100;
+    ++exponent;
+  }
+  return short_number(std::strtod(fmt::format("{}e{}", mantissa, exponent - 2).c_str(), nullptr));
+}
 
 // The statistic `stat` of the absolute and of the relative errors.
 std::pair<double, double> stat_errors(const ErrorStats& e, ErrorStat stat) {
@@ -220,10 +237,13 @@ std::string Comparison::verdict() const {
     remedy = "no tolerance passes it (NaN, infinities, integers and bytes must match exactly)";
   } else if (std::isinf(needed_rtol)) {
     remedy = fmt::format("would pass with atol >= {} (no rtol would: an expected value there is 0)",
-                         short_number(needed_atol));
+                         short_number_up(needed_atol));
+  } else if (std::isinf(needed_atol)) {  // float64 values whose difference is beyond the double range
+    remedy = fmt::format("would pass with rtol >= {} (no atol would: the error is beyond the double range)",
+                         short_number_up(needed_rtol));
   } else {
-    remedy =
-        fmt::format("would pass with atol >= {} or rtol >= {}", short_number(needed_atol), short_number(needed_rtol));
+    remedy = fmt::format("would pass with atol >= {} or rtol >= {}", short_number_up(needed_atol),
+                         short_number_up(needed_rtol));
   }
   const std::string differ = fmt::format(
       "{} of {} elements {}; worst ({}) at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err {:.3g}, ulp "

@@ -31,9 +31,35 @@ struct FiniteJudgement {
   double d;          // |a - e|
   double rel;        // d == 0 ? 0 : e != 0 ? d / |e| : inf
   double score;      // d == 0 ? 0 : allowed > 0 ? d / allowed : inf
-  double need_atol;  // d - rtol * |e|
-  double need_rtol;  // d <= atol ? 0 : e != 0 ? (d - atol) / |e| : inf
+  double need_atol;  // d - rtol * |e|, raised (raise_atol) until it passes
+  double need_rtol;  // d <= atol ? 0 : e != 0 ? (d - atol) / |e| raised (raise_rtol) until it passes : inf
 };
+
+// The needed tolerances as computed are rounded, and may fall an ULP short: rerun with
+// them, the element would still fail (atol + rtol * |e| < d as the verdict computes it).
+// Each is raised an ULP at a time (once or twice at most) until it passes. A need_atol
+// of 0 or less needs nothing (atol 0 passes: d <= rtol * |e|).
+inline double raise_atol(double t, double d, double p /* rtol * |e| */) {
+  if (t > 0)
+    while (t + p < d) t = std::nextafter(t, std::numeric_limits<double>::infinity());
+  return t;
+}
+inline double raise_rtol(double r, double d, double atol, double abs_e) {
+  while (atol + r * abs_e < d) r = std::nextafter(r, std::numeric_limits<double>::infinity());
+  return r;
+}
+
+// Two finite float64 values whose difference is beyond the double range (d is inf): the
+// verdict is taken on the halves, which are exact there (both values are that large),
+// so that inf / inf (NaN) never passes an element (suite/compare_reference.cc does the same).
+// The errors stay infinite (abs and rel, as relative_error gives them): not representable.
+inline FiniteJudgement judge_overflow(double e, double a, double atol, double rtol) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const double h = std::fabs(a / 2 - e / 2), half_e = std::fabs(e) / 2;  // half_e > 0: |e| is large
+  const double allowed = atol / 2 + rtol * half_e;
+  return {kInf, kInf, allowed > 0 ? h / allowed : kInf, kInf,
+          h <= atol / 2 ? 0 : raise_rtol((h - atol / 2) / half_e, h, atol / 2, half_e)};
+}
 
 // The definition every path follows: the scalar element path (compare_fast.cc), the
 // portable kernel and each vector kernel's tail call it; the vector loops do the same
@@ -41,15 +67,18 @@ struct FiniteJudgement {
 inline FiniteJudgement judge_finite(double e, double a, double atol, double rtol) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const double d = std::fabs(a - e);
+  if (d == kInf) [[unlikely]]
+    return judge_overflow(e, a, atol, rtol);
   const double abs_e = std::fabs(e);
   const double allowed = atol + rtol * abs_e;
+  const double p = rtol * abs_e;
   return {d, relative_error(d, e),
           d == 0        ? 0
           : allowed > 0 ? d / allowed
                         : kInf,
-          d - rtol * abs_e,
+          raise_atol(d - p, d, p),
           d <= atol ? 0
-          : e != 0  ? (d - atol) / abs_e
+          : e != 0  ? raise_rtol((d - atol) / abs_e, d, atol, abs_e)
                     : kInf};
 }
 

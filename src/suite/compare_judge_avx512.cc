@@ -43,10 +43,25 @@ ONNXRUN_AVX512 inline void judge8(__m512d e, __m512d a, __m512d atol, __m512d rt
   // d <= atol ? 0 : e != 0 ? (d - atol) / |e| : inf
   __m512d need_rtol = _mm512_mask_blend_pd(e_nonzero, inf, _mm512_div_pd(_mm512_sub_pd(d, atol), abs_e));
   need_rtol = _mm512_mask_blend_pd(within_atol, need_rtol, zero);
+  // raise_rtol and raise_atol: an ULP up (the next double above a positive one: its bits
+  // plus one) while atol + rtol * |e| falls short of d; rarely taken, once or twice.
+  const __m512i one_ulp = _mm512_set1_epi64(1);
+  const __m512d p = _mm512_mul_pd(rtol, abs_e);
+  for (__mmask8 low = finite & ~within_atol & e_nonzero &
+                      _mm512_cmp_pd_mask(_mm512_add_pd(atol, _mm512_mul_pd(need_rtol, abs_e)), d, _CMP_LT_OQ);
+       low; low &= _mm512_cmp_pd_mask(_mm512_add_pd(atol, _mm512_mul_pd(need_rtol, abs_e)), d, _CMP_LT_OQ))
+    need_rtol = _mm512_castsi512_pd(
+        _mm512_mask_add_epi64(_mm512_castpd_si512(need_rtol), low, _mm512_castpd_si512(need_rtol), one_ulp));
+  __m512d need_atol = _mm512_sub_pd(d, p);
+  for (__mmask8 low = finite & _mm512_cmp_pd_mask(need_atol, zero, _CMP_GT_OQ) &
+                      _mm512_cmp_pd_mask(_mm512_add_pd(need_atol, p), d, _CMP_LT_OQ);
+       low; low &= _mm512_cmp_pd_mask(_mm512_add_pd(need_atol, p), d, _CMP_LT_OQ))
+    need_atol = _mm512_castsi512_pd(
+        _mm512_mask_add_epi64(_mm512_castpd_si512(need_atol), low, _mm512_castpd_si512(need_atol), one_ulp));
   _mm512_storeu_pd(out.d + k, d);
   _mm512_storeu_pd(out.rel + k, rel);
   _mm512_storeu_pd(out.score + k, score);
-  _mm512_storeu_pd(out.need_atol + k, _mm512_sub_pd(d, _mm512_mul_pd(rtol, abs_e)));
+  _mm512_storeu_pd(out.need_atol + k, need_atol);
   _mm512_storeu_pd(out.need_rtol + k, need_rtol);
   for (int lane = 0; lane < 8; ++lane) out.finite[k + lane] = (finite >> lane) & 1;
 }

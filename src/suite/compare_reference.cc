@@ -70,10 +70,30 @@ void ComparisonBuilder::add_reference(int64_t begin, const Tensor& expected, con
         score = (e == a) ? 0 : kInf;
       } else {
         d = std::fabs(a - e);
-        const double allowed = tol_.atol + tol_.rtol * std::fabs(e);
-        score = d == 0 ? 0 : allowed > 0 ? d / allowed : kInf;
-        c.needed_atol = std::max(c.needed_atol, d - tol_.rtol * std::fabs(e));
-        c.needed_rtol = std::max(c.needed_rtol, d <= tol_.atol ? 0 : (e != 0 ? (d - tol_.atol) / std::fabs(e) : kInf));
+        // The smallest tolerances that pass: each raised an ULP at a time until it does,
+        // as atol + rtol * |e| >= d is computed (the quotients round, and may fall short).
+        auto short_of = [](double atol, double rtol, double abs_e, double err) { return atol + rtol * abs_e < err; };
+        if (std::isinf(d)) {
+          // float64 values whose difference is beyond the double range: judged on the
+          // halves, exact there; the errors stay infinite.
+          const double h = std::fabs(a / 2 - e / 2), half_e = std::fabs(e) / 2;
+          const double allowed = tol_.atol / 2 + tol_.rtol * half_e;
+          score = allowed > 0 ? h / allowed : kInf;
+          c.needed_atol = kInf;
+          double r = h <= tol_.atol / 2 ? 0 : (h - tol_.atol / 2) / half_e;
+          while (short_of(tol_.atol / 2, r, half_e, h)) r = std::nextafter(r, kInf);
+          c.needed_rtol = std::max(c.needed_rtol, r);
+        } else {
+          const double allowed = tol_.atol + tol_.rtol * std::fabs(e);
+          score = d == 0 ? 0 : allowed > 0 ? d / allowed : kInf;
+          double t = d - tol_.rtol * std::fabs(e);
+          while (t > 0 && short_of(t, tol_.rtol, std::fabs(e), d)) t = std::nextafter(t, kInf);
+          c.needed_atol = std::max(c.needed_atol, t);
+          double r = d <= tol_.atol ? 0 : (e != 0 ? (d - tol_.atol) / std::fabs(e) : kInf);
+          if (d > tol_.atol && e != 0)
+            while (short_of(tol_.atol, r, std::fabs(e), d)) r = std::nextafter(r, kInf);
+          c.needed_rtol = std::max(c.needed_rtol, r);
+        }
       }
     }
     double abs_err, rel_err;

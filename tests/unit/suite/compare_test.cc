@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <random>
+#include <vector>
 
 #include "core/half.h"
 #include "suite/compare.h"
@@ -256,4 +258,63 @@ TEST_CASE("a mismatch that no rtol fixes says so, not rtol >= none", "[compare]"
   CHECK_FALSE(c.ok);
   CHECK_THAT(c.verdict(), Contains("would pass with atol >= 6.22 (no rtol would: an expected value there is 0)") &&
                               !Contains("none"));
+}
+
+TEST_CASE("the tolerances said to pass do pass, given back as they are", "[compare]") {
+  // (d - atol) / |e| rounds, and fell an ULP short: rtol 0.019398048382243554 left this
+  // element failing (atol + rtol * |e| < d as the verdict computes it).
+  const Tensor e = float_tensor({-0.174796313f}), a = float_tensor({-0.178187042f});
+  const Tolerance given{0.00055325172007661839, 2.2089806215170779e-08};
+  for (const Comparison& c : {compare_tensors(e, a, given), compare_tensors_reference(e, a, given)}) {
+    REQUIRE_FALSE(c.ok);
+    CHECK(compare_tensors(e, a, {c.needed_rtol, given.atol}).ok);
+    CHECK(compare_tensors(e, a, {given.rtol, c.needed_atol}).ok);
+  }
+  // Over many elements and tolerances, runs long enough for the vector judging and tally.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> unit(1, 2), off(-0.1f, 0.1f);
+  std::uniform_real_distribution<double> frac(0, 1);
+  for (int round = 0; round < 60; ++round) {
+    const int64_t n = round % 3 == 0 ? 3001 : 17;
+    std::vector<float> ev(static_cast<size_t>(n)), av(static_cast<size_t>(n));
+    for (size_t k = 0; k < ev.size(); ++k) {
+      ev[k] = std::ldexp(unit(rng), static_cast<int>(rng() % 40) - 20) * (rng() % 2 ? 1 : -1);
+      av[k] = k < 1024 && n > 1024 ? ev[k] : ev[k] * (1 + off(rng));  // then runs tallied at once
+    }
+    const Tensor et = float_tensor(ev), at = float_tensor(av);
+    const Tolerance tol{std::ldexp(frac(rng), -static_cast<int>(rng() % 20)),
+                        std::ldexp(frac(rng), -static_cast<int>(rng() % 30))};
+    const Comparison c = compare_tensors(et, at, tol);
+    INFO("round " << round << " needed atol " << c.needed_atol << " rtol " << c.needed_rtol);
+    CHECK(compare_tensors(et, at, {c.needed_rtol, tol.atol}).ok);
+    CHECK(compare_tensors(et, at, {tol.rtol, c.needed_atol}).ok);
+  }
+}
+
+TEST_CASE("the tolerances the verdict prints are rounded up, so that they pass as printed", "[compare]") {
+  // needed rtol 0.01934...: "rtol >= 0.0193" would fail as printed.
+  const Tensor e = float_tensor({1}), a = float_tensor({1.0193404f});
+  const Comparison c = compare_tensors(e, a, {1e-3, 0});
+  CHECK_THAT(c.verdict(), Contains("would pass with atol >= 0.0184 or rtol >= 0.0194"));
+  CHECK(compare_tensors(e, a, {0.0194, 0}).ok);
+  CHECK(compare_tensors(e, a, {1e-3, 0.0184}).ok);
+  CHECK_FALSE(compare_tensors(e, a, {0.0193, 0}).ok);
+}
+
+TEST_CASE("float64 values whose difference is beyond the double range are judged, not passed", "[compare]") {
+  // |a - e| is 3.4e308, inf in double: inf / (1.5 * 1.7e308, inf too) was NaN, never over 1.
+  Tensor e(DType::kDouble, {2}), a(DType::kDouble, {2});
+  e.mutable_data<double>()[0] = 1.7e308;
+  a.mutable_data<double>()[0] = -1.7e308;
+  e.mutable_data<double>()[1] = a.mutable_data<double>()[1] = 1;
+  for (const Comparison& c : {compare_tensors(e, a, {1.5, 0}), compare_tensors_reference(e, a, {1.5, 0})}) {
+    CHECK_FALSE(c.ok);
+    CHECK(c.mismatches == 1);
+    CHECK(c.worst_index == 0);
+    CHECK_FALSE(c.hard_mismatch);
+    CHECK(c.needed_rtol == 2);
+    CHECK_THAT(c.verdict(), Contains("would pass with rtol >= 2 (no atol would"));
+  }
+  CHECK(compare_tensors(e, a, {2, 0}).ok);              // 3.4e308 <= 2 * 1.7e308
+  CHECK_FALSE(compare_tensors(e, a, {1.5, 1e307}).ok);  // 3.4e308 > 1e307 + 1.5 * 1.7e308
 }
