@@ -96,7 +96,9 @@ ordered_json comparison_json(const Comparison& c) {
   j["max_ulp"] = ulp_json(c.max_ulp);
   // The errors are computed in double, as abs_err and rel_err are: exact, not shortened.
   const ErrorStats& e = c.errors;
-  auto power_of_ten = [](int d) { return json_real(std::stod(fmt::format("1e{}", d))); };  // 1e-3, not pow's
+  // 1e-3, not pow's; strtod, not stod, which throws where the power is subnormal (1e-310)
+  // or rounds to 0 (1e-324, the decade of the least double): their nearest doubles.
+  auto power_of_ten = [](int d) { return json_real(std::strtod(fmt::format("1e{}", d).c_str(), nullptr)); };
   ordered_json histogram = ordered_json::array();
   if (e.exact) histogram.push_back({{"from", 0}, {"to", 0}, {"count", e.exact}});
   for (const auto& [decade, count] : e.decades)

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "io/tensor_file.h"
 #include "support/check_exit.h"
 #include "support/model_builder.h"
+#include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
 #include "support/tensors.h"
@@ -185,4 +187,33 @@ TEST_CASE("compare with a file that is not a tensor: exit 3", "[cli][compare][ba
   CHECK_EXIT(r, 3);
   CHECK_THAT(r.err, StartsWith("onnx-run: ") && Contains("y.npy"));
   CHECK(r.out.empty());
+}
+
+TEST_CASE("compare and --expected --json: errors in the subnormal decades have their histogram", "[cli][compare]") {
+  // Decades 1e-310 (subnormal) and 1e-324 (below the least double, which lies in it):
+  // the JSON histogram's bounds once threw from std::stod, an internal error (exit 3).
+  TempDir d;
+  Tensor zero(DType::kDouble, {4}), tiny(DType::kDouble, {4});  // the typed model's double[4]
+  for (int k = 0; k < 4; ++k) zero.mutable_data<double>()[k] = tiny.mutable_data<double>()[k] = 0;
+  tiny.mutable_data<double>()[0] = 1.5e-310;
+  tiny.mutable_data<double>()[1] = std::numeric_limits<double>::denorm_min();
+  write_npy_file(d.file("zero.npy"), zero);
+  write_npy_file(d.file("tiny.npy"), tiny);
+  write_leaky_model_typed(d.file("m.onnx"), 16, TP::DOUBLE);
+  const ProcessResult model_run =
+      run_cli({d.file("m.onnx"), "-i", "x=" + d.file("zero.npy"), "--expected", "y=" + d.file("tiny.npy"), "--json"});
+  const ProcessResult compared = run_cli({"compare", d.file("zero.npy"), d.file("tiny.npy"), "--json"});
+  for (const ProcessResult& r : {model_run, compared}) {
+    CHECK_EXIT(r, 0);  // within the default atol
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    const nlohmann::json& c = r.out == compared.out ? doc["values"][0]["comparison"] : doc["outputs"][0]["comparison"];
+    const nlohmann::json& h = c["errors"]["abs_histogram"];
+    REQUIRE(h.size() == 3);
+    CHECK(h[0]["count"] == 2);   // no error
+    CHECK(h[1]["from"] == 0.0);  // 1e-324, as the nearest double reads it
+    CHECK(h[1]["to"] == 1e-323);
+    CHECK(h[1]["count"] == 1);
+    CHECK(h[2]["from"] == 1e-310);
+    CHECK(h[2]["count"] == 1);
+  }
 }
