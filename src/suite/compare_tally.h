@@ -41,7 +41,11 @@ namespace onnxrun {
   c.bit_differences += !same_bits;
   c.max_ulp = std::max(c.max_ulp, ulp);
   if (score > 1) ++c.mismatches;
-  if (score > worst_score_) set_worst(k, score, ulp, e, a, d, rel, expected_element, actual_element);
+  // The worst element's errors are the statistics' (infinite for NaN and infinity
+  // mismatches), but unequal integers show their difference.
+  if (score > worst_score_)
+    set_worst(k, score, ulp, e, a, untolerant ? d : abs_err, untolerant ? rel : rel_err, expected_element,
+              actual_element);
 }
 
 inline void ComparisonBuilder::set_worst(int64_t k, double score, uint64_t ulp, double e, double a, double d,
