@@ -44,8 +44,9 @@ const CommandDoc& report_doc() {
       "into one: the tests of all shards in the order one run gives them, the summary and the unsupported "
       "causes as one run prints them, and the --json and --junit reports one run would write. Refuses, "
       "with exit 2, reports of the same shard, of different shard counts, or of different settings "
-      "(onnx-run version, --rtol, --atol, --exact, --max-ulp, --filter, --exclude, --strict, --no-fuse, "
-      "--isolate, --timeout). A shard that no report holds, or a report that cannot be read, fails the "
+      "(onnx-run version, --rtol, --atol, their NAME:V values, --check-error-stat, --exact, --max-ulp, --filter, "
+      "--exclude, --strict, --no-fuse, --isolate, --timeout; a setting an older report did not record counts as "
+      "different). A shard that no report holds, or a report that cannot be read, fails the "
       "merge (exit 3): a lost shard is not a pass. With --allow-missing they are left out, a warning says "
       "which, and the merged report records the missing shards.",
       {
@@ -122,7 +123,9 @@ int run_report(ReportArgs& a) {
     if (!a.allow_missing) fail(ErrorKind::kIo, "report merge: {}; --allow-missing merges what is there", missing);
     log::warn("{}: their tests are not in the merged report (--allow-missing)", missing);
   }
-  if (!closing.baseline.empty() && !m.tests.empty() && compare_with_baseline(m.tests, closing.baseline).matched == 0)
+  // As `test --baseline`: a baseline that meets none of the merged tests (none merged
+  // included) would pass whatever happened.
+  if (!closing.baseline.empty() && compare_with_baseline(m.tests, closing.baseline).matched == 0)
     fail(ErrorKind::kUsage, "--baseline {}: none of its {} tests is among the {} merged (tests match by model path)",
          closing.baseline_path, closing.baseline.size(), m.tests.size());
   for (const std::string* out : {&a.json, &a.junit})

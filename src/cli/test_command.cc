@@ -33,6 +33,7 @@
 #include "suite/discovery.h"
 #include "suite/report.h"
 #include "suite/runner.h"
+#include "suite/tolerance.h"
 
 namespace fs = std::filesystem;
 
@@ -95,10 +96,19 @@ RunInfo run_info(const TestOptions& o) {
   info.shard = o.shard;
   info.shard_source = o.shard_source;
   info.no_fuse = o.runner.case_options.no_fuse;
-  info.rtol = o.runner.case_options.tol.rtol;
-  info.atol = o.runner.case_options.tol.atol;
-  info.exact = o.tol.exact;
-  info.max_ulp = fmt::format("{}", fmt::join(o.tol.max_ulp, ","));
+  // Every comparison setting, as parsed (so the same settings typed in another order
+  // read the same): `report merge` refuses shards whose verdicts were decided differently.
+  const Tolerance& tol = o.runner.case_options.tol;
+  info.rtol = tol.rtol;
+  info.atol = tol.atol;
+  info.output_rtol = tol.output_rtol;
+  info.output_atol = tol.output_atol;
+  info.check_error_stat = error_stat_name(tol.stat);
+  info.exact = tol.exact;
+  std::vector<std::string> ulps;
+  if (tol.max_ulp) ulps.push_back(fmt::format("{}", *tol.max_ulp));
+  for (const auto& [name, n] : tol.output_max_ulp) ulps.push_back(fmt::format("{}:{}", name, n));
+  info.max_ulp = fmt::format("{}", fmt::join(ulps, ","));
   info.jobs = o.runner.jobs;
   info.isolate = o.runner.isolate || o.runner.timeout > 0;
   info.timeout = o.runner.timeout;
@@ -107,11 +117,12 @@ RunInfo run_info(const TestOptions& o) {
 }
 
 // A baseline none of whose tests this run would meet was made of other tests, or keyed
-// in a way this run cannot match: comparing with it would pass whatever happens.
-// Throws Error(kUsage) before anything runs.
+// in a way this run cannot match, or the selection (--filter, --exclude, --shard) left
+// nothing to run: comparing with it would pass whatever happens. Throws Error(kUsage)
+// before anything runs. (An empty baseline asks every test to pass: nothing to refuse.)
 void check_baseline_matches(const std::vector<TestCase>& tests, const std::vector<TestResult>& baseline,
                             const std::string& path) {
-  if (baseline.empty() || tests.empty()) return;
+  if (baseline.empty()) return;
   std::vector<TestIdentity> ids;
   for (const TestCase& t : tests) ids.push_back(identity_of(t));
   for (const auto& m : match_baseline(ids, baseline))

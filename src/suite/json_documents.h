@@ -92,7 +92,9 @@ std::string bench_json(const std::string& what, unsigned threads, const BenchOpt
 
 // `onnx-run test --json FILE` (json_report.cc), indented by 1:
 // {"generator", "run": {"paths", "filter", "exclude", "shard", "shard_source", "rtol", "atol",
-//  "exact", "max_ulp" (--max-ulp as given, "" for none), "jobs", "isolate", "timeout", "strict", "no_fuse"},
+//  "output_rtol", "output_atol" ({NAME: V} of --rtol/--atol NAME:V, {} for none), "check_error_stat",
+//  "exact", "max_ulp" (--max-ulp: "N", "NAME:N", comma-separated, global first; "" for none), "jobs",
+//  "isolate", "timeout", "strict", "no_fuse"},
 //  "merge"?: {"shard_count", "reports", "shards", "missing"} (`report merge` only),
 //  "summary": {"total", "passed", "failed", "unsupported", "error", "timeout", "crashed", "no data", "seconds"},
 //  "unsupported_causes": [{"cause", "tests"}], "tests": [RESULT...]}

@@ -1,6 +1,9 @@
 // The `onnx-run test --json FILE` report (schema in suite/json_documents.h), and its
 // "run" object read back (by `report merge`).
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -14,6 +17,9 @@ std::string test_report_json(const RunInfo& info, const Summary& s, const std::v
                              const MergeInfo* merge) {
   nlohmann::ordered_json j;
   j["generator"] = info.generator;
+  auto per_output = [](const std::optional<std::map<std::string, double>>& m) {
+    return m ? nlohmann::ordered_json(*m) : nlohmann::ordered_json();
+  };
   j["run"] = {{"paths", info.paths},
               {"filter", info.filter},
               {"exclude", info.exclude},
@@ -21,6 +27,10 @@ std::string test_report_json(const RunInfo& info, const Summary& s, const std::v
               {"shard_source", info.shard_source},
               {"rtol", info.rtol},
               {"atol", info.atol},
+              {"output_rtol", per_output(info.output_rtol)},
+              {"output_atol", per_output(info.output_atol)},
+              {"check_error_stat", info.check_error_stat.empty() ? nlohmann::ordered_json()
+                                                                 : nlohmann::ordered_json(info.check_error_stat)},
               {"exact", info.exact},
               {"max_ulp", info.max_ulp},
               {"jobs", info.jobs},
@@ -72,6 +82,15 @@ RunInfo run_info_from_json(const nlohmann::json& run) {
   read_field(run, "shard_source", info.shard_source);
   read_field(run, "rtol", info.rtol);
   read_field(run, "atol", info.atol);
+  // Absent or null in an older report: left nullopt (or empty), "not recorded", which
+  // `report merge` does not take for any value a newer report records.
+  for (auto [field, out] : {std::pair{"output_rtol", &info.output_rtol}, std::pair{"output_atol", &info.output_atol}})
+    if (run.contains(field) && !run[field].is_null()) {
+      std::map<std::string, double> m;
+      read_field(run, field, m);
+      *out = std::move(m);
+    }
+  read_field(run, "check_error_stat", info.check_error_stat);
   read_field(run, "exact", info.exact);
   read_field(run, "max_ulp", info.max_ulp);
   read_field(run, "jobs", info.jobs);

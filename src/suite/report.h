@@ -3,6 +3,8 @@
 // temporary, then rename), so a CI job never reads half a report.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,8 +28,12 @@ struct RunInfo {
   std::string shard;         // the slice run, "K/N" (as resolved by --shard auto too); empty: all tests
   std::string shard_source;  // where --shard auto found it ("Bazel", "GitLab", ...); empty: --shard K/N or none
   double rtol = 0, atol = 0;
-  bool exact = false;   // --exact
-  std::string max_ulp;  // --max-ulp as given ("N", "y:N", comma-separated); empty: none
+  // --rtol/--atol NAME:V, per output name; nullopt: not recorded (a report of an older
+  // onnx-run, which recorded the global values alone).
+  std::optional<std::map<std::string, double>> output_rtol, output_atol;
+  std::string check_error_stat;  // "elemwise", "max", "mean", "median"; empty: not recorded (older report)
+  bool exact = false;            // --exact
+  std::string max_ulp;           // --max-ulp: "N", "y:N", comma-separated (the global bound first); empty: none
   int jobs = 0;
   bool isolate = false, strict = false, no_fuse = false;
   double timeout = 0;

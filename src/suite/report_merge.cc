@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -30,11 +32,26 @@ Slice slice_of(const ReportFile& f) {
 
 std::string slice_text(int k, int n) { return fmt::format("{}/{}", k, n); }
 
+// What an older report did not record reads as this, which equals no recorded value: a
+// mix of reports that did and did not record a setting is refused rather than guessed at.
+constexpr const char* kNotRecorded = "(not recorded: an older report)";
+
+// --rtol/--atol NAME:V as "NAME:V,...", by name.
+std::string per_output_text(const std::optional<std::map<std::string, double>>& m) {
+  if (!m) return kNotRecorded;
+  std::vector<std::string> parts;
+  for (const auto& [name, v] : *m) parts.push_back(fmt::format("{}:{}", name, v));
+  return fmt::format("{}", fmt::join(parts, ","));
+}
+
 // The settings that decide a test's outcome, as (what, value) for a message naming the first that differs.
 std::vector<std::pair<std::string, std::string>> settings_of(const RunInfo& r) {
   return {{"onnx-run version", r.generator},
           {"--rtol", fmt::format("{}", r.rtol)},
           {"--atol", fmt::format("{}", r.atol)},
+          {"per-output --rtol", per_output_text(r.output_rtol)},
+          {"per-output --atol", per_output_text(r.output_atol)},
+          {"--check-error-stat", r.check_error_stat.empty() ? kNotRecorded : r.check_error_stat},
           {"--exact", r.exact ? "on" : "off"},
           {"--max-ulp", r.max_ulp},
           {"--filter", r.filter},

@@ -4,8 +4,9 @@
 //
 // Shards merge only when they belong together: the same shard count N, no slice twice,
 // no test twice, and the same settings that decide outcomes (onnx-run version, --rtol,
-// --atol, --exact, --max-ulp, --filter, --exclude, --strict, --no-fuse, --isolate,
-// --timeout). A slice of 1..N that no report holds is recorded as missing; the caller
+// --atol and their NAME:V values, --check-error-stat, --exact, --max-ulp, --filter,
+// --exclude, --strict, --no-fuse, --isolate, --timeout). A setting an older report did
+// not record differs from every recorded value: such a mix is refused, not guessed at. A slice of 1..N that no report holds is recorded as missing; the caller
 // decides whether that fails (`report merge` fails unless --allow-missing: a lost shard
 // must not turn a CI run green).
 #pragma once

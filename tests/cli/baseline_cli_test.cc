@@ -64,6 +64,27 @@ TEST_CASE("a baseline none of whose tests is selected is a usage error, before a
   CHECK_FALSE(fs::exists(d.file("r.json")));
 }
 
+TEST_CASE("a baseline against a selection of no tests is a usage error too, before anything runs", "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("t/one"));
+  write_leaky_test(d.file("t/two"));
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--json", d.file("base.json")}), 0);
+  for (const std::vector<std::string>& select :
+       {std::vector<std::string>{"--filter", "zzz"}, std::vector<std::string>{"--exclude", "."}}) {
+    std::vector<std::string> args{"test", d.file("t"), "--baseline", d.file("base.json"), "--json", d.file("r.json")};
+    args.insert(args.end(), select.begin(), select.end());
+    const auto r = run_cli(args);
+    CHECK_EXIT(r, 2);  // it exited 0: "matched 0 of its 2 tests (2 not run)"
+    CHECK(r.out.empty());
+    CHECK(r.err == "onnx-run: --baseline " + d.file("base.json") +
+                       ": none of its 2 tests is among the 0 selected here (tests match by model path, from its end); "
+                       "is it the baseline of these tests?\n");
+    CHECK_FALSE(fs::exists(d.file("r.json")));
+  }
+  // Without a baseline, a selection of nothing is no error.
+  CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--filter", "zzz"}), 0);
+}
+
 TEST_CASE("a new test that fails is a regression: no baseline records it as known", "[cli][baseline]") {
   TempDir d;
   write_leaky_test(d.file("t/old"));

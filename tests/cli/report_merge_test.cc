@@ -1,8 +1,9 @@
 // `onnx-run report merge` as a CI job's last step runs it: shard reports merged into the
 // full run's report, text, -q, --json and --junit; a baseline applied as `test
 // --baseline` does; a missing shard a failure (3) unless --allow-missing, which says
-// what is missing; and each refusal a one-line usage error (2), each unreadable report
-// exit 3, with nothing written.
+// what is missing; and each refusal (shards at odds, settings that decide verdicts
+// differing or unrecorded on one side) a one-line usage error (2), each unreadable
+// report exit 3, with nothing written.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -62,6 +63,23 @@ void rewrite_json(const std::string& path, const std::function<void(nlohmann::js
   nlohmann::json j = read_json_file(path);
   change(j);
   std::ofstream(path) << j.dump(1);
+}
+
+// Four one-LeakyRelu tests a..d in d/tree; c's expected output is off by 1e-4 relative
+// in one element, so c fails at --atol 0 --rtol 0 and passes under a lenient setting
+// (--check-error-stat median, --atol y:1). Returns the shard of 2 that holds c.
+int write_one_off_corpus(const TempDir& d) {
+  for (const char* n : {"a", "b", "c", "d"}) write_leaky_test(d.file(std::string("tree/") + n));
+  std::vector<float> y = leaky({-2.0f, -0.5f, 0.0f, 3.0f}, 0.1f);
+  y[3] = 3.0003f;
+  write_float_tensor(d.file("tree/c/test_data_set_0/output_0.pb"), y, "y");
+  for (int k = 1; k <= 2; ++k) {
+    const auto list = run_cli({"test", d.file("tree"), "--list", "--shard", std::to_string(k) + "/2"});
+    REQUIRE_EXIT(list, 0);
+    if (list.out.find("c\n") != std::string::npos) return k;
+  }
+  FAIL("no shard holds c");
+  return 0;
 }
 
 }  // namespace
@@ -216,6 +234,93 @@ TEST_CASE("report merge refuses reports run with different tolerances", "[cli][m
   CHECK_FALSE(fs::exists(s.d.file("m.xml")));
   s.shard(2, 3, s.d.file("s2.json"), {"--atol", "0"});
   CHECK_THAT(run_cli(s.merge()).err, Catch::Contains("ran with --atol '0' but"));
+}
+
+TEST_CASE("report merge refuses shards judged by a different error statistic or per-output tolerance", "[cli][merge]") {
+  // The regression that turned green: the full run fails c, but the shard holding c ran
+  // with a lenient setting the report did not record, and the merge said "4 passed".
+  TempDir d;
+  const int kc = write_one_off_corpus(d);
+  const std::vector<std::string> exact_tol{"--atol", "0", "--rtol", "0"};
+  auto shard = [&](int k, const std::string& json, std::vector<std::string> extra) {
+    std::vector<std::string> args{"test", d.file("tree"), "-q", "--shard", std::to_string(k) + "/2", "--json", json};
+    args.insert(args.end(), exact_tol.begin(), exact_tol.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cli(args);
+  };
+  std::vector<std::string> full{"test", d.file("tree"), "-q"};
+  full.insert(full.end(), exact_tol.begin(), exact_tol.end());
+  REQUIRE_EXIT(run_cli(full), 1);
+  const std::string lenient = d.file("lenient.json"), plain = d.file("plain.json");
+  REQUIRE_EXIT(shard(3 - kc, plain, {}), 0);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--check-error-stat", "median"}, "--check-error-stat 'elemwise' but " + lenient + " with 'median'"},
+      {{"--atol", "y:1"}, "per-output --atol '' but " + lenient + " with 'y:1'"},
+      {{"--rtol", "y:0.5"}, "per-output --rtol '' but " + lenient + " with 'y:0.5'"},
+  };
+  for (const auto& [extra, said] : cases) {
+    INFO(extra.front() << " " << extra.back());
+    REQUIRE_EXIT(shard(kc, lenient, extra), 0);  // c passes there
+    const auto r = run_cli({"report", "merge", lenient, plain, "--json", d.file("m.json")});
+    CHECK_EXIT(r, 2);
+    CHECK(r.err == "onnx-run: report merge: " + plain + " ran with " + said + ": reports of different settings\n");
+    CHECK(r.out.empty());
+    CHECK_FALSE(fs::exists(d.file("m.json")));
+  }
+  // The report records them.
+  REQUIRE_EXIT(shard(kc, lenient, {"--check-error-stat", "median", "--atol", "y:1", "--atol", "1e-3"}), 0);
+  const auto run = read_json_file(lenient)["run"];
+  CHECK(run["check_error_stat"] == "median");
+  CHECK(run["output_atol"] == nlohmann::json({{"y", 1.0}}));
+  CHECK(run["output_rtol"] == nlohmann::json::object());
+  CHECK(run["atol"] == 0.001);
+  // The same settings typed in another order are the same settings: merged (c fails).
+  REQUIRE_EXIT(shard(kc, lenient, {"--max-ulp", "y:1", "--max-ulp", "2"}), 1);
+  REQUIRE_EXIT(shard(3 - kc, plain, {"--max-ulp", "2", "--max-ulp", "y:1"}), 0);
+  CHECK(read_json_file(plain)["run"]["max_ulp"] == "2,y:1");
+  CHECK_EXIT(run_cli({"report", "merge", lenient, plain}), 1);
+}
+
+TEST_CASE("report merge refuses a report that did not record a setting beside one that did", "[cli][merge]") {
+  Sharded s;
+  // An older onnx-run recorded neither the error statistic nor per-output tolerances.
+  rewrite_json(s.d.file("s3.json"), [](nlohmann::json& j) { j["run"].erase("check_error_stat"); });
+  const auto r = run_cli(s.merge());
+  CHECK_EXIT(r, 2);
+  CHECK(r.err == "onnx-run: report merge: " + s.d.file("s3.json") +
+                     " ran with --check-error-stat '(not recorded: an older report)' but " + s.d.file("s1.json") +
+                     " with 'elemwise': reports of different settings\n");
+  rewrite_json(s.d.file("s2.json"), [](nlohmann::json& j) { j["run"]["output_atol"] = nullptr; });
+  CHECK_THAT(run_cli(s.merge()).err,
+             Catch::Contains(" ran with per-output --atol '(not recorded: an older report)' but " +
+                             s.d.file("s1.json") + " with '': reports of different settings"));
+  // Reports that all lack a setting are merged as before (exit 1: the corpus fails).
+  for (const char* f : {"s1.json", "s2.json", "s3.json"})
+    rewrite_json(s.d.file(f), [](nlohmann::json& j) {
+      for (const char* field : {"check_error_stat", "output_rtol", "output_atol"}) j["run"].erase(field);
+    });
+  CHECK_EXIT(run_cli(s.merge()), 1);
+}
+
+TEST_CASE("report merge of shards that selected no test refuses a baseline, as test does", "[cli][merge]") {
+  TempDir d;
+  for (const char* n : {"one", "two"}) write_leaky_test(d.file(std::string("t/") + n));
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--json", d.file("base.json")}), 0);
+  std::vector<std::string> args{"report", "merge"};
+  for (int k = 1; k <= 2; ++k) {
+    const std::string json = d.file("s" + std::to_string(k) + ".json");
+    REQUIRE_EXIT(
+        run_cli({"test", d.file("t"), "-q", "--filter", "zzz", "--shard", std::to_string(k) + "/2", "--json", json}),
+        0);
+    args.push_back(json);
+  }
+  CHECK_EXIT(run_cli(args), 0);  // no baseline: nothing ran, nothing failed
+  args.insert(args.end(), {"--baseline", d.file("base.json"), "--json", d.file("m.json")});
+  const auto r = run_cli(args);
+  CHECK_EXIT(r, 2);  // it exited 0: "matched 0 of its 2 tests (2 not run)"
+  CHECK(r.err == "onnx-run: --baseline " + d.file("base.json") +
+                     ": none of its 2 tests is among the 0 merged (tests match by model path)\n");
+  CHECK_FALSE(fs::exists(d.file("m.json")));
 }
 
 TEST_CASE("report merge refuses reports of other onnx-run versions", "[cli][merge]") {
