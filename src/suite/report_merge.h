@@ -6,8 +6,9 @@
 // no test twice, and the same settings that decide outcomes (onnx-run version, --rtol,
 // --atol and their NAME:V values, --check-error-stat, --exact, --max-ulp, --filter,
 // --exclude, --strict, --no-fuse, --isolate, --timeout). A setting an older report did
-// not record differs from every recorded value: such a mix is refused, not guessed at. A slice of 1..N that no report holds is recorded as missing; the caller
-// decides whether that fails (`report merge` fails unless --allow-missing: a lost shard
+// not record differs from every recorded value: such a mix is refused, not guessed at.
+// A slice of 1..N that no report holds is recorded as missing; the caller decides
+// whether that fails (`report merge` fails unless --allow-missing: a lost shard
 // must not turn a CI run green).
 #pragma once
 
