@@ -46,6 +46,12 @@ struct Doors {
     for (auto& args : all) args.insert(args.end(), extra.begin(), extra.end());
     return all;
   }
+  // verify with the run's input and exp/'s output as the other runtime's values.
+  std::vector<std::string> verify(const std::vector<std::string>& extra = {}) const {
+    std::vector<std::string> args{"verify", d.file("m/model.onnx"), d.file("x.pb"), d.file("exp/output_0.pb")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
 };
 
 std::string joined(const std::vector<std::string>& args) {
@@ -139,6 +145,35 @@ TEST_CASE("--exact and --max-ulp are usage errors together, or with another stat
       const auto r = run_cli(args);
       CHECK_EXIT(r, 2);
       CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+  }
+}
+
+TEST_CASE("--max-ulp is a whole number of ULPs, read exactly: anything else is a one-line usage error",
+          "[cli][verdict]") {
+  const Doors doors({0.0f, -0.0f, 1.0f, -0.2f});
+  for (const std::string bad : {"1e3", "y:1e3", "1.0", "+1", "0x10", "9200000000000000000", "18446744073709551616"}) {
+    std::vector<std::vector<std::string>> all = doors.doors({"--max-ulp", bad});
+    all.push_back(doors.verify({"--max-ulp", bad}));
+    for (const auto& args : all) {
+      INFO(joined(args));
+      const auto r = run_cli(args);
+      CHECK_EXIT(r, 2);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK_THAT(r.err, StartsWith("onnx-run: ") && Contains("--max-ulp") && Contains("whole number") &&
+                            Contains("'" + bad + "'"));
+    }
+  }
+  // 2^53 + 1, which a double would have made 2^53; the largest bound taken.
+  for (const std::string big : {"9007199254740993", "9199999999999999999"}) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{doors.d.file("m/model.onnx"), "--json", "--max-ulp", big},
+          {"compare", doors.d.file("act"), doors.d.file("exp"), "--json", "--max-ulp", big},
+          doors.verify({"--json", "--max-ulp", big})}) {
+      INFO(joined(args));
+      const auto r = run_cli(args);
+      CHECK_EXIT(r, 0);
+      CHECK_THAT(r.out, Contains("\"max_ulp_bound\": " + big + ","));
     }
   }
 }
