@@ -70,6 +70,13 @@ void check_one_line_failure(const ProcessResult& r) {
 
 const float kOneUp = std::nextafter(1.0f, 2.0f);
 
+// run_cli(args) with stdout on /dev/full: every write to it fails (ENOSPC).
+ProcessResult run_cli_to_full(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"/bin/sh", "-c", "exec \"$0\" \"$@\" >/dev/full", onnx_run_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_process(argv);
+}
+
 }  // namespace
 
 TEST_CASE("every door's mismatch is one onnx-run: line on stderr, exit 1", "[cli][verdict]") {
@@ -175,6 +182,20 @@ TEST_CASE("--max-ulp is a whole number of ULPs, read exactly: anything else is a
       CHECK_EXIT(r, 0);
       CHECK_THAT(r.out, Contains("\"max_ulp_bound\": " + big + ","));
     }
+  }
+}
+
+TEST_CASE("a mismatch whose report cannot be written is the one stdout line, exit 3, in every door", "[cli][verdict]") {
+  const Doors doors({0.0f, -0.0f, 1.5f, -0.2f});
+  std::vector<std::vector<std::string>> all = doors.doors();
+  all.push_back(doors.verify());
+  REQUIRE_EXIT(run_cli({"test", doors.d.file("m"), "-q", "--shard", "1/1", "--json", doors.d.file("s.json")}), 1);
+  all.push_back({"report", "merge", doors.d.file("s.json")});
+  for (const auto& args : all) {
+    INFO(joined(args));
+    const auto r = run_cli_to_full(args);
+    CHECK_EXIT(r, 3);
+    CHECK(r.err == "onnx-run: stdout: No space left on device\n");
   }
 }
 
