@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "cli/logging.h"
+#include "cli/stdout_check.h"
 #include "core/error.h"
 
 namespace onnxrun::cli {
@@ -26,6 +27,9 @@ void print_one_line(const char* prefix, std::string msg) {
 }  // namespace
 
 int report_mismatch(const std::string& why) {
+  // The verdict is told only once the full report has reached stdout: a report that was
+  // lost is the failure, its one line "stdout: ..." (exit 3), as the run door has it.
+  check_stdout();
   print_one_line("", why);
   return kExitMismatch;
 }

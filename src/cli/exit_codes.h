@@ -22,7 +22,8 @@ int report_error(const Error& e);
 
 // A run that went through but failed its verdict (an output mismatched, a test failed or
 // regressed): "onnx-run: <why>" as one line on stderr, the full report being on stdout.
-// Returns kExitMismatch.
+// Returns kExitMismatch. Flushes stdout first (check_stdout): when the report could not
+// be written, that is the one line instead (it throws, exit 3; a closed pipe ends quietly).
 int report_mismatch(const std::string& why);
 
 }  // namespace onnxrun::cli

@@ -22,6 +22,19 @@ std::optional<double> non_negative(const std::string& text) {
   return v;
 }
 
+// A ULP distance is below this bound: 2^63 and more is far beyond any real distance, and
+// kUlpInfinite (suite/ulp.h) is not a bound anyone can give.
+constexpr uint64_t kUlpBoundLimit = 9'200'000'000'000'000'000u;
+
+// The whole number of ULPs `text` is: decimal digits only, every one of them read.
+std::optional<uint64_t> ulp_count(const std::string& text) {
+  uint64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end || v >= kUlpBoundLimit) return std::nullopt;
+  return v;
+}
+
 std::string problem_with(const std::string& arg) {
   const NamedValue nv = split_named_value(arg);
   if (arg.find(':') != std::string::npos && nv.name.empty())
@@ -35,6 +48,20 @@ std::string problem_with(const std::string& arg) {
 // CLI11's check of one such argument, for the option's definition.
 CLI::Validator named_non_negative_number() {
   return CLI::Validator([](std::string& text) { return problem_with(text); }, "", "[NAME:]number >= 0");
+}
+
+std::string ulp_problem_with(const std::string& arg) {
+  const NamedValue nv = split_named_value(arg);
+  if (arg.find(':') != std::string::npos && nv.name.empty())
+    return fmt::format("expected [NAME:]N with a name before ':', got '{}'", arg);
+  if (!ulp_count(nv.value))
+    return fmt::format("expected {}a whole number of ULPs (decimal digits, below 9.2e18), got '{}'",
+                       nv.name.empty() ? "" : "NAME:N with N ", arg);
+  return "";
+}
+
+CLI::Validator named_ulp_count() {
+  return CLI::Validator([](std::string& text) { return ulp_problem_with(text); }, "", "[NAME:]whole number");
 }
 
 }  // namespace
@@ -52,6 +79,19 @@ NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std
       fail(ErrorKind::kUsage, "{}: {}", option, problem);
     const NamedValue nv = split_named_value(arg);
     const double v = *non_negative(nv.value);
+    if (nv.name.empty()) out.all = v;
+    else out.by_name[nv.name] = v;
+  }
+  return out;
+}
+
+NamedUlps parse_named_ulps(const std::vector<std::string>& args, const std::string& option) {
+  NamedUlps out;
+  for (const std::string& arg : args) {
+    if (const std::string problem = ulp_problem_with(arg); !problem.empty())
+      fail(ErrorKind::kUsage, "{}: {}", option, problem);
+    const NamedValue nv = split_named_value(arg);
+    const uint64_t v = *ulp_count(nv.value);
     if (nv.name.empty()) out.all = v;
     else out.by_name[nv.name] = v;
   }
@@ -81,7 +121,7 @@ void add_tolerance_options(CLI::App& app, ToleranceArgs& a, const std::string& n
                  "(+0 and -0 are 0 apart, NaN matches NaN, NaN or inf against anything else is never within); "
                  "NAME:N for one output (repeatable)")
       ->type_name("[NAME:]N")
-      ->check(named_non_negative_number());
+      ->check(named_ulp_count());
 }
 
 Tolerance tolerance_from(const ToleranceArgs& a, Tolerance base) {
@@ -94,15 +134,9 @@ Tolerance tolerance_from(const ToleranceArgs& a, Tolerance base) {
   const std::optional<ErrorStat> stat = parse_error_stat(a.stat);
   if (!stat) fail(ErrorKind::kUsage, "--check-error-stat {}: expected elemwise, max, mean or median", a.stat);
   base.stat = *stat;
-  const NamedNumbers ulps = parse_named_numbers(a.max_ulp, "--max-ulp");
-  // 2^63: far beyond any real distance, and below kUlpInfinite.
-  auto whole = [](double v, const std::string& arg) {
-    if (v != std::floor(v) || v >= 9.2e18)
-      fail(ErrorKind::kUsage, "--max-ulp {}: expected a whole number of ULPs", arg);
-    return static_cast<uint64_t>(v);
-  };
-  if (ulps.all) base.max_ulp = whole(*ulps.all, fmt::format("{}", *ulps.all));
-  for (const auto& [name, v] : ulps.by_name) base.output_max_ulp[name] = whole(v, fmt::format("{}:{}", name, v));
+  const NamedUlps ulps = parse_named_ulps(a.max_ulp, "--max-ulp");
+  if (ulps.all) base.max_ulp = *ulps.all;
+  for (const auto& [name, v] : ulps.by_name) base.output_max_ulp[name] = v;
   base.exact = base.exact || a.exact;
   if (base.exact && !a.max_ulp.empty()) fail(ErrorKind::kUsage, "--exact and --max-ulp: give one of them");
   if ((base.exact || !a.max_ulp.empty()) && base.stat != ErrorStat::kElemwise)

@@ -4,6 +4,7 @@
 // `--atol y:0:1e-3`.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,6 +31,15 @@ struct NamedNumbers {
 // Throws Error(kUsage) naming `option` for a value that is not a finite number >= 0 or
 // an empty name.
 NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std::string& option);
+
+// Whole numbers of ULPs given as N and NAME:N (--max-ulp), as parse_named_numbers: N is
+// decimal digits only (no sign, point or exponent), below 9.2e18, read as an integer so
+// that every value is kept exactly. Throws Error(kUsage) naming `option` otherwise.
+struct NamedUlps {
+  std::optional<uint64_t> all;
+  std::map<std::string, uint64_t> by_name;
+};
+NamedUlps parse_named_ulps(const std::vector<std::string>& args, const std::string& option);
 
 // --rtol/--atol [NAME:]V, --check-error-stat, --exact and --max-ulp [NAME:]N, added to
 // `app` and stored as text.

@@ -91,7 +91,7 @@ VerifyOptions verify_options(const VerifyArgs& a) {
   o.tolerance = tolerance_from(a.tol);
   o.exact_by_default =
       !(parse_named_numbers(a.tol.rtol, "--rtol").all || parse_named_numbers(a.tol.atol, "--atol").all ||
-        parse_named_numbers(a.tol.max_ulp, "--max-ulp").all || a.tol.stat != "elemwise");
+        parse_named_ulps(a.tol.max_ulp, "--max-ulp").all || a.tol.stat != "elemwise");
   o.require_all = a.require_all;
   return o;
 }

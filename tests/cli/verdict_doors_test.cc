@@ -46,6 +46,12 @@ struct Doors {
     for (auto& args : all) args.insert(args.end(), extra.begin(), extra.end());
     return all;
   }
+  // verify with the run's input and exp/'s output as the other runtime's values.
+  std::vector<std::string> verify(const std::vector<std::string>& extra = {}) const {
+    std::vector<std::string> args{"verify", d.file("m/model.onnx"), d.file("x.pb"), d.file("exp/output_0.pb")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
 };
 
 std::string joined(const std::vector<std::string>& args) {
@@ -63,6 +69,13 @@ void check_one_line_failure(const ProcessResult& r) {
 }
 
 const float kOneUp = std::nextafter(1.0f, 2.0f);
+
+// run_cli(args) with stdout on /dev/full: every write to it fails (ENOSPC).
+ProcessResult run_cli_to_full(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"/bin/sh", "-c", "exec \"$0\" \"$@\" >/dev/full", onnx_run_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_process(argv);
+}
 
 }  // namespace
 
@@ -140,6 +153,49 @@ TEST_CASE("--exact and --max-ulp are usage errors together, or with another stat
       CHECK_EXIT(r, 2);
       CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     }
+  }
+}
+
+TEST_CASE("--max-ulp is a whole number of ULPs, read exactly: anything else is a one-line usage error",
+          "[cli][verdict]") {
+  const Doors doors({0.0f, -0.0f, 1.0f, -0.2f});
+  for (const std::string bad : {"1e3", "y:1e3", "1.0", "+1", "0x10", "9200000000000000000", "18446744073709551616"}) {
+    std::vector<std::vector<std::string>> all = doors.doors({"--max-ulp", bad});
+    all.push_back(doors.verify({"--max-ulp", bad}));
+    for (const auto& args : all) {
+      INFO(joined(args));
+      const auto r = run_cli(args);
+      CHECK_EXIT(r, 2);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK_THAT(r.err, StartsWith("onnx-run: ") && Contains("--max-ulp") && Contains("whole number") &&
+                            Contains("'" + bad + "'"));
+    }
+  }
+  // 2^53 + 1, which a double would have made 2^53; the largest bound taken.
+  for (const std::string big : {"9007199254740993", "9199999999999999999"}) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{doors.d.file("m/model.onnx"), "--json", "--max-ulp", big},
+          {"compare", doors.d.file("act"), doors.d.file("exp"), "--json", "--max-ulp", big},
+          doors.verify({"--json", "--max-ulp", big})}) {
+      INFO(joined(args));
+      const auto r = run_cli(args);
+      CHECK_EXIT(r, 0);
+      CHECK_THAT(r.out, Contains("\"max_ulp_bound\": " + big + ","));
+    }
+  }
+}
+
+TEST_CASE("a mismatch whose report cannot be written is the one stdout line, exit 3, in every door", "[cli][verdict]") {
+  const Doors doors({0.0f, -0.0f, 1.5f, -0.2f});
+  std::vector<std::vector<std::string>> all = doors.doors();
+  all.push_back(doors.verify());
+  REQUIRE_EXIT(run_cli({"test", doors.d.file("m"), "-q", "--shard", "1/1", "--json", doors.d.file("s.json")}), 1);
+  all.push_back({"report", "merge", doors.d.file("s.json")});
+  for (const auto& args : all) {
+    INFO(joined(args));
+    const auto r = run_cli_to_full(args);
+    CHECK_EXIT(r, 3);
+    CHECK(r.err == "onnx-run: stdout: No space left on device\n");
   }
 }
 

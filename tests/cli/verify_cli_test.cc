@@ -106,3 +106,32 @@ TEST_CASE("info --verify lists what verify would check and the values it needs",
   CHECK_THAT(r.out, Contains("node 'lr' (LeakyRelu v6 (6-15)): checked given input c and output y"));
   CHECK_THAT(r.out, Contains("values it needs: c, y"));
 }
+
+TEST_CASE("verify: onnx-run's value is expected, the dump's got, with the errors compare gives for that pair",
+          "[cli][verify]") {
+  // lr gives {-1, -0.5, 0, 1}; the dump says -1 for -0.5: rel err 0.5 / 0.5 = 1.
+  const Dumped v(-1.0f);
+  const ProcessResult r = run_cli(v.args());
+  REQUIRE_EXIT(r, 1);
+  CHECK_THAT(r.out, Contains("expected -0.5 (0xbf000000), got -1 (0xbf800000), abs err 0.5, rel err 1, ulp"));
+  // And 0.25 for 0: against an expected 0, an infinite relative error. `compare DEF DUMP`
+  // (A expected) gives the same comparison in every verdict mode.
+  write_tensor_file(v.d.file("y.pb"), float_tensor({1, 1, 2, 2}, {-1, -1, 0.25f, 1}), "y");
+  write_tensor_file(v.d.file("def.pb"), float_tensor({1, 1, 2, 2}, {-1, -0.5f, 0, 1}), "y");
+  for (const std::vector<std::string>& tol :
+       {std::vector<std::string>{"--exact"}, {"--max-ulp", "1"}, {"--atol", "0", "--rtol", "0"}}) {
+    std::vector<std::string> compare{"compare", v.d.file("def.pb"), v.d.file("y.pb"), "--json"};
+    compare.insert(compare.end(), tol.begin(), tol.end());
+    std::vector<std::string> more{"--json"};
+    more.insert(more.end(), tol.begin(), tol.end());
+    const ProcessResult vr = run_cli(v.args(more)), cr = run_cli(compare);
+    INFO(tol.front() << "\nverify: " << vr.out << "\ncompare: " << cr.out);
+    REQUIRE_EXIT(vr, 1);
+    REQUIRE_EXIT(cr, 1);
+    const nlohmann::json got = nlohmann::json::parse(vr.out)["nodes"][1]["outputs"][0]["comparison"];
+    const nlohmann::json want = nlohmann::json::parse(cr.out)["values"][0]["comparison"];
+    CHECK(got == want);
+    CHECK(got["errors"]["max_rel_err"] == want["errors"]["max_rel_err"]);
+    CHECK(got["needed_rtol"] == want["needed_rtol"]);
+  }
+}

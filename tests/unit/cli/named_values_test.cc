@@ -50,3 +50,33 @@ TEST_CASE("tolerance_from puts global values over the base and per-output ones b
   a.stat = "p50";
   CHECK_THROWS_AS(tolerance_from(a), Error);
 }
+
+TEST_CASE("--max-ulp takes whole numbers of ULPs, read as integers: no double rounds them", "[named-values]") {
+  const NamedUlps n = parse_named_ulps({"9007199254740993", "y:9199999999999999999", "z:0"}, "--max-ulp");
+  REQUIRE(n.all);
+  CHECK(*n.all == 9007199254740993u);  // 2^53 + 1, which a double makes 2^53
+  CHECK(n.by_name.at("y") == 9199999999999999999u);
+  CHECK(n.by_name.at("z") == 0);
+  ToleranceArgs a;
+  a.max_ulp = {"9007199254740993", "y:3"};
+  const Tolerance t = tolerance_from(a);
+  REQUIRE(t.max_ulp);
+  CHECK(*t.max_ulp == 9007199254740993u);
+  CHECK(t.output_max_ulp.at("y") == 3);
+
+  auto message = [](const std::string& arg) {
+    try {
+      parse_named_ulps({arg}, "--max-ulp");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::kUsage);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  for (const std::string bad : {"1e3", "1.0", "1.5", "-1", "+1", " 1", "1 ", "0x10", "", "y:1e3", "y:", "inf",
+                                "9200000000000000000", "18446744073709551616", "99999999999999999999999"}) {
+    INFO(bad);
+    CHECK_THAT(message(bad), Contains("--max-ulp") && Contains("whole number") && Contains("'" + bad + "'"));
+  }
+  CHECK_THAT(message(":1"), Contains("a name before ':'"));
+}

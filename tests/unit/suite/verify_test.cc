@@ -1,8 +1,10 @@
 // Dumped values checked node by node (suite/verify.h): a Conv -> LeakyRelu model built
 // with model_builder, Conv not checked with its reason, LeakyRelu recomputed on exactly
 // the dumped input; planted bugs found with their ULP distance.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +13,7 @@
 #include "io/tensor_file.h"
 #include "io/value_index.h"
 #include "model/load.h"
+#include "suite/compare.h"
 #include "suite/verify.h"
 #include "suite/verify_report.h"
 #include "support/model_builder.h"
@@ -127,4 +130,58 @@ TEST_CASE("verify: a value missing from VALUES leaves its node unchecked, and --
   r = verify_graph(m, index, o);
   CHECK_FALSE(r.passed());
   CHECK(r.unchecked_runnable() == std::vector<size_t>{1});
+}
+
+TEST_CASE("verify: onnx-run's value is the expected side, relative errors measured against it as compare does",
+          "[verify]") {
+  TempDir d;
+  const Model m = conv_leaky(d);
+  Tensor c = patterns(0x3c00);  // 1 and up: LeakyRelu gives them back
+  c.mutable_data<uint16_t>()[1] = 0x0000;
+  const Tensor want = leaky(c, 0.1f);
+  Tensor y = leaky(c, 0.1f);
+  y.mutable_data<uint16_t>()[0] = 0x4000;  // 2 for 1
+
+  // One element: expected 1 (onnx-run's), got 2 (the dump's): rel err 1, not 0.5.
+  VerifyReport r = check(m, c, y, d);
+  REQUIRE(r.nodes[1].checked);
+  const Comparison& one = r.nodes[1].outputs.at(0).comparison;
+  CHECK(one.worst_index == 0);
+  CHECK(one.expected == 1);
+  CHECK(one.actual == 2);
+  CHECK(one.abs_err == 1);
+  CHECK(one.rel_err == 1);
+  CHECK(one.needed_rtol == Approx(1).epsilon(1e-6));  // (1 - atol) / 1, where it was 0.5
+  CHECK(one.errors.max_rel == 1);
+
+  // And 1 for 0: against an expected 0 the relative error is infinite.
+  y.mutable_data<uint16_t>()[1] = 0x3c00;
+  std::vector<Tolerance> tolerances(3);  // --exact, --max-ulp 1, --atol 0 --rtol 0
+  tolerances[0].exact = true;
+  tolerances[1].max_ulp = 1;
+  tolerances[2].atol = tolerances[2].rtol = 0;
+  for (const Tolerance& tol : tolerances) {
+    VerifyOptions o;
+    o.tolerance = tol;
+    o.exact_by_default = tol.exact;
+    r = check(m, c, y, d, o);
+    REQUIRE(r.nodes[1].checked);
+    const Comparison& got = r.nodes[1].outputs.at(0).comparison;
+    const Comparison want_c = compare_tensors(want, y, tol);
+    CHECK(std::isinf(got.errors.max_rel));
+    CHECK(std::isinf(got.needed_rtol));
+    CHECK(got.worst_index == want_c.worst_index);
+    CHECK(got.expected == want_c.expected);
+    CHECK(got.actual == want_c.actual);
+    CHECK(got.expected_bits == want_c.expected_bits);
+    CHECK(got.actual_bits == want_c.actual_bits);
+    CHECK(got.abs_err == want_c.abs_err);
+    CHECK(got.rel_err == want_c.rel_err);
+    CHECK(got.needed_atol == want_c.needed_atol);
+    CHECK(got.needed_rtol == want_c.needed_rtol);
+    CHECK(got.mismatches == want_c.mismatches);
+    CHECK(got.errors.max_rel == want_c.errors.max_rel);
+    CHECK(got.errors.mean_rel == want_c.errors.mean_rel);
+    CHECK(got.errors.median_rel == want_c.errors.median_rel);
+  }
 }
