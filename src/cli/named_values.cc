@@ -72,30 +72,31 @@ NamedValue split_named_value(const std::string& arg) {
   return {arg.substr(0, colon), arg.substr(colon + 1)};
 }
 
-NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std::string& option) {
-  NamedNumbers out;
+namespace {
+
+// Each of `args` checked by `problem` (a message, or empty) and its value read by `read`.
+template <class T, class Read>
+Named<T> parse_named(const std::vector<std::string>& args, const std::string& option,
+                     std::string (*problem)(const std::string&), Read read) {
+  Named<T> out;
   for (const std::string& arg : args) {
-    if (const std::string problem = problem_with(arg); !problem.empty())
-      fail(ErrorKind::kUsage, "{}: {}", option, problem);
+    if (const std::string why = problem(arg); !why.empty()) fail(ErrorKind::kUsage, "{}: {}", option, why);
     const NamedValue nv = split_named_value(arg);
-    const double v = *non_negative(nv.value);
+    const T v = *read(nv.value);
     if (nv.name.empty()) out.all = v;
     else out.by_name[nv.name] = v;
   }
   return out;
 }
 
+}  // namespace
+
+NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std::string& option) {
+  return parse_named<double>(args, option, problem_with, non_negative);
+}
+
 NamedUlps parse_named_ulps(const std::vector<std::string>& args, const std::string& option) {
-  NamedUlps out;
-  for (const std::string& arg : args) {
-    if (const std::string problem = ulp_problem_with(arg); !problem.empty())
-      fail(ErrorKind::kUsage, "{}: {}", option, problem);
-    const NamedValue nv = split_named_value(arg);
-    const uint64_t v = *ulp_count(nv.value);
-    if (nv.name.empty()) out.all = v;
-    else out.by_name[nv.name] = v;
-  }
-  return out;
+  return parse_named<uint64_t>(args, option, ulp_problem_with, ulp_count);
 }
 
 void add_tolerance_options(CLI::App& app, ToleranceArgs& a, const std::string& note) {

@@ -22,23 +22,20 @@ struct NamedValue {
 // "NAME:VALUE" or "VALUE".
 NamedValue split_named_value(const std::string& arg);
 
-// Numbers >= 0 given as VALUE (the last one wins) and NAME:VALUE (per name; the last one
-// wins).
-struct NamedNumbers {
-  std::optional<double> all;
-  std::map<std::string, double> by_name;
+// Values given as VALUE (the last one wins) and NAME:VALUE (per name; the last one wins).
+template <class T>
+struct Named {
+  std::optional<T> all;
+  std::map<std::string, T> by_name;
 };
-// Throws Error(kUsage) naming `option` for a value that is not a finite number >= 0 or
-// an empty name.
+using NamedNumbers = Named<double>;
+using NamedUlps = Named<uint64_t>;
+// Numbers >= 0. Throws Error(kUsage) naming `option` for a value that is not a finite
+// number >= 0 or an empty name.
 NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std::string& option);
-
-// Whole numbers of ULPs given as N and NAME:N (--max-ulp), as parse_named_numbers: N is
-// decimal digits only (no sign, point or exponent), below 9.2e18, read as an integer so
-// that every value is kept exactly. Throws Error(kUsage) naming `option` otherwise.
-struct NamedUlps {
-  std::optional<uint64_t> all;
-  std::map<std::string, uint64_t> by_name;
-};
+// Whole numbers of ULPs (--max-ulp): decimal digits only (no sign, point or exponent),
+// below 9.2e18, read as an integer so that every value is kept exactly. Throws
+// Error(kUsage) naming `option` otherwise.
 NamedUlps parse_named_ulps(const std::vector<std::string>& args, const std::string& option);
 
 // --rtol/--atol [NAME:]V, --check-error-stat, --exact and --max-ulp [NAME:]N, added to
