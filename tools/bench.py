@@ -471,7 +471,7 @@ def compare_vs_memcpy(a, exe):
 
 def compare_sets_vs_cat(a, exe):
     """`onnx-run compare A B` of two result folders of one float32 .npy each, bit-identical
-    and every element 1 ULP apart (exact medians of that many errors take three passes),
+    and every element 1 ULP apart (exact medians of that many errors take two passes over both files),
     on one thread and on the default, beside `cat A B > /dev/null`, in turns."""
     root = os.path.join(a.workdir, "compare_sets")
     n = a.compare_sets_mb * 1_000_000 // 4
