@@ -1,12 +1,30 @@
 // NAME:VALUE options (cli/named_values.h): --atol 1e-5 --atol y:1e-3.
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include "cli/named_values.h"
 #include "core/error.h"
 
 using namespace onnxrun;
 using namespace onnxrun::cli;
 using Catch::Matchers::Contains;
+
+namespace {
+
+// The message of the usage error `parse` throws, or "no error".
+template <class Parse>
+std::string usage_error_of(Parse parse) {
+  try {
+    parse();
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kUsage);
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
 
 TEST_CASE("NAME:V splits at the last colon, and V alone is for every name", "[named-values]") {
   CHECK(split_named_value("1e-3").name.empty());
@@ -21,15 +39,7 @@ TEST_CASE("NAME:V splits at the last colon, and V alone is for every name", "[na
 }
 
 TEST_CASE("a bad NAME:V is a usage error naming the option and the argument", "[named-values]") {
-  auto message = [](const std::string& arg) {
-    try {
-      parse_named_numbers({arg}, "--rtol");
-    } catch (const Error& e) {
-      CHECK(e.kind() == ErrorKind::kUsage);
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](const std::string& arg) { return usage_error_of([&] { parse_named_numbers({arg}, "--rtol"); }); };
   CHECK_THAT(message("y:-1"), Contains("--rtol") && Contains("'y:-1'"));
   CHECK_THAT(message(":1e-3"), Contains("a name before ':'"));
   CHECK_THAT(message("y:"), Contains("'y:'"));
@@ -64,15 +74,7 @@ TEST_CASE("--max-ulp takes whole numbers of ULPs, read as integers: no double ro
   CHECK(*t.max_ulp == 9007199254740993u);
   CHECK(t.output_max_ulp.at("y") == 3);
 
-  auto message = [](const std::string& arg) {
-    try {
-      parse_named_ulps({arg}, "--max-ulp");
-    } catch (const Error& e) {
-      CHECK(e.kind() == ErrorKind::kUsage);
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [](const std::string& arg) { return usage_error_of([&] { parse_named_ulps({arg}, "--max-ulp"); }); };
   for (const std::string bad : {"1e3", "1.0", "1.5", "-1", "+1", " 1", "1 ", "0x10", "", "y:1e3", "y:", "inf",
                                 "9200000000000000000", "18446744073709551616", "99999999999999999999999"}) {
     INFO(bad);
