@@ -64,16 +64,6 @@ CLI::Validator named_ulp_count() {
   return CLI::Validator([](std::string& text) { return ulp_problem_with(text); }, "", "[NAME:]whole number");
 }
 
-}  // namespace
-
-NamedValue split_named_value(const std::string& arg) {
-  const size_t colon = arg.rfind(':');
-  if (colon == std::string::npos) return {"", arg};
-  return {arg.substr(0, colon), arg.substr(colon + 1)};
-}
-
-namespace {
-
 // Each of `args` checked by `problem` (a message, or empty) and its value read by `read`.
 template <class T, class Read>
 Named<T> parse_named(const std::vector<std::string>& args, const std::string& option,
@@ -90,6 +80,12 @@ Named<T> parse_named(const std::vector<std::string>& args, const std::string& op
 }
 
 }  // namespace
+
+NamedValue split_named_value(const std::string& arg) {
+  const size_t colon = arg.rfind(':');
+  if (colon == std::string::npos) return {"", arg};
+  return {arg.substr(0, colon), arg.substr(colon + 1)};
+}
 
 NamedNumbers parse_named_numbers(const std::vector<std::string>& args, const std::string& option) {
   return parse_named<double>(args, option, problem_with, non_negative);
