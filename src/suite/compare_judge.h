@@ -70,8 +70,8 @@ inline FiniteJudgement judge_finite(double e, double a, double atol, double rtol
   if (d == kInf) [[unlikely]]
     return judge_overflow(e, a, atol, rtol);
   const double abs_e = std::fabs(e);
-  const double allowed = atol + rtol * abs_e;
   const double p = rtol * abs_e;
+  const double allowed = atol + p;
   return {d, relative_error(d, e),
           d == 0        ? 0
           : allowed > 0 ? d / allowed
