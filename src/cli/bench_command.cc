@@ -61,13 +61,16 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
   const size_t rss = peak_rss_bytes();
   const std::string path = leaky_relu_active_path().name;
   const std::string in_time = a.bench.duration_s > 0 ? fmt::format(" in {:g} s", a.bench.duration_s) : "";
-  fmt::print("{}: {} runs{} after {} warm-up, {} thread{}, kernel path {}\n", what, s.runs, in_time, a.bench.warmup,
-             threads, threads == 1 ? "" : "s", path);
+  // Batched runs: each time is a batch's mean run, and the percentiles are over batches.
+  const std::string batches = r.batch > 1 ? fmt::format(" in batches of {}", r.batch) : "";
+  const std::string times = r.batch > 1 ? fmt::format("{} batches", r.times_ns.size()) : fmt::format("{} runs", s.runs);
+  fmt::print("{}: {} runs{}{} after {} warm-up, {} thread{}, kernel path {}\n", what, s.runs, in_time, batches,
+             a.bench.warmup, threads, threads == 1 ? "" : "s", path);
   fmt::print("  per run: min {}  mean {}  max {}\n", human_ns(static_cast<double>(s.min_ns)), human_ns(s.mean_ns),
              human_ns(static_cast<double>(s.max_ns)));
   std::string line;
   for (const Percentile& p : s.percentiles)
-    line += fmt::format("  {}{} {}", p.name, p.is_max ? fmt::format(" (max of {} runs)", s.runs) : "",
+    line += fmt::format("  {}{} {}", p.name, p.is_max ? fmt::format(" (max of {})", times) : "",
                         human_ns(static_cast<double>(p.ns)));
   fmt::print("{}\n", line);
   fmt::print("  {:.4g} elements/s, {:.2f} GB/s ({} bytes read + written per run, at the median)\n", r.elements_per_s(),
@@ -132,7 +135,9 @@ const CommandDoc& bench_doc() {
       "given or "
       "made-up inputs: --repeat N runs, or as many as --duration S seconds holds. It prints min, mean, max "
       "and the p50, p90, p95, p99 and p99.9 run times (nearest rank); a percentile that needs more runs "
-      "than were made (p99 under 100) is the max, and says so. GB/s counts the bytes of the inputs read plus the "
+      "than were made (p99 under 100) is the max, and says so. Runs faster than a microsecond after warm-up are timed "
+      "in batches (the clock's own cost would weigh on each): a time is then a batch's mean run. GB/s counts the bytes "
+      "of the inputs read plus the "
       "outputs written, at the median "
       "run. --memcpy times memcpy of the same bytes: the memory-bandwidth baseline; --stats the "
       "statistics printed after an output; --compare the comparison of an output with its expected value. ONNXRUN_ISA "

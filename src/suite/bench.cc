@@ -26,6 +26,14 @@ int64_t ns_since(Clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
 }
 
+// The nanoseconds `runs` calls of `body` take together.
+template <class Body>
+int64_t time_calls(int runs, const Body& body) {
+  const Clock::time_point t0 = Clock::now();
+  for (int k = 0; k < runs; ++k) body();
+  return ns_since(t0);
+}
+
 void check_options(const BenchOptions& o) {
   if (o.warmup < 0) fail(ErrorKind::kUsage, "--warmup must be 0 or more, not {}", o.warmup);
   if (o.repeat < 1) fail(ErrorKind::kUsage, "--repeat must be at least 1, not {}", o.repeat);
@@ -33,23 +41,61 @@ void check_options(const BenchOptions& o) {
     fail(ErrorKind::kUsage, "--duration must be a number of seconds above 0, not {}", o.duration_s);
 }
 
-// Calls run(k) for k = 0 .. warmup-1 untimed, then for the timed runs (repeat of them,
-// or as many as fit in duration_s, at least one, at most kMaxDurationRuns); each call
-// returns the nanoseconds of what it timed. Returns those, in run order.
-std::vector<int64_t> timed_runs(const BenchOptions& o, const std::function<int64_t(int)>& run) {
+// A run faster than this is timed in batches: each reading of the clock costs 20-30 ns
+// on a VM, which would otherwise be a large share of a small run's time.
+constexpr int64_t kBatchNs = 1000;
+constexpr size_t kMaxBatch = 1024;
+
+// The timed runs' times, one per batch: a batch's mean run, rounded to the nanosecond.
+struct TimedRuns {
+  std::vector<int64_t> ns;
+  size_t runs = 0;   // every timed run, of every batch
+  size_t batch = 1;  // runs a batch holds (the last may hold fewer)
+};
+
+// Calls run(k, 1) for k = 0 .. warmup-1 untimed, then run(first, n) for the timed runs
+// (repeat of them, or as many as fit in duration_s, at least one, at most
+// kMaxDurationRuns), n at a time: run(first, n) makes runs first .. first+n-1 and returns
+// the nanoseconds they took together. n is 1 unless the fastest warm-up run took under
+// kBatchNs (with no warm-up, always 1); then more untimed runs choose it.
+TimedRuns timed_runs(const BenchOptions& o, const std::function<int64_t(int first, int n)>& run) {
   check_options(o);
   int k = 0;
-  for (; k < o.warmup; ++k) run(k);
-  std::vector<int64_t> times;
+  int64_t fastest = kBatchNs;
+  for (; k < o.warmup; ++k) fastest = std::min(fastest, run(k, 1));
+  TimedRuns t;
+  // The batch: the fewest runs (a power of two) that take kBatchNs together, found by
+  // untimed batches that double.
+  for (bool fast = fastest < kBatchNs; fast && t.batch < kMaxBatch; t.batch *= 2) {
+    fast = run(k, static_cast<int>(t.batch)) < kBatchNs;
+    k += static_cast<int>(t.batch);
+    if (!fast) break;
+  }
+  const auto time_batch = [&](size_t n) {
+    const int64_t ns = run(k, static_cast<int>(n));
+    k += static_cast<int>(n);
+    t.runs += n;
+    t.ns.push_back((ns + static_cast<int64_t>(n / 2)) / static_cast<int64_t>(n));
+  };
   if (o.duration_s > 0) {
     const auto end =
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.duration_s));
-    do times.push_back(run(k++));
-    while (Clock::now() < end && times.size() < kMaxDurationRuns);
-    return times;
+    do time_batch(t.batch);
+    while (Clock::now() < end && t.runs < kMaxDurationRuns);
+    return t;
   }
-  for (int j = 0; j < o.repeat; ++j) times.push_back(run(k++));
-  return times;
+  for (size_t left = static_cast<size_t>(o.repeat); left > 0; left -= std::min(left, t.batch))
+    time_batch(std::min(left, t.batch));
+  return t;
+}
+
+// The result of `timed`, its statistics made.
+BenchResult result_of(TimedRuns timed, BenchResult r) {
+  r.stats = summarize_times(timed.ns);
+  r.stats.runs = timed.runs;
+  r.batch = timed.batch;
+  r.times_ns = std::move(timed.ns);
+  return r;
 }
 
 // The percentiles the report shows, in permille (integers: no rounding in the rank).
@@ -89,27 +135,23 @@ double BenchResult::gb_per_s() const {
 
 BenchResult bench_executor(const Executor& exec, const std::map<std::string, Tensor>& inputs,
                            const BenchOptions& options) {
-  BenchResult r;
-  size_t in_bytes = 0;
-  for (const auto& [name, t] : inputs) in_bytes += t.nbytes();
-  r.times_ns = timed_runs(options, [&](int k) {
-    std::map<std::string, Tensor> feed = inputs;  // shares the buffers; copied untimed
+  std::vector<Tensor> first_outputs;  // run 0's, kept to count their bytes
+  TimedRuns timed = timed_runs(options, [&](int first, int n) {
+    std::vector<std::map<std::string, Tensor>> feeds(n, inputs);  // share the buffers; copied untimed
     const Clock::time_point t0 = Clock::now();
-    std::vector<Tensor> outputs = exec.run(std::move(feed));
-    const int64_t ns = ns_since(t0);
-    if (k == 0) {
-      size_t out_bytes = 0, out_elems = 0;
-      for (const Tensor& t : outputs) {
-        out_bytes += t.nbytes();
-        out_elems += static_cast<size_t>(t.numel());
-      }
-      r.bytes_per_run = in_bytes + out_bytes;
-      r.elements_per_run = out_elems;
+    for (int j = 0; j < n; ++j) {
+      std::vector<Tensor> outputs = exec.run(std::move(feeds[j]));
+      if (first + j == 0) first_outputs = std::move(outputs);
     }
-    return ns;
+    return ns_since(t0);
   });
-  r.stats = summarize_times(r.times_ns);
-  return r;
+  BenchResult r;
+  for (const auto& [name, t] : inputs) r.bytes_per_run += t.nbytes();
+  for (const Tensor& t : first_outputs) {
+    r.bytes_per_run += t.nbytes();
+    r.elements_per_run += static_cast<size_t>(t.numel());
+  }
+  return result_of(std::move(timed), std::move(r));
 }
 
 BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* pool) {
@@ -125,13 +167,12 @@ BenchResult bench_memcpy(size_t bytes, const BenchOptions& options, ThreadPool* 
   BenchResult r;
   r.bytes_per_run = 2 * bytes;
   r.elements_per_run = bytes;
-  r.times_ns = timed_runs(options, [&](int) {
-    const Clock::time_point t0 = Clock::now();
-    parallel_for(pool, bytes, min_piece, 64, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); });
-    return ns_since(t0);
+  TimedRuns timed = timed_runs(options, [&](int, int runs) {
+    return time_calls(runs, [&] {
+      parallel_for(pool, bytes, min_piece, 64, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); });
+    });
   });
-  r.stats = summarize_times(r.times_ns);
-  return r;
+  return result_of(std::move(timed), std::move(r));
 }
 
 BenchResult bench_stats(size_t bytes, const BenchOptions& options, ThreadPool* pool) {
@@ -144,14 +185,10 @@ BenchResult bench_stats(size_t bytes, const BenchOptions& options, ThreadPool* p
   r.bytes_per_run = n * sizeof(float);
   r.elements_per_run = n;
   double sink = 0;
-  r.times_ns = timed_runs(options, [&](int) {
-    const Clock::time_point t0 = Clock::now();
-    sink += tensor_stats(t, pool).mean;
-    return ns_since(t0);
-  });
+  TimedRuns timed =
+      timed_runs(options, [&](int, int runs) { return time_calls(runs, [&] { sink += tensor_stats(t, pool).mean; }); });
   if (sink == 12345.678) std::fputc(' ', stderr);  // keeps the result alive
-  r.stats = summarize_times(r.times_ns);
-  return r;
+  return result_of(std::move(timed), std::move(r));
 }
 
 BenchResult bench_compare(size_t bytes, bool differ, const BenchOptions& options) {
@@ -171,14 +208,11 @@ BenchResult bench_compare(size_t bytes, bool differ, const BenchOptions& options
   r.elements_per_run = n;
   int64_t sink = 0;
   const Tolerance tol;
-  r.times_ns = timed_runs(options, [&](int) {
-    const Clock::time_point t0 = Clock::now();
-    sink += compare_tensors(expected, actual, tol).mismatches;
-    return ns_since(t0);
+  TimedRuns timed = timed_runs(options, [&](int, int runs) {
+    return time_calls(runs, [&] { sink += compare_tensors(expected, actual, tol).mismatches; });
   });
   if (sink == 12345678) std::fputc(' ', stderr);  // keeps the result alive
-  r.stats = summarize_times(r.times_ns);
-  return r;
+  return result_of(std::move(timed), std::move(r));
 }
 
 size_t peak_rss_bytes() {

@@ -47,8 +47,9 @@ struct BenchStats {
 BenchStats summarize_times(std::vector<int64_t> ns);
 
 struct BenchResult {
-  BenchStats stats;
-  std::vector<int64_t> times_ns;  // in run order
+  BenchStats stats;               // stats.runs: every timed run
+  std::vector<int64_t> times_ns;  // a batch's mean run, in run order
+  size_t batch = 1;               // runs timed together (the last batch may hold fewer)
   size_t elements_per_run = 0;    // elements of the graph outputs
   size_t bytes_per_run = 0;       // bytes of the inputs read plus the outputs written
 
@@ -58,9 +59,11 @@ struct BenchResult {
 };
 
 // Runs exec.run(inputs) warmup times, then repeat times (or for duration_s), and times
-// each of those calls. The inputs are shared
-// with the caller, so kernels never overwrite them and every run computes the same thing.
-// Outputs are released outside the timed region.
+// those runs with their outputs' release. A run faster than a microsecond (the fastest
+// warm-up run) is timed in batches of runs between two readings of the clock, whose own
+// cost (20-30 ns on a VM) would be a large share of its time; without warm-up runs, one
+// by one. The same holds for the benches below. The inputs are shared with the caller,
+// so kernels never overwrite them and every run computes the same thing.
 BenchResult bench_executor(const Executor& exec, const std::map<std::string, Tensor>& inputs,
                            const BenchOptions& options);
 

@@ -15,6 +15,7 @@ std::string bench_json(const std::string& what, unsigned threads, const BenchOpt
                                     {"warmup", options.warmup},
                                     {"duration_s", options.duration_s},
                                     {"runs", s.runs},
+                                    {"batch", r.batch},
                                     {"min_ns", s.min_ns},
                                     {"median_ns", s.median_ns},
                                     {"p90_ns", s.p90_ns},

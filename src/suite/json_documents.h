@@ -84,10 +84,11 @@ std::string verify_json(const VerifyReport& r);
 
 // `onnx-run bench --json` (json_bench.cc), indented by 2 as the other documents:
 // {"what", "threads", "kernel_path", "warmup", "duration_s" (0: --repeat counted the runs),
-//  "runs", "min_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "mean_ns",
+//  "runs", "batch", "min_ns", "median_ns", "p90_ns", "p99_ns", "max_ns", "mean_ns",
 //  "percentiles": {"p50"|"p90"|"p95"|"p99"|"p99.9": {"ns", "is_max"}}, "elements_per_run",
 //  "bytes_per_run", "elements_per_s", "gb_per_s", "peak_rss_bytes"}; the rates are at the
-//  median run; "is_max": too few runs for that rank (p99 under 100), so it is the max.
+//  median run; "batch": runs timed together (1: each alone), the times then being batches'
+//  mean runs; "is_max": too few times for that rank (p99 under 100), so it is the max.
 std::string bench_json(const std::string& what, unsigned threads, const BenchOptions& options, const BenchResult& r);
 
 // `onnx-run test --json FILE` (json_report.cc), indented by 1:

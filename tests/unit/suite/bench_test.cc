@@ -1,5 +1,6 @@
 // The run-time statistics of `onnx-run bench` (suite/bench.h): nearest-rank percentiles,
-// the ones too few runs leave at the max and say so, and timing by duration.
+// the ones too few runs leave at the max and say so, timing by duration, and fast runs
+// timed in batches.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -92,4 +93,25 @@ TEST_CASE("bench refuses a duration that is not a number of seconds", "[bench]")
     o.duration_s = d;
     CHECK_THROWS_WITH(bench_memcpy(1000, o, nullptr), Catch::Contains("--duration"));
   }
+}
+
+TEST_CASE("runs faster than a microsecond are timed in batches, without warm-up one by one", "[bench]") {
+  BenchOptions o;
+  o.repeat = 100;
+  const BenchResult fast = bench_memcpy(64, o, nullptr);  // nanoseconds a run
+  CHECK(fast.stats.runs == 100);
+  CHECK(fast.batch > 1);
+  CHECK(fast.times_ns.size() == (100 + fast.batch - 1) / fast.batch);  // the last batch holds the rest
+  CHECK(fast.stats.percentiles.back().is_max);                         // p99.9 of fewer than 1000 times
+
+  o.warmup = 0;  // nothing to tell how long a run takes
+  const BenchResult alone = bench_memcpy(64, o, nullptr);
+  CHECK(alone.batch == 1);
+  CHECK(alone.times_ns.size() == 100);
+
+  o.warmup = 1;
+  o.repeat = 3;
+  const BenchResult slow = bench_memcpy(size_t{64} << 20, o, nullptr);  // milliseconds a run
+  CHECK(slow.batch == 1);
+  CHECK(slow.times_ns.size() == 3);
 }
