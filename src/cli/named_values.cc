@@ -35,6 +35,8 @@ std::optional<uint64_t> ulp_count(const std::string& text) {
   return v;
 }
 
+// What is wrong with one [NAME:]V argument, or "": CLI11's check (on parsing) and
+// parse_named's alike.
 std::string problem_with(const std::string& arg) {
   const NamedValue nv = split_named_value(arg);
   if (arg.find(':') != std::string::npos && nv.name.empty())
@@ -45,11 +47,6 @@ std::string problem_with(const std::string& arg) {
   return "";
 }
 
-// CLI11's check of one such argument, for the option's definition.
-CLI::Validator named_non_negative_number() {
-  return CLI::Validator([](std::string& text) { return problem_with(text); }, "", "[NAME:]number >= 0");
-}
-
 std::string ulp_problem_with(const std::string& arg) {
   const NamedValue nv = split_named_value(arg);
   if (arg.find(':') != std::string::npos && nv.name.empty())
@@ -58,10 +55,6 @@ std::string ulp_problem_with(const std::string& arg) {
     return fmt::format("expected {}a whole number of ULPs (decimal digits, below 9.2e18), got '{}'",
                        nv.name.empty() ? "" : "NAME:N with N ", arg);
   return "";
-}
-
-CLI::Validator named_ulp_count() {
-  return CLI::Validator([](std::string& text) { return ulp_problem_with(text); }, "", "[NAME:]whole number");
 }
 
 // Each of `args` checked by `problem` (a message, or empty) and its value read by `read`.
@@ -100,11 +93,11 @@ void add_tolerance_options(CLI::App& app, ToleranceArgs& a, const std::string& n
   app.add_option("--rtol", a.rtol, "relative tolerance for comparisons; NAME:V for one output (repeatable)" + note)
       ->type_name("[NAME:]V")
       ->default_str(fmt::format("{}", defaults.rtol))
-      ->check(named_non_negative_number());
+      ->check(CLI::Validator(problem_with, "", "[NAME:]number >= 0"));
   app.add_option("--atol", a.atol, "absolute tolerance for comparisons; NAME:V for one output (repeatable)" + note)
       ->type_name("[NAME:]V")
       ->default_str(fmt::format("{}", defaults.atol))
-      ->check(named_non_negative_number());
+      ->check(CLI::Validator(problem_with, "", "[NAME:]number >= 0"));
   app.add_option("--check-error-stat", a.stat,
                  "what must be within tolerance: every element (elemwise: |err| <= atol + rtol*|expected|), or the "
                  "max, mean or median error (absolute within atol or relative within rtol, as Polygraphy)")
@@ -118,7 +111,7 @@ void add_tolerance_options(CLI::App& app, ToleranceArgs& a, const std::string& n
                  "(+0 and -0 are 0 apart, NaN matches NaN, NaN or inf against anything else is never within); "
                  "NAME:N for one output (repeatable)")
       ->type_name("[NAME:]N")
-      ->check(named_ulp_count());
+      ->check(CLI::Validator(ulp_problem_with, "", "[NAME:]whole number"));
 }
 
 Tolerance tolerance_from(const ToleranceArgs& a, Tolerance base) {

@@ -53,59 +53,8 @@ struct RunOptions {
 
 // CLI11 splits an option value written "[a,b]" into the values a and b, which would
 // break `-i [1,2]`: such -i values are marked in argv so that CLI11 keeps them whole, and
-// unmark_list_arg gives the text back.
+// request_from_options takes the mark off.
 constexpr char kListMark = '\x1e';  // ASCII record separator: never in a real argument
-
-void add_run_options(CLI::App& app, RunOptions& o) {
-  app.add_option("MODEL", o.request.model, "the .onnx model file")->type_name("FILE")->required();
-  app.add_option("-i,--input", o.request.inputs,
-                 "an input: [NAME=]FILE (.pb TensorProto or .npy) or [NAME=][v0,v1,...] (nested lists for rank > 1); "
-                 "without NAME, inputs bind in graph input order")
-      ->type_name("[NAME=]FILE|LIST");
-  app.add_option("-o,--output-dir", o.request.output_dir,
-                 "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
-      ->type_name("DIR");
-  app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
-  add_tolerance_options(app, o.tol);
-  app.add_option("--expected", o.request.expected,
-                 "compare the outputs with expected ones: an .npz (arrays by output name), a folder of output_K.pb "
-                 "or NAME.npy files, or NAME=FILE for one output (repeatable); matched by name, else by position")
-      ->type_name("FILE|DIR|NAME=FILE");
-  app.add_flag("--expand-functions", o.request.expand_functions,
-               "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
-  app.add_flag("--no-fuse", o.request.no_fuse,
-               "run every node as the graph says: no function bodies recognised, no chains fused (same results)");
-  app.add_flag("--print-graph", o.print_graph,
-               "print the graph as it will run (model functions inlined; with --expand-functions, bodies expanded; "
-               "fused unless --no-fuse) and exit without running");
-  app.add_option("--npz", o.request.npz, "inputs from a numpy .npz: each array binds the input of its name")
-      ->type_name("FILE");
-  app.add_option("--shape", o.shapes,
-                 "an input's shape, for made-up inputs, symbolic dims and -i literals (NAME= for a scalar)")
-      ->type_name("NAME=d0,d1,...");
-  app.add_flag("--random", o.random, "run on made-up inputs even when test sets exist");
-  app.add_option("--seed", o.request.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
-  app.add_option("--range", o.ranges,
-                 "made-up values are uniform in [LO,HI] (default -1,1; for example --range=-5,5); NAME:LO,HI sets one "
-                 "input's own (for example --range x:0,1)")
-      ->type_name("[NAME:]LO,HI");
-  app.add_option("--save-inputs", o.request.save_inputs_dir,
-                 "write the inputs the run used (made-up ones too) as DIR/input_<k>.pb (.npy; or DIR/inputs.npz), to "
-                 "run again with -i or --npz")
-      ->type_name("DIR");
-  app.add_option("--format", o.format, "file format for -o, --save-inputs and --dump-intermediates")
-      ->check(CLI::IsMember({"pb", "npy", "npz"}))
-      ->capture_default_str();
-  // Hidden: every path gives the same bits and text, and the tests prove it through here.
-  app.add_option("--exec-path", o.exec_path, "run block by block when possible, or always whole")
-      ->check(CLI::IsMember({"auto", "whole", "blocks"}))
-      ->group("");
-  app.add_flag("--full", o.request.print.full, "print every element (default: summarise tensors of more than 1000)");
-  app.add_flag("--json", o.json, "print inputs, outputs, comparisons and timings as one JSON object");
-  app.add_option("--dump-intermediates", o.request.dump_dir,
-                 "write every value the run produces into DIR, named after it")
-      ->type_name("DIR");
-}
 
 std::vector<std::string> mark_list_args(int argc, char** argv) {
   std::vector<std::string> out(argv, argv + argc);
@@ -115,10 +64,6 @@ std::vector<std::string> mark_list_args(int argc, char** argv) {
     else if (out[k].rfind("--input=[", 0) == 0) out[k].insert(8, 1, kListMark);
   }
   return out;
-}
-
-std::string unmark_list_arg(const std::string& arg) {
-  return !arg.empty() && arg[0] == kListMark ? arg.substr(1) : arg;
 }
 
 // The test sets beside the model (or the one of -d), as the pipeline takes them.
@@ -151,7 +96,8 @@ std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
 // reads the file system, so check_run can call it alone.
 RunRequest request_from_options(const RunOptions& o) {
   RunRequest r = o.request;
-  for (std::string& arg : r.inputs) arg = unmark_list_arg(arg);
+  for (std::string& arg : r.inputs)
+    if (!arg.empty() && arg[0] == kListMark) arg.erase(0, 1);
   r.shapes = parse_shape_args(o.shapes);
   const InputRanges ranges = parse_input_ranges(o.ranges);
   std::tie(r.low, r.high) = ranges.all;
@@ -313,7 +259,54 @@ void build_run_app(CLI::App& app, RunOptions& o) {
   describe_app(app, "onnx-run", run_doc());
   app.description("onnx-run: run ONNX models from the command line and check them against ONNX test data");
   add_common_options(app, o.common, "threads to split large tensors across (default: one per core)");
-  add_run_options(app, o);
+  app.add_option("MODEL", o.request.model, "the .onnx model file")->type_name("FILE")->required();
+  app.add_option("-i,--input", o.request.inputs,
+                 "an input: [NAME=]FILE (.pb TensorProto or .npy) or [NAME=][v0,v1,...] (nested lists for rank > 1); "
+                 "without NAME, inputs bind in graph input order")
+      ->type_name("[NAME=]FILE|LIST");
+  app.add_option("-o,--output-dir", o.request.output_dir,
+                 "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
+      ->type_name("DIR");
+  app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
+  add_tolerance_options(app, o.tol);
+  app.add_option("--expected", o.request.expected,
+                 "compare the outputs with expected ones: an .npz (arrays by output name), a folder of output_K.pb "
+                 "or NAME.npy files, or NAME=FILE for one output (repeatable); matched by name, else by position")
+      ->type_name("FILE|DIR|NAME=FILE");
+  app.add_flag("--expand-functions", o.request.expand_functions,
+               "run operators ONNX defines by a function body (LeakyRelu-16) through that body, not the fused kernel");
+  app.add_flag("--no-fuse", o.request.no_fuse,
+               "run every node as the graph says: no function bodies recognised, no chains fused (same results)");
+  app.add_flag("--print-graph", o.print_graph,
+               "print the graph as it will run (model functions inlined; with --expand-functions, bodies expanded; "
+               "fused unless --no-fuse) and exit without running");
+  app.add_option("--npz", o.request.npz, "inputs from a numpy .npz: each array binds the input of its name")
+      ->type_name("FILE");
+  app.add_option("--shape", o.shapes,
+                 "an input's shape, for made-up inputs, symbolic dims and -i literals (NAME= for a scalar)")
+      ->type_name("NAME=d0,d1,...");
+  app.add_flag("--random", o.random, "run on made-up inputs even when test sets exist");
+  app.add_option("--seed", o.request.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
+  app.add_option("--range", o.ranges,
+                 "made-up values are uniform in [LO,HI] (default -1,1; for example --range=-5,5); NAME:LO,HI sets one "
+                 "input's own (for example --range x:0,1)")
+      ->type_name("[NAME:]LO,HI");
+  app.add_option("--save-inputs", o.request.save_inputs_dir,
+                 "write the inputs the run used (made-up ones too) as DIR/input_<k>.pb (.npy; or DIR/inputs.npz), to "
+                 "run again with -i or --npz")
+      ->type_name("DIR");
+  app.add_option("--format", o.format, "file format for -o, --save-inputs and --dump-intermediates")
+      ->check(CLI::IsMember({"pb", "npy", "npz"}))
+      ->capture_default_str();
+  // Hidden: every path gives the same bits and text, and the tests prove it through here.
+  app.add_option("--exec-path", o.exec_path, "run block by block when possible, or always whole")
+      ->check(CLI::IsMember({"auto", "whole", "blocks"}))
+      ->group("");
+  app.add_flag("--full", o.request.print.full, "print every element (default: summarise tensors of more than 1000)");
+  app.add_flag("--json", o.json, "print inputs, outputs, comparisons and timings as one JSON object");
+  app.add_option("--dump-intermediates", o.request.dump_dir,
+                 "write every value the run produces into DIR, named after it")
+      ->type_name("DIR");
   app.footer(commands_overview() + "\n\n" + help_footer(run_doc()));
 }
 

@@ -25,13 +25,6 @@ Attribute float_attr(float v) {
   return a;
 }
 
-Attribute int_attr(int64_t v) {
-  Attribute a;
-  a.kind = AttrKind::kInt;
-  a.i = v;
-  return a;
-}
-
 Attribute tensor_attr(Tensor t) {
   Attribute a;
   a.kind = AttrKind::kTensor;

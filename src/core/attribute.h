@@ -32,9 +32,8 @@ struct Attribute {
 
 using AttributeMap = std::map<std::string, Attribute>;
 
-// Attributes made in code (schema function bodies, tests).
+// Attributes made in code (schema function bodies).
 Attribute float_attr(float v);
-Attribute int_attr(int64_t v);
 Attribute tensor_attr(Tensor t);
 
 // Typed reads that check the kind. A missing attribute gives nullopt; one of another

@@ -303,8 +303,6 @@ Tensor parse_npy(std::string_view bytes, const std::string& what) {
   return t;
 }
 
-std::string npy_header(const Tensor& t) { return npy_header(t.dtype(), t.shape()); }
-
 std::string npy_header(DType dtype, const Shape& dims) {
   // numpy: "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }" then spaces so
   // that the first dim can grow to 21 digits in place, then padding to 64 bytes and '\n'.

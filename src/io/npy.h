@@ -59,9 +59,8 @@ NpyHeader parse_npy_header(std::string_view bytes, const std::string& what);
 // reversed (of each of a complex number's two floats). REQUIRES: whole elements.
 void npy_to_native(void* data, size_t nbytes, DType dtype);
 
-// The header numpy.save writes for `t` (magic through the final '\n').
+// The header numpy.save writes for a tensor of `dtype` and `shape` (magic through the final '\n').
 // Throws Error(kUnsupported) for a type numpy cannot hold (string, sub-byte types).
-std::string npy_header(const Tensor& t);
 std::string npy_header(DType dtype, const Shape& shape);
 
 // numpy has no bfloat16: a uint16 array given for a bfloat16 value carries its raw bits.

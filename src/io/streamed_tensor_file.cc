@@ -67,22 +67,4 @@ void StreamedNpzFile::commit() {
   file_->commit();
 }
 
-void write_tensor_file(const WriteTarget& target, const Tensor& t, const std::string& name) {
-  StreamedTensorFile file(target, TensorFormat::kPb, t.dtype(), t.shape(), name);
-  file.append(t.raw(), t.nbytes());
-  file.commit();
-}
-
-void write_npy_file(const WriteTarget& target, const Tensor& t) {
-  StreamedTensorFile file(target, TensorFormat::kNpy, t.dtype(), t.shape(), "");
-  file.append(t.raw(), t.nbytes());
-  file.commit();
-}
-
-void write_npz_file(const WriteTarget& target, const std::vector<NamedArray>& arrays) {
-  StreamedNpzFile file(target, NpzLayout(arrays));
-  for (size_t k = 0; k < arrays.size(); ++k) file.append(k, arrays[k].tensor.raw(), arrays[k].tensor.nbytes());
-  file.commit();
-}
-
 }  // namespace onnxrun

@@ -2,8 +2,8 @@
 // or a stored .npz, written as the data comes, block by block, through an AtomicFile
 // (io/atomic_file.h), so each appears whole on commit or not at all. Memory is the
 // headers; the data goes from the caller's blocks to the file. A whole tensor is one
-// block (write_tensor_file, write_npy_file, write_npz_file), so every path that writes
-// a format writes the same bytes by construction.
+// block (as the tests write whole tensors: tests/support/shortcuts.h), so every path that
+// writes a format writes the same bytes by construction.
 #pragma once
 
 #include <memory>
@@ -66,11 +66,5 @@ class StreamedNpzFile {
   std::vector<uint64_t> written_;
   std::vector<uint32_t> crcs_;
 };
-
-// A whole tensor as one block of the writers above, committed: a TensorProto named
-// `name`, a .npy, an .npz of `arrays` (members "<name>.npy", in the order given).
-void write_tensor_file(const WriteTarget& target, const Tensor& t, const std::string& name);
-void write_npy_file(const WriteTarget& target, const Tensor& t);
-void write_npz_file(const WriteTarget& target, const std::vector<NamedArray>& arrays);
 
 }  // namespace onnxrun

@@ -414,10 +414,6 @@ std::string format_shown(const Tensor& shown, const Shape& shape, const ArrayPri
   return format_nested(layout, f, o.line_width);
 }
 
-std::string format_array(const Tensor& t, const ArrayPrintOptions& o) {
-  return format_shown(shown_elements(t, o), t.shape(), o);
-}
-
 std::string format_stats(const TensorStats& s) {
   if (!s.numeric) return fmt::format("{} values", s.count);
   if (s.count == 0) return "empty";

@@ -32,11 +32,9 @@ struct ArrayPrintOptions {
   size_t line_width = 75;
 };
 
-std::string format_array(const Tensor& t, const ArrayPrintOptions& options = {});
-
 // A summarised print shows only some elements; these let a caller that sees a tensor
-// block by block keep just those and print exactly what format_array would:
-//   format_array(t, o) == format_shown(shown_elements(t, o), t.shape(), o)
+// block by block keep just those and print the whole tensor `t` as numpy's str does:
+//   format_shown(shown_elements(t, o), t.shape(), o)
 // True when a tensor of `shape` prints summarised (more than threshold elements, not full).
 bool print_summarises(const Shape& shape, const ArrayPrintOptions& options = {});
 // The dims of the shown elements: min(d, 2 * edge_items) when summarised, else `shape`.

@@ -19,13 +19,6 @@ const std::vector<LeakyReluPath>& leaky_relu_all_paths() {
   return paths;
 }
 
-std::vector<const LeakyReluPath*> leaky_relu_supported_paths() {
-  std::vector<const LeakyReluPath*> out;
-  for (const LeakyReluPath& p : leaky_relu_all_paths())
-    if (p.supported()) out.push_back(&p);
-  return out;
-}
-
 const LeakyReluPath& leaky_relu_active_path() {
   const IsaLevel level = hardware_config().level;
   for (const LeakyReluPath& p : leaky_relu_all_paths())

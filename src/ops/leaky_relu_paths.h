@@ -42,8 +42,6 @@ struct LeakyReluPath {
 
 // Every path this build has, baseline first, whether or not the CPU supports it.
 const std::vector<LeakyReluPath>& leaky_relu_all_paths();
-// The paths this CPU supports, baseline first (the last is the best).
-std::vector<const LeakyReluPath*> leaky_relu_supported_paths();
 
 // The path kernels use: the one of hardware_config()'s level (ONNXRUN_ISA's when set,
 // else the best supported). Throws as hardware_config() does.

@@ -198,11 +198,6 @@ Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const T
   });
 }
 
-Comparison compare_tensors_reference(const Tensor& expected, const Tensor& actual, const Tolerance& tol) {
-  ComparisonBuilder b(expected, actual.dtype(), actual.shape(), tol, ComparisonBuilder::Path::kReference);
-  return b.finish_in_passes([&](int) { b.add(0, actual); });
-}
-
 std::string Comparison::summary(const std::string& name) const {
   return fmt::format("output '{}': {}", name, verdict());
 }

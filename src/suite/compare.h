@@ -180,7 +180,5 @@ class ComparisonBuilder {
 // A large pair is split across up to kMaxParts threads of `pool`, with the same result.
 Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol,
                            ThreadPool* pool = nullptr);
-// The same through ComparisonBuilder::Path::kReference: for tests.
-Comparison compare_tensors_reference(const Tensor& expected, const Tensor& actual, const Tolerance& tol);
 
 }  // namespace onnxrun

@@ -32,11 +32,4 @@ const DecadeTables& decade_tables() {
 
 int decade_of_subnormal(double v) { return decade_by_search(decade_tables(), v, -1023); }
 
-int decade_of_reference(double v) {
-  int d = static_cast<int>(std::floor(std::log10(v)));
-  if (std::pow(10.0, d + 1) <= v) ++d;
-  else if (std::pow(10.0, d) > v) --d;
-  return d;
-}
-
 }  // namespace onnxrun

@@ -25,8 +25,8 @@ const DecadeTables& decade_tables();
 int decade_of_subnormal(double v);
 
 // floor(log10(v)) for a finite v > 0: the d with pow(10, d) <= v < pow(10, d + 1), exact at
-// the powers of ten themselves. Always what decade_of_reference gives. Inline with the
-// tables at hand: the histogram asks it of every differing element.
+// the powers of ten themselves. Always what decade_of_reference (tests/support) gives. Inline
+// with the tables at hand: the histogram asks it of every differing element.
 [[gnu::always_inline]] inline int decade_of(double v, const DecadeTables& t) {
   uint64_t bits;
   std::memcpy(&bits, &v, sizeof bits);
@@ -37,8 +37,5 @@ int decade_of_subnormal(double v);
   return t.power[d + 1 - kMinDecade] <= v ? d + 1 : d;
 }
 inline int decade_of(double v) { return decade_of(v, decade_tables()); }
-
-// The definition: log10, then one step of correction against std::pow. Kept for tests.
-int decade_of_reference(double v);
 
 }  // namespace onnxrun

@@ -180,12 +180,6 @@ RunReport::RunReport(RunReport&&) noexcept = default;
 RunReport& RunReport::operator=(RunReport&&) noexcept = default;
 RunReport::~RunReport() = default;
 
-bool RunReport::passed() const {
-  for (const SetRun& s : runs)
-    if (!s.passed()) return false;
-  return true;
-}
-
 std::string RunReport::mismatch_summary() const {
   if (source != FeedSource::kTestSets) return runs.empty() ? "" : runs[0].mismatch_summary();
   std::vector<const SetRun*> failed;

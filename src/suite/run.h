@@ -44,7 +44,6 @@ struct RunReport {
   std::optional<BenchResult> bench;
   unsigned threads = 0;  // threads the executor could use
 
-  bool passed() const;  // every run passed
   // Why the comparisons failed, as the one line on stderr: the run's mismatch_summary,
   // or for test sets "1 of 3 test sets failed (test_data_set_1: 1 of 2 outputs differ
   // (...))"; empty when none failed. Sets that could not run are not counted here.

@@ -14,6 +14,7 @@
 #include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
 
 using namespace onnxrun::test;
 

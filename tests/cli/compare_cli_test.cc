@@ -22,6 +22,7 @@
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
 #include "support/tensors.h"
 
 using namespace onnxrun;

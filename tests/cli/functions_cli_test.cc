@@ -14,6 +14,7 @@
 #include "support/op_runner.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
 
 using namespace onnxrun;
 using namespace onnxrun::test;

@@ -30,6 +30,7 @@
 #include "support/model_builder.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
 
 using namespace onnxrun;
 using namespace onnxrun::test;

@@ -18,6 +18,7 @@
 #include "support/model_builder.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
 #include "support/tensor_bytes.h"
 #include "support/tensors.h"
 

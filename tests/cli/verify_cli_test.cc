@@ -17,6 +17,7 @@
 #include "support/model_builder.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
 #include "support/tensors.h"
 
 using namespace onnxrun;

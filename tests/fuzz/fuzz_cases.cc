@@ -23,6 +23,7 @@
 #include "model/load.h"
 #include "suite/json_documents.h"
 #include "suite/run.h"
+#include "support/shortcuts.h"
 
 namespace onnxrun::fuzz {
 void write_bytes(const std::string& path, const uint8_t* data, size_t size) {

@@ -36,7 +36,7 @@ void tensor_file_case(const uint8_t* data, size_t size, const std::string& dir);
 // fuzz_run: the whole `onnx-run MODEL -o DIR` pipeline. The bytes are written to
 // dir/model.onnx and run through run_model (suite/run.h) on made-up inputs, one thread,
 // outputs to dir/out in pb, npy or npz (chosen by the middle byte of the input); the report
-// is rendered as JSON and each output with format_array and format_stats (the strings are
+// is rendered as JSON and each output with format_shown and format_stats (the strings are
 // dropped), then the outputs are committed.
 void run_case(const uint8_t* data, size_t size, const std::string& dir);
 

@@ -20,6 +20,7 @@
 #include "suite/report_file.h"
 #include "suite/report_merge.h"
 #include "suite/run.h"
+#include "support/shortcuts.h"
 
 namespace fs = std::filesystem;
 

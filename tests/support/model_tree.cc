@@ -10,6 +10,7 @@
 #include "io/tensor_proto.h"
 #include "onnx/onnx.pb.h"
 #include "support/model_builder.h"
+#include "support/shortcuts.h"
 #include "support/tensors.h"
 
 namespace onnxrun::test {

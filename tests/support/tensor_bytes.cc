@@ -4,6 +4,8 @@
 
 namespace onnxrun {
 
+std::string npy_header(const Tensor& t) { return npy_header(t.dtype(), t.shape()); }
+
 std::string npy_bytes(const Tensor& t) {
   std::string out = npy_header(t);
   out.append(static_cast<const char*>(t.raw()), t.nbytes());

@@ -10,6 +10,8 @@
 
 namespace onnxrun {
 
+// The header numpy.save writes for `t`: npy_header(t.dtype(), t.shape()).
+std::string npy_header(const Tensor& t);
 // The whole .npy image: npy_header(t) followed by the data.
 std::string npy_bytes(const Tensor& t);
 // The stored archive of `arrays` (entries "<name>.npy", in the order given).

@@ -18,6 +18,7 @@
 #include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
 #include "support/tensor_bytes.h"
 
 using namespace onnxrun;

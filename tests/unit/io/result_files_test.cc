@@ -10,6 +10,7 @@
 #include "io/tensor_file.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
+#include "support/shortcuts.h"
 #include "support/tensors.h"
 
 using namespace onnxrun;

@@ -12,6 +12,7 @@
 #include "onnx/onnx.pb.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
+#include "support/shortcuts.h"
 
 using namespace onnxrun;
 using Catch::Matchers::Contains;

@@ -22,6 +22,7 @@
 #include "io/tensor_stream.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
+#include "support/shortcuts.h"
 #include "support/tensor_bytes.h"
 #include "support/tensors.h"
 

@@ -23,6 +23,7 @@
 #include "support/check_exit.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
 #include "support/tensors.h"
 
 using namespace onnxrun;

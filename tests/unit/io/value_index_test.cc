@@ -11,6 +11,7 @@
 #include "io/value_index.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
+#include "support/shortcuts.h"
 #include "support/tensor_bytes.h"
 #include "support/tensors.h"
 

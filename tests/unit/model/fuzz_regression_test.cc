@@ -20,6 +20,7 @@
 #include "io/tensor_file.h"
 #include "model/load.h"
 #include "support/paths.h"
+#include "support/shortcuts.h"
 
 namespace fs = std::filesystem;
 using namespace onnxrun;

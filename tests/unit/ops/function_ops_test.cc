@@ -14,6 +14,7 @@
 #include "ops/registry.h"
 #include "support/op_runner.h"
 #include "support/reference_float.h"
+#include "support/shortcuts.h"
 
 using namespace onnxrun;
 using namespace onnxrun::test;

@@ -19,6 +19,7 @@
 #include "ops/leaky_relu_paths.h"
 #include "support/edge_values.h"
 #include "support/reference_float.h"
+#include "support/shortcuts.h"
 
 using namespace onnxrun;
 using namespace onnxrun::test;

@@ -18,6 +18,7 @@
 #include "suite/compare.h"
 #include "suite/error_decade.h"
 #include "support/edge_values.h"
+#include "support/references.h"
 
 using namespace onnxrun;
 

@@ -9,6 +9,7 @@
 #include "core/half.h"
 #include "suite/compare.h"
 #include "suite/ulp.h"
+#include "support/references.h"
 #include "support/tensors.h"
 
 using namespace onnxrun;

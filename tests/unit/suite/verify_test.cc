@@ -18,6 +18,7 @@
 #include "suite/verify_report.h"
 #include "support/model_builder.h"
 #include "support/paths.h"
+#include "support/shortcuts.h"
 #include "support/tensors.h"
 
 using namespace onnxrun;
