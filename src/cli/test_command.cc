@@ -169,7 +169,8 @@ int run_test(TestOptions& o) {
   if (!o.json.empty()) write_json_report(o.json, run_info(o), summary, results);
   if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.closing.strict, stamp);
   if (!o.update_baseline.empty()) {
-    const std::vector<TestResult> updated = updated_baseline(results, o.closing.baseline);
+    const std::vector<TestResult> updated =
+        updated_baseline(results, o.closing.baseline_path.empty() ? nullptr : &o.closing.baseline, o.closing.strict);
     write_json_report(o.update_baseline, run_info(o), summarize(updated, summary.seconds), updated);
   }
 
