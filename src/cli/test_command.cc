@@ -9,6 +9,7 @@
 #include <fstream>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
@@ -46,6 +47,7 @@ struct TestOptions {
   std::string shard;         // "K/N", or "auto" until resolve_auto_shard
   int shard_count = 0;       // --shard-count (for --shard auto)
   std::string shard_source;  // the engine --shard auto found
+  std::string selected;      // names_digest of the tests selected before sharding
   bool list = false;
   RunnerOptions runner;
   std::string json, junit;
@@ -113,6 +115,7 @@ RunInfo run_info(const TestOptions& o) {
   info.isolate = o.runner.isolate || o.runner.timeout > 0;
   info.timeout = o.runner.timeout;
   info.strict = o.closing.strict;
+  info.selected = o.selected;
   return info;
 }
 
@@ -142,7 +145,16 @@ int run_test(TestOptions& o) {
     if (!engine->xml_output_file.empty() && o.junit == engine->xml_output_file)
       log::info("--shard auto: JUnit report to {} (XML_OUTPUT_FILE)", o.junit);
   }
-  const std::vector<TestCase> tests = select_tests(discover_tests(o.paths), selection_of(o));
+  // The selection before sharding, then the slice: every shard records what the whole
+  // selection was, so that `report merge` can check its shards cover one set of tests.
+  Selection unsharded = selection_of(o), slice;
+  std::swap(slice.shard_index, unsharded.shard_index);
+  std::swap(slice.shard_count, unsharded.shard_count);
+  const std::vector<TestCase> selected = select_tests(discover_tests(o.paths), unsharded);
+  std::vector<std::string> selected_names;
+  for (const TestCase& t : selected) selected_names.push_back(t.name);
+  o.selected = names_digest(std::move(selected_names));
+  const std::vector<TestCase> tests = select_tests(selected, slice);
   if (o.list) {
     for (const TestCase& t : tests) fmt::print("{}\n", t.name);
     return kExitOk;

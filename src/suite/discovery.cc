@@ -274,13 +274,28 @@ void parse_shard(const std::string& text, Selection& sel) {
   sel.shard_count = n;
 }
 
-int shard_of(const std::string& name, int count) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a: fixed, so shards are the same on every machine
-  for (unsigned char ch : name) {
+namespace {
+
+// FNV-1a: fixed, so shards and digests are the same on every machine.
+uint64_t fnv1a(const std::string& bytes, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char ch : bytes) {
     h ^= ch;
     h *= 1099511628211ull;
   }
-  return static_cast<int>(h % static_cast<uint64_t>(count));
+  return h;
+}
+
+}  // namespace
+
+int shard_of(const std::string& name, int count) {
+  return static_cast<int>(fnv1a(name) % static_cast<uint64_t>(count));
+}
+
+std::string names_digest(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  uint64_t h = fnv1a("");
+  for (const std::string& n : names) h = fnv1a(std::string(1, '\0'), fnv1a(n, h));  // '\0' ends each name
+  return fmt::format("{} tests, digest {:016x}", names.size(), h);
 }
 
 std::regex compile_name_pattern(const std::string& pattern, const char* option) {

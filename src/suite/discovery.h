@@ -68,6 +68,12 @@ void parse_shard(const std::string& text, Selection& sel);
 // partition any set of tests exactly.
 int shard_of(const std::string& name, int count);
 
+// What a set of tests is, by name, whatever their order: "N tests, digest HEX" (FNV-1a
+// over the sorted names). Every shard of one run records it for the selection before
+// sharding, so `report merge` can tell shards of one corpus from shards of checkouts that
+// differ, and shards that together hold fewer tests than their run selected.
+std::string names_digest(std::vector<std::string> names);
+
 // `pattern` (of --filter, --exclude) as an ECMAScript regex. Throws Error(kUsage) for an
 // invalid pattern, or one longer or more deeply nested than the regex compiler's stack allows.
 std::regex compile_name_pattern(const std::string& pattern, const char* option);
