@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -136,10 +137,34 @@ void check_baseline_matches(const std::vector<TestCase>& tests, const std::vecto
        path, baseline.size(), tests.size());
 }
 
+// Two of --json, --junit and --update-baseline naming one file: the last written would
+// replace the other, and a CI step reading the --json would find the updated baseline
+// (whose regressions read as passed) or JUnit XML. (A device, /dev/null say, is written
+// in place: two reports may go there.) Throws Error(kUsage).
+void check_distinct_reports(const TestOptions& o) {
+  const std::pair<const char*, const std::string*> reports[] = {
+      {"--json", &o.json}, {"--junit", &o.junit}, {"--update-baseline", &o.update_baseline}};
+  auto same_file = [](const std::string& a, const std::string& b) {
+    std::error_code ec1, ec2;
+    const fs::path pa = fs::weakly_canonical(fs::absolute(a), ec1), pb = fs::weakly_canonical(fs::absolute(b), ec2);
+    if (!(ec1 || ec2 ? a == b : pa == pb)) return false;
+    std::error_code ec;
+    const fs::file_status st = fs::status(a, ec);
+    return !fs::exists(st) || fs::is_regular_file(st);
+  };
+  for (size_t i = 0; i < std::size(reports); ++i)
+    for (size_t k = i + 1; k < std::size(reports); ++k)
+      if (!reports[i].second->empty() && !reports[k].second->empty() &&
+          same_file(*reports[i].second, *reports[k].second))
+        fail(ErrorKind::kUsage, "{} and {} name the same file {}: each report needs its own", reports[i].first,
+             reports[k].first, *reports[k].second);
+}
+
 int run_test(TestOptions& o) {
   // One warning per model would bury the report: the loader's warnings only with -v.
   if (o.common.verbosity.verbose == 0) log::set_level(log::Level::kError);
   const std::optional<AutoShard> engine = resolve_auto_shard(o);
+  check_distinct_reports(o);  // XML_OUTPUT_FILE included
   if (engine) {
     log::info("--shard auto: shard {} from {} ({})", engine->slice(), engine->engine, engine->from);
     if (!engine->xml_output_file.empty() && o.junit == engine->xml_output_file)
