@@ -132,3 +132,17 @@ TEST_CASE("tests keep unique names when a renamed duplicate meets a real name", 
   CHECK_EXIT(run_cli(merge), 0);
   CHECK(outcomes(d.file("all.json")).size() == 3);
 }
+
+TEST_CASE("a test set that is a broken link errs: the test neither passes on the rest nor has no data",
+          "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("t/some"));  // test_data_set_0 is there, test_data_set_1 is not
+  fs::create_directory_symlink(d.file("store/set_1"), d.file("t/some/test_data_set_1"));
+  write_leaky_test(d.file("t/none"));  // its only set is a link to nothing
+  fs::remove_all(d.file("t/none/test_data_set_0"));
+  fs::create_directory_symlink(d.file("store/set_0"), d.file("t/none/test_data_set_0"));
+  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: some passed on set 0 alone, none was "no data" (skipped)
+  CHECK(outcomes(d.file("r.json")) == std::map<std::string, std::string>{{"none", "error"}, {"some", "error"}});
+  CHECK_THAT(r.out, Contains("test_data_set_1: not a test-set folder"));
+}
