@@ -7,8 +7,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <thread>
+#include <utility>
 
 #include <fmt/core.h>
 #include <fmt/ranges.h>
@@ -46,6 +48,7 @@ struct TestOptions {
   std::string shard;         // "K/N", or "auto" until resolve_auto_shard
   int shard_count = 0;       // --shard-count (for --shard auto)
   std::string shard_source;  // the engine --shard auto found
+  std::string selected;      // names_digest of the tests selected before sharding
   bool list = false;
   RunnerOptions runner;
   std::string json, junit;
@@ -113,6 +116,7 @@ RunInfo run_info(const TestOptions& o) {
   info.isolate = o.runner.isolate || o.runner.timeout > 0;
   info.timeout = o.runner.timeout;
   info.strict = o.closing.strict;
+  info.selected = o.selected;
   return info;
 }
 
@@ -133,16 +137,49 @@ void check_baseline_matches(const std::vector<TestCase>& tests, const std::vecto
        path, baseline.size(), tests.size());
 }
 
+// Two of --json, --junit and --update-baseline naming one file: the last written would
+// replace the other, and a CI step reading the --json would find the updated baseline
+// (whose regressions read as passed) or JUnit XML. (A device, /dev/null say, is written
+// in place: two reports may go there.) Throws Error(kUsage).
+void check_distinct_reports(const TestOptions& o) {
+  const std::pair<const char*, const std::string*> reports[] = {
+      {"--json", &o.json}, {"--junit", &o.junit}, {"--update-baseline", &o.update_baseline}};
+  auto same_file = [](const std::string& a, const std::string& b) {
+    std::error_code ec1, ec2;
+    const fs::path pa = fs::weakly_canonical(fs::absolute(a), ec1), pb = fs::weakly_canonical(fs::absolute(b), ec2);
+    if (!(ec1 || ec2 ? a == b : pa == pb)) return false;
+    std::error_code ec;
+    const fs::file_status st = fs::status(a, ec);
+    return !fs::exists(st) || fs::is_regular_file(st);
+  };
+  for (size_t i = 0; i < std::size(reports); ++i)
+    for (size_t k = i + 1; k < std::size(reports); ++k)
+      if (!reports[i].second->empty() && !reports[k].second->empty() &&
+          same_file(*reports[i].second, *reports[k].second))
+        fail(ErrorKind::kUsage, "{} and {} name the same file {}: each report needs its own", reports[i].first,
+             reports[k].first, *reports[k].second);
+}
+
 int run_test(TestOptions& o) {
   // One warning per model would bury the report: the loader's warnings only with -v.
   if (o.common.verbosity.verbose == 0) log::set_level(log::Level::kError);
   const std::optional<AutoShard> engine = resolve_auto_shard(o);
+  check_distinct_reports(o);  // XML_OUTPUT_FILE included
   if (engine) {
     log::info("--shard auto: shard {} from {} ({})", engine->slice(), engine->engine, engine->from);
     if (!engine->xml_output_file.empty() && o.junit == engine->xml_output_file)
       log::info("--shard auto: JUnit report to {} (XML_OUTPUT_FILE)", o.junit);
   }
-  const std::vector<TestCase> tests = select_tests(discover_tests(o.paths), selection_of(o));
+  // The selection before sharding, then the slice: every shard records what the whole
+  // selection was, so that `report merge` can check its shards cover one set of tests.
+  Selection unsharded = selection_of(o), slice;
+  std::swap(slice.shard_index, unsharded.shard_index);
+  std::swap(slice.shard_count, unsharded.shard_count);
+  const std::vector<TestCase> selected = select_tests(discover_tests(o.paths), unsharded);
+  std::vector<std::string> selected_names;
+  for (const TestCase& t : selected) selected_names.push_back(t.name);
+  o.selected = names_digest(std::move(selected_names));
+  const std::vector<TestCase> tests = select_tests(selected, slice);
   if (o.list) {
     for (const TestCase& t : tests) fmt::print("{}\n", t.name);
     return kExitOk;
@@ -169,7 +206,8 @@ int run_test(TestOptions& o) {
   if (!o.json.empty()) write_json_report(o.json, run_info(o), summary, results);
   if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.closing.strict, stamp);
   if (!o.update_baseline.empty()) {
-    const std::vector<TestResult> updated = updated_baseline(results, o.closing.baseline);
+    const std::vector<TestResult> updated =
+        updated_baseline(results, o.closing.baseline_path.empty() ? nullptr : &o.closing.baseline, o.closing.strict);
     write_json_report(o.update_baseline, run_info(o), summarize(updated, summary.seconds), updated);
   }
 

@@ -42,7 +42,11 @@ std::vector<std::string> find_test_sets(const std::string& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.rfind("test_data_set_", 0) == 0 && it->is_directory(ec)) sets.push_back(it->path().string());
+    if (name.rfind("test_data_set_", 0) != 0) continue;
+    std::error_code ec2;
+    const bool folder = it->is_directory(ec2);
+    const bool broken_link = !folder && it->is_symlink(ec2) && !fs::exists(it->path(), ec2);
+    if (folder || broken_link) sets.push_back(it->path().string());
   }
   std::sort(sets.begin(), sets.end(), natural_less);
   return sets;

@@ -45,7 +45,7 @@ std::vector<TestResult> read_baseline(const std::string& path) { return read_rep
 
 TestIdentity identity_of(const TestResult& r) { return {r.name, r.model}; }
 
-TestIdentity identity_of(const TestCase& t) { return {t.name, t.kind == CaseKind::kMissingModel ? t.dir : t.model}; }
+TestIdentity identity_of(const TestCase& t) { return {t.name, t.model.empty() ? t.dir : t.model}; }
 
 std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity>& tests,
                                                   const std::vector<TestResult>& baseline) {
@@ -118,8 +118,10 @@ BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const
   return d;
 }
 
-std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
-                                         const std::vector<TestResult>& baseline) {
+std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>* given,
+                                         bool strict) {
+  if (!given) return results;
+  const std::vector<TestResult>& baseline = *given;
   std::vector<TestIdentity> ids;
   for (const TestResult& r : results) ids.push_back(identity_of(r));
   const std::vector<std::optional<size_t>> match = match_baseline(ids, baseline);
@@ -127,6 +129,9 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   std::vector<bool> met(baseline.size(), false);
   for (size_t i = 0; i < results.size(); ++i) {
     TestResult r = results[i];
+    // A new test that does not pass is a regression (compare_with_baseline): recorded as
+    // it is, it would become a known failure and the next run would pass over it.
+    if (!match[i] && is_problem(r.outcome, strict)) continue;
     if (match[i]) {
       met[*match[i]] = true;
       const TestResult& before = baseline[*match[i]];

@@ -62,10 +62,14 @@ BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const
                                    bool strict = false);
 
 // The baseline `--update-baseline` writes: every test of this run with its outcome now,
-// except that a regression stays recorded as it passed (updating never accepts one), and
-// then the baseline tests this run did not meet, as they were. So known failures stay
-// recorded, newly passing tests are promoted, and new tests are recorded as they are.
+// except that updating never accepts a regression: a baseline test that passed stays
+// recorded as it passed, and a new test that is a regression (is_problem with `strict`)
+// is left out, so that the next run against the update still fails on it. Then the
+// baseline tests this run did not meet, as they were. So known failures stay recorded,
+// newly passing tests are promoted, and new tests that pass (or are skipped without
+// `strict`) are recorded as they are. With no baseline (`baseline` null) there is nothing
+// to regress against: this run's outcomes, all of them.
 std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
-                                         const std::vector<TestResult>& baseline);
+                                         const std::vector<TestResult>* baseline, bool strict);
 
 }  // namespace onnxrun

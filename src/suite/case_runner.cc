@@ -149,11 +149,14 @@ TestResult run_case(const TestCase& t, const CaseOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   TestResult r;
   r.name = t.name;
-  r.model = t.kind == CaseKind::kMissingModel ? t.dir : t.model;
+  r.model = t.model.empty() ? t.dir : t.model;
   try {
     if (matches(o.crash_on, t.name)) std::raise(SIGSEGV);
     while (matches(o.hang_on, t.name)) std::this_thread::sleep_for(std::chrono::seconds(1));
-    if (t.kind == CaseKind::kMissingModel) {
+    if (t.kind == CaseKind::kUnreadable) {
+      r.outcome = Outcome::kError;
+      r.message = t.problem + "; the tests in it, if any, were not run";
+    } else if (t.kind == CaseKind::kMissingModel) {
       r.outcome = Outcome::kUnsupported;
       r.causes = {"model not present (download by URL)"};
       r.message = missing_model_message(t);

@@ -1,6 +1,8 @@
 #include "suite/discovery.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -8,6 +10,8 @@
 #include <utility>
 
 #include <sys/stat.h>
+
+#include <fmt/format.h>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -19,23 +23,39 @@ namespace {
 
 struct Listing {
   std::vector<fs::path> files, dirs;
-  // Entries that exist but are neither (FIFOs, sockets, devices, links to them): a model
-  // among them is still a test, which fails when run (never opened here: opening a FIFO
-  // for reading blocks).
+  // Entries that exist but are neither (FIFOs, sockets, devices, links to them, broken
+  // links): a model among them is still a test, which fails when run (never opened here:
+  // opening a FIFO for reading blocks).
   std::vector<fs::path> others;
+  // Why the folder could not be listed (empty when it could): its tests are unknown.
+  std::string error;
 };
 
-// One folder's entries, naturally sorted; unreadable entries are skipped.
+// One folder's entries, naturally sorted.
 Listing list_dir(const fs::path& dir) {
   Listing l;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code ec2;
     const fs::file_status st = it->status(ec2);  // follows links
-    if (ec2) continue;
+    if (ec2) {
+      // A link to nothing (or a loop of links) is an entry whose target is gone: a model
+      // among them is a test that errs. Any other failure: the folder cannot be read.
+      std::error_code ec3;
+      if (fs::is_symlink(it->symlink_status(ec3)) && !ec3) {
+        l.others.push_back(it->path());
+        continue;
+      }
+      l.error = fmt::format("cannot read {}: {}", it->path().string(), ec2.message());
+      return l;
+    }
     if (fs::is_directory(st)) l.dirs.push_back(it->path());
     else if (fs::is_regular_file(st)) l.files.push_back(it->path());
     else if (fs::exists(st)) l.others.push_back(it->path());
+  }
+  if (ec) {
+    l.error = fmt::format("cannot read folder {}: {}", dir.string(), ec.message());
+    return l;
   }
   auto by_name = [](const fs::path& a, const fs::path& b) {
     return natural_less(a.filename().string(), b.filename().string());
@@ -112,6 +132,19 @@ class Walker {
     found.push_back(std::move(c));
   }
 
+  // A folder that could not be listed: one test that errs, so that the run fails and the
+  // reports name it, rather than its tests silently missing from them.
+  void add_unreadable(const fs::path& dir, std::string name, std::string problem) {
+    ++candidates;
+    if (!seen(dir)) return;
+    TestCase c;
+    c.name = std::move(name);
+    c.kind = CaseKind::kUnreadable;
+    c.dir = dir.string();
+    c.problem = std::move(problem);
+    found.push_back(std::move(c));
+  }
+
   // Walks the tree at `root`, naming tests relative to it.
   void walk_root(const fs::path& root) {
     visited_.clear();
@@ -129,8 +162,17 @@ class Walker {
     // A folder is known by its device and inode: one stat, where resolving its path
     // (fs::canonical) reads every link above it and made a deep tree cost its depth cubed.
     struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0 || !visited_.insert({st.st_dev, st.st_ino}).second) return;  // a link loop
+    if (::stat(dir.c_str(), &st) != 0) {
+      add_unreadable(dir, prefix.empty() ? root_name : prefix,
+                     fmt::format("cannot read folder {}: {}", dir.string(), std::strerror(errno)));
+      return;
+    }
+    if (!visited_.insert({st.st_dev, st.st_ino}).second) return;  // a link loop
     const Listing l = list_dir(dir);
+    if (!l.error.empty()) {
+      add_unreadable(dir, prefix.empty() ? root_name : prefix, l.error);
+      return;
+    }
     auto join = [&](const std::string& leaf) { return prefix.empty() ? leaf : prefix + "/" + leaf; };
     for (const auto* list : {&l.files, &l.others})
       for (const fs::path& f : *list)
@@ -204,9 +246,21 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
   std::stable_sort(w.found.begin(), w.found.end(),
                    [](const TestCase& a, const TestCase& b) { return natural_less(a.name, b.name); });
   // Two PATHs can yield the same relative name: keep names unique, first one unchanged.
+  // The suffix skips names already taken, a real folder named "x#2" among them: two
+  // tests of one name would be one entry to a merge, a filter and a JUnit reader.
+  std::set<std::string> taken;
+  for (const TestCase& c : w.found) taken.insert(c.name);
   std::map<std::string, int> uses;
-  for (TestCase& c : w.found)
-    if (int n = ++uses[c.name]; n > 1) c.name += "#" + std::to_string(n);
+  for (TestCase& c : w.found) {
+    if (++uses[c.name] == 1) continue;
+    std::string unique;
+    for (int n = 2; !taken.insert(unique = c.name + "#" + std::to_string(n)).second; ++n) {
+    }
+    c.name = unique;
+  }
+  // In name order again (report merge lists tests so): "x#3" may sort after a real "x#2".
+  std::stable_sort(w.found.begin(), w.found.end(),
+                   [](const TestCase& a, const TestCase& b) { return natural_less(a.name, b.name); });
   return w.found;
 }
 
@@ -220,13 +274,28 @@ void parse_shard(const std::string& text, Selection& sel) {
   sel.shard_count = n;
 }
 
-int shard_of(const std::string& name, int count) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a: fixed, so shards are the same on every machine
-  for (unsigned char ch : name) {
+namespace {
+
+// FNV-1a: fixed, so shards and digests are the same on every machine.
+uint64_t fnv1a(const std::string& bytes, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char ch : bytes) {
     h ^= ch;
     h *= 1099511628211ull;
   }
-  return static_cast<int>(h % static_cast<uint64_t>(count));
+  return h;
+}
+
+}  // namespace
+
+int shard_of(const std::string& name, int count) {
+  return static_cast<int>(fnv1a(name) % static_cast<uint64_t>(count));
+}
+
+std::string names_digest(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  uint64_t h = fnv1a("");
+  for (const std::string& n : names) h = fnv1a(std::string(1, '\0'), fnv1a(n, h));  // '\0' ends each name
+  return fmt::format("{} tests, digest {:016x}", names.size(), h);
 }
 
 std::regex compile_name_pattern(const std::string& pattern, const char* option) {

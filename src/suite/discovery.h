@@ -8,7 +8,9 @@
 //  - a folder with a data.json but no model (the ONNX `real/` layout, whose model is
 //    downloaded by URL): listed so that it is reported (as unsupported), not lost.
 // Discovery only walks the file system; files are read when a test runs, so a broken
-// test becomes that test's outcome rather than aborting the run.
+// test becomes that test's outcome rather than aborting the run. A folder that cannot be
+// listed, and a model file that is a broken link, are tests too, that err: the tests
+// they hide must not vanish from the run and its reports without a word.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,8 @@ enum class CaseKind {
   kFolder,        // `model` with the test_data_set_* folders `sets`
   kFile,          // `model` with the expected data `files` beside it
   kMissingModel,  // `dir` has a data.json but no model file
+  kUnreadable,    // `dir` could not be listed: whatever tests it holds are unknown, so
+                  // it is a test of its own that errs with `problem` (never left out unsaid)
 };
 
 struct TestCase {
@@ -32,8 +36,9 @@ struct TestCase {
   // folder (model.onnx) or file stem. Names are unique within one discovery.
   std::string name;
   CaseKind kind = CaseKind::kFolder;
-  std::string model;              // the .onnx file; empty for kMissingModel
+  std::string model;              // the .onnx file; empty for kMissingModel and kUnreadable
   std::string dir;                // the folder holding the model (and any data.json)
+  std::string problem;            // kUnreadable: why the folder could not be read
   std::vector<std::string> sets;  // kFolder: test_data_set_* folders, naturally sorted
   TestSetFiles files;             // kFile: NAME_input_K.pb / NAME_output_K.pb by K
 };
@@ -62,6 +67,12 @@ void parse_shard(const std::string& text, Selection& sel);
 // test stays in its shard whatever other tests are added or removed, and the shards
 // partition any set of tests exactly.
 int shard_of(const std::string& name, int count);
+
+// What a set of tests is, by name, whatever their order: "N tests, digest HEX" (FNV-1a
+// over the sorted names). Every shard of one run records it for the selection before
+// sharding, so `report merge` can tell shards of one corpus from shards of checkouts that
+// differ, and shards that together hold fewer tests than their run selected.
+std::string names_digest(std::vector<std::string> names);
 
 // `pattern` (of --filter, --exclude) as an ECMAScript regex. Throws Error(kUsage) for an
 // invalid pattern, or one longer or more deeply nested than the regex compiler's stack allows.

@@ -95,7 +95,8 @@ std::string bench_json(const std::string& what, unsigned threads, const BenchOpt
 // {"generator", "run": {"paths", "filter", "exclude", "shard", "shard_source", "rtol", "atol",
 //  "output_rtol", "output_atol" ({NAME: V} of --rtol/--atol NAME:V, {} for none), "check_error_stat",
 //  "exact", "max_ulp" (--max-ulp: "N", "NAME:N", comma-separated, global first; "" for none), "jobs",
-//  "isolate", "timeout", "strict", "no_fuse"},
+//  "isolate", "timeout", "strict", "no_fuse", "selected" ("N tests, digest HEX": the tests selected
+//  before sharding, suite/discovery.h names_digest; null in an older report)},
 //  "merge"?: {"shard_count", "reports", "shards", "missing"} (`report merge` only),
 //  "summary": {"total", "passed", "failed", "unsupported", "error", "timeout", "crashed", "no data", "seconds"},
 //  "unsupported_causes": [{"cause", "tests"}], "tests": [RESULT...]}

@@ -37,7 +37,8 @@ std::string test_report_json(const RunInfo& info, const Summary& s, const std::v
               {"isolate", info.isolate},
               {"timeout", info.timeout},
               {"strict", info.strict},
-              {"no_fuse", info.no_fuse}};
+              {"no_fuse", info.no_fuse},
+              {"selected", info.selected.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(info.selected)}};
   if (merge)
     j["merge"] = {{"shard_count", merge->shard_count},
                   {"reports", merge->reports},
@@ -98,6 +99,7 @@ RunInfo run_info_from_json(const nlohmann::json& run) {
   read_field(run, "timeout", info.timeout);
   read_field(run, "strict", info.strict);
   read_field(run, "no_fuse", info.no_fuse);
+  read_field(run, "selected", info.selected);
   return info;
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <ctime>
 #include <map>
 #include <numeric>
@@ -15,12 +16,43 @@
 namespace onnxrun {
 namespace {
 
+// The length of the UTF-8 sequence at s[i] that encodes a character XML 1.0 allows
+// (no surrogates, no U+FFFE or U+FFFF, shortest form only), or 0 for anything else.
+size_t xml_char_length(const std::string& s, size_t i) {
+  const auto byte = [&](size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+  const unsigned b0 = byte(i);
+  if (b0 < 0x80) return 1;
+  const size_t n = b0 >= 0xf0 ? 4 : b0 >= 0xe0 ? 3 : b0 >= 0xc0 ? 2 : 0;
+  if (n == 0 || b0 > 0xf4) return 0;
+  uint32_t cp = b0 & (0x7f >> n);
+  for (size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(i + k) & 0x3f);
+  }
+  const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff) return 0;
+  return n;
+}
+
 // Text safe inside an XML attribute or element: markup escaped, and the control
-// characters XML 1.0 forbids replaced (a message may quote arbitrary bytes).
+// characters XML 1.0 forbids replaced (a message may quote arbitrary bytes), as is a
+// byte that is not valid UTF-8 (a folder's name may be any bytes), by U+FFFD as the JSON
+// report writes it: one such byte would make the whole file unreadable to a JUnit parser.
 std::string xml_escape(const std::string& s) {
   std::string out;
   out.reserve(s.size());
-  for (char ch : s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    if (static_cast<unsigned char>(ch) >= 0x80) {
+      const size_t n = xml_char_length(s, i);
+      if (n == 0) {
+        out += "\xEF\xBF\xBD";
+      } else {
+        out.append(s, i, n);
+        i += n - 1;
+      }
+      continue;
+    }
     switch (ch) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;

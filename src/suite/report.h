@@ -37,6 +37,9 @@ struct RunInfo {
   int jobs = 0;
   bool isolate = false, strict = false, no_fuse = false;
   double timeout = 0;
+  // The tests selected before sharding (--filter, --exclude), as names_digest gives them
+  // (suite/discovery.h); empty: not recorded (an older report).
+  std::string selected;
 };
 
 // A merged report's record of what it was made from (`onnx-run report merge`).

@@ -62,6 +62,9 @@ std::vector<std::pair<std::string, std::string>> settings_of(const RunInfo& r) {
           {"--timeout", fmt::format("{}", r.timeout)}};
 }
 
+// "N tests, digest HEX" of the tests a report's run selected before sharding.
+std::string selected_text(const RunInfo& r) { return r.selected.empty() ? kNotRecorded : r.selected; }
+
 }  // namespace
 
 MergedReport merge_reports(const std::vector<ReportFile>& shards) {
@@ -95,10 +98,21 @@ MergedReport merge_reports(const std::vector<ReportFile>& shards) {
       if (settings[k].second != first_settings[k].second)
         fail(ErrorKind::kUsage, "report merge: {} ran with {} '{}' but {} with '{}': reports of different settings",
              f.path, settings[k].first, settings[k].second, first.path, first_settings[k].second);
+    // The shards of one run selected one set of tests before slicing it: another corpus,
+    // or a checkout missing a folder, would leave tests out of every shard unsaid.
+    if (f.run.selected != first.run.selected)
+      fail(ErrorKind::kUsage,
+           "report merge: {} ran over {} but {} over {}: shards of different test sets (another corpus, filter or "
+           "checkout)",
+           f.path, selected_text(f.run), first.path, selected_text(first.run));
     for (const TestResult& t : f.tests) {
       if (auto [it, fresh] = by_test.emplace(t.name, &f); !fresh)
         fail(ErrorKind::kUsage, "report merge: test {} is in both {} and {}: overlapping shards", t.name,
              it->second->path, f.path);
+      // A test outside its report's slice: the report was not made by that shard's run.
+      if (const int own = shard_of(t.name, s.count) + 1; own != s.index)
+        fail(ErrorKind::kInvalid, "report merge: {} holds shard {} but its test {} belongs to shard {}", f.path,
+             slice_text(s.index, s.count), t.name, slice_text(own, s.count));
       m.tests.push_back(t);
     }
     for (const std::string& p : f.run.paths)
@@ -110,6 +124,14 @@ MergedReport merge_reports(const std::vector<ReportFile>& shards) {
   }
   for (int k = 1; k <= m.merge.shard_count; ++k)
     if (!by_slice.count(k)) m.merge.missing.push_back(slice_text(k, m.merge.shard_count));
+  // Every shard there: together they hold exactly the tests their run selected.
+  if (m.merge.missing.empty() && !first.run.selected.empty()) {
+    std::vector<std::string> names;
+    for (const TestResult& t : m.tests) names.push_back(t.name);
+    if (const std::string held = names_digest(std::move(names)); held != first.run.selected)
+      fail(ErrorKind::kInvalid, "report merge: the shards hold {} but their run selected {}: tests are missing", held,
+           first.run.selected);
+  }
   // Discovery's order: names sorted naturally (suite/discovery.h), so the merged list is
   // the one a single run of every shard would have written.
   std::stable_sort(m.tests.begin(), m.tests.end(),

@@ -167,7 +167,7 @@ int stop_worker(Worker& w, bool kill_it) {
 TestResult unfinished(const TestCase& t, const Worker& w, Outcome outcome, std::string message) {
   TestResult r;
   r.name = t.name;
-  r.model = t.kind == CaseKind::kMissingModel ? t.dir : t.model;
+  r.model = t.model.empty() ? t.dir : t.model;
   r.outcome = outcome;
   r.seconds = seconds_since(w.start);
   r.message = std::move(message);

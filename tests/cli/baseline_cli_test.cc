@@ -116,3 +116,29 @@ TEST_CASE("--update-baseline keeps known failures, promotes fixes, never accepts
   write_leaky_test(d.file("t/pass"));
   CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--baseline", d.file("b.json")}), 0);
 }
+
+TEST_CASE("--update-baseline does not accept a new test that fails: it stays a regression", "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("t/old"));
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--update-baseline", d.file("b.json")}), 0);
+  write_leaky_test(d.file("t/new"), 2.0f);  // a new test, broken from the start
+  const auto r =
+      run_cli({"test", d.file("t"), "-q", "--baseline", d.file("b.json"), "--update-baseline", d.file("b.json")});
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.err, Contains(": new (new test, failed)\n"));
+  // It was recorded as a known failure, so the next run against the updated baseline exited 0.
+  CHECK(outcomes(d.file("b.json")) == std::map<std::string, std::string>{{"old", "passed"}});
+  const auto again = run_cli({"test", d.file("t"), "-q", "--baseline", d.file("b.json")});
+  CHECK_EXIT(again, 1);
+  CHECK_THAT(again.err, Contains(": new (new test, failed)\n"));
+  // With --strict a new unsupported test is a regression too, and is not accepted either;
+  // without it, it is no regression and is recorded as it is.
+  write_unknown_op_model(d.file("t/new/model.onnx"), "NoSuchOp");
+  CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--strict", "--baseline", d.file("b.json"), "--update-baseline",
+                      d.file("b.json")}),
+             1);
+  CHECK(outcomes(d.file("b.json")) == std::map<std::string, std::string>{{"old", "passed"}});
+  CHECK_EXIT(
+      run_cli({"test", d.file("t"), "-q", "--baseline", d.file("b.json"), "--update-baseline", d.file("b.json")}), 0);
+  CHECK(outcomes(d.file("b.json")) == std::map<std::string, std::string>{{"new", "unsupported"}, {"old", "passed"}});
+}

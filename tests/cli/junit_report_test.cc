@@ -119,3 +119,19 @@ TEST_CASE("report paths are checked before the first test runs", "[cli][junit]")
   }
   CHECK(!fs::exists("/proc/x.json"));
 }
+
+TEST_CASE("a test named with bytes that are not UTF-8 leaves the JUnit report well-formed", "[cli][junit]") {
+  TempDir d;
+  // A folder's name is any bytes; the failing test is the one CI must see.
+  write_leaky_test(d.file("tree/bad\xff\xfe name"), -1.0f);
+  write_leaky_test(d.file("tree/caf\xc3\xa9"));   // valid UTF-8 stays as it is
+  write_leaky_test(d.file("tree/over\xc0\xaf"));  // an overlong '/'
+  const auto r = run_cli({"test", d.file("tree"), "--junit", d.file("r.xml")});
+  CHECK_EXIT(r, 1);
+  // xmllint exited 1 ("Input is not proper UTF-8"): a JUnit reader saw no test at all.
+  CHECK_EXIT(run_process({"/usr/bin/xmllint", "--noout", "--schema", schema(), d.file("r.xml")}), 0);
+  const std::string xml = read_file(d.file("r.xml"));
+  CHECK_THAT(xml, Contains("name=\"bad\xef\xbf\xbd\xef\xbf\xbd name\"") && Contains("name=\"caf\xc3\xa9\"") &&
+                      Contains("name=\"over\xef\xbf\xbd\xef\xbf\xbd\""));
+  CHECK_THAT(xml, Contains("<failure type=\"failed\""));
+}

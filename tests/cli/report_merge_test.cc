@@ -384,3 +384,47 @@ TEST_CASE("report without merge, or merge without reports, is a usage error", "[
   CHECK_EXIT(none, 2);
   CHECK(std::count(none.err.begin(), none.err.end(), '\n') == 1);
 }
+
+TEST_CASE("report merge refuses shards run over different test sets: a checkout missing a test", "[cli][merge]") {
+  // Shard 2's machine checked out the corpus without one of its tests (a folder not
+  // fetched, another revision): its slice lacks that test, and so does the merge.
+  Sharded s;
+  const std::vector<std::string> two = test_names(read_json_file(s.d.file("s2.json")));
+  REQUIRE_FALSE(two.empty());
+  fs::copy(s.d.file("corpus"), s.d.file("partial"), fs::copy_options::recursive);
+  fs::remove_all(s.d.file("partial/" + two.front()));
+  REQUIRE_NO_SIGNAL(run_cli({"test", s.d.file("partial"), "-q", "--shard", "2/3", "--json", s.d.file("s2.json")}));
+  REQUIRE(test_names(read_json_file(s.d.file("s2.json"))).size() == two.size() - 1);
+  const auto r = run_cli(s.merge({"--json", s.d.file("m.json")}));
+  CHECK_EXIT(r, 2);  // it merged the rest: two.front() was in no report and nobody said so
+  CHECK_THAT(r.err, Catch::StartsWith("onnx-run: report merge: " + s.d.file("s2.json") + " ran over ") &&
+                        Catch::EndsWith(": shards of different test sets (another corpus, filter or checkout)\n"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_FALSE(fs::exists(s.d.file("m.json")));
+  // Each report records what its run selected before slicing it.
+  CHECK_THAT(std::string(read_json_file(s.d.file("s1.json"))["run"]["selected"]),
+             Catch::Matches(std::to_string(test_names(read_json_file(s.d.file("full.json"))).size()) +
+                            " tests, digest [0-9a-f]{16}"));
+}
+
+TEST_CASE("report merge refuses shards that hold fewer tests than their run selected", "[cli][merge]") {
+  Sharded s;
+  // A shard's report that lost a test (written by hand, cut short): every shard is there.
+  rewrite_json(s.d.file("s3.json"), [](nlohmann::json& j) { j["tests"].erase(0); });
+  const auto r = run_cli(s.merge({"--json", s.d.file("m.json")}));
+  CHECK_EXIT(r, 3);  // it exited 1 with the test missing from the merged report
+  CHECK_THAT(r.err,
+             Catch::StartsWith("onnx-run: report merge: the shards hold ") && Catch::EndsWith(": tests are missing\n"));
+  CHECK_FALSE(fs::exists(s.d.file("m.json")));
+  // A test moved into another shard's report: not the report that shard's run wrote.
+  Sharded t;
+  rewrite_json(t.d.file("s1.json"), [&](nlohmann::json& j) {
+    nlohmann::json three = read_json_file(t.d.file("s3.json"));
+    j["tests"].push_back(three["tests"][0]);
+    three["tests"].erase(0);
+    std::ofstream(t.d.file("s3.json")) << three.dump(1);
+  });
+  const auto moved = run_cli(t.merge());
+  CHECK_EXIT(moved, 3);
+  CHECK_THAT(moved.err, Catch::Contains(" holds shard 1/3 but its test ") && Catch::Contains(" belongs to shard 3/3"));
+}

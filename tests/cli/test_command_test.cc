@@ -195,6 +195,26 @@ TEST_CASE("usage errors are one line with exit code 2, nothing is written", "[cl
   }
 }
 
+TEST_CASE("two reports naming one file are a usage error: neither would be what it says", "[cli]") {
+  TempDir d;
+  make_tree(d);
+  REQUIRE_EXIT(run_cli({"test", d.file("good"), "-q", "--json", d.file("base.json")}), 0);
+  write_leaky_test(d.file("good/test_1"), 2.0f);  // a regression against base.json
+  // The --json written first, then the updated baseline over it: the regression read
+  // "passed" in the report CI reads, and "summary" said 0 failed.
+  const auto r = run_cli({"test", d.file("good"), "--baseline", d.file("base.json"), "--json", d.file("r.json"),
+                          "--update-baseline", d.path() + "/./r.json"});
+  CHECK_EXIT(r, 2);
+  CHECK(r.err == "onnx-run: --json and --update-baseline name the same file " + d.path() +
+                     "/./r.json: each report needs its own\n");
+  CHECK(r.out.empty());
+  CHECK_FALSE(fs::exists(d.file("r.json")));
+  const auto x = run_cli({"test", d.file("good"), "--json", d.file("r.out"), "--junit", d.file("r.out")});
+  CHECK_EXIT(x, 2);
+  CHECK_THAT(x.err, Catch::StartsWith("onnx-run: --json and --junit name the same file "));
+  CHECK_FALSE(fs::exists(d.file("r.out")));
+}
+
 TEST_CASE("a report that cannot be written stops the run before it starts (exit 3)", "[cli]") {
   TempDir d;
   make_tree(d);

@@ -147,7 +147,7 @@ void report_case(const uint8_t* data, size_t size, const std::string& dir) {
     (void)test_report_json(m.run, m.summary, m.tests, &m.merge);
     const std::vector<TestResult> baseline = read_baseline(path);
     const BaselineDiff diff = compare_with_baseline(m.tests, baseline);
-    (void)updated_baseline(m.tests, baseline);
+    (void)updated_baseline(m.tests, &baseline, false);
     (void)diff;
   } catch (const Error&) {
   }

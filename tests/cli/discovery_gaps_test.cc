@@ -1,0 +1,148 @@
+// `onnx-run test` over trees where a test could slip out of the run without a word: a
+// model that is a broken link, a folder that cannot be listed, two tests given one name.
+// CI reads the exit code and the reports; a test missing from them is a test that passed.
+#include <catch2/catch.hpp>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "support/check_exit.h"
+#include "support/model_tree.h"
+#include "support/paths.h"
+#include "support/process.h"
+#include "support/shard_runs.h"
+
+using namespace onnxrun::test;
+using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+// name -> outcome of a --json report.
+std::map<std::string, std::string> outcomes(const std::string& path) {
+  std::map<std::string, std::string> out;
+  const nlohmann::json report = read_json_file(path);
+  for (const auto& t : report["tests"]) out[t["name"]] = t["outcome"];
+  return out;
+}
+
+// Removes everything below the folder `fd` refers to, by descriptors: the deep tree below
+// has paths longer than PATH_MAX, which path-based removal cannot reach.
+void remove_below(int fd) {
+  DIR* dir = ::fdopendir(::dup(fd));
+  REQUIRE(dir != nullptr);
+  std::vector<std::string> names;
+  while (const dirent* e = ::readdir(dir))
+    if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.push_back(e->d_name);
+  ::closedir(dir);
+  for (const std::string& n : names) {
+    const int sub = ::openat(fd, n.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    if (sub >= 0) {
+      remove_below(sub);
+      ::close(sub);
+      ::unlinkat(fd, n.c_str(), AT_REMOVEDIR);
+    } else {
+      ::unlinkat(fd, n.c_str(), 0);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a model that is a broken link is a test that errs, not a test left out", "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("t/good"));
+  write_leaky_test(d.file("t/linked"));
+  // The model lives elsewhere (a volume not mounted, a store not fetched): the link dangles.
+  fs::remove(d.file("t/linked/model.onnx"));
+  fs::create_symlink(d.file("store/model.onnx"), d.file("t/linked/model.onnx"));
+  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: "1 passed ... (1 test ...)", linked nowhere in the reports
+  CHECK(outcomes(d.file("r.json")) == std::map<std::string, std::string>{{"good", "passed"}, {"linked", "error"}});
+  CHECK_THAT(r.err, Contains("linked (error)"));
+}
+
+TEST_CASE("a folder that cannot be listed is a test that errs, not tests left out", "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("t/good"));
+  // Below t/deep, folders of 200-character names until the path is longer than PATH_MAX:
+  // no process, root included, can list the deepest (ENAMETOOLONG), as a folder without
+  // read permission cannot be listed by any user but root.
+  const std::string leaf(200, 'd');
+  fs::create_directories(d.file("t/deep"));
+  int fd = ::open(d.file("t/deep").c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(fd >= 0);
+  size_t length = d.file("t/deep").size();
+  while (length <= PATH_MAX) {
+    REQUIRE(::mkdirat(fd, leaf.c_str(), 0755) == 0);
+    const int sub = ::openat(fd, leaf.c_str(), O_RDONLY | O_DIRECTORY);
+    REQUIRE(sub >= 0);
+    ::close(fd);
+    fd = sub;
+    length += leaf.size() + 1;
+  }
+  ::close(fd);
+  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: the deep folder was passed over without a word
+  const auto o = outcomes(d.file("r.json"));
+  CHECK(o.size() == 2);
+  CHECK(o.at("good") == "passed");
+  const nlohmann::json report = read_json_file(d.file("r.json"));
+  bool named = false;
+  for (const auto& t : report["tests"])
+    if (t["name"] != "good") {
+      named = true;
+      CHECK(t["outcome"] == "error");
+      CHECK(std::string(t["name"]).rfind("deep/", 0) == 0);
+      CHECK_THAT(std::string(t["message"]), Contains("File name too long") && Contains("were not run"));
+    }
+  CHECK(named);
+  const int top = ::open(d.file("t/deep").c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(top >= 0);
+  remove_below(top);
+  ::close(top);
+}
+
+TEST_CASE("tests keep unique names when a renamed duplicate meets a real name", "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("a/x"));
+  write_leaky_test(d.file("a/x#2"));
+  write_leaky_test(d.file("b/x"));
+  const auto list = run_cli({"test", d.file("a"), d.file("b"), "--list"});
+  REQUIRE_EXIT(list, 0);
+  CHECK(list.out == "x\nx#2\nx#3\n");  // it listed x, x#2, x#2
+  // The shards of that run merge into one report of all three tests.
+  std::vector<std::string> reports;
+  for (int k = 1; k <= 3; ++k) {
+    const std::string json = d.file("s" + std::to_string(k) + ".json");
+    REQUIRE_EXIT(run_cli({"test", d.file("a"), d.file("b"), "-q", "--shard", std::to_string(k) + "/3", "--json", json}),
+                 0);
+    reports.push_back(json);
+  }
+  std::vector<std::string> merge{"report", "merge", "-q", "--json", d.file("all.json")};
+  merge.insert(merge.end(), reports.begin(), reports.end());
+  CHECK_EXIT(run_cli(merge), 0);
+  CHECK(outcomes(d.file("all.json")).size() == 3);
+}
+
+TEST_CASE("a test set that is a broken link errs: the test neither passes on the rest nor has no data",
+          "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("t/some"));  // test_data_set_0 is there, test_data_set_1 is not
+  fs::create_directory_symlink(d.file("store/set_1"), d.file("t/some/test_data_set_1"));
+  write_leaky_test(d.file("t/none"));  // its only set is a link to nothing
+  fs::remove_all(d.file("t/none/test_data_set_0"));
+  fs::create_directory_symlink(d.file("store/set_0"), d.file("t/none/test_data_set_0"));
+  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: some passed on set 0 alone, none was "no data" (skipped)
+  CHECK(outcomes(d.file("r.json")) == std::map<std::string, std::string>{{"none", "error"}, {"some", "error"}});
+  CHECK_THAT(r.out, Contains("test_data_set_1: not a test-set folder"));
+}
