@@ -81,3 +81,21 @@ TEST_CASE("a dumped value begun and not ended leaves no file and no index line",
   CHECK(names_in(d.path()) == std::vector<std::string>{"values.tsv", "y.pb"});
   CHECK(read_file(d.file("values.tsv")) == "y.pb\ty\n");
 }
+
+TEST_CASE("values.tsv keeps a value name whole whatever characters it holds", "[io][dump]") {
+  // A newline in a name used to start a line of its own ("a line without a tab"): the
+  // dump could not be read back by verify or compare.
+  TempDir d;
+  const std::vector<std::string> names = {"a\nb", "c\td", "e\\f", "g\rh", "\\n", "plain", "trail\\"};
+  {
+    ValueDump dump(d.path(), TensorFormat::kPb);
+    for (size_t k = 0; k < names.size(); ++k) dump.write(names[k], patterned(DType::kFloat, {2}, k));
+    CHECK(dump.finish() == names.size());
+  }
+  const auto entries = read_values_tsv(d.file("values.tsv"));
+  REQUIRE(entries.size() == names.size());
+  for (size_t k = 0; k < names.size(); ++k) {
+    CHECK(entries[k].first == file_name_for_value(names[k]) + ".pb");
+    CHECK(entries[k].second == names[k]);
+  }
+}
