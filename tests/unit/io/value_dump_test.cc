@@ -99,3 +99,24 @@ TEST_CASE("values.tsv keeps a value name whole whatever characters it holds", "[
     CHECK(entries[k].second == names[k]);
   }
 }
+
+TEST_CASE("a value whose name is longer than a file name may be is dumped all the same", "[io][dump]") {
+  // It used to fail the run: "cannot write DIR/vvv...vvv.pb: File name too long".
+  const std::string name(300, 'v');
+  for (TensorFormat format : {TensorFormat::kPb, TensorFormat::kNpy}) {
+    TempDir d;
+    {
+      ValueDump dump(d.path(), format);
+      dump.write(name, patterned(DType::kFloat, {3}, 1));
+      dump.write(name + "2", patterned(DType::kFloat, {3}, 2));
+      CHECK(dump.finish() == 2);
+    }
+    const auto entries = read_values_tsv(d.file("values.tsv"));
+    REQUIRE(entries.size() == 2);
+    CHECK(entries[0].second == name);
+    CHECK(entries[1].second == name + "2");
+    CHECK(entries[0].first != entries[1].first);
+    CHECK(fs::is_regular_file(d.file(entries[0].first)));
+    CHECK(fs::is_regular_file(d.file(entries[1].first)));
+  }
+}
