@@ -232,6 +232,22 @@ TEST_CASE("output set: folders made for its files go without a commit, when empt
   CHECK(names_in(d.file("made/deeper")) == std::vector<std::string>{"output_0.pb"});
 }
 
+TEST_CASE("output set: a folder reached through '..' or '.' is taken back with every folder made on the way",
+          "[output-files]") {
+  // `-o a/b/../c` makes a, a/b and a/c; only a and a/c used to be counted as made, so a
+  // failed run left a/b (and so a) behind.
+  TempDir d;
+  const std::vector<std::string> names = {"y"};
+  const std::vector<Tensor> tensors = {Tensor(DType::kFloat, Shape{2})};
+  {
+    OutputSet tx;
+    write_output_files(tx, d.file("a/b/../c"), names, tensors);
+    write_output_files(tx, d.file("e/./f/../../g/h"), names, tensors);
+    CHECK(fs::is_directory(d.file("a/b")));
+  }
+  CHECK(names_in(d.path()).empty());
+}
+
 TEST_CASE("output set: a failed commit leaves nothing of the run", "[output-files]") {
   TempDir d;
   OutputSet tx;
