@@ -68,6 +68,17 @@ std::shared_ptr<const OutputFolder> OutputFolder::open_existing(const std::strin
   return std::shared_ptr<const OutputFolder>(new OutputFolder(fd, dir));
 }
 
+bool same_folder(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  const fs::path pa = a.empty() ? "." : a, pb = b.empty() ? "." : b;
+  if (fs::is_directory(pa, ec) && fs::is_directory(pb, ec)) return fs::equivalent(pa, pb, ec);
+  auto resolved = [&](const fs::path& p) {
+    fs::path r = fs::weakly_canonical(fs::absolute(p, ec), ec).lexically_normal();
+    return r.filename().empty() ? r.parent_path() : r;  // "out/" is "out"
+  };
+  return resolved(pa) == resolved(pb);
+}
+
 OutputFolder::~OutputFolder() { ::close(fd_); }
 
 std::string OutputFolder::path_of(const std::string& name) const {
