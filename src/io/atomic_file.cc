@@ -157,6 +157,20 @@ void write_bytes_at(int fd, const void* data, size_t n, uint64_t offset, const s
   write_page_matched(fd, data, n, offset, false, path);
 }
 
+std::optional<std::string> replaced_file(const std::string& path) {
+  Target resolved;
+  try {
+    resolved = resolve_target(path);
+  } catch (const Error&) {
+    return std::nullopt;  // a folder, a loop: refused when written
+  }
+  if (resolved.in_place) return std::nullopt;
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(resolved.path, ec), ec);
+  if (ec) return std::nullopt;
+  return p.string();
+}
+
 void check_writable_target(const WriteTarget& target) {
   const std::string& path = target.path;
   std::filesystem::path dir;
