@@ -1,5 +1,6 @@
 #include "io/value_dump.h"
 
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -61,8 +62,14 @@ std::string ValueDump::claim_file(const std::string& value_name) {
   const std::string ext = single_file_extension(format_);
   const std::string base = file_name_for_value(value_name);
   std::string file = base + ext;
-  for (int n = 2; used_.count(file); ++n) file = base + "~" + std::to_string(n) + ext;
-  used_.insert(file);
+  // Names are compared ignoring case: on a folder that ignores it, A.pb and a.pb are one
+  // file, and the second value would replace the first.
+  auto key = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  for (int n = 2; used_.count(key(file)); ++n) file = base + "~" + std::to_string(n) + ext;
+  used_.insert(key(file));
   return file;
 }
 

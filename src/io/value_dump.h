@@ -1,7 +1,7 @@
 // Writing every value a run produces into a folder (--dump-intermediates DIR), to
 // compare node by node with another runtime. Each value becomes DIR/<name>.pb (a
 // TensorProto named after the value) or DIR/<name>.npy, the name made safe by
-// file_name_for_value (a clash gets "~2", "~3", ...); DIR/values.tsv lists
+// file_name_for_value (a clash, ignoring case, gets "~2", "~3", ...); DIR/values.tsv lists
 // "file<TAB>value name" in the order the values were produced, the value name with a
 // backslash, tab, newline and carriage return written as \\, \t, \n and \r.
 // Used as the Executor's ValueObserver; exec itself writes no files. Its files join no
@@ -60,7 +60,7 @@ class ValueDump {
   std::string dir_;
   std::shared_ptr<const OutputFolder> folder_;  // opened once: names in it are replaced, never followed
   TensorFormat format_;
-  std::set<std::string> used_;
+  std::set<std::string> used_;                                  // file names claimed, in lower case
   std::vector<Entry> index_;                                    // in the order values were produced
   std::map<size_t, std::unique_ptr<StreamedTensorFile>> open_;  // by id: index_'s position
 };

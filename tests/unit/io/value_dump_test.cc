@@ -120,3 +120,22 @@ TEST_CASE("a value whose name is longer than a file name may be is dumped all th
     CHECK(fs::is_regular_file(d.file(entries[1].first)));
   }
 }
+
+TEST_CASE("values whose names differ only in case get file names that differ in more", "[io][dump]") {
+  // On a folder that ignores case (vfat or exFAT media, ext4 with casefold, a macOS folder
+  // mounted into a container) A.pb and a.pb are one file: the second value replaced the
+  // first while values.tsv listed both, and verify read one value for the other.
+  TempDir d;
+  {
+    ValueDump dump(d.path(), TensorFormat::kPb);
+    dump.write("A", patterned(DType::kFloat, {2}, 1));
+    dump.write("a", patterned(DType::kFloat, {2}, 2));
+    dump.write("a~2", patterned(DType::kFloat, {2}, 3));  // made safe: a_2, no clash
+    CHECK(dump.finish() == 3);
+  }
+  const auto entries = read_values_tsv(d.file("values.tsv"));
+  REQUIRE(entries.size() == 3);
+  CHECK(entries[0].first == "A.pb");
+  CHECK(entries[1].first == "a~2.pb");
+  CHECK(entries[2].first == "a_2.pb");
+}
