@@ -6,7 +6,9 @@
 //   own (io/owned_temp.h) in that folder, renamed over the name when complete, replacing
 //   whatever entry stands there (a file, a symlink, a FIFO, a device node) and never
 //   writing through it.
-// - a path the user named (symlinks followed):
+// - a path the user named (symlinks followed, except another user's symlink in a sticky
+//   world-writable folder such as /tmp, refused with Error(kSecurity) as the kernel's
+//   protected_symlinks refuses it):
 //   - nothing, or a regular file: a temporary beside the target, renamed over it when
 //     complete. A symlink's target is what gets replaced; the link stays a link.
 //   - a FIFO, a character or block device, a socket, or /dev/stdout, /dev/fd/N,

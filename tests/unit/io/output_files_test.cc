@@ -284,3 +284,32 @@ TEST_CASE("-o's and --save-inputs' files in every format go into the set, in pla
         std::vector<std::string>{"output_0.npy", "output_0.pb", "output_1.npy", "output_1.pb"});
   CHECK(names_in(d.file("in")) == std::vector<std::string>{"inputs.npz"});
 }
+
+TEST_CASE("a report path through another user's symlink in a sticky world-writable folder is refused",
+          "[output-files]") {
+  // Report symlinks are followed by hand, past the kernel's protected_symlinks: a link
+  // planted in /tmp by another user (/tmp/r.json -> a file of yours) used to make
+  // `--json /tmp/r.json` replace that file.
+  if (::geteuid() != 0) {
+    WARN("not root: cannot make a symlink owned by another user; the refusal is untested here");
+    return;
+  }
+  TempDir d;
+  fs::create_directories(d.file("tmp"));
+  REQUIRE(::chmod(d.file("tmp").c_str(), 01777) == 0);
+  write_file(d.file("victim"), "mine");
+  fs::create_symlink(d.file("victim"), d.file("tmp/r.json"));
+  REQUIRE(::lchown(d.file("tmp/r.json").c_str(), 12345, 12345) == 0);  // planted by uid 12345
+  CHECK_THROWS_AS(write_text(d.file("tmp/r.json"), "report"), Error);
+  CHECK_THROWS_AS(check_writable_target(d.file("tmp/r.json")), Error);
+  CHECK(read_file(d.file("victim")) == "mine");
+  CHECK(fs::is_symlink(d.file("tmp/r.json")));
+  // The same link of our own, or in a folder that is not world-writable, is followed.
+  REQUIRE(::lchown(d.file("tmp/r.json").c_str(), 0, 0) == 0);
+  write_text(d.file("tmp/r.json"), "report");
+  CHECK(read_file(d.file("victim")) == "report");
+  REQUIRE(::chmod(d.file("tmp").c_str(), 0755) == 0);
+  REQUIRE(::lchown(d.file("tmp/r.json").c_str(), 12345, 12345) == 0);
+  write_text(d.file("tmp/r.json"), "again");
+  CHECK(read_file(d.file("victim")) == "again");
+}
