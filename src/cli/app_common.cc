@@ -12,6 +12,7 @@
 #include "cli/suggest.h"
 #include "core/fail.h"
 #include "core/memory_limit.h"
+#include "io/atomic_file.h"
 #include "model/known_versions.h"
 
 namespace onnxrun::cli {
@@ -54,6 +55,28 @@ void check_common_options(const CommonOptions& c) {
 void check_exists(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) fail(ErrorKind::kUsage, "{}: no such file or folder", path);
+}
+
+void check_report_paths(const std::vector<std::pair<std::string, std::string>>& reports,
+                        const std::vector<std::string>& reads) {
+  std::vector<std::pair<std::string, std::string>> taken;  // (replaced file, option)
+  for (const auto& [option, path] : reports) {
+    if (path.empty()) continue;
+    const std::optional<std::string> file = replaced_file(path);
+    if (!file) continue;
+    for (const auto& [other, by] : taken)
+      if (other == *file)
+        fail(ErrorKind::kUsage, "{} {}: the same file as {}; each report needs its own", option, path, by);
+    taken.emplace_back(*file, option);
+  }
+  if (taken.empty()) return;
+  for (const std::string& read : reads) {
+    const std::optional<std::string> file = replaced_file(read);
+    if (!file) continue;
+    for (const auto& [report, option] : taken)
+      if (report == *file)
+        fail(ErrorKind::kUsage, "{}: {} is a file this command reads; the report would replace it", option, read);
+  }
 }
 
 std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {

@@ -4,6 +4,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/cli11_fwd.h"
 #include "cli/logging.h"
@@ -32,6 +34,15 @@ void check_common_options(const CommonOptions& c);
 
 // A path that is not there is a mistake on the command line: Error(kUsage), not bad data.
 void check_exists(const std::string& path);
+
+// Refuses, with Error(kUsage), report paths the user named that would replace one file
+// twice (two options naming it: one report lost) or a file the command reads (`reads`: a
+// model, a test's data, a shard's report, a value file): the report would destroy what
+// it was made from. `reports` are (option, path) pairs; an empty path is no report.
+// FIFOs and devices are written in place, not replaced, and may be named by several.
+// (--baseline F --update-baseline F is meant: the baseline is read before the run.)
+void check_report_paths(const std::vector<std::pair<std::string, std::string>>& reports,
+                        const std::vector<std::string>& reads);
 
 // Parses argv; on --help/--version prints and returns 0, on a usage error prints one
 // line and returns 2; returns nullopt when the command should go on.

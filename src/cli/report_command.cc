@@ -128,6 +128,8 @@ int run_report(ReportArgs& a) {
   if (!closing.baseline.empty() && compare_with_baseline(m.tests, closing.baseline).matched == 0)
     fail(ErrorKind::kUsage, "--baseline {}: none of its {} tests is among the {} merged (tests match by model path)",
          closing.baseline_path, closing.baseline.size(), m.tests.size());
+  // A merged report over one of its shards (or both reports in one file) would lose one.
+  check_report_paths({{"--json", a.json}, {"--junit", a.junit}}, a.reports);
   for (const std::string* out : {&a.json, &a.junit})
     if (!out->empty()) check_writable_target(*out);
 

@@ -30,6 +30,7 @@
 #include "core/fail.h"
 #include "core/log.h"
 #include "io/atomic_file.h"
+#include "io/output_names.h"
 #include "suite/baseline.h"
 #include "suite/closing_report.h"
 #include "suite/discovery.h"
@@ -137,34 +138,36 @@ void check_baseline_matches(const std::vector<TestCase>& tests, const std::vecto
        path, baseline.size(), tests.size());
 }
 
-// Two of --json, --junit and --update-baseline naming one file: the last written would
-// replace the other, and a CI step reading the --json would find the updated baseline
-// (whose regressions read as passed) or JUnit XML. (A device, /dev/null say, is written
-// in place: two reports may go there.) Throws Error(kUsage).
-void check_distinct_reports(const TestOptions& o) {
-  const std::pair<const char*, const std::string*> reports[] = {
-      {"--json", &o.json}, {"--junit", &o.junit}, {"--update-baseline", &o.update_baseline}};
-  auto same_file = [](const std::string& a, const std::string& b) {
-    std::error_code ec1, ec2;
-    const fs::path pa = fs::weakly_canonical(fs::absolute(a), ec1), pb = fs::weakly_canonical(fs::absolute(b), ec2);
-    if (!(ec1 || ec2 ? a == b : pa == pb)) return false;
-    std::error_code ec;
-    const fs::file_status st = fs::status(a, ec);
-    return !fs::exists(st) || fs::is_regular_file(st);
-  };
-  for (size_t i = 0; i < std::size(reports); ++i)
-    for (size_t k = i + 1; k < std::size(reports); ++k)
-      if (!reports[i].second->empty() && !reports[k].second->empty() &&
-          same_file(*reports[i].second, *reports[k].second))
-        fail(ErrorKind::kUsage, "{} and {} name the same file {}: each report needs its own", reports[i].first,
-             reports[k].first, *reports[k].second);
+// The files the run reads that a report could land on: the models, a test's data.json,
+// the data of NAME.onnx tests, and a test set's input_K.pb / output_K.pb where a report's
+// file is named so (a set's folder is listed only when it runs).
+std::vector<std::string> files_read_by(const std::vector<TestCase>& tests, const std::vector<std::string>& reports) {
+  std::vector<std::string> names;  // the reports' file names that a test set's file could have
+  for (const std::string& r : reports) {
+    const std::optional<std::string> file = r.empty() ? std::nullopt : replaced_file(r);
+    if (!file) continue;
+    const fs::path name = fs::path(*file).filename();
+    const std::string stem = name.stem().string();
+    if (name.extension() == ".pb" &&
+        (numbered_file_index(TensorRole::kInputs, stem) || numbered_file_index(TensorRole::kOutputs, stem)))
+      names.push_back(name.string());
+  }
+  std::vector<std::string> reads;
+  for (const TestCase& t : tests) {
+    if (!t.model.empty()) reads.push_back(t.model);
+    reads.push_back((fs::path(t.dir) / "data.json").string());
+    reads.insert(reads.end(), t.files.inputs.begin(), t.files.inputs.end());
+    reads.insert(reads.end(), t.files.outputs.begin(), t.files.outputs.end());
+    for (const std::string& set : t.sets)
+      for (const std::string& name : names) reads.push_back((fs::path(set) / name).string());
+  }
+  return reads;
 }
 
 int run_test(TestOptions& o) {
   // One warning per model would bury the report: the loader's warnings only with -v.
   if (o.common.verbosity.verbose == 0) log::set_level(log::Level::kError);
   const std::optional<AutoShard> engine = resolve_auto_shard(o);
-  check_distinct_reports(o);  // XML_OUTPUT_FILE included
   if (engine) {
     log::info("--shard auto: shard {} from {} ({})", engine->slice(), engine->engine, engine->from);
     if (!engine->xml_output_file.empty() && o.junit == engine->xml_output_file)
@@ -189,7 +192,14 @@ int run_test(TestOptions& o) {
     o.closing.baseline = read_baseline(o.closing.baseline_path);
     check_baseline_matches(tests, o.closing.baseline, o.closing.baseline_path);
   }
-  // So does a report that could not be written: better now than after a long run.
+  // So does a report that would replace another, or a file the run reads.
+  // (XML_OUTPUT_FILE included, as --junit.) The baseline is read too, but updating it in
+  // place is the ratchet: only the reports that record regressions may not replace it.
+  check_report_paths({{"--json", o.json}, {"--junit", o.junit}, {"--update-baseline", o.update_baseline}},
+                     files_read_by(tests, {o.json, o.junit, o.update_baseline}));
+  if (!o.closing.baseline_path.empty())
+    check_report_paths({{"--json", o.json}, {"--junit", o.junit}}, {o.closing.baseline_path});
+  // And one that could not be written: better now than after a long run.
   for (const std::string* report : {&o.json, &o.junit, &o.update_baseline})
     if (!report->empty()) check_writable_target(*report);
   if (engine) follow_engine_conventions(*engine);

@@ -1,6 +1,8 @@
 // `onnx-run verify MODEL VALUES... [--json] [--junit F] [--require-all]`: another runtime's
 // dumped values checked node by node against the definition (suite/verify.h); exit 0 when
 // every checked node agrees, 1 when one differs.
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,10 +17,13 @@
 #include "cli/help_text.h"
 #include "cli/named_values.h"
 #include "io/atomic_file.h"
+#include "io/output_names.h"
 #include "suite/json_documents.h"
 #include "suite/tolerance.h"
 #include "suite/verify.h"
 #include "suite/verify_report.h"
+
+namespace fs = std::filesystem;
 
 namespace onnxrun::cli {
 namespace {
@@ -100,6 +105,23 @@ int run_verify(VerifyArgs& a) {
   const VerifyOptions options = verify_options(a);
   check_exists(a.model);
   for (const std::string& v : a.values) check_exists(v);
+  if (!a.junit.empty()) {
+    // The report may not replace the model or a value it checks (a file given, or a
+    // tensor file or values.tsv a folder given holds), and must be writable: better said
+    // now than after the checks.
+    std::vector<std::string> reads = {a.model};
+    const std::optional<std::string> junit = replaced_file(a.junit);
+    const fs::path name = junit ? fs::path(*junit).filename() : fs::path();
+    const std::string ext = name.extension().string();
+    const bool tensor_name =
+        ext == ".pb" || ext == ".npy" || ext == ".tensorproto" || ext == ".npz" || name == kDumpIndexName;
+    for (const std::string& v : a.values) {
+      reads.push_back(v);
+      if (tensor_name && fs::is_directory(v)) reads.push_back((fs::path(v) / name).string());
+    }
+    check_report_paths({{"--junit", a.junit}}, reads);
+    check_writable_target(a.junit);
+  }
   const VerifyReport r = verify_model(a.model, a.values, options);
   std::vector<std::string> names;
   for (const NodeCheck& c : r.nodes)

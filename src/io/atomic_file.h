@@ -6,7 +6,9 @@
 //   own (io/owned_temp.h) in that folder, renamed over the name when complete, replacing
 //   whatever entry stands there (a file, a symlink, a FIFO, a device node) and never
 //   writing through it.
-// - a path the user named (symlinks followed):
+// - a path the user named (symlinks followed, except another user's symlink in a sticky
+//   world-writable folder such as /tmp, refused with Error(kSecurity) as the kernel's
+//   protected_symlinks refuses it):
 //   - nothing, or a regular file: a temporary beside the target, renamed over it when
 //     complete. A symlink's target is what gets replaced; the link stays a link.
 //   - a FIFO, a character or block device, a socket, or /dev/stdout, /dev/fd/N,
@@ -24,6 +26,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "io/output_folder.h"
@@ -87,6 +90,13 @@ void check_writable_target(const WriteTarget& target);
 // `text` as the whole of the target, put in place now whatever set the target names:
 // reports and the --dump-intermediates index, which a failed run keeps.
 void write_text_file_now(const WriteTarget& target, const std::string& text);
+
+// The file that write_file_atomically(path) would replace, for a path the user names:
+// symlinks followed (the last one too, dangling or not), the path made absolute with "."
+// and ".." taken out; nullopt where nothing would be replaced (a FIFO, a device,
+// /dev/stdout: written in place; a folder: refused). Two report paths, or a report path
+// and a file the command reads, with the same answer name one file.
+std::optional<std::string> replaced_file(const std::string& path);
 
 // fwrite that throws Error(kIo) on a short write.
 void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path);

@@ -46,6 +46,11 @@ class OutputFolder {
   std::string path_;
 };
 
+// Whether the folder paths `a` and `b` name one folder: the same folder where both exist
+// (symlinks followed, as OutputFolder follows them), else the same path once symlinks in
+// its existing part are resolved and "." and ".." taken out.
+bool same_folder(const std::string& a, const std::string& b);
+
 // A result file's place: a name inside an OutputFolder, or a path the user named; and the
 // set it is committed with (OutputSet::target), or none: put in place once complete.
 struct WriteTarget {

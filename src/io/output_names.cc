@@ -1,6 +1,8 @@
 #include "io/output_names.h"
 
 #include <charconv>
+#include <cstdint>
+#include <cstdio>
 
 namespace onnxrun {
 namespace {
@@ -42,7 +44,13 @@ std::string file_name_for_value(const std::string& value_name) {
     out += ok ? c : '_';
   }
   if (out.empty() || out[0] == '.') out = "_" + out;
-  return out;
+  if (out.size() <= kMaxValueFileStem) return out;
+  // FNV-1a: fixed, so that verify finds a dumped value by its file name on any machine.
+  uint64_t h = 1469598103934665603ull;
+  for (char c : value_name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return out.substr(0, kMaxValueFileStem - 17) + "_" + hex;
 }
 
 }  // namespace onnxrun

@@ -35,8 +35,12 @@ std::vector<std::string> tensor_file_names(TensorFormat format, size_t count, Te
 std::optional<size_t> numbered_file_index(TensorRole role, std::string_view stem);
 
 // A file name for a value name: characters other than letters, digits, '.', '_' and '-'
-// become '_', a leading '.' gets a '_' before it, and an empty name becomes "_".
+// become '_', a leading '.' gets a '_' before it, and an empty name becomes "_". A name
+// longer than kMaxValueFileStem is cut, and ends in '_' and 16 hex digits of a hash of the
+// whole value name, so that it fits with its extension, a clash's "~N" and the temporary's
+// name around it (io/temp_names.h) in a file name (NAME_MAX, 255 bytes).
 std::string file_name_for_value(const std::string& value_name);
+inline constexpr size_t kMaxValueFileStem = 160;
 // The index of a --dump-intermediates folder: "file<TAB>value name" lines.
 inline constexpr const char* kDumpIndexName = "values.tsv";
 

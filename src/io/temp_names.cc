@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdint>
+#include <string_view>
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -40,11 +41,21 @@ std::string random_letters() {
   return out;
 }
 
+// What of `name` a temporary's name holds: all of it, or as much as leaves the whole
+// temporary's name within NAME_MAX (255 bytes, every Linux file system's limit).
+std::string_view stem_of(const std::string& name) {
+  constexpr size_t kNameMax = 255;
+  constexpr size_t kMaxStem = kNameMax - (1 + kMarkSize + kLetters + kSuffixSize);
+  return std::string_view(name).substr(0, kMaxStem);
+}
+
 bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
 
 }  // namespace
 
-std::string temp_name_for(const std::string& name) { return "." + name + kMark + random_letters() + kSuffix; }
+std::string temp_name_for(const std::string& name) {
+  return "." + std::string(stem_of(name)) + kMark + random_letters() + kSuffix;
+}
 
 bool is_temp_name(const std::string& entry, const std::string& name) {
   if (entry.size() < 2 + kMarkSize + kLetters + kSuffixSize || entry[0] != '.') return false;
@@ -54,7 +65,8 @@ bool is_temp_name(const std::string& entry, const std::string& name) {
     if (!std::isalnum(static_cast<unsigned char>(entry[k]))) return false;
   const size_t mark_at = letters_at - kMarkSize;
   if (entry.compare(mark_at, kMarkSize, kMark) != 0) return false;
-  return name.empty() || (mark_at - 1 == name.size() && entry.compare(1, name.size(), name) == 0);
+  const std::string_view stem = stem_of(name);
+  return name.empty() || (mark_at - 1 == stem.size() && entry.compare(1, stem.size(), stem) == 0);
 }
 
 bool name_leads_to(int dir, const std::string& temp, int fd) {

@@ -9,7 +9,8 @@
 namespace onnxrun {
 
 // A fresh temporary's name for the file `name`: twelve letters or digits, different in
-// every call of every process.
+// every call of every process. A long `name` is cut so that the whole fits in NAME_MAX
+// (so two long names that start alike share a prefix; the lock tells whose file it is).
 std::string temp_name_for(const std::string& name);
 // Whether `entry` is such a name (for the file `name`, when not empty).
 bool is_temp_name(const std::string& entry, const std::string& name);

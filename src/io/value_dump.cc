@@ -1,5 +1,6 @@
 #include "io/value_dump.h"
 
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -11,6 +12,47 @@
 
 namespace onnxrun {
 
+namespace {
+
+// A value name in values.tsv: a tab or a line break in it would split its line, so they
+// are written as \t, \n and \r, and a backslash as \\ (as PostgreSQL's COPY writes
+// text). ONNX allows any string as a value name.
+std::string escape_tsv_field(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// escape_tsv_field undone; a backslash before any other character stays as it is.
+std::string unescape_tsv_field(const std::string& s) {
+  std::string out;
+  for (size_t k = 0; k < s.size(); ++k) {
+    if (s[k] != '\\' || k + 1 == s.size()) {
+      out += s[k];
+      continue;
+    }
+    const char next = s[k + 1];
+    const char plain = next == '\\' ? '\\' : next == 't' ? '\t' : next == 'n' ? '\n' : next == 'r' ? '\r' : 0;
+    if (!plain) {
+      out += s[k];
+      continue;
+    }
+    out += plain;
+    ++k;
+  }
+  return out;
+}
+
+}  // namespace
+
 ValueDump::ValueDump(std::string dir, TensorFormat format)
     : dir_(std::move(dir)), folder_(OutputFolder::make(dir_)), format_(format) {}
 
@@ -20,8 +62,14 @@ std::string ValueDump::claim_file(const std::string& value_name) {
   const std::string ext = single_file_extension(format_);
   const std::string base = file_name_for_value(value_name);
   std::string file = base + ext;
-  for (int n = 2; used_.count(file); ++n) file = base + "~" + std::to_string(n) + ext;
-  used_.insert(file);
+  // Names are compared ignoring case: on a folder that ignores it, A.pb and a.pb are one
+  // file, and the second value would replace the first.
+  auto key = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  for (int n = 2; used_.count(key(file)); ++n) file = base + "~" + std::to_string(n) + ext;
+  used_.insert(key(file));
   return file;
 }
 
@@ -64,7 +112,7 @@ size_t ValueDump::finish() {
   size_t count = 0;
   for (const Entry& e : index_)
     if (e.written) {
-      text += e.file + "\t" + e.value_name + "\n";
+      text += e.file + "\t" + escape_tsv_field(e.value_name) + "\n";
       ++count;
     }
   write_text_file_now(WriteTarget(folder_, kDumpIndexName), text);
@@ -83,7 +131,7 @@ std::vector<std::pair<std::string, std::string>> read_values_tsv(const std::stri
     const std::string ext = std::filesystem::path(file).extension().string();
     if (file.find('/') != std::string::npos || file == ".." || (ext != ".pb" && ext != ".npy"))
       fail(ErrorKind::kInvalid, "{}: '{}' is not a tensor file of this folder", path, file);
-    entries.emplace_back(file, line.substr(tab + 1));
+    entries.emplace_back(file, unescape_tsv_field(line.substr(tab + 1)));
   }
   return entries;
 }

@@ -1,8 +1,9 @@
 // Writing every value a run produces into a folder (--dump-intermediates DIR), to
 // compare node by node with another runtime. Each value becomes DIR/<name>.pb (a
 // TensorProto named after the value) or DIR/<name>.npy, the name made safe by
-// file_name_for_value (a clash gets "~2", "~3", ...); DIR/values.tsv lists
-// "file<TAB>value name" in the order the values were produced.
+// file_name_for_value (a clash, ignoring case, gets "~2", "~3", ...); DIR/values.tsv lists
+// "file<TAB>value name" in the order the values were produced, the value name with a
+// backslash, tab, newline and carriage return written as \\, \t, \n and \r.
 // Used as the Executor's ValueObserver; exec itself writes no files. Its files join no
 // OutputSet (io/output_set.h): a run that fails part way leaves the values written so
 // far, as they show where it went wrong.
@@ -59,12 +60,13 @@ class ValueDump {
   std::string dir_;
   std::shared_ptr<const OutputFolder> folder_;  // opened once: names in it are replaced, never followed
   TensorFormat format_;
-  std::set<std::string> used_;
+  std::set<std::string> used_;                                  // file names claimed, in lower case
   std::vector<Entry> index_;                                    // in the order values were produced
   std::map<size_t, std::unique_ptr<StreamedTensorFile>> open_;  // by id: index_'s position
 };
 
-// DIR/values.tsv read back (`path`): (file, value name) per line, in order. Throws
+// DIR/values.tsv read back (`path`): (file, value name) per line, in order, the name's
+// escapes undone (a backslash before another character stays one). Throws
 // Error(kInvalid) naming `path` for a line without a tab or a file that is not a .pb or
 // .npy of the folder itself; what FileBytes::read throws.
 std::vector<std::pair<std::string, std::string>> read_values_tsv(const std::string& path);

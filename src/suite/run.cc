@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <functional>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,6 +12,7 @@
 #include "core/log.h"
 #include "core/thread_pool.h"
 #include "exec/executor.h"
+#include "io/output_folder.h"
 #include "io/output_set.h"
 #include "io/streamed_outputs.h"
 #include "io/tensor_format.h"
@@ -43,6 +45,12 @@ void check_request(const RunRequest& r) {
   if (!one_run && !r.dump_dir.empty())
     fail(ErrorKind::kUsage, "--dump-intermediates needs one run: the model has {} test sets; pick one with -d",
          r.test_sets.size());
+  // A dumped value is named after itself: one called output_0 or input_0 would be
+  // replaced by -o's or --save-inputs' file of that name, and the dump would lie.
+  for (const auto& [option, dir] : {std::pair{"-o", &r.output_dir}, std::pair{"--save-inputs", &r.save_inputs_dir}})
+    if (!r.dump_dir.empty() && !dir->empty() && same_folder(r.dump_dir, *dir))
+      fail(ErrorKind::kUsage, "--dump-intermediates {}: the folder of {} too; give the dump a folder of its own",
+           r.dump_dir, option);
 }
 
 // Expected tensors as the sinks take them (none, or one per output).

@@ -313,3 +313,41 @@ TEST_CASE("--expected in a folder that may not be searched says so, not 'no such
   CHECK_EXIT(r, 3);
   CHECK_THAT(r.err, Contains("ermission denied") && !Contains("no such file"));
 }
+
+TEST_CASE("--dump-intermediates into the -o or --save-inputs folder is refused, nothing written", "[cli][hostile]") {
+  // A value the graph calls output_0 was dumped as output_0.pb, then -o put output 0 (a
+  // value of another name) in its place: values.tsv still named it output_0, and verify
+  // on that folder reported a difference that was not there.
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2, 3});
+  add_output(m, "y", onnx::TensorProto::FLOAT, {2, 3});
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"output_0"}), "alpha", 0.1f);
+  add_float_attr(*add_node(m, "LeakyRelu", {"output_0"}, {"y"}), "alpha", 0.1f);
+  const std::string model = save_model(m, d.file("m.onnx"));
+  fs::create_directories(d.file("out"));
+  fs::create_directory_symlink(d.file("out"), d.file("link"));
+  const std::vector<std::vector<std::string>> doors = {
+      {"-o", d.file("out"), "--dump-intermediates", d.file("out")},
+      {"-o", d.file("out"), "--dump-intermediates", d.file("link/")},
+      {"--save-inputs", d.file("out/."), "--dump-intermediates", d.file("out")},
+      {"-o", d.file("new"), "--dump-intermediates", d.file("x/../new")},
+  };
+  for (const auto& door : doors) {
+    std::vector<std::string> args = {model, "-i", "x=[[1,-2,3],[4,5,6]]", "-q"};
+    args.insert(args.end(), door.begin(), door.end());
+    const auto r = run_bounded(args);
+    CHECK_EXIT(r, 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_THAT(r.err, Contains("--dump-intermediates"));
+    CHECK(names_in(d.file("out")).empty());
+    CHECK_FALSE(fs::exists(d.file("new")));
+  }
+  // Folders of their own: all three written.
+  const auto r = run_bounded({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-q", "-o", d.file("out"), "--save-inputs",
+                              d.file("out"), "--dump-intermediates", d.file("dump")});
+  REQUIRE_EXIT(r, 0);
+  CHECK(names_in(d.file("out")) == std::vector<std::string>{"input_0.pb", "output_0.pb"});
+  CHECK(names_in(d.file("dump")) == std::vector<std::string>{"output_0.pb", "values.tsv", "y.pb"});
+  CHECK_EXIT(run_bounded({"verify", model, d.file("dump"), "-q"}), 0);
+}

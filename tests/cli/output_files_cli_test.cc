@@ -297,3 +297,45 @@ TEST_CASE("a failure is one stderr line even after a warning, a success prints t
   CHECK_EXIT(made_up, 0);
   CHECK_THAT(made_up.err, Catch::Contains("made up random inputs"));
 }
+
+TEST_CASE("a report path that would replace another report or a file the command reads is refused first", "[cli]") {
+  // `test m --json m/model.onnx` used to run the test, then write the report over the
+  // model; `--json r.json --junit r.json` kept only the JUnit report; `report merge
+  // r.json --json r.json` replaced a shard with the merge.
+  TempDir d;
+  fs::copy(testdata_dir() + "/leakyrelu_opset16_float_alpha0.1", d.file("m"), fs::copy_options::recursive);
+  const std::string model = d.file("m/model.onnx"), expected = d.file("m/test_data_set_0/output_0.pb");
+  const std::string model_bytes = read_file(model), expected_bytes = read_file(expected);
+  fs::create_symlink(model, d.file("link.json"));
+  REQUIRE_EXIT(run_cli({"test", d.file("m"), "--json", d.file("shard.json"), "-q"}), 0);
+  const std::string shard = read_file(d.file("shard.json"));
+  const std::vector<std::vector<std::string>> refused = {
+      {"test", d.file("m"), "--json", model},
+      {"test", d.file("m"), "--junit", d.file("link.json")},
+      {"test", d.file("m"), "--update-baseline", expected},
+      {"test", d.file("m"), "--json", d.file("r.json"), "--junit", d.file("./r.json")},
+      {"test", d.file("m"), "--json", d.file("r.json"), "--update-baseline", d.file("r.json")},
+      {"report", "merge", d.file("shard.json"), "--json", d.file("shard.json")},
+      {"report", "merge", d.file("shard.json"), "--json", d.file("r.json"), "--junit", d.file("r.json")},
+      {"verify", model, d.file("m/test_data_set_0"), "--junit", expected},
+      {"verify", model, d.file("m/test_data_set_0"), "--junit", d.file("link.json")},
+  };
+  for (const auto& args : refused) {
+    const ProcessResult r = run_cli(args);
+    CHECK_EXIT(r, 2);
+    CHECK(r.out.empty());  // before anything ran
+    CHECK(count_lines(r.err) == 1);
+    CHECK(read_file(model) == model_bytes);
+    CHECK(read_file(expected) == expected_bytes);
+    CHECK(read_file(d.file("shard.json")) == shard);
+    CHECK_FALSE(fs::exists(d.file("r.json")));
+  }
+  // What stays allowed: the ratchet (read before the run), reports of their own, and a
+  // device that every report is written into.
+  CHECK_EXIT(run_cli({"test", d.file("m"), "--baseline", d.file("shard.json"), "--update-baseline",
+                      d.file("shard.json"), "-q"}),
+             0);
+  CHECK_EXIT(run_cli({"test", d.file("m"), "--json", "/dev/null", "--junit", "/dev/null", "-q"}), 0);
+  CHECK_EXIT(run_cli({"verify", model, d.file("m/test_data_set_0"), "--junit", d.file("m/test_data_set_0/v.xml")}), 0);
+  CHECK(fs::is_regular_file(d.file("m/test_data_set_0/v.xml")));
+}

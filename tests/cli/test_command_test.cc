@@ -10,9 +10,11 @@
 
 #include <tinyxml2.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "support/check_exit.h"
+#include "support/model_builder.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -205,14 +207,27 @@ TEST_CASE("two reports naming one file are a usage error: neither would be what 
   const auto r = run_cli({"test", d.file("good"), "--baseline", d.file("base.json"), "--json", d.file("r.json"),
                           "--update-baseline", d.path() + "/./r.json"});
   CHECK_EXIT(r, 2);
-  CHECK(r.err == "onnx-run: --json and --update-baseline name the same file " + d.path() +
-                     "/./r.json: each report needs its own\n");
+  CHECK(r.err ==
+        "onnx-run: --update-baseline " + d.path() + "/./r.json: the same file as --json; each report needs its own\n");
   CHECK(r.out.empty());
   CHECK_FALSE(fs::exists(d.file("r.json")));
   const auto x = run_cli({"test", d.file("good"), "--json", d.file("r.out"), "--junit", d.file("r.out")});
   CHECK_EXIT(x, 2);
-  CHECK_THAT(x.err, Catch::StartsWith("onnx-run: --json and --junit name the same file "));
+  CHECK_THAT(x.err, Catch::StartsWith("onnx-run: --junit ") && Catch::Contains("the same file as --json"));
   CHECK_FALSE(fs::exists(d.file("r.out")));
+  // A report over the baseline it reads: the next run would take this run's regression
+  // as known. Updating it in place is the ratchet, and stays allowed.
+  const std::string base = read_file(d.file("base.json"));
+  for (const char* report : {"--json", "--junit"}) {
+    const auto b = run_cli({"test", d.file("good"), "--baseline", d.file("base.json"), report, d.file("base.json")});
+    CHECK_EXIT(b, 2);
+    CHECK(b.err == fmt::format("onnx-run: {}: {} is a file this command reads; the report would replace it\n", report,
+                               d.file("base.json")));
+    CHECK(read_file(d.file("base.json")) == base);
+  }
+  CHECK_EXIT(
+      run_cli({"test", d.file("good"), "--baseline", d.file("base.json"), "--update-baseline", d.file("base.json")}),
+      1);  // the regression, reported; the baseline kept as it was for that test
 }
 
 TEST_CASE("a report that cannot be written stops the run before it starts (exit 3)", "[cli]") {

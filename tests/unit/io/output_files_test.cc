@@ -232,6 +232,22 @@ TEST_CASE("output set: folders made for its files go without a commit, when empt
   CHECK(names_in(d.file("made/deeper")) == std::vector<std::string>{"output_0.pb"});
 }
 
+TEST_CASE("output set: a folder reached through '..' or '.' is taken back with every folder made on the way",
+          "[output-files]") {
+  // `-o a/b/../c` makes a, a/b and a/c; only a and a/c used to be counted as made, so a
+  // failed run left a/b (and so a) behind.
+  TempDir d;
+  const std::vector<std::string> names = {"y"};
+  const std::vector<Tensor> tensors = {Tensor(DType::kFloat, Shape{2})};
+  {
+    OutputSet tx;
+    write_output_files(tx, d.file("a/b/../c"), names, tensors);
+    write_output_files(tx, d.file("e/./f/../../g/h"), names, tensors);
+    CHECK(fs::is_directory(d.file("a/b")));
+  }
+  CHECK(names_in(d.path()).empty());
+}
+
 TEST_CASE("output set: a failed commit leaves nothing of the run", "[output-files]") {
   TempDir d;
   OutputSet tx;
@@ -267,4 +283,33 @@ TEST_CASE("-o's and --save-inputs' files in every format go into the set, in pla
   CHECK(names_in(d.file("out")) ==
         std::vector<std::string>{"output_0.npy", "output_0.pb", "output_1.npy", "output_1.pb"});
   CHECK(names_in(d.file("in")) == std::vector<std::string>{"inputs.npz"});
+}
+
+TEST_CASE("a report path through another user's symlink in a sticky world-writable folder is refused",
+          "[output-files]") {
+  // Report symlinks are followed by hand, past the kernel's protected_symlinks: a link
+  // planted in /tmp by another user (/tmp/r.json -> a file of yours) used to make
+  // `--json /tmp/r.json` replace that file.
+  if (::geteuid() != 0) {
+    WARN("not root: cannot make a symlink owned by another user; the refusal is untested here");
+    return;
+  }
+  TempDir d;
+  fs::create_directories(d.file("tmp"));
+  REQUIRE(::chmod(d.file("tmp").c_str(), 01777) == 0);
+  write_file(d.file("victim"), "mine");
+  fs::create_symlink(d.file("victim"), d.file("tmp/r.json"));
+  REQUIRE(::lchown(d.file("tmp/r.json").c_str(), 12345, 12345) == 0);  // planted by uid 12345
+  CHECK_THROWS_AS(write_text(d.file("tmp/r.json"), "report"), Error);
+  CHECK_THROWS_AS(check_writable_target(d.file("tmp/r.json")), Error);
+  CHECK(read_file(d.file("victim")) == "mine");
+  CHECK(fs::is_symlink(d.file("tmp/r.json")));
+  // The same link of our own, or in a folder that is not world-writable, is followed.
+  REQUIRE(::lchown(d.file("tmp/r.json").c_str(), 0, 0) == 0);
+  write_text(d.file("tmp/r.json"), "report");
+  CHECK(read_file(d.file("victim")) == "report");
+  REQUIRE(::chmod(d.file("tmp").c_str(), 0755) == 0);
+  REQUIRE(::lchown(d.file("tmp/r.json").c_str(), 12345, 12345) == 0);
+  write_text(d.file("tmp/r.json"), "again");
+  CHECK(read_file(d.file("victim")) == "again");
 }

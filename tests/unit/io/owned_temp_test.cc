@@ -88,3 +88,25 @@ TEST_CASE("clean-up removes only its own pattern, and only files whose lock it t
                                                        ".a.pb.tmp.999999999.abcdef", ".b.pb.onnx-run.abcdefabcdef.tmp",
                                                        "a.pb.onnx-run.abcdefabcdef.tmp"});
 }
+
+TEST_CASE("a file whose name is near NAME_MAX is written, its temporary's name cut to fit", "[output-files][issue32]") {
+  // The temporary is ".NAME.onnx-run.XXXXXXXXXXXX.tmp", 27 bytes more than NAME: for a
+  // report named with 229 to 255 bytes it used to be too long, and the write failed
+  // ("File name too long") where the file itself was fine.
+  const std::string name = std::string(250, 'r') + ".json";
+  for (bool unnamed : {true, false}) {
+    INFO("unnamed temporaries " << unnamed);
+    set_unnamed_temporaries_allowed(unnamed);
+    TempDir d;
+    write_text_file_now(d.file(name), "report");  // a path the user named
+    const auto folder = OutputFolder::make(d.path());
+    write_text_file_now(WriteTarget(folder, name), "output");  // a name onnx-run chose
+    set_unnamed_temporaries_allowed(true);
+    CHECK(names_in(d.path()) == std::vector<std::string>{name});
+    CHECK(read_file(d.file(name)) == "output");
+    // The cut name is still the file's own to clean up after.
+    write_file(d.file(temp_name_for(name)), "debris");
+    remove_stale_temporaries(folder->fd(), name);
+    CHECK(names_in(d.path()) == std::vector<std::string>{name});
+  }
+}

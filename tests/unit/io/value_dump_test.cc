@@ -81,3 +81,61 @@ TEST_CASE("a dumped value begun and not ended leaves no file and no index line",
   CHECK(names_in(d.path()) == std::vector<std::string>{"values.tsv", "y.pb"});
   CHECK(read_file(d.file("values.tsv")) == "y.pb\ty\n");
 }
+
+TEST_CASE("values.tsv keeps a value name whole whatever characters it holds", "[io][dump]") {
+  // A newline in a name used to start a line of its own ("a line without a tab"): the
+  // dump could not be read back by verify or compare.
+  TempDir d;
+  const std::vector<std::string> names = {"a\nb", "c\td", "e\\f", "g\rh", "\\n", "plain", "trail\\"};
+  {
+    ValueDump dump(d.path(), TensorFormat::kPb);
+    for (size_t k = 0; k < names.size(); ++k) dump.write(names[k], patterned(DType::kFloat, {2}, k));
+    CHECK(dump.finish() == names.size());
+  }
+  const auto entries = read_values_tsv(d.file("values.tsv"));
+  REQUIRE(entries.size() == names.size());
+  for (size_t k = 0; k < names.size(); ++k) {
+    CHECK(entries[k].first == file_name_for_value(names[k]) + ".pb");
+    CHECK(entries[k].second == names[k]);
+  }
+}
+
+TEST_CASE("a value whose name is longer than a file name may be is dumped all the same", "[io][dump]") {
+  // It used to fail the run: "cannot write DIR/vvv...vvv.pb: File name too long".
+  const std::string name(300, 'v');
+  for (TensorFormat format : {TensorFormat::kPb, TensorFormat::kNpy}) {
+    TempDir d;
+    {
+      ValueDump dump(d.path(), format);
+      dump.write(name, patterned(DType::kFloat, {3}, 1));
+      dump.write(name + "2", patterned(DType::kFloat, {3}, 2));
+      CHECK(dump.finish() == 2);
+    }
+    const auto entries = read_values_tsv(d.file("values.tsv"));
+    REQUIRE(entries.size() == 2);
+    CHECK(entries[0].second == name);
+    CHECK(entries[1].second == name + "2");
+    CHECK(entries[0].first != entries[1].first);
+    CHECK(fs::is_regular_file(d.file(entries[0].first)));
+    CHECK(fs::is_regular_file(d.file(entries[1].first)));
+  }
+}
+
+TEST_CASE("values whose names differ only in case get file names that differ in more", "[io][dump]") {
+  // On a folder that ignores case (vfat or exFAT media, ext4 with casefold, a macOS folder
+  // mounted into a container) A.pb and a.pb are one file: the second value replaced the
+  // first while values.tsv listed both, and verify read one value for the other.
+  TempDir d;
+  {
+    ValueDump dump(d.path(), TensorFormat::kPb);
+    dump.write("A", patterned(DType::kFloat, {2}, 1));
+    dump.write("a", patterned(DType::kFloat, {2}, 2));
+    dump.write("a~2", patterned(DType::kFloat, {2}, 3));  // made safe: a_2, no clash
+    CHECK(dump.finish() == 3);
+  }
+  const auto entries = read_values_tsv(d.file("values.tsv"));
+  REQUIRE(entries.size() == 3);
+  CHECK(entries[0].first == "A.pb");
+  CHECK(entries[1].first == "a~2.pb");
+  CHECK(entries[2].first == "a_2.pb");
+}
