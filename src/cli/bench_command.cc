@@ -63,7 +63,9 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
   const std::string in_time = a.bench.duration_s > 0 ? fmt::format(" in {:g} s", a.bench.duration_s) : "";
   // Batched runs: each time is a batch's mean run, and the percentiles are over batches.
   const std::string batches = r.batch > 1 ? fmt::format(" in batches of {}", r.batch) : "";
-  const std::string times = r.batch > 1 ? fmt::format("{} batches", r.times_ns.size()) : fmt::format("{} runs", s.runs);
+  const std::string times = r.batch > 1
+                                ? fmt::format("{} batch{}", r.times_ns.size(), r.times_ns.size() == 1 ? "" : "es")
+                                : fmt::format("{} runs", s.runs);
   fmt::print("{}: {} runs{}{} after {} warm-up, {} thread{}, kernel path {}\n", what, s.runs, in_time, batches,
              a.bench.warmup, threads, threads == 1 ? "" : "s", path);
   fmt::print("  per run: min {}  mean {}  max {}\n", human_ns(static_cast<double>(s.min_ns)), human_ns(s.mean_ns),

@@ -64,9 +64,10 @@ TimedRuns timed_runs(const BenchOptions& o, const std::function<int64_t(int firs
   int64_t fastest = kBatchNs;
   for (; k < o.warmup; ++k) fastest = std::min(fastest, run(k, 1));
   TimedRuns t;
-  // The batch: the fewest runs (a power of two) that take kBatchNs together, found by
-  // untimed batches that double.
-  for (bool fast = fastest < kBatchNs; fast && t.batch < kMaxBatch; t.batch *= 2) {
+  // The batch: untimed batches double until one takes kBatchNs, or holds as many runs as
+  // --repeat asks for.
+  const size_t most = o.duration_s > 0 ? kMaxBatch : std::min(kMaxBatch, static_cast<size_t>(o.repeat));
+  for (bool fast = fastest < kBatchNs; fast && t.batch < most; t.batch = std::min(most, 2 * t.batch)) {
     fast = run(k, static_cast<int>(t.batch)) < kBatchNs;
     k += static_cast<int>(t.batch);
     if (!fast) break;

@@ -19,18 +19,6 @@ using namespace onnxrun::test;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
-namespace {
-
-// name -> outcome of a --json report.
-std::map<std::string, std::string> outcomes(const std::string& path) {
-  std::map<std::string, std::string> out;
-  const nlohmann::json report = read_json_file(path);  // kept: the loop reads into it
-  for (const auto& t : report["tests"]) out[t["name"]] = t["outcome"];
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("a baseline written from a parent folder still finds the regression (the issue's repro)", "[cli][baseline]") {
   TempDir d;
   write_leaky_test(d.file("tree/sub/good"));

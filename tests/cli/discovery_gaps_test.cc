@@ -26,14 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// name -> outcome of a --json report.
-std::map<std::string, std::string> outcomes(const std::string& path) {
-  std::map<std::string, std::string> out;
-  const nlohmann::json report = read_json_file(path);
-  for (const auto& t : report["tests"]) out[t["name"]] = t["outcome"];
-  return out;
-}
-
 // Removes everything below the folder `fd` refers to, by descriptors: the deep tree below
 // has paths longer than PATH_MAX, which path-based removal cannot reach.
 void remove_below(int fd) {

@@ -56,6 +56,13 @@ nlohmann::json read_json_file(const std::string& path) {
   return nlohmann::json::parse(f);
 }
 
+std::map<std::string, std::string> outcomes(const std::string& path) {
+  std::map<std::string, std::string> out;
+  const nlohmann::json report = read_json_file(path);
+  for (const auto& t : report["tests"]) out[t["name"]] = t["outcome"];
+  return out;
+}
+
 std::vector<std::string> test_names(const nlohmann::json& report) {
   std::vector<std::string> names;
   for (const auto& t : report["tests"]) names.push_back(t["name"]);

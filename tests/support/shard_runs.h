@@ -3,6 +3,7 @@
 // shard runs themselves, and the test-by-test comparison of two --json reports.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ void write_mixed_corpus(const std::string& dir);
 
 nlohmann::json read_json_file(const std::string& path);
 std::vector<std::string> test_names(const nlohmann::json& report);
+// name -> outcome of the --json report at `path`.
+std::map<std::string, std::string> outcomes(const std::string& path);
 
 // Checks (Catch2 CHECKs) that two reports hold the same tests in the same order with the
 // same outcome, message, causes, sets and model, and the same summary counts and causes.
