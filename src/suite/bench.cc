@@ -41,31 +41,27 @@ void check_options(const BenchOptions& o) {
     fail(ErrorKind::kUsage, "--duration must be a number of seconds above 0, not {}", o.duration_s);
 }
 
-// A run faster than this is timed in batches: each reading of the clock costs 20-30 ns
-// on a VM, which would otherwise be a large share of a small run's time.
-constexpr int64_t kBatchNs = 1000;
-constexpr size_t kMaxBatch = 1024;
+// The result of `timed`, its statistics made.
+BenchResult result_of(TimedRuns timed, BenchResult r) {
+  r.stats = summarize_times(timed.ns);
+  r.stats.runs = timed.runs;
+  r.batch = timed.batch;
+  r.times_ns = std::move(timed.ns);
+  return r;
+}
 
-// The timed runs' times, one per batch: a batch's mean run, rounded to the nanosecond.
-struct TimedRuns {
-  std::vector<int64_t> ns;
-  size_t runs = 0;   // every timed run, of every batch
-  size_t batch = 1;  // runs a batch holds (the last may hold fewer)
-};
+// The percentiles the report shows, in permille (integers: no rounding in the rank).
+constexpr std::pair<const char*, size_t> kPercentiles[] = {
+    {"p50", 500}, {"p90", 900}, {"p95", 950}, {"p99", 990}, {"p99.9", 999}};
 
-// Calls run(k, 1) for k = 0 .. warmup-1 untimed, then run(first, n) for the timed runs
-// (repeat of them, or as many as fit in duration_s, at least one, at most
-// kMaxDurationRuns), n at a time: run(first, n) makes runs first .. first+n-1 and returns
-// the nanoseconds they took together. n is 1 unless the fastest warm-up run took under
-// kBatchNs (with no warm-up, always 1); then more untimed runs choose it.
+}  // namespace
+
 TimedRuns timed_runs(const BenchOptions& o, const std::function<int64_t(int first, int n)>& run) {
   check_options(o);
   int k = 0;
   int64_t fastest = kBatchNs;
   for (; k < o.warmup; ++k) fastest = std::min(fastest, run(k, 1));
   TimedRuns t;
-  // The batch: untimed batches double until one takes kBatchNs, or holds as many runs as
-  // --repeat asks for.
   const size_t most = o.duration_s > 0 ? kMaxBatch : std::min(kMaxBatch, static_cast<size_t>(o.repeat));
   for (bool fast = fastest < kBatchNs; fast && t.batch < most; t.batch = std::min(most, 2 * t.batch)) {
     fast = run(k, static_cast<int>(t.batch)) < kBatchNs;
@@ -89,21 +85,6 @@ TimedRuns timed_runs(const BenchOptions& o, const std::function<int64_t(int firs
     time_batch(std::min(left, t.batch));
   return t;
 }
-
-// The result of `timed`, its statistics made.
-BenchResult result_of(TimedRuns timed, BenchResult r) {
-  r.stats = summarize_times(timed.ns);
-  r.stats.runs = timed.runs;
-  r.batch = timed.batch;
-  r.times_ns = std::move(timed.ns);
-  return r;
-}
-
-// The percentiles the report shows, in permille (integers: no rounding in the rank).
-constexpr std::pair<const char*, size_t> kPercentiles[] = {
-    {"p50", 500}, {"p90", 900}, {"p95", 950}, {"p99", 990}, {"p99.9", 999}};
-
-}  // namespace
 
 BenchStats summarize_times(std::vector<int64_t> ns) {
   if (ns.empty()) fail(ErrorKind::kInternal, "no times to summarize");

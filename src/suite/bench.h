@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,6 +25,26 @@ struct BenchOptions {
 // A timed loop of duration_s stops at this many runs, so that the times it keeps (8 bytes
 // a run) stay below 80 MB however fast a run is.
 constexpr size_t kMaxDurationRuns = 10'000'000;
+
+// A run faster than this is timed in batches: each reading of the clock costs 20-30 ns
+// on a VM, which would otherwise be a large share of a small run's time.
+constexpr int64_t kBatchNs = 1000;
+constexpr size_t kMaxBatch = 1024;
+
+// The timed runs' times, one per batch: a batch's mean run, rounded to the nanosecond.
+struct TimedRuns {
+  std::vector<int64_t> ns;
+  size_t runs = 0;   // every timed run, of every batch
+  size_t batch = 1;  // runs a batch holds (the last may hold fewer)
+};
+
+// Calls run(k, 1) for k = 0 .. warmup-1 untimed, then run(first, n) for the timed runs
+// (repeat of them, or as many as fit in duration_s, at least one, at most
+// kMaxDurationRuns), n at a time: run(first, n) makes runs first .. first+n-1 and returns
+// the nanoseconds they took together. n is 1 unless the fastest warm-up run took under
+// kBatchNs (with no warm-up, always 1); then untimed batches double until one takes
+// kBatchNs, or holds as many runs as `repeat` asks for. Every bench below times this way.
+TimedRuns timed_runs(const BenchOptions& o, const std::function<int64_t(int first, int n)>& run);
 
 // One percentile of the timed runs, by nearest rank: pXX is the smallest time that at
 // least XX% of the runs did not exceed. When there are too few runs for that rank to fall

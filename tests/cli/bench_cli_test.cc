@@ -127,24 +127,28 @@ TEST_CASE("bench prints p50 to p99.9, and labels those beyond its runs as the ma
   CHECK(p.at("p95").at("ns") <= p.at("p99").at("ns"));
 }
 
-TEST_CASE("bench times fast runs in batches, and says so", "[cli][bench]") {
-  // A 64-byte memcpy takes nanoseconds, sanitized builds included.
+TEST_CASE("bench says when it timed runs in batches, in its text and its JSON", "[cli][bench]") {
+  // A 64-byte memcpy takes nanoseconds, and is batched unless every warm-up run was slow
+  // (a cold process under load): the text and JSON say which (timed_runs is held to its
+  // batches in the unit tests).
   auto text = run_cli({"bench", "--memcpy", "64", "--threads", "1", "--repeat", "1000"});
   REQUIRE_EXIT(text, 0);
   std::smatch m;
-  REQUIRE(std::regex_search(text.out, m, std::regex("1000 runs in batches of ([0-9]+) after 3 warm-up")));
-  const int batch = std::stoi(m[1]);
-  CHECK(batch > 1);
-  CHECK(batch <= 1000);
-  const int batches = (1000 + batch - 1) / batch;
-  CHECK_THAT(text.out, Catch::Contains(fmt::format("p99 (max of {} batch{})", batches, batches == 1 ? "" : "es")));
+  REQUIRE(std::regex_search(text.out, m, std::regex("1000 runs( in batches of ([0-9]+))? after 3 warm-up")));
+  if (m[1].matched) {
+    const int batch = std::stoi(m[2]);
+    CHECK(batch > 1);
+    const int batches = (1000 + batch - 1) / batch;
+    CHECK_THAT(text.out, Catch::Contains(fmt::format("p99.9 (max of {} batch{})", batches, batches == 1 ? "" : "es")));
+  } else {
+    CHECK_THAT(text.out, !Catch::Contains("(max of"));  // 1000 runs suffice for p99.9
+  }
 
-  // A batch holds at most the runs asked for.
   auto json = run_cli({"bench", "--memcpy", "64", "--threads", "1", "--repeat", "3", "--json"});
   REQUIRE_EXIT(json, 0);
   const auto j = nlohmann::json::parse(json.out);
   CHECK(j.at("runs") == 3);
-  CHECK(j.at("batch") == 3);
+  CHECK(j.at("batch").get<int>() <= 3);  // a batch holds at most the runs asked for
 
   // Without warm-up nothing tells how long a run takes: each is timed alone.
   TempDir tmp;

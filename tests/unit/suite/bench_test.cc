@@ -96,22 +96,49 @@ TEST_CASE("bench refuses a duration that is not a number of seconds", "[bench]")
 }
 
 TEST_CASE("runs faster than a microsecond are timed in batches, without warm-up one by one", "[bench]") {
-  BenchOptions o;
+  // A run of `per_run` ns: the batch doubles until a batch takes kBatchNs (1 us).
+  std::vector<std::pair<int, int>> calls;  // (first, n)
+  const auto runs_of = [&](int64_t per_run) {
+    return [&calls, per_run](int first, int n) {
+      calls.emplace_back(first, n);
+      return per_run * n;
+    };
+  };
+  BenchOptions o;  // warmup 3
   o.repeat = 100;
-  const BenchResult fast = bench_memcpy(64, o, nullptr);  // nanoseconds a run
-  CHECK(fast.stats.runs == 100);
-  CHECK(fast.batch > 1);
-  CHECK(fast.times_ns.size() == (100 + fast.batch - 1) / fast.batch);  // the last batch holds the rest
-  CHECK(fast.stats.percentiles.back().is_max);                         // p99.9 of fewer than 1000 times
+  const TimedRuns fast = timed_runs(o, runs_of(100));
+  CHECK(fast.batch == 16);  // 8 runs take 800 ns, 16 take 1600
+  CHECK(fast.runs == 100);
+  CHECK(fast.ns == std::vector<int64_t>(7, 100));  // six batches of 16, the last of 4
+  const std::vector<std::pair<int, int>> expected_calls{
+      {0, 1},   {1, 1},   {2, 1},                        // warm-up
+      {3, 1},   {4, 2},   {6, 4},   {10, 8},  {18, 16},  // untimed, doubling
+      {34, 16}, {50, 16}, {66, 16}, {82, 16}, {98, 16}, {114, 16}, {130, 4}};
+  CHECK(calls == expected_calls);
 
-  o.warmup = 0;  // nothing to tell how long a run takes
-  const BenchResult alone = bench_memcpy(64, o, nullptr);
+  calls.clear();
+  o.repeat = 5;  // a batch holds no more runs than were asked for
+  CHECK(timed_runs(o, runs_of(10)).batch == 5);
+
+  o.repeat = 100;
+  CHECK(timed_runs(o, runs_of(1000)).batch == 1);  // a microsecond: alone
+  o.warmup = 0;                                    // nothing tells how long a run takes
+  const TimedRuns alone = timed_runs(o, runs_of(100));
   CHECK(alone.batch == 1);
-  CHECK(alone.times_ns.size() == 100);
+  CHECK(alone.ns.size() == 100);
 
-  o.warmup = 1;
+  o.duration_s = 0.01;  // by duration, batches as well
+  o.warmup = 3;
+  const TimedRuns timed = timed_runs(o, runs_of(100));
+  CHECK(timed.batch == 16);
+  CHECK(timed.runs == 16 * timed.ns.size());
+
+  // What bench_memcpy makes of it: runs counted whole, times a batch's mean.
+  o = BenchOptions{};
   o.repeat = 3;
+  o.warmup = 1;
   const BenchResult slow = bench_memcpy(size_t{64} << 20, o, nullptr);  // milliseconds a run
   CHECK(slow.batch == 1);
+  CHECK(slow.stats.runs == 3);
   CHECK(slow.times_ns.size() == 3);
 }
