@@ -1,9 +1,13 @@
 #include "suite/error_median.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
+
+#include "core/hardware.h"
+#include "suite/error_window.h"
 
 namespace onnxrun {
 namespace {
@@ -138,11 +142,74 @@ ErrorMedian::~ErrorMedian() = default;
 ErrorMedian::ErrorMedian(ErrorMedian&&) noexcept = default;
 ErrorMedian& ErrorMedian::operator=(ErrorMedian&&) noexcept = default;
 
-void ErrorMedian::spill(const Guess* adopt) {
+void ErrorMedian::Window::narrow_to(double l, double h) {
+  Window w;
+  w.lo = l;
+  w.hi = h;
+  w.room = room;
+  w.below = below;  // below lo <= l
+  w.overflowed = overflowed;
+  for (const auto& [v, n] : {std::pair{lo, at_lo}, std::pair{hi, at_hi}}) {  // lo <= l and hi >= h: never inside
+    w.below += v < l ? n : 0;
+    w.at_lo += v == l ? n : 0;
+    w.at_hi += v == h && h != l ? n : 0;
+  }
+  for (double v : inside) w.add(v);
+  *this = std::move(w);
+}
+
+void ErrorMedian::Window::add_run(const double* v, int64_t n) {
+  // Counted a vector at a time (suite/error_window.h); those inside are copied to `found`
+  // a step at a time, and kept from there.
+  static const CountWindow count = count_window_for(hardware_config());
+  constexpr int64_t kStep = 256;
+  double found[kStep + 8];
+  WindowCounts c;
+  for (int64_t from = 0; from < n; from += kStep) {
+    const size_t m = count(v + from, static_cast<size_t>(std::min(kStep, n - from)), lo, hi, c, found);
+    for (size_t k = 0; k < m; ++k) keep_inside(found[k]);
+  }
+  // A zero is no error: counted below lo, or at lo when lo is 0.
+  const uint64_t zeros_below = lo > 0 ? c.zeros : 0;
+  below += c.below - zeros_below;
+  at_lo += c.at_lo - (c.zeros - zeros_below);
+  at_hi += hi != lo ? c.at_hi : 0;
+}
+
+bool ErrorMedian::Window::find(uint64_t q, double& value) {
+  if (overflowed || q < below) return false;
+  q -= below;
+  if (q < at_lo) {
+    value = lo;
+    return true;
+  }
+  q -= at_lo;
+  if (q < inside.size()) {
+    value =
+        kth(inside.data(), inside.data() + inside.size(), q, false);  // reorders only: the other rank may search too
+    return true;
+  }
+  q -= inside.size();
+  if (q < at_hi) {
+    value = hi;
+    return true;
+  }
+  return false;
+}
+
+void ErrorMedian::spill(const ErrorMedian* adopt) {
   top_ = std::make_unique<Histogram>(kBuckets);
-  if (adopt) {
-    guess_ = std::make_unique<Guess>();
-    guess_->bucket = adopt->bucket;
+  if (adopt) {  // a merge's: its parts must guess and place their windows alike
+    if (adopt->guess_) {
+      guess_ = std::make_unique<Guess>();
+      guess_->bucket = adopt->guess_->bucket;
+    }
+    if (adopt->window_) {
+      window_ = std::make_unique<Window>();
+      window_->lo = adopt->window_->lo;
+      window_->hi = adopt->window_->hi;
+      window_->room = keep_;
+    }
   } else {
     guess_from_kept();
   }
@@ -167,6 +234,37 @@ void ErrorMedian::guess_from_kept() {
   std::nth_element(kept_, at, kept_ + kept_count_);  // the kept errors are a set: any order
   guess_ = std::make_unique<Guess>();
   guess_->bucket = bits_of(*at) >> (64 - kDigitBits);
+  window_from_kept(share, elements, at);
+}
+
+void ErrorMedian::window_from_kept(double share, double elements, double* at) {
+  // How far the middle's share of all the nonzero errors may lie from `share`: six
+  // standard deviations, of a sample quantile and of the share of zeros it was computed
+  // from ((1/2 - z) / (1 - z) moves by 1/2 / (1 - z)^2 with z), and an error more.
+  const auto n = static_cast<double>(kept_count_);
+  const double z = (elements - n) / elements;
+  const double z_weight = 0.5 / ((1 - z) * (1 - z));
+  const double delta = 6 * std::sqrt(share * (1 - share) / n + z_weight * z_weight * z * (1 - z) / elements) + 1 / n;
+  window_ = std::make_unique<Window>();
+  window_->room = keep_;
+  double* const end = kept_ + kept_count_;
+  // After the guess's nth_element, the kept errors before `at` are at most *at, those
+  // after it at least.
+  const double lo_at = std::floor((share - delta) * n), hi_at = std::ceil((share + delta) * n);
+  if (lo_at < 0) {
+    window_->lo = 0;  // no error is below: errors are positive
+  } else {
+    double* const lo = std::min(kept_ + static_cast<size_t>(lo_at), at);
+    std::nth_element(kept_, lo, at);
+    window_->lo = *lo;
+  }
+  if (hi_at >= n) {
+    window_->hi = std::numeric_limits<double>::infinity();  // no error is above
+  } else {
+    double* const hi = std::max(kept_ + static_cast<size_t>(hi_at), at);
+    std::nth_element(at, hi, end);
+    window_->hi = *hi;
+  }
 }
 
 void ErrorMedian::grow_kept() {
@@ -204,6 +302,7 @@ void ErrorMedian::add_nonzero(const double* v, int64_t n) {
     Bucket* const top = top_->data();
     uint64_t* const guessed = guess_ ? guess_->counts.data() : nullptr;
     const uint64_t guessed_bucket = guess_ ? guess_->bucket : kBuckets;  // kBuckets: no top digit
+    if (window_) window_->add_run(v, n);
     uint64_t nonzero = 0;
     for (int64_t k = 0; k < n; ++k) {
       if (v[k] == 0) continue;
@@ -253,13 +352,18 @@ void ErrorMedian::plan(int64_t count) {
       r->done = true;  // a zero error
     } else {
       r->q = static_cast<uint64_t>(k - zeros);
-      r->narrow(*top_);
-      if (guess_) r->narrow(*guess_);
+      if (window_ && window_->find(r->q, r->value)) {
+        r->done = true;  // found in the first pass
+      } else {
+        r->narrow(*top_);
+        if (guess_) r->narrow(*guess_);
+      }
     }
     ranks_.push_back(std::move(r));
   }
   top_.reset();
   guess_.reset();
+  window_.reset();
 }
 
 bool ErrorMedian::needs_pass(int64_t count) {
@@ -370,7 +474,7 @@ void ErrorMedian::merge(ErrorMedian&& other) {
     seen_ += other.seen_;
     return;
   }
-  if (!top_) spill(other.top_ ? other.guess_.get() : nullptr);
+  if (!top_) spill(other.top_ ? &other : nullptr);
   if (other.top_) {
     add_histogram(*top_, *other.top_);
     nonzero_ += other.nonzero_;
@@ -380,10 +484,28 @@ void ErrorMedian::merge(ErrorMedian&& other) {
     } else {
       guess_.reset();
     }
+    merge_window(other.window_.get());
   } else {
     for (size_t i = 0; i < other.kept_count_; ++i) add_to_top(other.kept_[i]);  // the guess counts them too
   }
   seen_ += other.seen_;
+}
+
+void ErrorMedian::merge_window(Window* other) {
+  // Two windows tell the counts of what lies in both: each counted against their overlap.
+  const double lo = window_ && other ? std::max(window_->lo, other->lo) : 0;
+  const double hi = window_ && other ? std::min(window_->hi, other->hi) : 0;
+  if (!window_ || !other || lo > hi) {
+    window_.reset();
+    return;
+  }
+  window_->narrow_to(lo, hi);
+  other->narrow_to(lo, hi);
+  window_->below += other->below;
+  window_->at_lo += other->at_lo;
+  window_->at_hi += other->at_hi;
+  window_->overflowed |= other->overflowed;
+  for (double v : other->inside) window_->keep_inside(v);
 }
 
 double ErrorMedian::finish(int64_t count) {

@@ -18,6 +18,14 @@
 // A middle rank in that bucket starts the second pass 28 bits in, not 16, and is then
 // nearly always collected at once: a pass fewer where every element differs by a little
 // (docs/perf.md). A wrong guess costs nothing but its counting.
+//
+// It also places a window: the kept errors are a sample of them all, so the middle
+// lies, within a few standard deviations of a sample's quantile, between two of their
+// values, lo and hi. The rest of the first pass counts each error below lo, at lo, at
+// hi or above hi, and collects those between, at most `keep` of them. A middle rank that
+// falls among those is found without another pass: the usual case where every element
+// differs a little, in an order that does not sort the errors. Otherwise the histogram
+// and the guess go on as above.
 #pragma once
 
 #include <cstddef>
@@ -99,6 +107,34 @@ class ErrorMedian {
   };
   using Histogram = std::vector<Bucket>;
   struct Rank;  // one order statistic being sought
+  // The first pass's window around the likely middle: every error past `keep` counted
+  // by where it lies against lo <= hi, and those strictly between kept. A window of one
+  // value (lo == hi) counts it `at_lo`.
+  struct Window {
+    double lo = 0, hi = 0;
+    size_t room = 0;                           // for errors inside: `keep`
+    uint64_t below = 0, at_lo = 0, at_hi = 0;  // what is above, find() need not know
+    std::vector<double> inside;
+    bool overflowed = false;  // more than `room` inside: the window tells nothing
+
+    void add(double v) {
+      below += v < lo;
+      at_lo += v == lo;
+      at_hi += v == hi && hi != lo;
+      if (v > lo && v < hi) [[unlikely]]
+        keep_inside(v);
+    }
+    void add_run(const double* v, int64_t n);  // add(v[k]) for each v[k] != 0
+    void keep_inside(double v) {
+      if (inside.size() < room) inside.push_back(v);
+      else overflowed = true;
+    }
+    // The same errors counted against a window [l, h] within this one's.
+    void narrow_to(double l, double h);
+    // Whether the q-th smallest (0-based) of the errors counted is in the window, and then
+    // which it is.
+    bool find(uint64_t q, double& value);
+  };
   static uint64_t bits_of(double v) {
     uint64_t b;
     std::memcpy(&b, &v, sizeof b);
@@ -115,16 +151,21 @@ class ErrorMedian {
     const uint64_t b = bits_of(v);
     (*top_)[b >> (64 - kDigitBits)].add(b);
     if (guess_ && b >> (64 - kDigitBits) == guess_->bucket) ++guess_->counts[guessed_digit(b)];
+    if (window_) window_->add(v);
     ++nonzero_;
   }
   static size_t guessed_digit(uint64_t b) { return (b << kDigitBits) >> (64 - kGuessBits); }
   void add_slow(double v);
   void grow_kept();
   void drop_kept();  // room for more kept errors: first_reserve_ at first, then twice as many
-  // Past `keep`: the kept errors into the first histogram. The guess is made from them,
-  // or, with `adopt`, is that bucket (a merge's: its parts must have guessed alike).
-  void spill(const Guess* adopt = nullptr);
+  // Past `keep`: the kept errors into the first histogram. The guess and the window are
+  // made from them, or, with `adopt`, are that part's (a merge's: parts must agree).
+  void spill(const ErrorMedian* adopt = nullptr);
   void guess_from_kept();
+  // From the kept errors, the guess's nth_element at `at` made: the window around the
+  // middle's `share` of the nonzero errors, of `elements` so far.
+  void window_from_kept(double share, double elements, double* at);
+  void merge_window(Window* other);  // the window of a part merged
   void plan(int64_t count);
 
   size_t keep_;
@@ -144,6 +185,9 @@ class ErrorMedian {
   // Past `keep_`, when the kept errors gave one: what the guess has counted, of every
   // error since top_ was made (null once a merge finds parts that guessed otherwise).
   std::unique_ptr<Guess> guess_;
+  // Past `keep_`, when the kept errors gave one: the window (null once it holds more than
+  // `keep_` errors, or a merge finds parts whose windows do not overlap).
+  std::unique_ptr<Window> window_;
   std::vector<std::unique_ptr<Rank>> ranks_;
   int settled_ = -1;  // the last pass whose counts have been read
   // In a later pass, the bits every rank still sought has in common, when they seek one

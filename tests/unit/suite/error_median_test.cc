@@ -126,7 +126,9 @@ TEST_CASE("the two middles collected from one large bucket", "[compare][median]"
   for (int k = 0; k < 20000; ++k) values.push_back(1.0 + static_cast<double>(rng() % 1000000) / 1e8);
   for (int k = 0; k < 10000; ++k) values.push_back(std::ldexp(1.0, -static_cast<int>(rng() % 20) - 2));
   for (int k = 0; k < 10000; ++k) values.push_back(std::ldexp(1.0, static_cast<int>(rng() % 20) + 2));
-  std::shuffle(values.begin(), values.end(), rng);
+  // The least first, so that the kept errors misplace the guess and the window.
+  std::rotate(values.begin(), values.begin() + 20000, values.begin() + 30000);
+  std::shuffle(values.begin() + 10000, values.end(), rng);
   const int64_t count = static_cast<int64_t>(values.size());
   const Found found = bounded_median(values, count, 25000);
   CHECK(found.passes == 2);
@@ -187,6 +189,7 @@ Found median_in_parts(const std::vector<double>& values, int64_t zeros, size_t k
 }  // namespace
 
 TEST_CASE("a guess from the kept errors saves the median a pass, and a wrong one costs none", "[compare][median]") {
+  // Too few kept (4,096) for a window to hold the middle's neighbours: the guess alone.
   const std::vector<double> fair = one_ulp_errors(size_t{1} << 20, 5);
   std::vector<double> rising = fair;
   std::sort(rising.begin(), rising.end());  // the kept ones all below the middle: a wrong guess
@@ -213,4 +216,34 @@ TEST_CASE("a guess from the kept errors saves the median a pass, and a wrong one
   const Found found = median_in_parts(fair, count - static_cast<int64_t>(fair.size()), 4096, 2);
   CHECK(found.median == 0);
   CHECK(found.passes == 1);
+}
+
+TEST_CASE("a window from the kept errors finds the middle in the first pass, and a wrong one costs none",
+          "[compare][median]") {
+  // Kept errors enough (65,536) for the window around the middle to hold what falls in it.
+  const std::vector<double> fair = one_ulp_errors(size_t{1} << 20, 7);
+  std::vector<double> rising = fair;
+  std::sort(rising.begin(), rising.end());
+  std::vector<double> halves = rising;  // parts whose windows do not overlap
+  std::reverse(halves.begin() + static_cast<std::ptrdiff_t>(halves.size() / 2), halves.end());
+  std::vector<double> ties(fair.size(), std::ldexp(1.0, -24));  // one value: lo == hi
+  for (size_t k = 0; k < ties.size(); k += 3) ties[k] = std::ldexp(1.0, -23 - static_cast<int>(k % 7));
+  struct Case {
+    const char* what;
+    const std::vector<double>& values;
+    size_t parts;
+    int passes;
+  };
+  for (const Case& c :
+       {Case{"fair", fair, 1, 1}, Case{"fair, two parts", fair, 2, 1}, Case{"fair, three parts", fair, 3, 1},
+        Case{"ties", ties, 1, 1}, Case{"ties, two parts", ties, 2, 1}, Case{"rising", rising, 1, 3},
+        Case{"parts that place their windows apart", halves, 2, 3}})
+    for (int64_t zeros : {int64_t{0}, int64_t{1}, int64_t{100000}}) {
+      INFO(c.what << ", " << zeros << " zeros");
+      const int64_t count = static_cast<int64_t>(c.values.size()) + zeros;
+      const Found found = median_in_parts(c.values, zeros, 65536, c.parts);
+      CHECK(same_double(found.median, plain_median(c.values, count)));
+      CHECK(found.passes <= c.passes);
+      if (c.passes == 1) CHECK(found.passes == 1);
+    }
 }
