@@ -40,14 +40,17 @@ def leaky(x, alpha):
 def peak_mib(args, out):
     """onnx-run's peak RSS in MiB, and its exit code, stdout into `out`. Started from a bare
     interpreter: a child forked from this one, numpy's arrays and all, would count this
-    process's pages in its peak."""
+    process's pages in its peak. The Popen is held until wait4 has reaped the child: a Popen
+    collected while its child runs polls it as it goes, and a quick child was then reaped
+    there (wait4 failed with ECHILD)."""
     launcher = ("import os, subprocess, sys\n"
                 "with open(sys.argv[1], 'w') as out:\n"
-                "    pid = subprocess.Popen(sys.argv[2:], stdout=out).pid\n"
-                "    _, status, usage = os.wait4(pid, 0)\n"
+                "    child = subprocess.Popen(sys.argv[2:], stdout=out)\n"
+                "    _, status, usage = os.wait4(child.pid, 0)\n"
                 "print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))\n")
-    p = subprocess.run([sys.executable, "-c", launcher, out, onnx_run, *args], capture_output=True, text=True,
-                       check=True)
+    p = subprocess.run([sys.executable, "-c", launcher, out, onnx_run, *args], capture_output=True, text=True)
+    if p.returncode != 0:  # the launcher's own failure, with its traceback (not onnx-run's exit)
+        raise RuntimeError(f"measuring {args}: launcher exited {p.returncode}: {p.stderr.strip()}")
     kib, code = p.stdout.split()
     return int(kib) / 1024, int(code)
 
