@@ -151,6 +151,8 @@ std::vector<double> one_ulp_errors(size_t n, uint32_t seed) {
   return v;
 }
 
+Found median_of_all(const std::vector<double>& all, size_t keep, size_t parts);
+
 // The median of `values` with `zeros` zeros spread evenly among them, fed a run of 1,024
 // elements at a time as ErrorStatsBuilder feeds it: the main median takes the first of
 // `parts` slices of each pass, parts of it the others, merged in order.
@@ -165,6 +167,10 @@ Found median_in_parts(const std::vector<double>& values, int64_t zeros, size_t k
     all.push_back(values[k]);
   }
   all.insert(all.end(), static_cast<size_t>(zeros), 0.0);
+  return median_of_all(all, keep, parts);
+}
+
+Found median_of_all(const std::vector<double>& all, size_t keep, size_t parts) {
   const auto count = static_cast<int64_t>(all.size());
   auto feed = [&](ErrorMedian& m, size_t from, size_t to) {
     for (size_t k = from; k < to; k += 1024)
@@ -246,4 +252,16 @@ TEST_CASE("a window from the kept errors finds the middle in the first pass, and
       CHECK(found.passes <= c.passes);
       if (c.passes == 1) CHECK(found.passes == 1);
     }
+  // Nearly as many zeros as errors, every other element: the middle is among the least
+  // errors, and the window starts at 0.
+  std::vector<double> all;
+  for (size_t k = 0; k < fair.size(); ++k) {
+    all.push_back(fair[k]);
+    if (k % 500 != 0) all.push_back(0);
+  }
+  for (size_t parts : {size_t{1}, size_t{2}}) {
+    const Found found = median_of_all(all, 65536, parts);
+    CHECK(same_double(found.median, plain_median(fair, static_cast<int64_t>(all.size()))));
+    CHECK(found.passes == 1);
+  }
 }
