@@ -164,6 +164,19 @@ std::vector<std::string> files_read_by(const std::vector<TestCase>& tests, const
   return reads;
 }
 
+// A --filter or --exclude that keeps none of the tests found is a typo until shown
+// otherwise: run, it would pass with nothing tested (ctest's --no-tests=error, pytest's
+// exit 5). Throws Error(kUsage) before anything runs. An empty --shard slice is no error:
+// a CI matrix of more shards than tests makes them, and `report merge` checks the slices.
+void check_selection_found_tests(const TestOptions& o, size_t found, size_t selected) {
+  if (selected > 0 || (o.selection.filter.empty() && o.selection.exclude.empty())) return;
+  std::vector<std::string> chosen;
+  if (!o.selection.filter.empty()) chosen.push_back(fmt::format("--filter '{}'", o.selection.filter));
+  if (!o.selection.exclude.empty()) chosen.push_back(fmt::format("--exclude '{}'", o.selection.exclude));
+  fail(ErrorKind::kUsage, "{} selects none of the {} tests found under {}", fmt::join(chosen, " "), found,
+       fmt::join(o.paths, " "));
+}
+
 int run_test(TestOptions& o) {
   // One warning per model would bury the report: the loader's warnings only with -v.
   if (o.common.verbosity.verbose == 0) log::set_level(log::Level::kError);
@@ -178,20 +191,27 @@ int run_test(TestOptions& o) {
   Selection unsharded = selection_of(o), slice;
   std::swap(slice.shard_index, unsharded.shard_index);
   std::swap(slice.shard_count, unsharded.shard_count);
-  const std::vector<TestCase> selected = select_tests(discover_tests(o.paths), unsharded);
+  const std::vector<TestCase> found = discover_tests(o.paths);
+  const std::vector<TestCase> selected = select_tests(found, unsharded);
   std::vector<std::string> selected_names;
   for (const TestCase& t : selected) selected_names.push_back(t.name);
   o.selected = names_digest(std::move(selected_names));
   const std::vector<TestCase> tests = select_tests(selected, slice);
-  if (o.list) {
-    for (const TestCase& t : tests) fmt::print("{}\n", t.name);
-    return kExitOk;
-  }
-  if (!o.closing.baseline_path.empty()) {
+  if (!o.list && !o.closing.baseline_path.empty()) {
     // A bad baseline stops the run before it starts.
     o.closing.baseline = read_baseline(o.closing.baseline_path);
     check_baseline_matches(tests, o.closing.baseline, o.closing.baseline_path);
   }
+  check_selection_found_tests(o, found.size(), selected.size());
+  if (o.list) {
+    for (const TestCase& t : tests) fmt::print("{}\n", t.name);
+    return kExitOk;
+  }
+  // An empty slice is no error (check_selection_found_tests), but is said as one.
+  o.closing.no_tests = fmt::format(
+      "shard {} holds none of the {} tests selected (more shards than tests); `report merge` checks that the shards "
+      "hold them all",
+      o.shard, selected.size());
   // So does a report that would replace another, or a file the run reads.
   // (XML_OUTPUT_FILE included, as --junit.) The baseline is read too, but updating it in
   // place is the ratchet: only the reports that record regressions may not replace it.
@@ -252,8 +272,9 @@ const CommandDoc& test_doc() {
            "a test failed, errored, timed out or crashed (unsupported and no data too with --strict; with "
            "--baseline: a regression); the report is on stdout, and one line on stderr says why"},
           {2,
-           "usage error (malformed command line, a PATH with no tests, --shard auto without a test engine's "
-           "variables or with malformed ones, a --baseline none of whose tests is selected)"},
+           "usage error (malformed command line, a PATH with no tests, a --filter or --exclude that selects none of "
+           "the tests found (as ctest --no-tests=error; an empty --shard slice exits 0), --shard auto without a test "
+           "engine's variables or with malformed ones, a --baseline none of whose tests is selected)"},
           {3, "a baseline or report file could not be read or written"},
       }};
   return doc;

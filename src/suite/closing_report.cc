@@ -88,7 +88,7 @@ ClosingReport closing_report(const std::vector<TestResult>& results, const Summa
   if (!o.quiet) append_causes_and_slowest(c.text, results, o);
   c.failure = o.baseline_path.empty() ? problems_line(results, o.strict) : append_baseline(c.text, results, o);
   c.failed = !c.failure.empty();
-  if (results.empty()) c.text += "no tests selected\n";
+  if (results.empty()) c.text += o.no_tests + "\n";
   c.text += fmt::format("{}{}\n", o.quiet ? "" : "\n", summary_line(summary));
   return c;
 }

@@ -18,8 +18,9 @@ struct ClosingOptions {
   size_t causes = 15;  // how many unsupported causes to list
   bool quiet = false;  // only the baseline comparison and the summary line
   bool strict = false;
-  std::string baseline_path;         // empty: no baseline
-  std::vector<TestResult> baseline;  // read_baseline(baseline_path)
+  std::string no_tests = "no tests selected";  // the line said when there were no tests
+  std::string baseline_path;                   // empty: no baseline
+  std::vector<TestResult> baseline;            // read_baseline(baseline_path)
 };
 struct ClosingReport {
   std::string text;

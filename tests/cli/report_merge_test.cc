@@ -309,9 +309,14 @@ TEST_CASE("report merge of shards that selected no test refuses a baseline, as t
   std::vector<std::string> args{"report", "merge"};
   for (int k = 1; k <= 2; ++k) {
     const std::string json = d.file("s" + std::to_string(k) + ".json");
-    REQUIRE_EXIT(
-        run_cli({"test", d.file("t"), "-q", "--filter", "zzz", "--shard", std::to_string(k) + "/2", "--json", json}),
-        0);
+    // `test --filter zzz` refuses to select nothing now (exit 2): such shards, as an
+    // older onnx-run wrote them, made by hand.
+    REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--shard", std::to_string(k) + "/2", "--json", json}), 0);
+    rewrite_json(json, [](nlohmann::json& j) {
+      j["tests"] = nlohmann::json::array();
+      j["run"]["filter"] = "zzz";
+      j["run"]["selected"] = "0 tests, digest 14650fb0739d0383";  // names_digest({})
+    });
     args.push_back(json);
   }
   CHECK_EXIT(run_cli(args), 0);  // no baseline: nothing ran, nothing failed
