@@ -85,7 +85,8 @@ void build_report_app(CLI::App& app, ReportArgs& a) {
   app.add_option("--json", a.json, "write the merged report as JSON (the schema of test --json)")->type_name("FILE");
   app.add_option("--junit", a.junit, "write the merged JUnit XML report")->type_name("FILE");
   app.add_option("--baseline", a.closing.baseline_path,
-                 "an earlier --json report: exit 1 only for tests that passed there and not in the merge")
+                 "an earlier --json report: exit 1 only for regressions, as `test --baseline` finds them (tests that "
+                 "passed there and not in the merge, tests that ran fewer test sets, new tests that do not pass)")
       ->type_name("FILE");
   app.add_flag("--allow-missing", a.allow_missing,
                "merge even when a shard's report is missing or cannot be read (a warning says which)");

@@ -306,12 +306,14 @@ void build_test_app(CLI::App& app, TestOptions& o) {
   app.add_option("--json", o.json, "write every test's outcome and timing as JSON")->type_name("FILE");
   app.add_option("--junit", o.junit, "write a JUnit XML report (Jenkins xunit junit-10 schema)")->type_name("FILE");
   app.add_option("--baseline", o.closing.baseline_path,
-                 "an earlier --json report: exit 1 only for regressions (tests that passed there and not now, and new "
-                 "tests that do not pass); tests match by model path, whatever PATH was typed")
+                 "an earlier --json report: exit 1 only for regressions (tests that passed there and not now, tests "
+                 "that ran fewer test sets than there, and new tests that do not pass); tests match by model path, "
+                 "whatever PATH was typed")
       ->type_name("FILE");
   app.add_option("--update-baseline", o.update_baseline,
                  "write the new baseline (a --json report): the --baseline updated by this run, newly passing tests "
-                 "promoted, known failures and tests not run kept, regressions not accepted")
+                 "promoted, known failures and tests not run kept, counts of test sets raised, regressions not "
+                 "accepted")
       ->type_name("FILE");
   app.add_flag("--no-fuse", o.runner.case_options.no_fuse,
                "run every node as the graph says: no function bodies recognised, no chains fused");

@@ -39,6 +39,30 @@ std::string suffix_key(const std::vector<std::string>& parts, size_t k) {
   return key;
 }
 
+// The test sets a result ran, when it ran every one it has: a pass, a failure (every set
+// is compared) or no data (none). An error, a timeout, a crash or an unsupported feature
+// stops a test early, so its count says nothing of its data.
+std::optional<int> sets_of_whole_run(const TestResult& r) {
+  const bool whole = r.outcome == Outcome::kPassed || r.outcome == Outcome::kFailed || r.outcome == Outcome::kNoData;
+  if (!whole || r.sets == kSetsNotRecorded) return std::nullopt;
+  return r.sets;
+}
+
+// How `now` regressed against its baseline entry `before`, or nullopt: it passed and does
+// not now, or it ran fewer of its test sets than it did (a baseline of an older onnx-run
+// has no count: no check).
+std::optional<BaselineChange> regression(const TestResult& now, const TestResult& before) {
+  BaselineChange c{now.name, before.outcome, now.outcome, false};
+  const std::optional<int> sets = sets_of_whole_run(now), baseline_sets = sets_of_whole_run(before);
+  if (sets && baseline_sets && *sets < *baseline_sets) {
+    c.sets = *sets;
+    c.baseline_sets = *baseline_sets;
+    return c;
+  }
+  if (before.outcome == Outcome::kPassed && now.outcome != Outcome::kPassed) return c;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<TestResult> read_baseline(const std::string& path) { return read_report_file(path, "baseline").tests; }
@@ -108,8 +132,7 @@ BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const
     }
     met[*match[i]] = true;
     const Outcome before = baseline[*match[i]].outcome;
-    if (before == Outcome::kPassed && r.outcome != Outcome::kPassed)
-      d.regressions.push_back({r.name, before, r.outcome, false});
+    if (std::optional<BaselineChange> c = regression(r, baseline[*match[i]])) d.regressions.push_back(std::move(*c));
     else if (before != Outcome::kPassed && r.outcome == Outcome::kPassed)
       d.newly_passing.push_back({r.name, before, r.outcome, false});
   }
@@ -135,11 +158,12 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
     if (match[i]) {
       met[*match[i]] = true;
       const TestResult& before = baseline[*match[i]];
-      if (before.outcome == Outcome::kPassed && r.outcome != Outcome::kPassed) {
-        r.outcome = Outcome::kPassed;  // a regression is not accepted by updating
-        r.message.clear();
-        r.causes.clear();
-        r.signal = 0;
+      if (regression(r, before)) {  // not accepted by updating: recorded as it was
+        r.outcome = before.outcome;
+        r.message = before.message;
+        r.causes = before.causes;
+        r.signal = before.signal;
+        r.sets = before.sets;
       }
     }
     out.push_back(std::move(r));

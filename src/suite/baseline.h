@@ -1,8 +1,9 @@
 // Comparing a run with an earlier one (its --json report): a regression is a test that
-// passed in the baseline and does not pass now, or a test the baseline does not know
-// that does not pass now (it is not recorded as a known failure: IREE's expected-status
-// files work the same way). Baseline tests this run did not meet are not regressions (a
-// filter or a shard may have left them out), but are counted.
+// passed in the baseline and does not pass now, a test that ran fewer test sets than the
+// baseline recorded (a pass over less data is no pass), or a test the baseline does not
+// know that does not pass now (it is not recorded as a known failure: IREE's
+// expected-status files work the same way). Baseline tests this run did not meet are not
+// regressions (a filter or a shard may have left them out), but are counted.
 //
 // Tests are matched by what they are, not by how the command was typed: a test's names
 // are relative to the PATH given, so `test tree/sub` names "good" what `test tree`
@@ -47,6 +48,9 @@ struct BaselineChange {
   Outcome before = Outcome::kPassed;  // baseline outcome (for a new test: as now)
   Outcome now = Outcome::kPassed;
   bool new_test = false;  // absent from the baseline
+  // Fewer test sets ran than the baseline recorded (sets deleted, or all of them: no
+  // data): a regression whatever the outcome. Both counts then; 0 otherwise.
+  int sets = 0, baseline_sets = 0;
 };
 
 struct BaselineDiff {
@@ -61,9 +65,10 @@ struct BaselineDiff {
 BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>& baseline,
                                    bool strict = false);
 
-// The baseline `--update-baseline` writes: every test of this run with its outcome now,
-// except that updating never accepts a regression: a baseline test that passed stays
-// recorded as it passed, and a new test that is a regression (is_problem with `strict`)
+// The baseline `--update-baseline` writes: every test of this run with its outcome now
+// (and its count of test sets: more sets raise the count), except that updating never
+// accepts a regression: a baseline test that regressed stays recorded as it was (passed,
+// its count of sets), and a new test that is a regression (is_problem with `strict`)
 // is left out, so that the next run against the update still fails on it. Then the
 // baseline tests this run did not meet, as they were. So known failures stay recorded,
 // newly passing tests are promoted, and new tests that pass (or are skipped without

@@ -44,8 +44,10 @@ std::string first_few(const std::vector<std::string>& names) {
 std::string append_baseline(std::string& out, const std::vector<TestResult>& results, const ClosingOptions& o) {
   const BaselineDiff d = compare_with_baseline(results, o.baseline, o.strict);
   auto change = [](const BaselineChange& c) {
-    return c.new_test ? fmt::format("new test, {}", outcome_name(c.now))
-                      : fmt::format("{} -> {}", outcome_name(c.before), outcome_name(c.now));
+    if (c.new_test) return fmt::format("new test, {}", outcome_name(c.now));
+    const std::string outcomes = fmt::format("{} -> {}", outcome_name(c.before), outcome_name(c.now));
+    if (c.baseline_sets == 0) return outcomes;
+    return fmt::format("{}, ran {} of the baseline's {} test sets", outcomes, c.sets, c.baseline_sets);
   };
   std::vector<std::string> regressed;
   if (!d.regressions.empty()) {

@@ -5,11 +5,13 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "support/check_exit.h"
+#include "support/model_builder.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -132,4 +134,69 @@ TEST_CASE("--update-baseline does not accept a new test that fails: it stays a r
   CHECK_EXIT(
       run_cli({"test", d.file("t"), "-q", "--baseline", d.file("b.json"), "--update-baseline", d.file("b.json")}), 0);
   CHECK(outcomes(d.file("b.json")) == std::map<std::string, std::string>{{"new", "unsupported"}, {"old", "passed"}});
+}
+
+namespace {
+
+// The "sets" each test of the report at `path` records, by name.
+std::map<std::string, int> sets_of(const std::string& path) {
+  std::map<std::string, int> sets;
+  const nlohmann::json report = read_json_file(path);
+  for (const auto& t : report["tests"]) sets[t["name"]] = t["sets"];
+  return sets;
+}
+
+}  // namespace
+
+TEST_CASE("a test that runs fewer test sets than its baseline is a regression, through every door", "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("t/two"));
+  fs::copy(d.file("t/two/test_data_set_0"), d.file("t/two/test_data_set_1"), fs::copy_options::recursive);
+  for (const char* n : {"a", "b", "c"}) write_leaky_test(d.file(std::string("t/") + n));
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--json", d.file("base.json")}), 0);
+  REQUIRE(sets_of(d.file("base.json"))["two"] == 2);
+
+  fs::remove_all(d.file("t/two/test_data_set_1"));  // it passes, on half its data
+  const auto r = run_cli({"test", d.file("t"), "--baseline", d.file("base.json"), "--json", d.file("r.json"),
+                          "--update-baseline", d.file("up.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: passed -> passed
+  const std::string why = "two (passed -> passed, ran 1 of the baseline's 2 test sets)";
+  CHECK_THAT(r.out, Contains("Regressions against " + d.file("base.json") +
+                             " (1):\n  two: passed -> passed, ran 1 of the baseline's 2 test sets\n"));
+  CHECK(r.err == "onnx-run: 1 regression against " + d.file("base.json") + ": " + why + "\n");
+  CHECK(sets_of(d.file("r.json"))["two"] == 1);
+  CHECK(sets_of(d.file("up.json"))["two"] == 2);  // not accepted by updating
+  // Sharded and merged: the same verdict.
+  std::vector<std::string> merge{"report", "merge", "--baseline", d.file("base.json")};
+  for (int k = 1; k <= 2; ++k) {
+    const std::string json = d.file("s" + std::to_string(k) + ".json");
+    run_cli({"test", d.file("t"), "-q", "--shard", std::to_string(k) + "/2", "--json", json});
+    merge.push_back(json);
+  }
+  const auto merged = run_cli(merge);
+  CHECK_EXIT(merged, 1);
+  CHECK(merged.err == r.err);
+
+  fs::remove_all(d.file("t/two/test_data_set_0"));  // all its data gone: no data, skipped
+  const auto none = run_cli({"test", d.file("t"), "-q", "--baseline", d.file("base.json")});
+  CHECK_EXIT(none, 1);
+  CHECK_THAT(none.err, Contains("two (passed -> no data, ran 0 of the baseline's 2 test sets)"));
+
+  // More sets than the baseline's: no regression, and the update raises the count.
+  for (int k = 0; k < 3; ++k)
+    fs::copy(d.file("t/a/test_data_set_0"), d.file("t/two/test_data_set_" + std::to_string(k)),
+             fs::copy_options::recursive);
+  CHECK_EXIT(
+      run_cli({"test", d.file("t"), "-q", "--baseline", d.file("base.json"), "--update-baseline", d.file("up.json")}),
+      0);
+  CHECK(sets_of(d.file("up.json"))["two"] == 3);
+  fs::remove_all(d.file("t/two/test_data_set_2"));
+  CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--baseline", d.file("up.json")}), 1);
+
+  // A baseline of an older onnx-run recorded no counts: no check, as before.
+  std::ifstream in(d.file("up.json"));
+  nlohmann::json old = nlohmann::json::parse(in);
+  for (auto& t : old["tests"]) t.erase("sets");
+  std::ofstream(d.file("old.json")) << old.dump();
+  CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--baseline", d.file("old.json")}), 0);
 }

@@ -241,6 +241,57 @@ TEST_CASE("an updated baseline promotes fixes, keeps known failures and refuses 
             {"a", Outcome::kError}, {"b", Outcome::kPassed}, {"c", Outcome::kFailed}, {"new", Outcome::kFailed}});
 }
 
+TEST_CASE("a test that ran fewer test sets than its baseline regressed, and more sets raise the count",
+          "[suite][baseline]") {
+  auto with_sets = [](TestResult r, int sets) {
+    r.sets = sets;
+    return r;
+  };
+  const std::vector<TestResult> baseline = {with_sets(at("a", "t/a/model.onnx"), 3),
+                                            with_sets(at("b", "t/b/model.onnx", Outcome::kFailed), 2),
+                                            with_sets(at("c", "t/c/model.onnx"), 2),
+                                            with_sets(at("d", "t/d/model.onnx"), 1),
+                                            with_sets(at("old", "t/old/model.onnx"), kSetsNotRecorded),
+                                            with_sets(at("e", "t/e/model.onnx", Outcome::kError), 1)};
+  const std::vector<TestResult> now = {
+      with_sets(at("a", "t/a/model.onnx"), 2),                    // a set deleted: passes on less
+      with_sets(at("b", "t/b/model.onnx", Outcome::kFailed), 1),  // a known failure on less data
+      with_sets(at("c", "t/c/model.onnx", Outcome::kNoData), 0),  // all its data gone
+      with_sets(at("d", "t/d/model.onnx"), 4),                    // more sets: fine
+      with_sets(at("old", "t/old/model.onnx"), 1),                // an older baseline: no count, no check
+      with_sets(at("e", "t/e/model.onnx", Outcome::kError), 0)};  // stopped early: its count says nothing
+  const BaselineDiff d = compare_with_baseline(now, baseline);
+  REQUIRE(d.regressions.size() == 3);
+  CHECK(d.regressions[0].name == "a");
+  CHECK(d.regressions[0].now == Outcome::kPassed);
+  CHECK((d.regressions[0].sets == 2 && d.regressions[0].baseline_sets == 3));
+  CHECK(d.regressions[1].name == "b");
+  CHECK((d.regressions[1].sets == 1 && d.regressions[1].baseline_sets == 2));
+  CHECK(d.regressions[2].name == "c");
+  CHECK((d.regressions[2].now == Outcome::kNoData && d.regressions[2].sets == 0));
+  CHECK(d.newly_passing.empty());
+  // Updating accepts no regression: the counts stay the baseline's; d's rises to 4, and
+  // old's is recorded now.
+  std::map<std::string, std::pair<Outcome, int>> updated;
+  for (const TestResult& r : updated_baseline(now, &baseline, false)) updated[r.name] = {r.outcome, r.sets};
+  CHECK(updated == std::map<std::string, std::pair<Outcome, int>>{{"a", {Outcome::kPassed, 3}},
+                                                                  {"b", {Outcome::kFailed, 2}},
+                                                                  {"c", {Outcome::kPassed, 2}},
+                                                                  {"d", {Outcome::kPassed, 4}},
+                                                                  {"e", {Outcome::kError, 0}},
+                                                                  {"old", {Outcome::kPassed, 1}}});
+  CHECK(compare_with_baseline(now, updated_baseline(now, &baseline, false)).regressions.size() == 3);
+}
+
+TEST_CASE("a report without \"sets\" reads as not recorded, and is written back so", "[suite][baseline]") {
+  nlohmann::json j = result_to_json(result("a", Outcome::kPassed));
+  CHECK(j["sets"] == 0);
+  j.erase("sets");
+  const TestResult r = result_from_json(j);
+  CHECK(r.sets == kSetsNotRecorded);
+  CHECK_FALSE(nlohmann::json(result_to_json(r)).contains("sets"));
+}
+
 TEST_CASE("a baseline that is not a report is refused", "[suite]") {
   TempDir d;
   write_text_file(d.file("bad.json"), "{not json");
