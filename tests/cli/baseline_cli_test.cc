@@ -200,3 +200,72 @@ TEST_CASE("a test that runs fewer test sets than its baseline is a regression, t
   std::ofstream(d.file("old.json")) << old.dump();
   CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--baseline", d.file("old.json")}), 0);
 }
+
+TEST_CASE("a baseline test gone from the corpus is a regression: text, --json, --junit, --update-baseline",
+          "[cli][baseline]") {
+  TempDir d;
+  for (const char* n : {"a", "b", "gone"}) write_leaky_test(d.file(std::string("t/") + n));
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--json", d.file("base.json")}), 0);
+  fs::remove_all(d.file("t/gone"));
+  const auto r = run_cli({"test", d.file("t"), "--baseline", d.file("base.json"), "--json", d.file("r.json"), "--junit",
+                          d.file("r.xml"), "--update-baseline", d.file("up.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: "matched 2 of its 3 tests (1 not run)"
+  CHECK_THAT(r.out, Contains("\nMissing: 1 test of the baseline " + d.file("base.json") +
+                             " that this run selects, not found (deleted, moved or renamed):\n  gone (was passed)\n"));
+  CHECK_THAT(r.out, Contains("Baseline: 0 regressions, 0 newly passing, 1 missing; matched 2 of its 3 tests\n"));
+  CHECK(r.err == "onnx-run: 1 regression against " + d.file("base.json") + ": gone (passed -> missing)\n");
+  const auto json = read_json_file(d.file("r.json"));
+  CHECK(json["tests"].size() == 2);
+  CHECK(json["baseline"]["path"] == d.file("base.json"));
+  REQUIRE(json["baseline"]["missing"].size() == 1);
+  CHECK(json["baseline"]["missing"][0]["name"] == "gone");
+  CHECK(json["baseline"]["missing"][0]["outcome"] == "passed");
+  const std::string xml = read_file(d.file("r.xml"));
+  CHECK_THAT(xml, Contains("tests=\"3\" failures=\"1\""));
+  CHECK_THAT(xml, Contains("<testcase classname=\".\" name=\"gone\"") && Contains("<failure type=\"missing\""));
+  // Still valid under the xunit plugin's junit-10 rules (junit_report_test.cc).
+  CHECK_EXIT(
+      run_process({"/usr/bin/xmllint", "--noout", "--schema",
+                   std::string(ONNXRUN_SOURCE_DIR) + "/tests/data/junit/junit-xunit-rules.xsd", d.file("r.xml")}),
+      0);
+  // The update drops it: deleting a test is one deliberate ratchet step.
+  CHECK(outcomes(d.file("up.json")) == std::map<std::string, std::string>{{"a", "passed"}, {"b", "passed"}});
+  CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--baseline", d.file("up.json")}), 0);
+  // A baseline without one (no --baseline) records no "baseline" in the report.
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")}), 0);
+  CHECK_FALSE(read_json_file(d.file("r.json")).contains("baseline"));
+}
+
+TEST_CASE("baseline tests the run does not select stay uncounted: filtered out, other PATHs, other shards",
+          "[cli][baseline]") {
+  TempDir d;
+  for (const char* n : {"sub/x", "sub/y", "other/z"}) write_leaky_test(d.file(std::string("tree/") + n));
+  REQUIRE_EXIT(run_cli({"test", d.file("tree"), "-q", "--json", d.file("base.json")}), 0);
+  const std::string base = d.file("base.json");
+  // Filtered out: not run.
+  auto r = run_cli({"test", d.file("tree"), "--filter", "x$", "--baseline", base});
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("matched 1 of its 3 tests (2 not run)\n"));
+  // Another PATH: other/z is not under tree/sub, sub/y is (named "y" there).
+  fs::remove_all(d.file("tree/other"));
+  r = run_cli({"test", d.file("tree/sub"), "--baseline", base});
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("matched 2 of its 3 tests (1 not run)\n"));
+  fs::remove_all(d.file("tree/sub/y"));
+  r = run_cli({"test", d.file("tree/sub"), "--baseline", base});
+  CHECK_EXIT(r, 1);
+  CHECK(r.err == "onnx-run: 1 regression against " + base + ": y (passed -> missing)\n");
+  // A PATH that is a test itself says nothing of the tree around it.
+  CHECK_EXIT(run_cli({"test", d.file("tree/sub/x"), "-q", "--baseline", base}), 0);
+  CHECK_EXIT(run_cli({"test", d.file("tree/sub/x/model.onnx"), "-q", "--baseline", base}), 0);
+  // Shards: each missing test is missing in its own slice only (and an empty slice is no
+  // error either): over the 4 slices, sub/y and other/z once each.
+  size_t missing = 0;
+  for (int k = 1; k <= 4; ++k) {
+    r = run_cli({"test", d.file("tree"), "-q", "--shard", std::to_string(k) + "/4", "--baseline", base});
+    INFO(k);
+    CHECK(r.exit_code == (r.err.empty() ? 0 : 1));
+    for (size_t at = 0; (at = r.err.find(" (passed -> missing)", at)) != std::string::npos; ++at) ++missing;
+  }
+  CHECK(missing == 2);
+}

@@ -283,6 +283,44 @@ TEST_CASE("a test that ran fewer test sets than its baseline regressed, and more
   CHECK(compare_with_baseline(now, updated_baseline(now, &baseline, false)).regressions.size() == 3);
 }
 
+TEST_CASE("a baseline test the run selects that is gone is missing, and one it does not select is not run",
+          "[suite][baseline]") {
+  // Written by `onnx-run test tree`; compared by `onnx-run test tree/sub`, where sub/gone is deleted.
+  const std::vector<TestResult> baseline = {
+      at("sub/a", "tree/sub/a/model.onnx"), at("sub/gone", "tree/sub/gone/model.onnx", Outcome::kFailed),
+      at("sub/skip", "tree/sub/skip/model.onnx"), at("other/z", "tree/other/z/model.onnx")};
+  const std::vector<TestResult> now = {at("a", "tree/sub/a/model.onnx")};
+  RunScope scope;
+  scope.selected = {identity_of(now[0])};
+  scope.paths = {"tree/sub"};
+  scope.exclude = "skip";
+  BaselineDiff d = compare_with_baseline(now, baseline, false, &scope);
+  REQUIRE(d.missing.size() == 1);
+  CHECK(d.missing[0].name == "gone");  // in this run's terms
+  CHECK(d.missing[0].baseline_name == "sub/gone");
+  CHECK(d.missing[0].before == Outcome::kFailed);  // a known failure deleted is missing too
+  CHECK(d.not_run == 2);                           // sub/skip excluded, other/z under another PATH
+  // Without a scope, as before: not run.
+  CHECK(compare_with_baseline(now, baseline).missing.empty());
+  // The update drops the missing test and keeps those not run.
+  std::vector<std::string> names;
+  for (const TestResult& r : updated_baseline(now, &baseline, false, &scope)) names.push_back(r.name);
+  CHECK(names == std::vector<std::string>{"a", "sub/skip", "other/z"});
+  // Sharded: a missing test counts in its own slice only.
+  scope.shard_count = 2;
+  size_t missing = 0;
+  for (int k = 1; k <= 2; ++k) {
+    scope.shards = {k};
+    missing += compare_with_baseline({}, baseline, false, &scope).missing.size();
+  }
+  CHECK(missing == 1);
+  // A PATH that is the test itself (tree/sub/a) teaches nothing of the tree around it.
+  scope.shard_count = 0;
+  scope.shards.clear();
+  scope.paths = {"tree/sub/a/"};
+  CHECK(compare_with_baseline(now, baseline, false, &scope).missing.empty());
+}
+
 TEST_CASE("a report without \"sets\" reads as not recorded, and is written back so", "[suite][baseline]") {
   nlohmann::json j = result_to_json(result("a", Outcome::kPassed));
   CHECK(j["sets"] == 0);
