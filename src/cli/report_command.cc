@@ -21,6 +21,7 @@
 #include "io/atomic_file.h"
 #include "suite/baseline.h"
 #include "suite/closing_report.h"
+#include "suite/discovery.h"
 #include "suite/report.h"
 #include "suite/report_file.h"
 #include "suite/report_merge.h"
@@ -84,8 +85,11 @@ void build_report_app(CLI::App& app, ReportArgs& a) {
       ->type_name("REPORT.json");
   app.add_option("--json", a.json, "write the merged report as JSON (the schema of test --json)")->type_name("FILE");
   app.add_option("--junit", a.junit, "write the merged JUnit XML report")->type_name("FILE");
-  app.add_option("--baseline", a.closing.baseline_path,
-                 "an earlier --json report: exit 1 only for tests that passed there and not in the merge")
+  app.add_option(
+         "--baseline", a.closing.baseline_path,
+         "an earlier --json report: exit 1 only for regressions, as `test --baseline` finds them (tests that "
+         "passed there and not in the merge, tests that ran fewer test sets, tests the shards' run selects that "
+         "are gone, new tests that do not pass)")
       ->type_name("FILE");
   app.add_flag("--allow-missing", a.allow_missing,
                "merge even when a shard's report is missing or cannot be read (a warning says which)");
@@ -111,6 +115,24 @@ std::vector<ReportFile> read_shards(const ReportArgs& a) {
   return shards;
 }
 
+// What the shards' run selected (baseline.h RunScope), as one run of the merged slices:
+// its tests, its --filter and --exclude, and the slices merged (with --allow-missing,
+// a missing slice's tests are not held against the baseline: nobody saw them).
+RunScope merged_scope(const MergedReport& m) {
+  RunScope scope;
+  for (const TestResult& t : m.tests) scope.selected.push_back(identity_of(t));
+  scope.paths = m.run.paths;
+  scope.filter = m.run.filter;
+  scope.exclude = m.run.exclude;
+  scope.shard_count = m.merge.shard_count;
+  for (const std::string& slice : m.merge.shards) {
+    Selection s;
+    parse_shard(slice, s);
+    scope.shards.push_back(s.shard_index);
+  }
+  return scope;
+}
+
 int run_report(ReportArgs& a) {
   ClosingOptions& closing = a.closing;
   closing.quiet = a.common.verbosity.quiet;
@@ -133,14 +155,17 @@ int run_report(ReportArgs& a) {
   for (const std::string* out : {&a.json, &a.junit})
     if (!out->empty()) check_writable_target(*out);
 
-  if (!a.json.empty()) write_json_report(a.json, m.run, m.summary, m.tests, &m.merge);
-  if (!a.junit.empty()) write_junit_report(a.junit, m.summary, m.tests, m.run.strict, report_stamp_now());
   closing.strict = m.run.strict;
+  if (!closing.baseline_path.empty()) closing.scope = merged_scope(m);
+  const ClosingReport c = closing_report(m.tests, m.summary, closing);
+  const BaselineNote note{closing.baseline_path, c.missing};
+  if (!a.json.empty())
+    write_json_report(a.json, m.run, m.summary, m.tests, &m.merge, note.path.empty() ? nullptr : &note);
+  if (!a.junit.empty()) write_junit_report(a.junit, m.summary, m.tests, m.run.strict, report_stamp_now(), c.missing);
   if (!closing.quiet)
     fmt::print("Merged {} of {} shards ({}): {}\n", m.merge.shards.size(), m.merge.shard_count,
                fmt::join(m.merge.shards, ", "),
                m.tests.size() == 1 ? "1 test" : fmt::format("{} tests", m.tests.size()));
-  const ClosingReport c = closing_report(m.tests, m.summary, closing);
   fmt::print("{}", c.text);
   return c.failed ? report_mismatch(c.failure) : kExitOk;
 }

@@ -121,9 +121,9 @@ RunInfo run_info(const TestOptions& o) {
   return info;
 }
 
-// A baseline none of whose tests this run would meet was made of other tests, or keyed
-// in a way this run cannot match, or the selection (--filter, --exclude, --shard) left
-// nothing to run: comparing with it would pass whatever happens. Throws Error(kUsage)
+// A baseline none of whose tests this run selects (any slice of it) was made of other
+// tests, or keyed in a way this run cannot match, or --filter and --exclude left nothing
+// to run: comparing with it would pass whatever happens. Throws Error(kUsage)
 // before anything runs. (An empty baseline asks every test to pass: nothing to refuse.)
 void check_baseline_matches(const std::vector<TestCase>& tests, const std::vector<TestResult>& baseline,
                             const std::string& path) {
@@ -136,6 +136,20 @@ void check_baseline_matches(const std::vector<TestCase>& tests, const std::vecto
        "--baseline {}: none of its {} tests is among the {} selected here (tests match by model path, from its end); "
        "is it the baseline of these tests?",
        path, baseline.size(), tests.size());
+}
+
+// What the run selects (baseline.h RunScope): `selected` before sharding, and its
+// --filter, --exclude and --shard to ask of the baseline's tests.
+RunScope run_scope(const std::vector<TestCase>& selected, const std::vector<std::string>& paths,
+                   const Selection& selection) {
+  RunScope scope;
+  for (const TestCase& t : selected) scope.selected.push_back(identity_of(t));
+  scope.paths = paths;
+  scope.filter = selection.filter;
+  scope.exclude = selection.exclude;
+  scope.shard_count = selection.shard_count;
+  if (selection.shard_count > 0) scope.shards = {selection.shard_index};
+  return scope;
 }
 
 // The files the run reads that a report could land on: the models, a test's data.json,
@@ -164,6 +178,19 @@ std::vector<std::string> files_read_by(const std::vector<TestCase>& tests, const
   return reads;
 }
 
+// A --filter or --exclude that keeps none of the tests found is a typo until shown
+// otherwise: run, it would pass with nothing tested (ctest's --no-tests=error, pytest's
+// exit 5). Throws Error(kUsage) before anything runs. An empty --shard slice is no error:
+// a CI matrix of more shards than tests makes them, and `report merge` checks the slices.
+void check_selection_found_tests(const TestOptions& o, size_t found, size_t selected) {
+  if (selected > 0 || (o.selection.filter.empty() && o.selection.exclude.empty())) return;
+  std::vector<std::string> chosen;
+  if (!o.selection.filter.empty()) chosen.push_back(fmt::format("--filter '{}'", o.selection.filter));
+  if (!o.selection.exclude.empty()) chosen.push_back(fmt::format("--exclude '{}'", o.selection.exclude));
+  fail(ErrorKind::kUsage, "{} selects none of the {} tests found under {}", fmt::join(chosen, " "), found,
+       fmt::join(o.paths, " "));
+}
+
 int run_test(TestOptions& o) {
   // One warning per model would bury the report: the loader's warnings only with -v.
   if (o.common.verbosity.verbose == 0) log::set_level(log::Level::kError);
@@ -178,20 +205,29 @@ int run_test(TestOptions& o) {
   Selection unsharded = selection_of(o), slice;
   std::swap(slice.shard_index, unsharded.shard_index);
   std::swap(slice.shard_count, unsharded.shard_count);
-  const std::vector<TestCase> selected = select_tests(discover_tests(o.paths), unsharded);
+  const std::vector<TestCase> found = discover_tests(o.paths);
+  const std::vector<TestCase> selected = select_tests(found, unsharded);
   std::vector<std::string> selected_names;
   for (const TestCase& t : selected) selected_names.push_back(t.name);
   o.selected = names_digest(std::move(selected_names));
   const std::vector<TestCase> tests = select_tests(selected, slice);
+  if (!o.list && !o.closing.baseline_path.empty()) {
+    // A bad baseline stops the run before it starts. It is held to what the run selected,
+    // every slice of it: a baseline test gone from there is missing, a regression.
+    o.closing.baseline = read_baseline(o.closing.baseline_path);
+    check_baseline_matches(selected, o.closing.baseline, o.closing.baseline_path);
+    o.closing.scope = run_scope(selected, o.paths, selection_of(o));
+  }
+  check_selection_found_tests(o, found.size(), selected.size());
   if (o.list) {
     for (const TestCase& t : tests) fmt::print("{}\n", t.name);
     return kExitOk;
   }
-  if (!o.closing.baseline_path.empty()) {
-    // A bad baseline stops the run before it starts.
-    o.closing.baseline = read_baseline(o.closing.baseline_path);
-    check_baseline_matches(tests, o.closing.baseline, o.closing.baseline_path);
-  }
+  // An empty slice is no error (check_selection_found_tests), but is said as one.
+  o.closing.no_tests = fmt::format(
+      "shard {} holds none of the {} tests selected (more shards than tests); `report merge` checks that the shards "
+      "hold them all",
+      o.shard, selected.size());
   // So does a report that would replace another, or a file the run reads.
   // (XML_OUTPUT_FILE included, as --junit.) The baseline is read too, but updating it in
   // place is the ratchet: only the reports that record regressions may not replace it.
@@ -213,15 +249,17 @@ int run_test(TestOptions& o) {
   const Summary summary =
       summarize(results, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 
-  if (!o.json.empty()) write_json_report(o.json, run_info(o), summary, results);
-  if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.closing.strict, stamp);
+  const ClosingReport c = closing_report(results, summary, o.closing);
+  const BaselineNote note{o.closing.baseline_path, c.missing};
+  if (!o.json.empty())
+    write_json_report(o.json, run_info(o), summary, results, nullptr, note.path.empty() ? nullptr : &note);
+  if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.closing.strict, stamp, c.missing);
   if (!o.update_baseline.empty()) {
     const std::vector<TestResult> updated =
-        updated_baseline(results, o.closing.baseline_path.empty() ? nullptr : &o.closing.baseline, o.closing.strict);
+        updated_baseline(results, o.closing.baseline_path.empty() ? nullptr : &o.closing.baseline, o.closing.strict,
+                         o.closing.scope ? &*o.closing.scope : nullptr);
     write_json_report(o.update_baseline, run_info(o), summarize(updated, summary.seconds), updated);
   }
-
-  const ClosingReport c = closing_report(results, summary, o.closing);
   fmt::print("{}", c.text);
   return c.failed ? report_mismatch(c.failure) : kExitOk;
 }
@@ -252,8 +290,9 @@ const CommandDoc& test_doc() {
            "a test failed, errored, timed out or crashed (unsupported and no data too with --strict; with "
            "--baseline: a regression); the report is on stdout, and one line on stderr says why"},
           {2,
-           "usage error (malformed command line, a PATH with no tests, --shard auto without a test engine's "
-           "variables or with malformed ones, a --baseline none of whose tests is selected)"},
+           "usage error (malformed command line, a PATH with no tests, a --filter or --exclude that selects none of "
+           "the tests found (as ctest --no-tests=error; an empty --shard slice exits 0), --shard auto without a test "
+           "engine's variables or with malformed ones, a --baseline none of whose tests is selected)"},
           {3, "a baseline or report file could not be read or written"},
       }};
   return doc;
@@ -285,12 +324,14 @@ void build_test_app(CLI::App& app, TestOptions& o) {
   app.add_option("--json", o.json, "write every test's outcome and timing as JSON")->type_name("FILE");
   app.add_option("--junit", o.junit, "write a JUnit XML report (Jenkins xunit junit-10 schema)")->type_name("FILE");
   app.add_option("--baseline", o.closing.baseline_path,
-                 "an earlier --json report: exit 1 only for regressions (tests that passed there and not now, and new "
-                 "tests that do not pass); tests match by model path, whatever PATH was typed")
+                 "an earlier --json report: exit 1 only for regressions (tests that passed there and not now, tests "
+                 "that ran fewer test sets than there, tests there that this run selects but are gone, and new tests "
+                 "that do not pass); tests match by model path, whatever PATH was typed")
       ->type_name("FILE");
   app.add_option("--update-baseline", o.update_baseline,
                  "write the new baseline (a --json report): the --baseline updated by this run, newly passing tests "
-                 "promoted, known failures and tests not run kept, regressions not accepted")
+                 "promoted, known failures and tests not run kept, tests gone from the run dropped, counts of test "
+                 "sets raised, regressions not accepted")
       ->type_name("FILE");
   app.add_flag("--no-fuse", o.runner.case_options.no_fuse,
                "run every node as the graph says: no function bodies recognised, no chains fused");

@@ -152,10 +152,11 @@ void AtomicFile::commit() {
       fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(errno));
     return;
   }
-  // The temporary is 0600; give the result the usual permissions of a new file.
+  // The temporary is 0600. A file it replaces keeps its permissions (as `sed -i` keeps
+  // them: a report made private stays private); a new file gets the usual ones.
   mode_t mask = ::umask(0);
   ::umask(mask);
-  ::fchmod(temp_->fd(), 0666 & ~mask);
+  ::fchmod(temp_->fd(), temp_->replaced_mode(0666 & ~mask));
   if (std::fclose(std::exchange(f_, nullptr)) != 0) give_up(errno);
 
   if (set_) return set_->add(std::move(temp_));

@@ -60,8 +60,9 @@ class AtomicFile {
   bool in_place() const { return in_place_; }
   const std::string& path() const { return path_; }  // as given, for messages
 
-  // Flushes and closes the file; a temporary gets the usual permissions of a new file
-  // and is renamed over the target, or handed to the target's OutputSet when it names
+  // Flushes and closes the file; a temporary gets the permission bits of the regular
+  // file it replaces (as `sed -i`), or the usual permissions of a new file, and is
+  // renamed over the target, or handed to the target's OutputSet when it names
   // one. Throws Error(kIo) (the temporary is then removed).
   void commit();
 

@@ -98,6 +98,12 @@ void OwnedTemp::link_name() {
   fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(EEXIST));
 }
 
+unsigned OwnedTemp::replaced_mode(unsigned otherwise) const {
+  struct stat st {};
+  if (::fstatat(folder_->fd(), name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)) return otherwise;
+  return st.st_mode & 0777;
+}
+
 void OwnedTemp::put_in_place() {
   if (placed_) fail(ErrorKind::kInternal, "{}: put in place twice", path_);
   if (temp_.empty()) link_name();

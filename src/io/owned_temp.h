@@ -44,6 +44,9 @@ class OwnedTemp {
   int fd() const { return fd_; }
   const std::string& path() const { return path_; }  // the final file's, for messages
 
+  // The permission bits (0777) of the regular file the temporary will replace (the entry
+  // at the final name, not followed), or `otherwise` when there is none.
+  unsigned replaced_mode(unsigned otherwise) const;
   // Names the temporary if it has no name yet, then renames it over the final name,
   // replacing whatever entry stands there (never following it). From here the final
   // file is the run's own until keep(): remove_placed() takes it back. Throws Error(kIo)

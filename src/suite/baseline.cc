@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <unordered_map>
+#include <utility>
 
 #include "suite/report_file.h"
 
@@ -37,6 +38,118 @@ std::string suffix_key(const std::vector<std::string>& parts, size_t k) {
   std::string key;
   for (size_t i = parts.size() - k; i < parts.size(); ++i) key += parts[i] + '\0';
   return key;
+}
+
+// The test sets a result ran, when it ran every one it has: a pass, a failure (every set
+// is compared) or no data (none). An error, a timeout, a crash or an unsupported feature
+// stops a test early, so its count says nothing of its data.
+std::optional<int> sets_of_whole_run(const TestResult& r) {
+  const bool whole = r.outcome == Outcome::kPassed || r.outcome == Outcome::kFailed || r.outcome == Outcome::kNoData;
+  if (!whole || r.sets == kSetsNotRecorded) return std::nullopt;
+  return r.sets;
+}
+
+// How `now` regressed against its baseline entry `before`, or nullopt: it passed and does
+// not now, or it ran fewer of its test sets than it did (a baseline of an older onnx-run
+// has no count: no check).
+std::optional<BaselineChange> regression(const TestResult& now, const TestResult& before) {
+  BaselineChange c{now.name, before.outcome, now.outcome, false};
+  const std::optional<int> sets = sets_of_whole_run(now), baseline_sets = sets_of_whole_run(before);
+  if (sets && baseline_sets && *sets < *baseline_sets) {
+    c.sets = *sets;
+    c.baseline_sets = *baseline_sets;
+    return c;
+  }
+  if (before.outcome == Outcome::kPassed && now.outcome != Outcome::kPassed) return c;
+  return std::nullopt;
+}
+
+// The '/'-separated components of a test name.
+std::vector<std::string> name_parts(const std::string& name) {
+  std::vector<std::string> parts;
+  for (size_t at = 0;;) {
+    const size_t slash = name.find('/', at);
+    parts.push_back(name.substr(at, slash - at));
+    if (slash == std::string::npos) return parts;
+    at = slash + 1;
+  }
+}
+
+// `prefix`, then `parts` from `from` on, '/'-joined.
+std::string joined(std::vector<std::string> prefix, const std::vector<std::string>& parts, size_t from) {
+  prefix.insert(prefix.end(), parts.begin() + static_cast<std::ptrdiff_t>(from), parts.end());
+  std::string name;
+  for (const std::string& p : prefix) name += (name.empty() ? "" : "/") + p;
+  return name;
+}
+
+// A path as typed, for comparing: "." and ".." parts and a trailing '/' taken out.
+fs::path normal(const std::string& p) {
+  fs::path n = fs::path(p).lexically_normal();
+  return n.has_filename() ? n : n.parent_path();
+}
+
+// Whether `t` is one of `paths` itself (RunScope::paths): its model or its folder typed.
+bool is_a_path(const TestIdentity& t, const std::vector<std::string>& paths) {
+  const fs::path model = normal(t.model);
+  for (const std::string& p : paths)
+    if (model == normal(p) || (model.filename() == "model.onnx" && model.parent_path() == normal(p))) return true;
+  return false;
+}
+
+// How the baseline names tests in this run's terms: the (baseline, run) name prefixes of
+// each test both know ({"sub"}, {} when the baseline ran the parent of this run's PATH).
+using NamePrefixes = std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>;
+NamePrefixes name_prefixes(const RunScope& scope, const std::vector<TestResult>& baseline) {
+  NamePrefixes prefixes;
+  const std::vector<std::optional<size_t>> match = match_baseline(scope.selected, baseline);
+  for (size_t i = 0; i < match.size(); ++i) {
+    if (!match[i] || is_a_path(scope.selected[i], scope.paths)) continue;
+    std::vector<std::string> run = name_parts(scope.selected[i].name), base = name_parts(baseline[*match[i]].name);
+    size_t common = 0;  // trailing components both names share
+    while (common < run.size() && common < base.size() &&
+           run[run.size() - 1 - common] == base[base.size() - 1 - common])
+      ++common;
+    if (common == 0) continue;
+    run.resize(run.size() - common);
+    base.resize(base.size() - common);
+    auto prefix = std::make_pair(std::move(base), std::move(run));
+    if (std::find(prefixes.begin(), prefixes.end(), prefix) == prefixes.end()) prefixes.push_back(std::move(prefix));
+  }
+  return prefixes;
+}
+
+// The baseline tests that are missing from this run (RunScope): for each, its name in
+// this run's terms, or nullopt (met, or not selected). `met`: matched by a run test.
+std::vector<std::optional<std::string>> missing_names(const std::vector<TestResult>& baseline,
+                                                      const std::vector<bool>& met, const RunScope* scope) {
+  std::vector<std::optional<std::string>> missing(baseline.size());
+  if (!scope) return missing;
+  // A baseline test that a selected test of another slice is, is there: not missing.
+  std::vector<bool> there = met;
+  for (const auto& m : match_baseline(scope->selected, baseline))
+    if (m) there[*m] = true;
+  const NamePrefixes prefixes = name_prefixes(*scope, baseline);
+  const NameSelector selector(Selection{scope->filter, scope->exclude});
+  auto keeps = [&](const std::string& name) {
+    const int slice = scope->shard_count > 0 ? shard_of(name, scope->shard_count) + 1 : 0;
+    return selector.keeps(name) &&
+           (slice == 0 || std::find(scope->shards.begin(), scope->shards.end(), slice) != scope->shards.end());
+  };
+  for (size_t b = 0; b < baseline.size(); ++b) {
+    if (there[b]) continue;
+    const std::vector<std::string> parts = name_parts(baseline[b].name);
+    for (const auto& [base_prefix, run_prefix] : prefixes) {
+      if (parts.size() <= base_prefix.size() || !std::equal(base_prefix.begin(), base_prefix.end(), parts.begin()))
+        continue;
+      const std::string name = joined(run_prefix, parts, base_prefix.size());
+      if (keeps(name)) {
+        missing[b] = name;
+        break;
+      }
+    }
+  }
+  return missing;
 }
 
 }  // namespace
@@ -92,7 +205,7 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
 }
 
 BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>& baseline,
-                                   bool strict) {
+                                   bool strict, const RunScope* scope) {
   std::vector<TestIdentity> ids;
   for (const TestResult& r : results) ids.push_back(identity_of(r));
   const std::vector<std::optional<size_t>> match = match_baseline(ids, baseline);
@@ -108,18 +221,20 @@ BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const
     }
     met[*match[i]] = true;
     const Outcome before = baseline[*match[i]].outcome;
-    if (before == Outcome::kPassed && r.outcome != Outcome::kPassed)
-      d.regressions.push_back({r.name, before, r.outcome, false});
+    if (std::optional<BaselineChange> c = regression(r, baseline[*match[i]])) d.regressions.push_back(std::move(*c));
     else if (before != Outcome::kPassed && r.outcome == Outcome::kPassed)
       d.newly_passing.push_back({r.name, before, r.outcome, false});
   }
   d.matched = static_cast<size_t>(std::count(met.begin(), met.end(), true));
-  d.not_run = baseline.size() - d.matched;
+  const std::vector<std::optional<std::string>> missing = missing_names(baseline, met, scope);
+  for (size_t b = 0; b < baseline.size(); ++b)
+    if (missing[b]) d.missing.push_back({*missing[b], baseline[b].name, baseline[b].model, baseline[b].outcome});
+  d.not_run = baseline.size() - d.matched - d.missing.size();
   return d;
 }
 
 std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>* given,
-                                         bool strict) {
+                                         bool strict, const RunScope* scope) {
   if (!given) return results;
   const std::vector<TestResult>& baseline = *given;
   std::vector<TestIdentity> ids;
@@ -135,17 +250,19 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
     if (match[i]) {
       met[*match[i]] = true;
       const TestResult& before = baseline[*match[i]];
-      if (before.outcome == Outcome::kPassed && r.outcome != Outcome::kPassed) {
-        r.outcome = Outcome::kPassed;  // a regression is not accepted by updating
-        r.message.clear();
-        r.causes.clear();
-        r.signal = 0;
+      if (regression(r, before)) {  // not accepted by updating: recorded as it was
+        r.outcome = before.outcome;
+        r.message = before.message;
+        r.causes = before.causes;
+        r.signal = before.signal;
+        r.sets = before.sets;
       }
     }
     out.push_back(std::move(r));
   }
+  const std::vector<std::optional<std::string>> missing = missing_names(baseline, met, scope);
   for (size_t b = 0; b < baseline.size(); ++b)
-    if (!met[b]) out.push_back(baseline[b]);
+    if (!met[b] && !missing[b]) out.push_back(baseline[b]);
   return out;
 }
 

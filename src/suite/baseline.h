@@ -1,8 +1,10 @@
 // Comparing a run with an earlier one (its --json report): a regression is a test that
-// passed in the baseline and does not pass now, or a test the baseline does not know
-// that does not pass now (it is not recorded as a known failure: IREE's expected-status
-// files work the same way). Baseline tests this run did not meet are not regressions (a
-// filter or a shard may have left them out), but are counted.
+// passed in the baseline and does not pass now, a test that ran fewer test sets than the
+// baseline recorded (a pass over less data is no pass), or a test the baseline does not
+// know that does not pass now (it is not recorded as a known failure: IREE's
+// expected-status files work the same way). A baseline test this run did not meet is a
+// regression when the run would have selected it (it is gone: "missing", see RunScope),
+// and otherwise only counted (a filter, a shard or the PATHs left it out).
 //
 // Tests are matched by what they are, not by how the command was typed: a test's names
 // are relative to the PATH given, so `test tree/sub` names "good" what `test tree`
@@ -47,29 +49,64 @@ struct BaselineChange {
   Outcome before = Outcome::kPassed;  // baseline outcome (for a new test: as now)
   Outcome now = Outcome::kPassed;
   bool new_test = false;  // absent from the baseline
+  // Fewer test sets ran than the baseline recorded (sets deleted, or all of them: no
+  // data): a regression whatever the outcome. Both counts then; 0 otherwise.
+  int sets = 0, baseline_sets = 0;
+};
+
+// What a run would have run of the baseline's tests had they still been there. A
+// baseline test this run did not meet is either gone from the corpus (deleted, its model
+// moved or renamed: a regression, "missing") or one the run left out (another shard, a
+// --filter, another PATH: not run, no regression). To tell them apart, the baseline's
+// names are put in this run's terms (the tests both know show how the two runs' PATHs
+// relate: `test tree` names "sub/x" what `test tree/sub` names "x"), then asked of the
+// run's selection. A baseline test under none of the PATHs is not run.
+struct RunScope {
+  // The tests the run selected before sharding (its --filter and --exclude applied).
+  std::vector<TestIdentity> selected;
+  // The PATHs typed: a test that is a PATH itself (a model, a model folder) is named by
+  // its own folder, not by a place below the PATH, and says nothing of the tree around it.
+  std::vector<std::string> paths;
+  std::string filter, exclude;  // --filter, --exclude
+  int shard_count = 0;          // N of --shard K/N; 0: not sharded
+  std::vector<int> shards;      // the slices K run (`report merge`: those merged)
+};
+
+// A baseline test gone from this run: as this run would have named it, with the model
+// path and outcome the baseline recorded.
+struct MissingTest {
+  std::string name;           // in this run's terms
+  std::string baseline_name;  // as the baseline names it
+  std::string model;          // the baseline's
+  Outcome before = Outcome::kPassed;
 };
 
 struct BaselineDiff {
   std::vector<BaselineChange> regressions;    // passed before, not now; or new and a problem (test order)
   std::vector<BaselineChange> newly_passing;  // passes now, did not before or was absent
+  std::vector<MissingTest> missing;           // baseline tests the run selects that are gone (baseline order)
   size_t baseline_tests = 0;                  // tests in the baseline
   size_t matched = 0;                         // baseline tests matched by a test of this run
-  size_t not_run = 0;                         // baseline tests absent from this run
+  size_t not_run = 0;                         // baseline tests absent from this run and not missing
 };
 
 // `strict`: unsupported and no-data new tests count as regressions too (is_problem).
+// Without `scope`, no baseline test is missing: those not met are all not run.
 BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>& baseline,
-                                   bool strict = false);
+                                   bool strict = false, const RunScope* scope = nullptr);
 
-// The baseline `--update-baseline` writes: every test of this run with its outcome now,
-// except that updating never accepts a regression: a baseline test that passed stays
-// recorded as it passed, and a new test that is a regression (is_problem with `strict`)
+// The baseline `--update-baseline` writes: every test of this run with its outcome now
+// (and its count of test sets: more sets raise the count), except that updating never
+// accepts a regression: a baseline test that regressed stays recorded as it was (passed,
+// its count of sets), and a new test that is a regression (is_problem with `strict`)
 // is left out, so that the next run against the update still fails on it. Then the
-// baseline tests this run did not meet, as they were. So known failures stay recorded,
+// baseline tests this run did not meet, as they were, except those missing in `scope`:
+// a test deleted from the corpus is dropped (one deliberate ratchet step). So known failures stay recorded,
 // newly passing tests are promoted, and new tests that pass (or are skipped without
 // `strict`) are recorded as they are. With no baseline (`baseline` null) there is nothing
 // to regress against: this run's outcomes, all of them.
 std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
-                                         const std::vector<TestResult>* baseline, bool strict);
+                                         const std::vector<TestResult>* baseline, bool strict,
+                                         const RunScope* scope = nullptr);
 
 }  // namespace onnxrun

@@ -1,5 +1,8 @@
 #include "suite/closing_report.h"
 
+#include <tuple>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "suite/baseline.h"
@@ -40,12 +43,32 @@ std::string first_few(const std::vector<std::string>& names) {
   return out;
 }
 
-// Appends the comparison with the baseline; returns the failure line ("" when nothing regressed).
-std::string append_baseline(std::string& out, const std::vector<TestResult>& results, const ClosingOptions& o) {
-  const BaselineDiff d = compare_with_baseline(results, o.baseline, o.strict);
+// The baseline tests gone from the run, as entries of the --json and --junit reports.
+std::vector<TestResult> missing_results(const BaselineDiff& d, const std::string& baseline_path) {
+  std::vector<TestResult> out;
+  for (const MissingTest& m : d.missing) {
+    TestResult r;
+    r.name = m.name;
+    r.model = m.model;
+    r.outcome = m.before;
+    r.message = fmt::format("{} in the baseline {} ({}), not found in this run: deleted, moved or renamed",
+                            m.baseline_name, baseline_path, outcome_name(m.before));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// Appends the comparison with the baseline; returns the failure line ("" when nothing
+// regressed) and the baseline tests gone from the run.
+std::pair<std::string, std::vector<TestResult>> append_baseline(std::string& out,
+                                                                const std::vector<TestResult>& results,
+                                                                const ClosingOptions& o) {
+  const BaselineDiff d = compare_with_baseline(results, o.baseline, o.strict, o.scope ? &*o.scope : nullptr);
   auto change = [](const BaselineChange& c) {
-    return c.new_test ? fmt::format("new test, {}", outcome_name(c.now))
-                      : fmt::format("{} -> {}", outcome_name(c.before), outcome_name(c.now));
+    if (c.new_test) return fmt::format("new test, {}", outcome_name(c.now));
+    const std::string outcomes = fmt::format("{} -> {}", outcome_name(c.before), outcome_name(c.now));
+    if (c.baseline_sets == 0) return outcomes;
+    return fmt::format("{}, ran {} of the baseline's {} test sets", outcomes, c.sets, c.baseline_sets);
   };
   std::vector<std::string> regressed;
   if (!d.regressions.empty()) {
@@ -53,6 +76,15 @@ std::string append_baseline(std::string& out, const std::vector<TestResult>& res
     for (const BaselineChange& c : d.regressions) {
       out += fmt::format("  {}: {}\n", c.name, change(c));
       regressed.push_back(fmt::format("{} ({})", c.name, change(c)));
+    }
+  }
+  if (!d.missing.empty()) {
+    out +=
+        fmt::format("\nMissing: {} of the baseline {} that this run selects, not found (deleted, moved or renamed):\n",
+                    counted(d.missing.size(), "test", "tests"), o.baseline_path);
+    for (const MissingTest& m : d.missing) {
+      out += fmt::format("  {} (was {})\n", m.name, outcome_name(m.before));
+      regressed.push_back(fmt::format("{} ({} -> missing)", m.name, outcome_name(m.before)));
     }
   }
   if (!d.newly_passing.empty()) {
@@ -63,12 +95,14 @@ std::string append_baseline(std::string& out, const std::vector<TestResult>& res
   }
   // How many baseline tests this run met: a baseline keyed wrongly shows here, not as a pass.
   out +=
-      fmt::format("\nBaseline: {}, {} newly passing; matched {} of its {}{}\n",
-                  counted(d.regressions.size(), "regression", "regressions"), d.newly_passing.size(), d.matched,
+      fmt::format("\nBaseline: {}, {} newly passing{}; matched {} of its {}{}\n",
+                  counted(d.regressions.size(), "regression", "regressions"), d.newly_passing.size(),
+                  d.missing.empty() ? "" : fmt::format(", {} missing", d.missing.size()), d.matched,
                   counted(d.baseline_tests, "test", "tests"), d.not_run ? fmt::format(" ({} not run)", d.not_run) : "");
-  if (regressed.empty()) return "";
-  return fmt::format("{} against {}: {}", counted(regressed.size(), "regression", "regressions"), o.baseline_path,
-                     first_few(regressed));
+  if (regressed.empty()) return {};
+  return {fmt::format("{} against {}: {}", counted(regressed.size(), "regression", "regressions"), o.baseline_path,
+                      first_few(regressed)),
+          missing_results(d, o.baseline_path)};
 }
 
 // The failure line of a run without a baseline ("" when every test passed or was skipped).
@@ -86,9 +120,10 @@ std::string problems_line(const std::vector<TestResult>& results, bool strict) {
 ClosingReport closing_report(const std::vector<TestResult>& results, const Summary& summary, const ClosingOptions& o) {
   ClosingReport c;
   if (!o.quiet) append_causes_and_slowest(c.text, results, o);
-  c.failure = o.baseline_path.empty() ? problems_line(results, o.strict) : append_baseline(c.text, results, o);
+  if (o.baseline_path.empty()) c.failure = problems_line(results, o.strict);
+  else std::tie(c.failure, c.missing) = append_baseline(c.text, results, o);
   c.failed = !c.failure.empty();
-  if (results.empty()) c.text += "no tests selected\n";
+  if (results.empty()) c.text += o.no_tests + "\n";
   c.text += fmt::format("{}{}\n", o.quiet ? "" : "\n", summary_line(summary));
   return c;
 }

@@ -4,9 +4,11 @@
 // shards close exactly as one run of all of them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "suite/baseline.h"
 #include "suite/outcome.h"
 
 namespace onnxrun {
@@ -18,8 +20,12 @@ struct ClosingOptions {
   size_t causes = 15;  // how many unsupported causes to list
   bool quiet = false;  // only the baseline comparison and the summary line
   bool strict = false;
-  std::string baseline_path;         // empty: no baseline
-  std::vector<TestResult> baseline;  // read_baseline(baseline_path)
+  std::string no_tests = "no tests selected";  // the line said when there were no tests
+  std::string baseline_path;                   // empty: no baseline
+  std::vector<TestResult> baseline;            // read_baseline(baseline_path)
+  // What the run selected, to tell the baseline tests gone from it (regressions) from
+  // those it left out; none: every baseline test not met is not run.
+  std::optional<RunScope> scope;
 };
 struct ClosingReport {
   std::string text;
@@ -27,6 +33,9 @@ struct ClosingReport {
   // When failed: the one line that says why, for stderr ("2 of 6 tests did not pass:
   // bad/test_fail (failed), ..."; "1 regression against base.json: good (passed -> failed)").
   std::string failure;
+  // The baseline tests gone from the run (a regression each), for the --json and --junit
+  // reports: named in the run's terms, with the baseline's model and outcome.
+  std::vector<TestResult> missing;
 };
 ClosingReport closing_report(const std::vector<TestResult>& results, const Summary& summary,
                              const ClosingOptions& options);

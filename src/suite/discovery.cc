@@ -321,16 +321,22 @@ std::regex compile_name_pattern(const std::string& pattern, const char* option) 
   }
 }
 
+NameSelector::NameSelector(const Selection& sel)
+    : sel_(sel),
+      filter_(compile_name_pattern(sel.filter, "--filter")),
+      exclude_(compile_name_pattern(sel.exclude, "--exclude")) {}
+
+bool NameSelector::keeps(const std::string& name) const {
+  if (!sel_.filter.empty() && !std::regex_search(name, filter_)) return false;
+  if (!sel_.exclude.empty() && std::regex_search(name, exclude_)) return false;
+  return sel_.shard_count == 0 || shard_of(name, sel_.shard_count) == sel_.shard_index - 1;
+}
+
 std::vector<TestCase> select_tests(const std::vector<TestCase>& tests, const Selection& sel) {
-  const std::regex filter = compile_name_pattern(sel.filter, "--filter");
-  const std::regex exclude = compile_name_pattern(sel.exclude, "--exclude");
+  const NameSelector selector(sel);
   std::vector<TestCase> kept;
-  for (const TestCase& t : tests) {
-    if (!sel.filter.empty() && !std::regex_search(t.name, filter)) continue;
-    if (!sel.exclude.empty() && std::regex_search(t.name, exclude)) continue;
-    if (sel.shard_count > 0 && shard_of(t.name, sel.shard_count) != sel.shard_index - 1) continue;
-    kept.push_back(t);
-  }
+  for (const TestCase& t : tests)
+    if (selector.keeps(t.name)) kept.push_back(t);
   return kept;
 }
 

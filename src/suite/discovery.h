@@ -78,6 +78,18 @@ std::string names_digest(std::vector<std::string> names);
 // invalid pattern, or one longer or more deeply nested than the regex compiler's stack allows.
 std::regex compile_name_pattern(const std::string& pattern, const char* option);
 
+// A Selection compiled once, asked of one name at a time: kept by filter, exclude and
+// shard. Throws Error(kUsage) for a malformed regex.
+class NameSelector {
+ public:
+  explicit NameSelector(const Selection& sel);
+  bool keeps(const std::string& name) const;
+
+ private:
+  Selection sel_;
+  std::regex filter_, exclude_;
+};
+
 // The tests kept by filter, exclude, then shard, in their given order. Throws
 // Error(kUsage) for a malformed regex.
 std::vector<TestCase> select_tests(const std::vector<TestCase>& tests, const Selection& sel);

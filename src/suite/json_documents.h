@@ -20,6 +20,7 @@ namespace onnxrun {
 struct RunReport;
 struct RunInfo;
 struct MergeInfo;
+struct BaselineNote;
 struct SetsComparison;
 struct VerifyReport;
 
@@ -98,10 +99,13 @@ std::string bench_json(const std::string& what, unsigned threads, const BenchOpt
 //  "isolate", "timeout", "strict", "no_fuse", "selected" ("N tests, digest HEX": the tests selected
 //  before sharding, suite/discovery.h names_digest; null in an older report)},
 //  "merge"?: {"shard_count", "reports", "shards", "missing"} (`report merge` only),
+//  "baseline"?: {"path", "missing": [RESULT...]} (with --baseline: the baseline tests the run
+//  selects that are gone, named in the run's terms, with the baseline's outcome; not in "tests"
+//  nor "summary", which count what ran),
 //  "summary": {"total", "passed", "failed", "unsupported", "error", "timeout", "crashed", "no data", "seconds"},
 //  "unsupported_causes": [{"cause", "tests"}], "tests": [RESULT...]}
 std::string test_report_json(const RunInfo& info, const Summary& summary, const std::vector<TestResult>& results,
-                             const MergeInfo* merge = nullptr);
+                             const MergeInfo* merge = nullptr, const BaselineNote* baseline = nullptr);
 // RESULT: json_values.h.
 
 }  // namespace onnxrun

@@ -14,7 +14,7 @@
 namespace onnxrun {
 
 std::string test_report_json(const RunInfo& info, const Summary& s, const std::vector<TestResult>& results,
-                             const MergeInfo* merge) {
+                             const MergeInfo* merge, const BaselineNote* baseline) {
   nlohmann::ordered_json j;
   j["generator"] = info.generator;
   auto per_output = [](const std::optional<std::map<std::string, double>>& m) {
@@ -44,6 +44,11 @@ std::string test_report_json(const RunInfo& info, const Summary& s, const std::v
                   {"reports", merge->reports},
                   {"shards", merge->shards},
                   {"missing", merge->missing}};
+  if (baseline) {
+    nlohmann::ordered_json missing = nlohmann::ordered_json::array();
+    for (const TestResult& r : baseline->missing) missing.push_back(result_to_json(r));
+    j["baseline"] = {{"path", baseline->path}, {"missing", missing}};
+  }
   nlohmann::ordered_json summary;
   summary["total"] = s.total;
   for (int k = 0; k < kOutcomeCount; ++k) summary[std::string(outcome_name(static_cast<Outcome>(k)))] = s.counts[k];

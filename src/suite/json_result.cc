@@ -29,7 +29,7 @@ nlohmann::ordered_json result_to_json(const TestResult& r) {
   j["seconds"] = r.seconds;
   j["message"] = r.message;
   j["model"] = r.model;
-  j["sets"] = r.sets;
+  if (r.sets != kSetsNotRecorded) j["sets"] = r.sets;
   if (!r.causes.empty()) j["causes"] = r.causes;
   if (r.signal) j["signal"] = r.signal;
   return j;
@@ -48,7 +48,7 @@ TestResult result_from_json(const nlohmann::json& j) {
   if (j.contains("seconds") && j["seconds"].is_number()) r.seconds = j["seconds"].get<double>();
   if (j.contains("message") && j["message"].is_string()) r.message = j["message"].get<std::string>();
   if (j.contains("model") && j["model"].is_string()) r.model = j["model"].get<std::string>();
-  if (j.contains("sets")) r.sets = count_field(j, "sets", r.name);
+  r.sets = j.contains("sets") ? count_field(j, "sets", r.name) : kSetsNotRecorded;
   if (j.contains("causes") && j["causes"].is_array())
     for (const auto& c : j["causes"])
       if (c.is_string()) r.causes.push_back(c.get<std::string>());

@@ -29,6 +29,8 @@ std::optional<Outcome> parse_outcome(std::string_view name);
 // only when strict).
 bool is_problem(Outcome o, bool strict);
 
+inline constexpr int kSetsNotRecorded = -1;
+
 struct TestResult {
   std::string name;   // stable test name (see discovery.h)
   std::string model;  // the model file (or folder when the model is absent)
@@ -37,7 +39,9 @@ struct TestResult {
   std::string message;              // empty for a pass; may hold several lines
   std::vector<std::string> causes;  // unsupported: the ops/types/features responsible
   int signal = 0;                   // crashed: the signal that killed the child
-  int sets = 0;                     // test sets compared
+  // Test sets compared; kSetsNotRecorded in a report of an older onnx-run, which did
+  // not record them (a baseline then has no count to hold a run to).
+  int sets = 0;
 };
 
 struct Summary {

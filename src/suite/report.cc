@@ -69,6 +69,16 @@ std::string xml_escape(const std::string& s) {
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
+// `<testcase classname=... name=... time=...` of `r`, left open: classname is the folder
+// part of its name ("." at the top), name the rest.
+std::string testcase_open(const TestResult& r) {
+  const size_t slash = r.name.rfind('/');
+  const std::string classname = slash == std::string::npos ? "." : r.name.substr(0, slash);
+  const std::string name = slash == std::string::npos ? r.name : r.name.substr(slash + 1);
+  return fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\"", xml_escape(classname),
+                     xml_escape(name), r.seconds);
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, size_t>> unsupported_causes(const std::vector<TestResult>& results) {
@@ -92,8 +102,8 @@ std::vector<size_t> slowest_tests(const std::vector<TestResult>& results, size_t
 }
 
 void write_json_report(const std::string& path, const RunInfo& info, const Summary& s,
-                       const std::vector<TestResult>& results, const MergeInfo* merge) {
-  write_text_file_now(path, test_report_json(info, s, results, merge));
+                       const std::vector<TestResult>& results, const MergeInfo* merge, const BaselineNote* baseline) {
+  write_text_file_now(path, test_report_json(info, s, results, merge, baseline));
 }
 
 ReportStamp report_stamp_now() {
@@ -111,24 +121,21 @@ ReportStamp report_stamp_now() {
 }
 
 std::string junit_report(const Summary& s, const std::vector<TestResult>& results, bool strict,
-                         const ReportStamp& stamp) {
-  const size_t failures = s.count(Outcome::kFailed);
+                         const ReportStamp& stamp, const std::vector<TestResult>& missing) {
+  const size_t failures = s.count(Outcome::kFailed) + missing.size();
+  const size_t total = s.total + missing.size();
   size_t errors = s.count(Outcome::kError) + s.count(Outcome::kTimeout) + s.count(Outcome::kCrashed);
   size_t skipped = s.count(Outcome::kUnsupported) + s.count(Outcome::kNoData);
   if (strict) errors += std::exchange(skipped, 0);
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  x += fmt::format("<testsuites name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n",
-                   s.total, failures, errors, s.seconds);
+  x += fmt::format("<testsuites name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n", total,
+                   failures, errors, s.seconds);
   x += fmt::format(
       "  <testsuite name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\" "
       "timestamp=\"{}\" hostname=\"{}\">\n",
-      s.total, failures, errors, skipped, s.seconds, xml_escape(stamp.timestamp), xml_escape(stamp.hostname));
+      total, failures, errors, skipped, s.seconds, xml_escape(stamp.timestamp), xml_escape(stamp.hostname));
   for (const TestResult& r : results) {
-    const size_t slash = r.name.rfind('/');
-    const std::string classname = slash == std::string::npos ? "." : r.name.substr(0, slash);
-    const std::string name = slash == std::string::npos ? r.name : r.name.substr(slash + 1);
-    x += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\"", xml_escape(classname),
-                     xml_escape(name), r.seconds);
+    x += testcase_open(r);
     const std::string type(outcome_name(r.outcome));
     const std::string msg = xml_escape(first_line(r.message));
     switch (r.outcome) {
@@ -148,13 +155,17 @@ std::string junit_report(const Summary& s, const std::vector<TestResult>& result
     }
     x += "    </testcase>\n";
   }
+  for (const TestResult& r : missing)
+    x += testcase_open(r) +
+         fmt::format(">\n      <failure type=\"missing\" message=\"{}\">{}</failure>\n    </testcase>\n",
+                     xml_escape(first_line(r.message)), xml_escape(r.message));
   x += "  </testsuite>\n</testsuites>\n";
   return x;
 }
 
 void write_junit_report(const std::string& path, const Summary& s, const std::vector<TestResult>& results, bool strict,
-                        const ReportStamp& stamp) {
-  write_text_file_now(path, junit_report(s, results, strict, stamp));
+                        const ReportStamp& stamp, const std::vector<TestResult>& missing) {
+  write_text_file_now(path, junit_report(s, results, strict, stamp, missing));
 }
 
 }  // namespace onnxrun

@@ -50,10 +50,19 @@ struct MergeInfo {
   std::vector<std::string> missing;  // slices of 1..N that no report holds, "K/N"
 };
 
+// A run compared with a baseline: the baseline tests gone from the run (a regression
+// each; closing_report.h ClosingReport::missing), which its tests cannot show.
+struct BaselineNote {
+  std::string path;                 // the --baseline
+  std::vector<TestResult> missing;  // named in the run's terms, with the baseline's outcome
+};
+
 // The --json report (test_report_json, suite/json_documents.h), written atomically.
-// A merged report also carries `merge` (null: a single run's report).
+// A merged report also carries `merge` (null: a single run's report); a run against a
+// baseline, `baseline` (null: none).
 void write_json_report(const std::string& path, const RunInfo& info, const Summary& summary,
-                       const std::vector<TestResult>& results, const MergeInfo* merge = nullptr);
+                       const std::vector<TestResult>& results, const MergeInfo* merge = nullptr,
+                       const BaselineNote* baseline = nullptr);
 
 // When and where a run ran, for the JUnit report.
 struct ReportStamp {
@@ -69,9 +78,11 @@ ReportStamp report_stamp_now();
 // test a <testcase> whose classname is the folder part of its name ("." for a test at
 // the top) and whose name is the rest; failed -> <failure>, error/timeout/crashed ->
 // <error> (type says which), unsupported and no data -> <skipped> (<error> if strict).
+// A baseline test gone from the run (`missing`) is a <testcase> too, whose <failure
+// type="missing"> says so: a test deleted from the corpus does not vanish from CI's view.
 std::string junit_report(const Summary& summary, const std::vector<TestResult>& results, bool strict,
-                         const ReportStamp& stamp);
+                         const ReportStamp& stamp, const std::vector<TestResult>& missing = {});
 void write_junit_report(const std::string& path, const Summary& summary, const std::vector<TestResult>& results,
-                        bool strict, const ReportStamp& stamp);
+                        bool strict, const ReportStamp& stamp, const std::vector<TestResult>& missing = {});
 
 }  // namespace onnxrun

@@ -5,11 +5,13 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include <nlohmann/json.hpp>
 
 #include "support/check_exit.h"
+#include "support/model_builder.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -69,8 +71,11 @@ TEST_CASE("a baseline against a selection of no tests is a usage error too, befo
                        "is it the baseline of these tests?\n");
     CHECK_FALSE(fs::exists(d.file("r.json")));
   }
-  // Without a baseline, a selection of nothing is no error.
-  CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--filter", "zzz"}), 0);
+  // Without a baseline, a selection of nothing is a usage error too (it exited 0: a typo
+  // in a CI filter stayed green), named by its own message.
+  const auto r = run_cli({"test", d.file("t"), "-q", "--filter", "zzz"});
+  CHECK_EXIT(r, 2);
+  CHECK(r.err == "onnx-run: --filter 'zzz' selects none of the 2 tests found under " + d.file("t") + "\n");
 }
 
 TEST_CASE("a new test that fails is a regression: no baseline records it as known", "[cli][baseline]") {
@@ -129,4 +134,138 @@ TEST_CASE("--update-baseline does not accept a new test that fails: it stays a r
   CHECK_EXIT(
       run_cli({"test", d.file("t"), "-q", "--baseline", d.file("b.json"), "--update-baseline", d.file("b.json")}), 0);
   CHECK(outcomes(d.file("b.json")) == std::map<std::string, std::string>{{"new", "unsupported"}, {"old", "passed"}});
+}
+
+namespace {
+
+// The "sets" each test of the report at `path` records, by name.
+std::map<std::string, int> sets_of(const std::string& path) {
+  std::map<std::string, int> sets;
+  const nlohmann::json report = read_json_file(path);
+  for (const auto& t : report["tests"]) sets[t["name"]] = t["sets"];
+  return sets;
+}
+
+}  // namespace
+
+TEST_CASE("a test that runs fewer test sets than its baseline is a regression, through every door", "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("t/two"));
+  fs::copy(d.file("t/two/test_data_set_0"), d.file("t/two/test_data_set_1"), fs::copy_options::recursive);
+  for (const char* n : {"a", "b", "c"}) write_leaky_test(d.file(std::string("t/") + n));
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--json", d.file("base.json")}), 0);
+  REQUIRE(sets_of(d.file("base.json"))["two"] == 2);
+
+  fs::remove_all(d.file("t/two/test_data_set_1"));  // it passes, on half its data
+  const auto r = run_cli({"test", d.file("t"), "--baseline", d.file("base.json"), "--json", d.file("r.json"),
+                          "--update-baseline", d.file("up.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: passed -> passed
+  const std::string why = "two (passed -> passed, ran 1 of the baseline's 2 test sets)";
+  CHECK_THAT(r.out, Contains("Regressions against " + d.file("base.json") +
+                             " (1):\n  two: passed -> passed, ran 1 of the baseline's 2 test sets\n"));
+  CHECK(r.err == "onnx-run: 1 regression against " + d.file("base.json") + ": " + why + "\n");
+  CHECK(sets_of(d.file("r.json"))["two"] == 1);
+  CHECK(sets_of(d.file("up.json"))["two"] == 2);  // not accepted by updating
+  // Sharded and merged: the same verdict.
+  std::vector<std::string> merge{"report", "merge", "--baseline", d.file("base.json")};
+  for (int k = 1; k <= 2; ++k) {
+    const std::string json = d.file("s" + std::to_string(k) + ".json");
+    run_cli({"test", d.file("t"), "-q", "--shard", std::to_string(k) + "/2", "--json", json});
+    merge.push_back(json);
+  }
+  const auto merged = run_cli(merge);
+  CHECK_EXIT(merged, 1);
+  CHECK(merged.err == r.err);
+
+  fs::remove_all(d.file("t/two/test_data_set_0"));  // all its data gone: no data, skipped
+  const auto none = run_cli({"test", d.file("t"), "-q", "--baseline", d.file("base.json")});
+  CHECK_EXIT(none, 1);
+  CHECK_THAT(none.err, Contains("two (passed -> no data, ran 0 of the baseline's 2 test sets)"));
+
+  // More sets than the baseline's: no regression, and the update raises the count.
+  for (int k = 0; k < 3; ++k)
+    fs::copy(d.file("t/a/test_data_set_0"), d.file("t/two/test_data_set_" + std::to_string(k)),
+             fs::copy_options::recursive);
+  CHECK_EXIT(
+      run_cli({"test", d.file("t"), "-q", "--baseline", d.file("base.json"), "--update-baseline", d.file("up.json")}),
+      0);
+  CHECK(sets_of(d.file("up.json"))["two"] == 3);
+  fs::remove_all(d.file("t/two/test_data_set_2"));
+  CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--baseline", d.file("up.json")}), 1);
+
+  // A baseline of an older onnx-run recorded no counts: no check, as before.
+  std::ifstream in(d.file("up.json"));
+  nlohmann::json old = nlohmann::json::parse(in);
+  for (auto& t : old["tests"]) t.erase("sets");
+  std::ofstream(d.file("old.json")) << old.dump();
+  CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--baseline", d.file("old.json")}), 0);
+}
+
+TEST_CASE("a baseline test gone from the corpus is a regression: text, --json, --junit, --update-baseline",
+          "[cli][baseline]") {
+  TempDir d;
+  for (const char* n : {"a", "b", "gone"}) write_leaky_test(d.file(std::string("t/") + n));
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--json", d.file("base.json")}), 0);
+  fs::remove_all(d.file("t/gone"));
+  const auto r = run_cli({"test", d.file("t"), "--baseline", d.file("base.json"), "--json", d.file("r.json"), "--junit",
+                          d.file("r.xml"), "--update-baseline", d.file("up.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: "matched 2 of its 3 tests (1 not run)"
+  CHECK_THAT(r.out, Contains("\nMissing: 1 test of the baseline " + d.file("base.json") +
+                             " that this run selects, not found (deleted, moved or renamed):\n  gone (was passed)\n"));
+  CHECK_THAT(r.out, Contains("Baseline: 0 regressions, 0 newly passing, 1 missing; matched 2 of its 3 tests\n"));
+  CHECK(r.err == "onnx-run: 1 regression against " + d.file("base.json") + ": gone (passed -> missing)\n");
+  const auto json = read_json_file(d.file("r.json"));
+  CHECK(json["tests"].size() == 2);
+  CHECK(json["baseline"]["path"] == d.file("base.json"));
+  REQUIRE(json["baseline"]["missing"].size() == 1);
+  CHECK(json["baseline"]["missing"][0]["name"] == "gone");
+  CHECK(json["baseline"]["missing"][0]["outcome"] == "passed");
+  const std::string xml = read_file(d.file("r.xml"));
+  CHECK_THAT(xml, Contains("tests=\"3\" failures=\"1\""));
+  CHECK_THAT(xml, Contains("<testcase classname=\".\" name=\"gone\"") && Contains("<failure type=\"missing\""));
+  // Still valid under the xunit plugin's junit-10 rules (junit_report_test.cc).
+  CHECK_EXIT(
+      run_process({"/usr/bin/xmllint", "--noout", "--schema",
+                   std::string(ONNXRUN_SOURCE_DIR) + "/tests/data/junit/junit-xunit-rules.xsd", d.file("r.xml")}),
+      0);
+  // The update drops it: deleting a test is one deliberate ratchet step.
+  CHECK(outcomes(d.file("up.json")) == std::map<std::string, std::string>{{"a", "passed"}, {"b", "passed"}});
+  CHECK_EXIT(run_cli({"test", d.file("t"), "-q", "--baseline", d.file("up.json")}), 0);
+  // A baseline without one (no --baseline) records no "baseline" in the report.
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")}), 0);
+  CHECK_FALSE(read_json_file(d.file("r.json")).contains("baseline"));
+}
+
+TEST_CASE("baseline tests the run does not select stay uncounted: filtered out, other PATHs, other shards",
+          "[cli][baseline]") {
+  TempDir d;
+  for (const char* n : {"sub/x", "sub/y", "other/z"}) write_leaky_test(d.file(std::string("tree/") + n));
+  REQUIRE_EXIT(run_cli({"test", d.file("tree"), "-q", "--json", d.file("base.json")}), 0);
+  const std::string base = d.file("base.json");
+  // Filtered out: not run.
+  auto r = run_cli({"test", d.file("tree"), "--filter", "x$", "--baseline", base});
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("matched 1 of its 3 tests (2 not run)\n"));
+  // Another PATH: other/z is not under tree/sub, sub/y is (named "y" there).
+  fs::remove_all(d.file("tree/other"));
+  r = run_cli({"test", d.file("tree/sub"), "--baseline", base});
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("matched 2 of its 3 tests (1 not run)\n"));
+  fs::remove_all(d.file("tree/sub/y"));
+  r = run_cli({"test", d.file("tree/sub"), "--baseline", base});
+  CHECK_EXIT(r, 1);
+  CHECK(r.err == "onnx-run: 1 regression against " + base + ": y (passed -> missing)\n");
+  // A PATH that is a test itself says nothing of the tree around it.
+  CHECK_EXIT(run_cli({"test", d.file("tree/sub/x"), "-q", "--baseline", base}), 0);
+  CHECK_EXIT(run_cli({"test", d.file("tree/sub/x/model.onnx"), "-q", "--baseline", base}), 0);
+  // Shards: each missing test is missing in its own slice only (and an empty slice is no
+  // error either): over the 4 slices, sub/y and other/z once each.
+  size_t missing = 0;
+  for (int k = 1; k <= 4; ++k) {
+    r = run_cli({"test", d.file("tree"), "-q", "--shard", std::to_string(k) + "/4", "--baseline", base});
+    INFO(k);
+    CHECK(r.exit_code == (r.err.empty() ? 0 : 1));
+    for (size_t at = 0; (at = r.err.find(" (passed -> missing)", at)) != std::string::npos; ++at) ++missing;
+  }
+  CHECK(missing == 2);
 }

@@ -279,6 +279,30 @@ TEST_CASE("onnx-run test reports: a folder is refused at once, a symlink and a d
   }
 }
 
+TEST_CASE("a file replaced by any door keeps its mode: a 0600 report stays 0600", "[cli]") {
+  TempDir d;
+  const std::string tree = testdata_dir() + "/leakyrelu_opset16_float_alpha0.1";
+  const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
+  fs::create_directories(d.file("out"));
+  const std::vector<std::string> files = {"r.json", "r.xml", "b.json", "merged.json", "out/output_0.pb"};
+  for (const std::string& f : files) {
+    write_file(d.file(f), "old");
+    REQUIRE(::chmod(d.file(f).c_str(), 0600) == 0);
+  }
+  REQUIRE_EXIT(run_cli({"test", tree, "-q", "--json", d.file("r.json"), "--junit", d.file("r.xml"), "--update-baseline",
+                        d.file("b.json")}),
+               0);
+  REQUIRE_EXIT(run_cli({"report", "merge", d.file("r.json"), "-q", "--json", d.file("merged.json")}), 0);
+  REQUIRE_EXIT(run_cli({model, "-i", "x=[[1,-2,3],[4,5,6]]", "-o", d.file("out")}), 0);
+  for (const std::string& f : files) {
+    INFO(f);
+    CHECK(read_file(d.file(f)) != "old");
+    struct stat st {};
+    REQUIRE(::stat(d.file(f).c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0600);  // it was 0644 (or the umask's): readable by all
+  }
+}
+
 TEST_CASE("a failure is one stderr line even after a warning, a success prints the warning", "[cli]") {
   TempDir d;
   onnx::ModelProto m = leaky_relu_model(16);

@@ -111,6 +111,49 @@ TEST_CASE("--list, --filter, --exclude and --shard choose the tests", "[cli]") {
                                           "good/test_2", "other/test_unsup"});
 }
 
+TEST_CASE("a --filter or --exclude that selects no test is a usage error: one line, nothing written", "[cli]") {
+  TempDir d;
+  make_tree(d);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--filter", "leakyrelu"}, "--filter 'leakyrelu'"},
+      {{"--exclude", "test"}, "--exclude 'test'"},
+      {{"--filter", "good", "--exclude", "good"}, "--filter 'good' --exclude 'good'"},
+  };
+  for (const auto& [select, named] : cases) {
+    for (const char* door : {"--json", "--junit", "--update-baseline", "--list"}) {
+      std::vector<std::string> args{"test", d.path(), door};
+      if (std::string(door) != "--list") args.push_back(d.file("r.out"));
+      args.insert(args.end(), select.begin(), select.end());
+      const auto r = run_cli(args);
+      INFO(named << " " << door);
+      CHECK_EXIT(r, 2);  // it exited 0, "0 passed ... (0 tests ...)": a typo in CI stayed green
+      CHECK(r.out.empty());
+      CHECK(r.err == "onnx-run: " + named + " selects none of the 6 tests found under " + d.path() + "\n");
+      CHECK_FALSE(fs::exists(d.file("r.out")));
+    }
+  }
+}
+
+TEST_CASE("an empty --shard slice exits 0 and says so: CI matrices make them", "[cli]") {
+  TempDir d;
+  write_leaky_test(d.file("t/only"));
+  // Of 3 slices, the one test lands in one: the others are empty.
+  int empty = 0;
+  for (int k = 1; k <= 3; ++k) {
+    const std::string slice = fmt::format("{}/3", k);
+    const auto r =
+        run_cli({"test", d.file("t"), "--shard", slice, "--json", d.file("r.json"), "--junit", d.file("r.xml")});
+    CHECK_EXIT(r, 0);
+    if (read_json(d.file("r.json"))["tests"].size() != 0) continue;
+    ++empty;
+    CHECK_THAT(r.out, Catch::Contains("shard " + slice +
+                                      " holds none of the 1 tests selected (more shards than tests); `report merge` "
+                                      "checks that the shards hold them all\n"));
+    CHECK_THAT(read_file(d.file("r.xml")), Catch::Contains("tests=\"0\""));
+  }
+  CHECK(empty == 2);
+}
+
 TEST_CASE("baseline workflow: a regression exits 1, a fix is listed as newly passing", "[cli]") {
   TempDir d;
   make_tree(d);

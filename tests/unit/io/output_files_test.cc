@@ -62,6 +62,42 @@ TEST_CASE("atomic write: a new file, and a regular file replaced", "[output-file
   CHECK(names_in(d.path()) == std::vector<std::string>{"a.txt"});
 }
 
+namespace {
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return st.st_mode & 07777;
+}
+}  // namespace
+
+TEST_CASE("atomic write keeps the mode of the file it replaces, as sed -i does", "[output-files]") {
+  TempDir d;
+  const mode_t mask = ::umask(022);
+  write_text(d.file("new.txt"), "new");
+  CHECK(mode_of(d.file("new.txt")) == 0644);  // a new file: the usual permissions
+  for (const mode_t mode : {0600, 0640, 0755, 0444}) {
+    write_file(d.file("r.txt"), "old");
+    REQUIRE(::chmod(d.file("r.txt").c_str(), mode) == 0);
+    write_text(d.file("r.txt"), "replaced");  // a 0600 report became 0644
+    CHECK(read_file(d.file("r.txt")) == "replaced");
+    CHECK(mode_of(d.file("r.txt")) == mode);
+  }
+  // Through a symlink: the target's mode; the link stays a link.
+  REQUIRE(::chmod(d.file("r.txt").c_str(), 0600) == 0);
+  fs::create_symlink("r.txt", d.file("link.txt"));
+  write_text(d.file("link.txt"), "linked");
+  CHECK(mode_of(d.file("r.txt")) == 0600);
+  // A file of an OutputSet, put in place on the set's commit, too.
+  {
+    OutputSet tx;
+    write_text(tx.target(d.file("r.txt")), "in a set");
+    tx.commit();
+  }
+  CHECK(read_file(d.file("r.txt")) == "in a set");
+  CHECK(mode_of(d.file("r.txt")) == 0600);
+  ::umask(mask);
+}
+
 TEST_CASE("atomic write through a symlink replaces its target and keeps the link", "[output-files]") {
   TempDir d;
   fs::create_directories(d.file("real"));

@@ -241,6 +241,95 @@ TEST_CASE("an updated baseline promotes fixes, keeps known failures and refuses 
             {"a", Outcome::kError}, {"b", Outcome::kPassed}, {"c", Outcome::kFailed}, {"new", Outcome::kFailed}});
 }
 
+TEST_CASE("a test that ran fewer test sets than its baseline regressed, and more sets raise the count",
+          "[suite][baseline]") {
+  auto with_sets = [](TestResult r, int sets) {
+    r.sets = sets;
+    return r;
+  };
+  const std::vector<TestResult> baseline = {with_sets(at("a", "t/a/model.onnx"), 3),
+                                            with_sets(at("b", "t/b/model.onnx", Outcome::kFailed), 2),
+                                            with_sets(at("c", "t/c/model.onnx"), 2),
+                                            with_sets(at("d", "t/d/model.onnx"), 1),
+                                            with_sets(at("old", "t/old/model.onnx"), kSetsNotRecorded),
+                                            with_sets(at("e", "t/e/model.onnx", Outcome::kError), 1)};
+  const std::vector<TestResult> now = {
+      with_sets(at("a", "t/a/model.onnx"), 2),                    // a set deleted: passes on less
+      with_sets(at("b", "t/b/model.onnx", Outcome::kFailed), 1),  // a known failure on less data
+      with_sets(at("c", "t/c/model.onnx", Outcome::kNoData), 0),  // all its data gone
+      with_sets(at("d", "t/d/model.onnx"), 4),                    // more sets: fine
+      with_sets(at("old", "t/old/model.onnx"), 1),                // an older baseline: no count, no check
+      with_sets(at("e", "t/e/model.onnx", Outcome::kError), 0)};  // stopped early: its count says nothing
+  const BaselineDiff d = compare_with_baseline(now, baseline);
+  REQUIRE(d.regressions.size() == 3);
+  CHECK(d.regressions[0].name == "a");
+  CHECK(d.regressions[0].now == Outcome::kPassed);
+  CHECK((d.regressions[0].sets == 2 && d.regressions[0].baseline_sets == 3));
+  CHECK(d.regressions[1].name == "b");
+  CHECK((d.regressions[1].sets == 1 && d.regressions[1].baseline_sets == 2));
+  CHECK(d.regressions[2].name == "c");
+  CHECK((d.regressions[2].now == Outcome::kNoData && d.regressions[2].sets == 0));
+  CHECK(d.newly_passing.empty());
+  // Updating accepts no regression: the counts stay the baseline's; d's rises to 4, and
+  // old's is recorded now.
+  std::map<std::string, std::pair<Outcome, int>> updated;
+  for (const TestResult& r : updated_baseline(now, &baseline, false)) updated[r.name] = {r.outcome, r.sets};
+  CHECK(updated == std::map<std::string, std::pair<Outcome, int>>{{"a", {Outcome::kPassed, 3}},
+                                                                  {"b", {Outcome::kFailed, 2}},
+                                                                  {"c", {Outcome::kPassed, 2}},
+                                                                  {"d", {Outcome::kPassed, 4}},
+                                                                  {"e", {Outcome::kError, 0}},
+                                                                  {"old", {Outcome::kPassed, 1}}});
+  CHECK(compare_with_baseline(now, updated_baseline(now, &baseline, false)).regressions.size() == 3);
+}
+
+TEST_CASE("a baseline test the run selects that is gone is missing, and one it does not select is not run",
+          "[suite][baseline]") {
+  // Written by `onnx-run test tree`; compared by `onnx-run test tree/sub`, where sub/gone is deleted.
+  const std::vector<TestResult> baseline = {
+      at("sub/a", "tree/sub/a/model.onnx"), at("sub/gone", "tree/sub/gone/model.onnx", Outcome::kFailed),
+      at("sub/skip", "tree/sub/skip/model.onnx"), at("other/z", "tree/other/z/model.onnx")};
+  const std::vector<TestResult> now = {at("a", "tree/sub/a/model.onnx")};
+  RunScope scope;
+  scope.selected = {identity_of(now[0])};
+  scope.paths = {"tree/sub"};
+  scope.exclude = "skip";
+  BaselineDiff d = compare_with_baseline(now, baseline, false, &scope);
+  REQUIRE(d.missing.size() == 1);
+  CHECK(d.missing[0].name == "gone");  // in this run's terms
+  CHECK(d.missing[0].baseline_name == "sub/gone");
+  CHECK(d.missing[0].before == Outcome::kFailed);  // a known failure deleted is missing too
+  CHECK(d.not_run == 2);                           // sub/skip excluded, other/z under another PATH
+  // Without a scope, as before: not run.
+  CHECK(compare_with_baseline(now, baseline).missing.empty());
+  // The update drops the missing test and keeps those not run.
+  std::vector<std::string> names;
+  for (const TestResult& r : updated_baseline(now, &baseline, false, &scope)) names.push_back(r.name);
+  CHECK(names == std::vector<std::string>{"a", "sub/skip", "other/z"});
+  // Sharded: a missing test counts in its own slice only.
+  scope.shard_count = 2;
+  size_t missing = 0;
+  for (int k = 1; k <= 2; ++k) {
+    scope.shards = {k};
+    missing += compare_with_baseline({}, baseline, false, &scope).missing.size();
+  }
+  CHECK(missing == 1);
+  // A PATH that is the test itself (tree/sub/a) teaches nothing of the tree around it.
+  scope.shard_count = 0;
+  scope.shards.clear();
+  scope.paths = {"tree/sub/a/"};
+  CHECK(compare_with_baseline(now, baseline, false, &scope).missing.empty());
+}
+
+TEST_CASE("a report without \"sets\" reads as not recorded, and is written back so", "[suite][baseline]") {
+  nlohmann::json j = result_to_json(result("a", Outcome::kPassed));
+  CHECK(j["sets"] == 0);
+  j.erase("sets");
+  const TestResult r = result_from_json(j);
+  CHECK(r.sets == kSetsNotRecorded);
+  CHECK_FALSE(nlohmann::json(result_to_json(r)).contains("sets"));
+}
+
 TEST_CASE("a baseline that is not a report is refused", "[suite]") {
   TempDir d;
   write_text_file(d.file("bad.json"), "{not json");
