@@ -348,3 +348,23 @@ TEST_CASE("tensors made on one thread and dropped on another, more than a thread
   for (int i = 0; i < 40; ++i) again.push_back(float_tensor({2}, {static_cast<float>(i), 1.0f}));
   for (int i = 0; i < 40; ++i) CHECK(again[static_cast<size_t>(i)].data<float>()[0] == static_cast<float>(i));
 }
+
+TEST_CASE("every run checks its inputs' types, after runs of other types passed", "[exec]") {
+  // The executor remembers the types that last passed a step's check (check_types): a
+  // run of a type the op refuses must still be refused, before and after good ones.
+  const Executor e(load(leaky_relu_model(16)).graph, ExecOptions{});
+  const Tensor good = float_tensor({2}, {-1, 1});
+  const Tensor also_good = patterned(DType::kDouble, {2});
+  const Tensor bad = patterned(DType::kInt32, {2});
+  for (int round = 0; round < 2; ++round) {
+    CHECK(e.run({{"x", good}}).size() == 1);
+    try {
+      e.run({{"x", bad}});
+      FAIL("int32 ran");
+    } catch (const Error& err) {
+      CHECK(err.kind() == ErrorKind::kUnsupported);
+      CHECK_THAT(err.what(), Catch::Contains("int32"));
+    }
+    CHECK(e.run({{"x", also_good}}).size() == 1);
+  }
+}
