@@ -136,6 +136,8 @@ class Tensor {
   std::string describe() const;
 
  private:
+  friend Tensor overwrite_or_allocate(Tensor& x);
+
   DType dtype_ = DType::kUndefined;
   Shape shape_;
   int64_t numel_ = 0;
@@ -144,8 +146,10 @@ class Tensor {
 
 // Where an elementwise result of `x` goes: x itself, moved out of `x`, when writing into
 // its buffer can be seen by no other holder (can_overwrite); else a new tensor of its type
-// and shape. Moved, not copied: a copy copies the shape's vector, an allocation more for
-// every run of a small tensor. Read what is needed of `x` (its data pointer) first.
+// that takes x's shape over, x keeping only its buffer (alive for the data pointer read
+// before). Either way nothing is copied: a copied shape is an allocation and a free more
+// for every run of a small tensor. Read what is needed of `x` (its data pointer) first;
+// after this, x is good only for reading that pointer and for dropping.
 Tensor overwrite_or_allocate(Tensor& x);
 
 }  // namespace onnxrun

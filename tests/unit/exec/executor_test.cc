@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <thread>
 
 #include "core/thread_pool.h"
 #include "exec/executor.h"
@@ -297,4 +298,74 @@ TEST_CASE("a run keeps no tensor after it, however it ends, and a nested run is 
   CHECK(same_bits(outer[0], out[0]));
   CHECK(inner[0].data<float>()[0] == out[0].data<float>()[0] * 0.01f);
   CHECK(x.buffer().use_count() == 1);
+}
+
+TEST_CASE("an elementwise output takes a shared input's shape over, and its other holders keep theirs", "[exec]") {
+  // overwrite_or_allocate (core/tensor.h): a buffer another handle shares is never written;
+  // the new output takes the kernel's handle's shape rather than copying it (a small run's
+  // allocation), and that handle keeps the buffer its data pointer was read from.
+  const Tensor shared = float_tensor({2, 3}, {-2, -1, 0, 1, 2, 3});
+  Tensor x = shared;  // the kernel's handle
+  const void* src = x.raw();
+  const Tensor y = overwrite_or_allocate(x);
+  CHECK(y.dtype() == DType::kFloat);
+  CHECK(y.shape() == Shape{2, 3});
+  CHECK(y.numel() == 6);
+  CHECK(y.raw() != src);
+  CHECK(x.raw() == src);
+  CHECK(x.shape().empty());  // taken over, not copied
+  CHECK(shared.shape() == Shape{2, 3});
+  CHECK(shared.data<float>()[5] == 3.0f);
+
+  Tensor own = copy_of(shared);  // the only handle: written in place
+  const void* mine = own.raw();
+  const Tensor z = overwrite_or_allocate(own);
+  CHECK(z.raw() == mine);
+  CHECK(z.shape() == Shape{2, 3});
+
+  // Through the executor: the caller's tensor comes out of a run as it went in.
+  const Executor e(load(leaky_relu_model(16)).graph, ExecOptions{});
+  const std::vector<Tensor> out = e.run({{"x", shared}});
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].shape() == Shape{2, 3});
+  CHECK(shared.shape() == Shape{2, 3});
+  CHECK(shared.data<float>()[0] == -2.0f);
+}
+
+TEST_CASE("tensors made on one thread and dropped on another, more than a thread keeps for reuse", "[exec]") {
+  // Buffer control blocks are kept per thread for reuse (core/tensor.cc, BlockCache): a
+  // block freed on a thread other than its maker's, or after that thread ended, must
+  // still be freed once (the sanitizer builds check it), and every tensor keep its data.
+  std::vector<Tensor> made;
+  std::thread maker([&] {
+    for (int i = 0; i < 40; ++i) made.push_back(float_tensor({1}, {static_cast<float>(i)}));
+  });
+  maker.join();  // its cache is gone; its tensors live on
+  for (int i = 0; i < 40; ++i) CHECK(made[static_cast<size_t>(i)].data<float>()[0] == static_cast<float>(i));
+  std::thread dropper([v = std::move(made)]() mutable { v.clear(); });
+  dropper.join();
+  std::vector<Tensor> again;
+  for (int i = 0; i < 40; ++i) again.push_back(float_tensor({2}, {static_cast<float>(i), 1.0f}));
+  for (int i = 0; i < 40; ++i) CHECK(again[static_cast<size_t>(i)].data<float>()[0] == static_cast<float>(i));
+}
+
+TEST_CASE("every run checks its inputs' types, after runs of other types passed", "[exec]") {
+  // The executor remembers the types that last passed a step's check (check_types): a
+  // run of a type the op refuses must still be refused, before and after good ones.
+  const Executor e(load(leaky_relu_model(16)).graph, ExecOptions{});
+  const Tensor good = float_tensor({2}, {-1, 1});
+  const Tensor also_good = patterned(DType::kDouble, {2});
+  const Tensor bad = patterned(DType::kInt32, {2});
+  for (int round = 0; round < 2; ++round) {
+    CHECK(e.run({{"x", good}}).size() == 1);
+    try {
+      e.run({{"x", bad}});
+      FAIL("int32 ran");
+    } catch (const Error& err) {
+      CHECK(err.kind() == ErrorKind::kUnsupported);
+      CHECK_THAT(err.what(),
+                 Catch::Contains("has type int32") && Catch::Contains("allows"));  // the check, not the kernel
+    }
+    CHECK(e.run({{"x", also_good}}).size() == 1);
+  }
 }
