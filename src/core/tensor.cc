@@ -143,48 +143,6 @@ void small_free(void* p, int c) {
   else std::free(p);
 }
 
-// Freed blocks of one size, per thread, for reuse by the next allocation of that size:
-// a shared Buffer's control block (the Buffer and its counts), made for every tensor a
-// run outputs. malloc and free of it cost a 1e3-float run more than this cache does
-// (docs/perf.md, "Small runs on a new VM").
-template <size_t Size>
-struct BlockCache {
-  static constexpr int kSlots = 8;
-  void* slots[kSlots] = {};
-  int count = 0;
-  bool gone = false;  // destroyed at thread exit: later frees go straight to the system
-  ~BlockCache() {
-    for (int k = 0; k < count; ++k) ::operator delete(slots[k]);
-    count = 0;
-    gone = true;
-  }
-};
-template <size_t Size>
-thread_local BlockCache<Size> block_cache;
-
-// An allocator of single objects through BlockCache (for std::allocate_shared).
-template <class T>
-struct CachedAllocator {
-  using value_type = T;
-  CachedAllocator() = default;
-  template <class U>
-  CachedAllocator(const CachedAllocator<U>&) noexcept {}  // NOLINT: allocators convert implicitly
-  T* allocate(size_t n) {
-    BlockCache<sizeof(T)>& cache = block_cache<sizeof(T)>;
-    if (n == 1 && cache.count > 0) return static_cast<T*>(cache.slots[--cache.count]);
-    return static_cast<T*>(::operator new(n * sizeof(T)));
-  }
-  void deallocate(T* p, size_t n) noexcept {
-    BlockCache<sizeof(T)>& cache = block_cache<sizeof(T)>;
-    if (n == 1 && !cache.gone && cache.count < BlockCache<sizeof(T)>::kSlots) cache.slots[cache.count++] = p;
-    else ::operator delete(p);
-  }
-  template <class U>
-  bool operator==(const CachedAllocator<U>&) const noexcept {
-    return true;
-  }
-};
-
 }  // namespace
 
 std::shared_ptr<Buffer> Buffer::allocate(size_t bytes, std::string_view what) {
@@ -219,7 +177,7 @@ std::shared_ptr<Buffer> Buffer::allocate_uncounted(size_t bytes) {
 std::shared_ptr<Buffer> Buffer::adopt(std::byte* data, size_t bytes, int size_class, size_t mapped) {
   std::shared_ptr<Buffer> b;
   try {
-    b = std::allocate_shared<Buffer>(CachedAllocator<Buffer>(), Key{}, data, bytes, true, true, nullptr);
+    b = std::make_shared<Buffer>(Key{}, data, bytes, true, true, nullptr);
   } catch (...) {
     free_owned(data, size_class, mapped);
     throw;
@@ -239,7 +197,7 @@ std::shared_ptr<Buffer> Buffer::borrow(const void* data, size_t bytes, std::shar
                                        bool writable) {
   // The const_cast is safe: mutable_data() refuses to hand it out unless writable.
   auto* p = static_cast<std::byte*>(const_cast<void*>(data));
-  return std::allocate_shared<Buffer>(CachedAllocator<Buffer>(), Key{}, p, bytes, false, writable, std::move(owner));
+  return std::make_shared<Buffer>(Key{}, p, bytes, false, writable, std::move(owner));
 }
 
 Buffer::~Buffer() {

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstring>
 #include <random>
-#include <thread>
 
 #include "core/thread_pool.h"
 #include "exec/executor.h"
@@ -330,23 +329,6 @@ TEST_CASE("an elementwise output takes a shared input's shape over, and its othe
   CHECK(out[0].shape() == Shape{2, 3});
   CHECK(shared.shape() == Shape{2, 3});
   CHECK(shared.data<float>()[0] == -2.0f);
-}
-
-TEST_CASE("tensors made on one thread and dropped on another, more than a thread keeps for reuse", "[exec]") {
-  // Buffer control blocks are kept per thread for reuse (core/tensor.cc, BlockCache): a
-  // block freed on a thread other than its maker's, or after that thread ended, must
-  // still be freed once (the sanitizer builds check it), and every tensor keep its data.
-  std::vector<Tensor> made;
-  std::thread maker([&] {
-    for (int i = 0; i < 40; ++i) made.push_back(float_tensor({1}, {static_cast<float>(i)}));
-  });
-  maker.join();  // its cache is gone; its tensors live on
-  for (int i = 0; i < 40; ++i) CHECK(made[static_cast<size_t>(i)].data<float>()[0] == static_cast<float>(i));
-  std::thread dropper([v = std::move(made)]() mutable { v.clear(); });
-  dropper.join();
-  std::vector<Tensor> again;
-  for (int i = 0; i < 40; ++i) again.push_back(float_tensor({2}, {static_cast<float>(i), 1.0f}));
-  for (int i = 0; i < 40; ++i) CHECK(again[static_cast<size_t>(i)].data<float>()[0] == static_cast<float>(i));
 }
 
 TEST_CASE("every run checks its inputs' types, after runs of other types passed", "[exec]") {
