@@ -154,7 +154,7 @@ void ErrorMedian::Window::narrow_to(double l, double h) {
     w.at_lo += v == l ? n : 0;
     w.at_hi += v == h && h != l ? n : 0;
   }
-  for (double v : inside) w.add(v);
+  w.add_run(inside.data(), static_cast<int64_t>(inside.size()));
   *this = std::move(w);
 }
 
@@ -214,6 +214,7 @@ void ErrorMedian::spill(const ErrorMedian* adopt) {
     guess_from_kept();
   }
   for (size_t i = 0; i < kept_count_; ++i) add_to_top(kept_[i]);
+  if (window_) window_->add_run(kept_, static_cast<int64_t>(kept_count_));
   // A guessed bucket of one value so far likely stays one (errors of one ULP, a power of
   // two per binade): the top histogram alone will find its rank, and counting its many
   // equal errors a second time would cost the first pass a tenth.
@@ -331,7 +332,7 @@ void ErrorMedian::add_slow(double v) {
   const uint64_t b = bits_of(v);
   if (pass_ == 0) {  // the first error past `keep`
     spill();
-    add_to_top(v);
+    add(v);  // into the histogram and the window now made
     return;
   }
   for (const std::unique_ptr<Rank>& r : ranks_) {
@@ -487,6 +488,7 @@ void ErrorMedian::merge(ErrorMedian&& other) {
     merge_window(other.window_.get());
   } else {
     for (size_t i = 0; i < other.kept_count_; ++i) add_to_top(other.kept_[i]);  // the guess counts them too
+    if (window_) window_->add_run(other.kept_, static_cast<int64_t>(other.kept_count_));
   }
   seen_ += other.seen_;
 }

@@ -61,6 +61,7 @@ class ErrorMedian {
       --room_;
     } else if (top_) {  // the first pass, past `keep`: the top 16 bits counted here, inline
       add_to_top(v);
+      if (window_) window_->add_run(&v, 1);
     } else if ((bits_of(v) & sought_mask_) == sought_bits_) {  // a later pass: most errors miss every bucket sought
       add_slow(v);
     }
@@ -108,8 +109,8 @@ class ErrorMedian {
   using Histogram = std::vector<Bucket>;
   struct Rank;  // one order statistic being sought
   // The first pass's window around the likely middle: every error past `keep` counted
-  // by where it lies against lo <= hi, and those strictly between kept. A window of one
-  // value (lo == hi) counts it `at_lo`.
+  // by where it lies against lo <= hi (count_window, suite/error_window.h), and those
+  // strictly between kept. A window of one value (lo == hi) counts it `at_lo`.
   struct Window {
     double lo = 0, hi = 0;
     size_t room = 0;                           // for errors inside: `keep`
@@ -117,14 +118,7 @@ class ErrorMedian {
     std::vector<double> inside;
     bool overflowed = false;  // more than `room` inside: the window tells nothing
 
-    void add(double v) {
-      below += v < lo;
-      at_lo += v == lo;
-      at_hi += v == hi && hi != lo;
-      if (v > lo && v < hi) [[unlikely]]
-        keep_inside(v);
-    }
-    void add_run(const double* v, int64_t n);  // add(v[k]) for each v[k] != 0
+    void add_run(const double* v, int64_t n);  // counts each v[k] != 0 (zeros are no errors)
     void keep_inside(double v) {
       if (inside.size() < room) inside.push_back(v);
       else overflowed = true;
@@ -151,7 +145,6 @@ class ErrorMedian {
     const uint64_t b = bits_of(v);
     (*top_)[b >> (64 - kDigitBits)].add(b);
     if (guess_ && b >> (64 - kDigitBits) == guess_->bucket) ++guess_->counts[guessed_digit(b)];
-    if (window_) window_->add(v);
     ++nonzero_;
   }
   static size_t guessed_digit(uint64_t b) { return (b << kDigitBits) >> (64 - kGuessBits); }
