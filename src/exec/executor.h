@@ -12,11 +12,9 @@
 // values inside a rewritten part are never produced (nor shown to an observer).
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -81,8 +79,6 @@ class Executor {
     bool in_place = false;             // the kernel may write its output in a handed-over input
   };
 
-  // Checks the types of step `step`'s inputs against its nodes' ops (types: scratch).
-  void check_types(size_t step, const std::vector<Tensor>& inputs, std::vector<std::optional<DType>>& types) const;
   void fuse_chains(const std::set<int>& graph_outputs);
   void fuse_fanouts();
 
@@ -93,8 +89,6 @@ class Executor {
   std::vector<std::string> value_names_;  // by id
   std::vector<Step> steps_;
   std::vector<int> output_ids_;
-  // Per step: the input types (types_key in executor.cc) that last passed check_types.
-  std::unique_ptr<std::atomic<uint64_t>[]> types_passed_;
 };
 
 }  // namespace onnxrun

@@ -332,8 +332,8 @@ TEST_CASE("an elementwise output takes a shared input's shape over, and its othe
 }
 
 TEST_CASE("every run checks its inputs' types, after runs of other types passed", "[exec]") {
-  // The executor remembers the types that last passed a step's check (check_types): a
-  // run of a type the op refuses must still be refused, before and after good ones.
+  // A run of a type the op refuses is refused by the executor's check, before and after
+  // runs of the types it takes.
   const Executor e(load(leaky_relu_model(16)).graph, ExecOptions{});
   const Tensor good = float_tensor({2}, {-1, 1});
   const Tensor also_good = patterned(DType::kDouble, {2});
