@@ -164,11 +164,12 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
                                                   const std::vector<TestResult>& baseline) {
   // Every suffix of every baseline test's path, with the tests that end so.
   std::unordered_map<std::string, std::vector<size_t>> by_suffix;
-  std::vector<size_t> baseline_span(baseline.size());
+  std::vector<size_t> baseline_span(baseline.size()), baseline_parts(baseline.size());
   for (size_t b = 0; b < baseline.size(); ++b) {
     const TestIdentity id = identity_of(baseline[b]);
     const std::vector<std::string> parts = parts_of(id);
     baseline_span[b] = name_span(id, parts);
+    baseline_parts[b] = parts.size();
     for (size_t k = 1; k <= parts.size(); ++k) by_suffix[suffix_key(parts, k)].push_back(b);
   }
   std::vector<std::optional<size_t>> match(tests.size());
@@ -179,9 +180,15 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
     for (size_t k = parts.size(); k >= 1; --k) {
       const auto it = by_suffix.find(suffix_key(parts, k));
       if (it == by_suffix.end()) continue;
-      // The longest shared suffix decides: one baseline test, spanning the shorter name.
-      if (it->second.size() == 1 && k >= std::min(span, baseline_span[it->second[0]])) {
-        match[i] = it->second[0];
+      // The longest shared suffix decides: one baseline test, spanning the shorter name,
+      // and within the longer name no folder that the other path names otherwise. The
+      // baseline's "x/t" is not the run's "t" at tree/y/t, whose path says "y" where the
+      // baseline's name says "x"; it is the "t" of `cd tree/x && onnx-run test t`, whose
+      // path says nothing there.
+      const size_t b = it->second[0];
+      const bool contradicted = (k < baseline_span[b] && k < parts.size()) || (k < span && k < baseline_parts[b]);
+      if (it->second.size() == 1 && k >= std::min(span, baseline_span[b]) && !contradicted) {
+        match[i] = b;
         length[i] = k;
       }
       break;
