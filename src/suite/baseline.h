@@ -11,7 +11,8 @@
 // named "sub/good". The identity is the model's path, compared from its end: a run test
 // and a baseline test match when they share the longest common suffix of path
 // components (the model file and its folders) that no other baseline test shares, and
-// that suffix spans at least the shorter of their two names. So the same tree checked
+// that suffix spans at least the shorter of their two names, and neither path names
+// another folder within the other's longer name. So the same tree checked
 // out elsewhere, or run from a parent or a child folder, matches test for test, while
 // two tests of the same name in different folders never match each other by accident.
 #pragma once
