@@ -96,6 +96,14 @@ std::string folder_name(const fs::path& p) {
   return (ec ? p : c).filename().string();
 }
 
+// Where a test is, the same however its PATH was typed: for ordering tests of one name.
+std::string where(const TestCase& c) {
+  const fs::path p = c.model.empty() ? c.dir : c.model;
+  std::error_code ec;
+  const fs::path canonical = fs::canonical(p, ec);
+  return (ec ? fs::absolute(p, ec).lexically_normal() : canonical).string();
+}
+
 class Walker {
  public:
   std::vector<TestCase> found;
@@ -174,25 +182,27 @@ class Walker {
       return;
     }
     auto join = [&](const std::string& leaf) { return prefix.empty() ? leaf : prefix + "/" + leaf; };
+    // A model folder is a test, and what else it holds is still searched: a test in a
+    // folder below it, or a NAME.onnx beside it with NAME_output_K.pb of its own, must not
+    // vanish from the run unsaid (a lone NAME.onnx there would pair with model.onnx's
+    // test sets, so it is none).
+    bool model_folder = false;
     for (const auto* list : {&l.files, &l.others})
       for (const fs::path& f : *list)
-        if (f.filename() == "model.onnx") {
+        if (!model_folder && f.filename() == "model.onnx") {
           add_folder_test(dir, f, prefix.empty() ? root_name : prefix);
-          return;
+          model_folder = true;
         }
-    bool any_model = false, data_json = false;
-    for (const fs::path& f : l.files) {
-      const std::string fname = f.filename().string();
-      if (fname == "data.json") data_json = true;
-      if (!has_suffix(fname, ".onnx")) continue;
-      any_model = true;
-      add_file_test(f, join(f.stem().string()));
-    }
-    for (const fs::path& f : l.others) {
-      if (!has_suffix(f.filename().string(), ".onnx")) continue;
-      any_model = true;
-      add_file_test(f, join(f.stem().string()));
-    }
+    bool any_model = model_folder, data_json = false;
+    for (const auto* list : {&l.files, &l.others})
+      for (const fs::path& f : *list) {
+        const std::string fname = f.filename().string();
+        if (fname == "data.json") data_json = true;
+        if (!has_suffix(fname, ".onnx") || fname == "model.onnx") continue;
+        if (model_folder && files_beside(f).outputs.empty()) continue;
+        any_model = true;
+        add_file_test(f, join(f.stem().string()));
+      }
     if (!any_model && data_json) {
       TestCase c;
       c.name = prefix.empty() ? root_name : prefix;
@@ -246,6 +256,14 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
   std::stable_sort(w.found.begin(), w.found.end(),
                    [](const TestCase& a, const TestCase& b) { return natural_less(a.name, b.name); });
   // Two PATHs can yield the same relative name: keep names unique, first one unchanged.
+  // First by where the tests are, not by the order the PATHs were typed in: shards run
+  // with `x y` and with `y x` must give each test the same name, or a merge of their
+  // reports could hold one test twice and the other never.
+  for (auto from = w.found.begin(); from != w.found.end();) {
+    const auto to = std::find_if(from, w.found.end(), [&](const TestCase& c) { return c.name != from->name; });
+    if (to - from > 1) std::sort(from, to, [](const TestCase& a, const TestCase& b) { return where(a) < where(b); });
+    from = to;
+  }
   // The suffix skips names already taken, a real folder named "x#2" among them: two
   // tests of one name would be one entry to a merge, a filter and a JUnit reader.
   std::set<std::string> taken;

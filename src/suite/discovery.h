@@ -1,8 +1,8 @@
 // Finding the tests of a regression run, and choosing which of them to run.
 //
 // A test is one model with its expected data. Three layouts are recognised:
-//  - a model folder: model.onnx beside test_data_set_*/ (the ONNX backend layout); a
-//    folder holding model.onnx is not searched further;
+//  - a model folder: model.onnx beside test_data_set_*/ (the ONNX backend layout); its
+//    other folders are searched too, as any folder is;
 //  - a model file NAME.onnx beside NAME_input_K.pb / NAME_output_K.pb (the `light/`
 //    layout of the ONNX test data, which gives expected outputs and often no inputs);
 //  - a folder with a data.json but no model (the ONNX `real/` layout, whose model is
@@ -33,7 +33,9 @@ enum class CaseKind {
 struct TestCase {
   // Stable name: the path relative to the PATH it was found under, '/'-separated,
   // without ".onnx" for a model file; a PATH that is itself a test is named by its
-  // folder (model.onnx) or file stem. Names are unique within one discovery.
+  // folder (model.onnx) or file stem. Names are unique within one discovery: of tests
+  // that would share one, the first by canonical path keeps it and the others get "#2",
+  // "#3", whatever order the PATHs were typed in.
   std::string name;
   CaseKind kind = CaseKind::kFolder;
   std::string model;              // the .onnx file; empty for kMissingModel and kUnreadable

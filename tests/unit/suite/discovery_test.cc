@@ -29,7 +29,8 @@ void make_tree(const TempDir& d) {
     write_text_file(d.file(std::string("node/") + n + "/test_data_set_10/input_0.pb"), "");
     write_text_file(d.file(std::string("node/") + n + "/test_data_set_2/input_0.pb"), "");
   }
-  write_text_file(d.file("node/test_1/inner/model.onnx"), "");  // below a model folder: not a test
+  write_text_file(d.file("node/test_1/inner/model.onnx"), "");  // below a model folder: a test too
+  write_text_file(d.file("node/test_1/variant.onnx"), "");      // beside model.onnx, no data: none
   write_text_file(d.file("light/light_a.onnx"), "");
   write_text_file(d.file("light/light_a_output_0.pb"), "");
   write_text_file(d.file("light/light_a_input_0.pb"), "");
@@ -43,8 +44,8 @@ TEST_CASE("discovery finds every layout under a tree, naturally sorted", "[suite
   TempDir d;
   make_tree(d);
   const auto tests = discover_tests({d.path()});
-  CHECK(names(tests) ==
-        std::vector<std::string>{"light/light_a", "node/test_1", "node/test_2", "node/test_10", "real/test_r"});
+  CHECK(names(tests) == std::vector<std::string>{"light/light_a", "node/test_1", "node/test_1/inner", "node/test_2",
+                                                 "node/test_10", "real/test_r"});
   const TestCase& light = tests[0];
   CHECK(light.kind == CaseKind::kFile);
   CHECK(light.model == d.file("light/light_a.onnx"));
@@ -56,8 +57,8 @@ TEST_CASE("discovery finds every layout under a tree, naturally sorted", "[suite
   REQUIRE(folder.sets.size() == 2);
   CHECK(folder.sets[0] == d.file("node/test_1/test_data_set_2"));  // natural order: 2 before 10
   CHECK(folder.sets[1] == d.file("node/test_1/test_data_set_10"));
-  CHECK(tests[4].kind == CaseKind::kMissingModel);
-  CHECK(tests[4].dir == d.file("real/test_r"));
+  CHECK(tests[5].kind == CaseKind::kMissingModel);
+  CHECK(tests[5].dir == d.file("real/test_r"));
 }
 
 TEST_CASE("a model folder or model file given directly is one test named after it", "[suite]") {
@@ -74,11 +75,33 @@ TEST_CASE("a model folder or model file given directly is one test named after i
 TEST_CASE("a model found from two paths runs once, equal names are made unique", "[suite]") {
   TempDir d;
   make_tree(d);
-  CHECK(discover_tests({d.path(), d.file("node/test_2")}).size() == 5);
+  CHECK(discover_tests({d.path(), d.file("node/test_2")}).size() == 6);
   TempDir e;
   write_text_file(e.file("a/test_2/model.onnx"), "");
-  const auto both = names(discover_tests({d.file("node/test_2"), e.file("a/test_2")}));
-  CHECK(both == std::vector<std::string>{"test_2", "test_2#2"});
+  const auto both = discover_tests({d.file("node/test_2"), e.file("a/test_2")});
+  CHECK(names(both) == std::vector<std::string>{"test_2", "test_2#2"});
+  // The same names whatever order the PATHs come in (shards typed otherwise must agree).
+  const auto swapped = discover_tests({e.file("a/test_2"), d.file("node/test_2")});
+  REQUIRE(swapped.size() == 2);
+  for (size_t k = 0; k < 2; ++k) {
+    CHECK(swapped[k].name == both[k].name);
+    CHECK(swapped[k].model == both[k].model);
+  }
+}
+
+TEST_CASE("a model folder's other folders and its own-data models beside it are searched", "[suite]") {
+  TempDir d;
+  write_text_file(d.file("g/model.onnx"), "");  // a model folder, no test sets: no data
+  write_text_file(d.file("g/bad/model.onnx"), "");
+  write_text_file(d.file("g/bad/test_data_set_0/output_0.pb"), "");
+  write_text_file(d.file("g/light.onnx"), "");
+  write_text_file(d.file("g/light_output_0.pb"), "");
+  write_text_file(d.file("g/.hidden/model.onnx"), "");
+  const auto tests = discover_tests({d.path()});
+  CHECK(names(tests) == std::vector<std::string>{"g", "g/bad", "g/light"});
+  REQUIRE(tests.size() == 3);
+  CHECK(tests[1].sets == std::vector<std::string>{d.file("g/bad/test_data_set_0")});
+  CHECK(tests[2].kind == CaseKind::kFile);
 }
 
 TEST_CASE("discovery refuses a missing path and a path without tests", "[suite]") {
@@ -105,12 +128,12 @@ TEST_CASE("filter and exclude select by regex on the name", "[suite]") {
   make_tree(d);
   const auto all = discover_tests({d.path()});
   Selection s;
-  s.filter = "^node/";
+  s.filter = "^node/test_[0-9]+$";
   CHECK(names(select_tests(all, s)) == std::vector<std::string>{"node/test_1", "node/test_2", "node/test_10"});
   s.exclude = "_1";  // test_1 and test_10
   CHECK(names(select_tests(all, s)) == std::vector<std::string>{"node/test_2"});
   s = {};
-  s.exclude = "light|real";
+  s.exclude = "light|real|inner";
   CHECK(select_tests(all, s).size() == 3);
   s.filter = "(";
   CHECK_THROWS_AS(select_tests(all, s), Error);
