@@ -27,8 +27,11 @@ class FusedChainKernel final : public OpKernel {
  public:
   // The chain's nodes' kernels, in order, two or more, each elementwise. Neighbours an op
   // can compose (OpKernel::then) become one kernel, so that an element goes through both
-  // in registers rather than once per block.
+  // in registers rather than once per block; at most kMaxComposedNodes each, so that
+  // composing a long chain costs time and memory linear in its length (a composition
+  // copies what it composes).
   explicit FusedChainKernel(std::vector<std::unique_ptr<OpKernel>> kernels);
+  static constexpr size_t kMaxComposedNodes = 64;
   void compute(OpContext& ctx) const override;
   // What runs a block, in order: the kernels after composing.
   const std::vector<const OpKernel*>& passes() const { return passes_; }
