@@ -19,6 +19,7 @@ struct Slot {
   std::atomic<const std::atomic<int>*> kept{nullptr};  // set_kept_flag
   char temp[kPathBytes] = {};
   char final[kPathBytes] = {};
+  char backup[kPathBytes] = {};
 };
 
 namespace {
@@ -35,7 +36,7 @@ void copy_path(char (&dst)[kPathBytes], const std::string& src) {
 
 }  // namespace
 
-Slot* claim(const std::string& temp, const std::string& final, int dir) {
+Slot* claim(const std::string& temp, const std::string& final, int dir, const std::string& backup) {
   Slot* s = nullptr;
   for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next) {
     int expected = static_cast<int>(SlotState::kFree);
@@ -54,6 +55,7 @@ Slot* claim(const std::string& temp, const std::string& final, int dir) {
   s->kept.store(nullptr);
   copy_path(s->temp, temp);
   copy_path(s->final, final);
+  copy_path(s->backup, backup);
   return s;
 }
 
@@ -72,7 +74,14 @@ void release(Slot* s) {
 
 namespace {
 
-// Async-signal-safe: atomics (lock-free on every target we build for), unlinkat, rmdir.
+// The final file a commit put in place taken back: the file it replaced renamed back over
+// it from the backup, or, where none stood (or no backup could be made), unlinked.
+void take_back(const Slot* p) {
+  if (p->backup[0] && ::renameat(p->dir, p->backup, p->dir, p->final) == 0) return;
+  ::unlinkat(p->dir, p->final, 0);
+}
+
+// Async-signal-safe: atomics (lock-free on every target we build for), unlinkat, renameat, rmdir.
 // Files first, then folders: the newest slots come first, so a folder made inside
 // another one the run made goes before its parent.
 //
@@ -91,13 +100,18 @@ void remove_registered_files() {
     switch (state) {
       case SlotState::kTemp:
         if (p->temp[0]) ::unlinkat(p->dir, p->temp, 0);
+        if (p->backup[0]) ::unlinkat(p->dir, p->backup, 0);
         break;
       case SlotState::kRenaming:
         // The temporary still there: the rename has not happened, the final name is not ours.
-        if (p->temp[0] && ::unlinkat(p->dir, p->temp, 0) != 0 && p->final[0]) ::unlinkat(p->dir, p->final, 0);
+        if (p->temp[0] && ::unlinkat(p->dir, p->temp, 0) == 0) {
+          if (p->backup[0]) ::unlinkat(p->dir, p->backup, 0);
+        } else if (p->final[0]) {
+          take_back(p);
+        }
         break;
       case SlotState::kRenamed:
-        if (p->final[0]) ::unlinkat(p->dir, p->final, 0);
+        if (p->final[0]) take_back(p);
         break;
       default: break;
     }

@@ -3,9 +3,11 @@
 // Every temporary that write_file_atomically creates, every folder an OutputSet
 // (io/output_set.h) makes for its files, and every file its commit renames into place, is
 // registered here in a preallocated slot *before* the file exists. The signal handler
-// walks the slots with async-signal-safe calls only (unlink, write, _exit): it unlinks
-// each live temporary, and each file a commit in progress has already renamed into place,
-// then removes the folders made for them when empty, then prints `onnx-run: interrupted
+// walks the slots with async-signal-safe calls only (unlink, rename, write, _exit): it
+// unlinks each live temporary, and takes back each file a commit in progress has already
+// renamed into place (the file it replaced is renamed back from its backup, or the name
+// is unlinked where none stood), then removes the folders made for them when empty, then
+// prints `onnx-run: interrupted
 // (SIGINT)` (or SIGTERM) and exits 130 (143). The slots are the set's state as the
 // handler sees it: no list of sets is kept.
 #pragma once
@@ -27,21 +29,25 @@ namespace cleanup {
 enum class SlotState : int {
   kFree = 0,      // unused; ready to be claimed
   kClaimed = 1,   // owned, nothing to remove (yet)
-  kTemp = 2,      // unlink the temporary
-  kRenaming = 3,  // a rename is under way: unlink the temporary; if it is gone, the final file
-  kRenamed = 4,   // unlink the final file (a commit in progress put it there)
+  kTemp = 2,      // unlink the temporary (and the backup, if made)
+  kRenaming = 3,  // a rename is under way: unlink the temporary and the backup; if the
+                  // temporary is gone, take the final file back (as kRenamed)
+  kRenamed = 4,   // take the final file back (a commit in progress put it there): rename
+                  // the backup over it, or unlink it when there is none
   kDir = 5,       // rmdir `final`, a folder the run made for its files, if it is empty
 };
 
 struct Slot;
 
-// A slot holding copies of `temp` and `final` (either may be empty), in state kClaimed.
-// Both are names relative to the folder descriptor `dir` (io/output_folder.h), which must
-// stay open while the slot is claimed; AT_FDCWD for paths.
+// A slot holding copies of `temp`, `final` and `backup` (any may be empty), in state
+// kClaimed. `backup` names the hard link that keeps the file `final` replaces until the
+// commit is done (io/owned_temp.h); it is given before it may exist, so that the handler
+// always knows it. All are names relative to the folder descriptor `dir`
+// (io/output_folder.h), which must stay open while the slot is claimed; AT_FDCWD for paths.
 // Never null; slots are never freed, only reused, so the handler can always walk them.
 // Paths longer than the slot's buffers are kept out of it (the handler then cannot remove
 // that file; normal clean-up still can).
-Slot* claim(const std::string& temp, const std::string& final, int dir = AT_FDCWD);
+Slot* claim(const std::string& temp, const std::string& final, int dir = AT_FDCWD, const std::string& backup = "");
 void set_temp(Slot* s, const std::string& temp);  // while kClaimed only
 // Ties the slot to its output set's `kept` flag: once the flag is set, the handler leaves
 // the slot's files alone. A commit sets it when all its files are in place, in one store,

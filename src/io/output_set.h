@@ -13,16 +13,18 @@
 //   for (auto& p : outputs.commit()) log::info("wrote {}", p);
 //
 // - commit() renames every temporary over its final path, in the order written, and
-//   returns the final paths. If a rename fails it removes the files it has already
-//   renamed into place and every temporary left, then throws Error(kIo): the run leaves
-//   nothing of itself. A regular file that a rename had replaced cannot be brought back
-//   (its old contents are gone once the rename is done).
+//   returns the final paths. If a rename fails it takes back the files it has already
+//   renamed into place (what each replaced is renamed back from its hard link; see
+//   OwnedTemp::put_in_place) and removes every temporary left, then throws Error(kIo):
+//   the run leaves nothing of itself and what stood there stands again. Only where the
+//   filesystem has no hard links is a replaced file gone once its rename is done.
 // - Rolling back is dropping the set: the destructor without a (successful) commit removes
 //   every temporary, and the folders made for them (folder()) that are then empty: a
 //   failed run leaves no empty `-o` folder behind.
 // - SIGINT/SIGTERM (io/cleanup_signals.h) removes what the set holds: every temporary and
 //   made folder is in a clean-up slot from before it exists, and during commit the files
-//   already renamed into place are too.
+//   already renamed into place are taken back as a failed commit takes them. Only a
+//   SIGKILL in a commit can leave a replaced file's ".old" link beside its new file.
 // - Writes in place (FIFOs, devices, /dev/stdout) cannot wait: they happen at once.
 // Thread safe: writers on several threads may hand files to one set. Sets are independent
 // of one another.

@@ -32,10 +32,21 @@ bool can_name_unnamed() { return ::geteuid() == 0 || ::access("/proc/self/fd", X
 
 void set_unnamed_temporaries_allowed(bool allowed) { g_unnamed_allowed = allowed; }
 
+// The name of the hard link that keeps a replaced file until the commit is done: the
+// temporaries' pattern ending ".old", which no clean-up of stale temporaries touches.
+std::string backup_name_for(const std::string& name) {
+  std::string b = temp_name_for(name);
+  b.replace(b.size() - 4, 4, ".old");  // ".tmp"
+  return b;
+}
+
 OwnedTemp::OwnedTemp(std::shared_ptr<const OutputFolder> folder, std::string name)
-    : folder_(std::move(folder)), name_(std::move(name)), path_(folder_->path_of(name_)) {
+    : folder_(std::move(folder)),
+      name_(std::move(name)),
+      path_(folder_->path_of(name_)),
+      backup_(backup_name_for(name_)) {
   const int dir = folder_->fd();
-  slot_ = cleanup::claim("", name_, dir);
+  slot_ = cleanup::claim("", name_, dir, backup_);
   auto give_up = [&](int err) {
     cleanup::release(std::exchange(slot_, nullptr));
     fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(err));
@@ -73,6 +84,7 @@ OwnedTemp::OwnedTemp(std::shared_ptr<const OutputFolder> folder, std::string nam
 OwnedTemp::~OwnedTemp() {
   if (slot_) cleanup::set_state(slot_, cleanup::SlotState::kClaimed);
   if (!temp_.empty()) ::unlinkat(folder_->fd(), temp_.c_str(), 0);
+  if (backed_up_) ::unlinkat(folder_->fd(), backup_.c_str(), 0);
   if (slot_) cleanup::release(slot_);
   if (fd_ >= 0) ::close(fd_);
 }
@@ -108,11 +120,17 @@ void OwnedTemp::put_in_place() {
   if (placed_) fail(ErrorKind::kInternal, "{}: put in place twice", path_);
   if (temp_.empty()) link_name();
   const int dir = folder_->fd();
+  // The entry the rename will replace keeps a second name until the commit is done, so
+  // that a commit failing at a later file, or a signal, can put it back. Where it cannot
+  // (none stands there, a folder, a filesystem without hard links) the rename goes on
+  // without: what stood there is then gone once the rename is done.
+  backed_up_ = ::linkat(dir, name_.c_str(), dir, backup_.c_str(), 0) == 0;
   cleanup::set_state(slot_, cleanup::SlotState::kRenaming);
   // renameat replaces the entry itself, whatever it is: a symlink there is not followed.
   if (::renameat(dir, temp_.c_str(), dir, name_.c_str()) != 0) {
     const int err = errno;
     cleanup::set_state(slot_, cleanup::SlotState::kTemp);
+    if (std::exchange(backed_up_, false)) ::unlinkat(dir, backup_.c_str(), 0);
     fail(ErrorKind::kIo, "cannot write {}: {}", path_, err == EISDIR ? "it is a folder" : std::strerror(err));
   }
   placed_ = true;
@@ -126,12 +144,15 @@ void OwnedTemp::join(const std::atomic<int>* kept) {
 
 void OwnedTemp::keep() {
   if (slot_) cleanup::release(std::exchange(slot_, nullptr));
-  if (fd_ >= 0) ::close(std::exchange(fd_, -1));  // the lock goes with it
+  if (std::exchange(backed_up_, false)) ::unlinkat(folder_->fd(), backup_.c_str(), 0);  // the replaced file goes
+  if (fd_ >= 0) ::close(std::exchange(fd_, -1));                                        // the lock goes with it
 }
 
 void OwnedTemp::remove_placed() noexcept {
   if (!placed_) return;
-  ::unlinkat(folder_->fd(), name_.c_str(), 0);
+  const int dir = folder_->fd();
+  if (!std::exchange(backed_up_, false) || ::renameat(dir, backup_.c_str(), dir, name_.c_str()) != 0)
+    ::unlinkat(dir, name_.c_str(), 0);
   placed_ = false;
 }
 

@@ -48,22 +48,27 @@ class OwnedTemp {
   // at the final name, not followed), or `otherwise` when there is none.
   unsigned replaced_mode(unsigned otherwise) const;
   // Names the temporary if it has no name yet, then renames it over the final name,
-  // replacing whatever entry stands there (never following it). From here the final
-  // file is the run's own until keep(): remove_placed() takes it back. Throws Error(kIo)
-  // (the temporary is then still the run's, removed by the destructor).
+  // replacing whatever entry stands there (never following it). The entry replaced keeps
+  // a hard link, ".NAME.onnx-run.XXXXXXXXXXXX.old", where the filesystem allows one. From
+  // here the final file is the run's own until keep(): remove_placed() takes it back.
+  // Throws Error(kIo) (the temporary is then still the run's, removed by the destructor).
   void put_in_place();
-  // The final file is the user's now: no clean-up touches it any more.
+  // The final file is the user's now: no clean-up touches it any more; the replaced
+  // entry's link goes.
   void keep();
   // The signal handler leaves this file alone once `kept` is set (cleanup::set_kept_flag).
   void join(const std::atomic<int>* kept);
-  // After put_in_place() and before keep(): removes the final file (a failed commit).
+  // After put_in_place() and before keep(): takes the final file back (a failed commit):
+  // the entry it replaced is renamed back, or, where none stood, the name removed.
   void remove_placed() noexcept;
 
  private:
   void link_name();  // gives the unnamed temporary its name
   std::shared_ptr<const OutputFolder> folder_;
   std::string name_, path_;
-  std::string temp_;  // the temporary's name in the folder; empty while it has none
+  std::string temp_;        // the temporary's name in the folder; empty while it has none
+  std::string backup_;      // the replaced entry's link, named before it may exist (the slot knows it)
+  bool backed_up_ = false;  // the link stands
   int fd_ = -1;
   bool placed_ = false;
   cleanup::Slot* slot_ = nullptr;

@@ -20,6 +20,7 @@
 #include "io/owned_temp.h"
 #include "io/streamed_outputs.h"
 #include "support/model_builder.h"
+#include "support/model_tree.h"
 #include "support/paths.h"
 
 using namespace onnxrun;
@@ -300,6 +301,36 @@ TEST_CASE("output set: a failed commit leaves nothing of the run", "[output-file
     CHECK_THAT(e.what(), Catch::Contains("b.txt"));
   }
   CHECK(names_in(d.path()) == std::vector<std::string>{"b.txt"});  // the folder, not ours
+}
+
+// Found by black-box testing: a.txt was renamed over an earlier a.txt, then taken back
+// when b.txt failed, and the earlier file was lost.
+TEST_CASE("output set: a failed commit puts back the files it replaced", "[output-files]") {
+  TempDir d;
+  write_text_file(d.file("a.txt"), "earlier A");
+  write_text_file(d.file("c.txt"), "earlier C");
+  {
+    OutputSet tx;
+    write_text(tx.target(d.file("a.txt")), "A");
+    write_text(tx.target(d.file("c.txt")), "C");
+    write_text(tx.target(d.file("b.txt")), "B");
+    fs::create_directories(d.file("b.txt/inside"));  // b.txt's rename fails, after a.txt's and c.txt's
+    CHECK_THROWS_AS(tx.commit(), Error);
+  }
+  CHECK(names_in(d.path()) == std::vector<std::string>{"a.txt", "b.txt", "c.txt"});  // no link left behind
+  CHECK(read_file(d.file("a.txt")) == "earlier A");
+  CHECK(read_file(d.file("c.txt")) == "earlier C");
+  // A commit that succeeds replaces them, and leaves no link of the earlier files.
+  fs::remove_all(d.file("b.txt"));
+  {
+    OutputSet tx;
+    write_text(tx.target(d.file("a.txt")), "A");
+    write_text(tx.target(d.file("c.txt")), "C");
+    tx.commit();
+  }
+  CHECK(names_in(d.path()) == std::vector<std::string>{"a.txt", "c.txt"});
+  CHECK(read_file(d.file("a.txt")) == "A");
+  CHECK(read_file(d.file("c.txt")) == "C");
 }
 
 TEST_CASE("-o's and --save-inputs' files in every format go into the set, in place on its commit", "[output-files]") {
