@@ -1,6 +1,7 @@
 #include "suite/run.h"
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <utility>
 
@@ -16,6 +17,7 @@
 #include "io/output_set.h"
 #include "io/streamed_outputs.h"
 #include "io/tensor_format.h"
+#include "io/tensor_literal.h"
 #include "model/load.h"
 #include "suite/expected_outputs.h"
 #include "suite/feeds.h"
@@ -51,6 +53,26 @@ void check_request(const RunRequest& r) {
     if (!r.dump_dir.empty() && !dir->empty() && same_folder(r.dump_dir, *dir))
       fail(ErrorKind::kUsage, "--dump-intermediates {}: the folder of {} too; give the dump a folder of its own",
            r.dump_dir, option);
+}
+
+// The files the run reads, for the output files to keep off: the inputs given as files,
+// the .npz, the expected outputs (a folder's files), the test sets' inputs and outputs.
+std::vector<std::string> files_read(const RunRequest& r) {
+  std::vector<std::string> files = r.npz;
+  for (const std::string& arg : r.inputs)
+    if (const std::string path = split_input_arg(arg).second; !is_tensor_literal(path)) files.push_back(path);
+  for (const std::string& arg : r.expected) {
+    const std::string path = split_input_arg(arg, "--expected").second;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) files.push_back(path);
+    else
+      for (const auto& e : std::filesystem::directory_iterator(path, ec)) files.push_back(e.path().string());
+  }
+  for (const TestSetSpec& set : r.test_sets) {
+    files.insert(files.end(), set.files.inputs.begin(), set.files.inputs.end());
+    files.insert(files.end(), set.files.outputs.begin(), set.files.outputs.end());
+  }
+  return files;
 }
 
 // Expected tensors as the sinks take them (none, or one per output).
@@ -229,9 +251,12 @@ RunReport run_model(const RunRequest& r) {
 
   // Output files are written under temporary names and appear only on commit; a folder
   // they cannot go to is refused before anything runs.
-  if (!r.output_dir.empty()) check_output_targets(r.format, r.output_dir, g.outputs.size());
+  const std::vector<std::string> reads = files_read(r);
+  if (!r.output_dir.empty())
+    check_output_targets(r.format, r.output_dir, g.outputs.size(), TensorRole::kOutputs, reads, "-o");
   if (!r.save_inputs_dir.empty())
-    check_output_targets(r.format, r.save_inputs_dir, g.required_inputs().size(), TensorRole::kInputs);
+    check_output_targets(r.format, r.save_inputs_dir, g.required_inputs().size(), TensorRole::kInputs, reads,
+                         "--save-inputs");
   // The run's output set: every file it writes for -o and --save-inputs goes into it.
   if (!r.output_dir.empty() || !r.save_inputs_dir.empty()) report.outputs_ = std::make_unique<OutputSet>();
 

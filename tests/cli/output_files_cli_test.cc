@@ -186,6 +186,46 @@ TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is 
   CHECK(names_in(d.file("real")) == std::vector<std::string>{"y.pb"});
 }
 
+// Found by black-box testing: `-d SET -o SET` replaced the expected output it had just
+// been compared with (a pass within tolerance then passes --exact too), and `-i D/output_0.pb
+// -o D` its own input. Refused as a report over a file its command reads is.
+TEST_CASE("run -o and --save-inputs refuse to replace a file the run reads, and write nothing", "[cli]") {
+  TempDir d;
+  fs::copy(testdata_dir() + "/leakyrelu_opset16_float_default", d.file("m"), fs::copy_options::recursive);
+  fs::create_directory_symlink(d.file("m/test_data_set_0"), d.file("link"));
+  const std::string model = d.file("m/model.onnx"), set = d.file("m/test_data_set_0");
+  const std::string expected = read_file(set + "/output_0.pb"), input = read_file(set + "/input_0.pb");
+  const std::vector<std::vector<std::string>> refused = {
+      {"-d", set, "-o", set},                                     // the expected output
+      {"-d", set, "-o", d.file("link")},                          // the same, through a link
+      {"-i", set + "/output_0.pb", "-o", set},                    // an input read there
+      {"-i", set + "/input_0.pb", "--save-inputs", set},          // the input saved over itself
+      {"-i", set + "/input_0.pb", "--expected", set, "-o", set},  // --expected's folder
+      {"-i", set + "/input_0.pb", "-o", set, "--format", "npy", "--expected", set + "/output_0.pb"}};
+  for (const auto& args : refused) {
+    std::vector<std::string> argv = {model};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto r = run_cli(argv);
+    INFO(r.err);
+    if (args.back() == set + "/output_0.pb") {  // output_0.npy replaces nothing read
+      CHECK_EXIT(r, 0);
+      fs::remove(set + "/output_0.npy");
+      continue;
+    }
+    CHECK_EXIT(r, 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("is a file this run reads"));
+    CHECK(r.out.empty());
+    CHECK(names_in(set) == std::vector<std::string>{"input_0.pb", "output_0.pb"});
+    CHECK(read_file(set + "/output_0.pb") == expected);
+    CHECK(read_file(set + "/input_0.pb") == input);
+  }
+  // Another folder takes them.
+  const auto r = run_cli({model, "-d", set, "-o", d.file("out"), "-q"});
+  CHECK_EXIT(r, 0);
+  CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb"});
+}
+
 // Issue 32: clean-up trusts no process id. A file of the old ".NAME.tmp.PID.XXXXXX"
 // pattern is the user's (it was removed when its PID looked dead); a temporary of the
 // current pattern goes only when no writer holds its lock, whatever the format and
