@@ -224,6 +224,11 @@ std::string Comparison::verdict() const {
     worst_means = "largest error for its tolerance";
   }
   // NaN against a number, unequal infinities, integers or bytes: no tolerance applies.
+  // Under an error statistic, the tolerance that would pass is that statistic's error,
+  // not the worst element's (which would loosen it more than needed).
+  const bool by_stat = stat != ErrorStat::kElemwise && !exact && !ulp_bound;
+  const auto [needed_atol, needed_rtol] =
+      by_stat ? stat_errors(errors, stat) : std::pair{this->needed_atol, this->needed_rtol};
   std::string remedy;
   // Under a ULP rule, unequal integers are within reach of a bound (their distance is their difference).
   if ((exact || ulp_bound) && max_ulp != kUlpInfinite) {

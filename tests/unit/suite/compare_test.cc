@@ -136,6 +136,25 @@ TEST_CASE("--check-error-stat: an output fails only when the statistic exceeds b
   CHECK_THAT(nan.verdict(), Contains("no tolerance fixes"));
 }
 
+// Found by black-box testing: under --check-error-stat the hint gave the worst
+// element's tolerance (0.6 here), looser than the statistic needs.
+TEST_CASE("--check-error-stat: the tolerances the verdict offers are the statistic's, and pass as printed",
+          "[compare][error-stat]") {
+  const Tensor e = float_tensor({1, 2, 3, 4, 5}), a = float_tensor({1.1f, 2.5f, 3.6f, 4, 5});
+  for (const auto& [stat, offer] : {std::pair{ErrorStat::kMedian, "atol >= 0.101 or rtol >= 0.101"},
+                                    std::pair{ErrorStat::kMean, "atol >= 0.24 or rtol >= 0.11"},
+                                    std::pair{ErrorStat::kMax, "atol >= 0.6 or rtol >= 0.25"}}) {
+    Tolerance tol{0, 0.01};
+    tol.stat = stat;
+    const Comparison c = compare_tensors(e, a, tol);
+    INFO(c.verdict());
+    CHECK_FALSE(c.ok);
+    CHECK_THAT(c.verdict(), Contains(std::string("would pass with ") + offer));
+    tol.atol = std::stod(std::string(offer).substr(8));  // "atol >= A ..."
+    CHECK(compare_tensors(e, a, tol).ok);
+  }
+}
+
 TEST_CASE("per-output tolerances override the global ones for that output only", "[compare][tolerance]") {
   Tolerance tol;
   tol.output_atol["y"] = 0.5;
