@@ -96,6 +96,17 @@ std::string folder_name(const fs::path& p) {
   return (ec ? p : c).filename().string();
 }
 
+// `dir` as a path whose last part names the folder: absolute where it ends in "." or ".."
+// (as typed from inside the folder).
+fs::path naming(const fs::path& dir) {
+  const fs::path n = dir.lexically_normal();
+  const fs::path last = n.has_filename() ? n.filename() : n.parent_path().filename();
+  if (!last.empty() && last != "." && last != "..") return dir;
+  std::error_code ec;
+  const fs::path abs = fs::absolute(dir, ec);
+  return ec ? dir : abs.lexically_normal();
+}
+
 // Where a test is, the same however its PATH was typed: for ordering tests of one name.
 std::string where(const TestCase& c) {
   const fs::path p = c.model.empty() ? c.dir : c.model;
@@ -177,8 +188,11 @@ class Walker {
     }
     if (!visited_.insert({st.st_dev, st.st_ino}).second) return;  // a link loop
     const Listing l = list_dir(dir);
+    // The root's own test is named after its folder: its path must name that folder too
+    // (a baseline matches tests by their paths), which "." typed inside it does not.
+    const fs::path at = prefix.empty() ? naming(dir) : dir;
     if (!l.error.empty()) {
-      add_unreadable(dir, prefix.empty() ? root_name : prefix, l.error);
+      add_unreadable(at, prefix.empty() ? root_name : prefix, l.error);
       return;
     }
     auto join = [&](const std::string& leaf) { return prefix.empty() ? leaf : prefix + "/" + leaf; };
@@ -190,7 +204,7 @@ class Walker {
     for (const auto* list : {&l.files, &l.others})
       for (const fs::path& f : *list)
         if (!model_folder && f.filename() == "model.onnx") {
-          add_folder_test(dir, f, prefix.empty() ? root_name : prefix);
+          add_folder_test(at, at / f.filename(), prefix.empty() ? root_name : prefix);
           model_folder = true;
         }
     bool any_model = model_folder, data_json = false;
@@ -207,7 +221,7 @@ class Walker {
       TestCase c;
       c.name = prefix.empty() ? root_name : prefix;
       c.kind = CaseKind::kMissingModel;
-      c.dir = dir.string();
+      c.dir = at.string();
       ++candidates;
       if (seen(dir)) found.push_back(std::move(c));
     }
@@ -241,8 +255,8 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
       w.walk_root(p);
     } else if (fs::exists(p, ec)) {  // a regular file, or a FIFO or device that fails when run
       if (p.filename() == "model.onnx") {
-        const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-        w.add_folder_test(dir, p, folder_name(dir));
+        const fs::path dir = naming(p.parent_path().empty() ? fs::path(".") : p.parent_path());
+        w.add_folder_test(dir, dir / p.filename(), folder_name(dir));
       } else {
         w.add_file_test(p, p.stem().string());
       }

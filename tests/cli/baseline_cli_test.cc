@@ -41,6 +41,34 @@ TEST_CASE("a baseline written from a parent folder still finds the regression (t
   CHECK_THAT(up.out, Contains("  sub/good: passed -> failed\n") && Contains("matched 1 of its 1 test\n"));
 }
 
+// Found by black-box testing, both.
+TEST_CASE("a test typed as . from inside its folder matches its baseline entry, and a moved one does not",
+          "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("tree/m"));
+  write_leaky_test(d.file("tree/n"));
+  REQUIRE_EXIT(run_cli({"test", d.file("tree"), "-q", "--json", d.file("tree.json")}), 0);
+  write_leaky_test(d.file("tree/m"), 3.0f);  // broken
+  // It exited 2: "./model.onnx" named no folder, so it matched neither m nor n.
+  for (const std::string& typed : {".", "model.onnx", "./"}) {
+    const auto r = run_process({"/bin/sh", "-c", "cd \"$1\" && exec \"$2\" test \"$3\" --baseline \"$4\"", "sh",
+                                d.file("tree/m"), onnx_run_binary(), typed, d.file("tree.json")});
+    INFO(typed);
+    CHECK_EXIT(r, 1);
+    CHECK_THAT(r.out, Contains("  m: passed -> failed\n") && Contains("matched 1 of its 2 tests (1 not run)\n"));
+  }
+  // A test moved to another folder is missing from the baseline and new in the run, not
+  // the baseline's test of the same name: y/t's path says y where the baseline's x/t says x.
+  write_leaky_test(d.file("two/x/t"), 3.0f);  // a known failure
+  write_leaky_test(d.file("two/x/u"));
+  REQUIRE_EXIT(run_cli({"test", d.file("two/x"), "-q", "--json", d.file("x.json")}), 1);
+  fs::create_directories(d.file("two/y"));
+  fs::rename(d.file("two/x/t"), d.file("two/y/t"));
+  const auto moved = run_cli({"test", d.file("two"), "--baseline", d.file("x.json")});
+  CHECK_EXIT(moved, 1);  // it exited 0: y/t was taken for the known failure t
+  CHECK_THAT(moved.out, Contains("  y/t: new test, failed\n") && Contains("  x/t (was failed)\n"));
+}
+
 TEST_CASE("a baseline none of whose tests is selected is a usage error, before anything runs", "[cli][baseline]") {
   TempDir d;
   write_leaky_test(d.file("a/one"));
