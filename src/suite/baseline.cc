@@ -49,9 +49,17 @@ std::optional<int> sets_of_whole_run(const TestResult& r) {
   return r.sets;
 }
 
+// Whether a test that was skipped (unsupported, no data) now runs and fails: a skip is
+// not a known failure. A test onnx-run gains the operator of, and gets wrong, must not
+// pass as the known state of the baseline.
+bool skip_now_fails(Outcome before, Outcome now) {
+  const bool skipped = before == Outcome::kUnsupported || before == Outcome::kNoData;
+  return skipped && now != Outcome::kPassed && now != Outcome::kUnsupported && now != Outcome::kNoData;
+}
+
 // How `now` regressed against its baseline entry `before`, or nullopt: it passed and does
-// not now, or it ran fewer of its test sets than it did (a baseline of an older onnx-run
-// has no count: no check).
+// not now, it was skipped and now fails, or it ran fewer of its test sets than it did (a
+// baseline of an older onnx-run has no count: no check).
 std::optional<BaselineChange> regression(const TestResult& now, const TestResult& before) {
   BaselineChange c{now.name, before.outcome, now.outcome, false};
   const std::optional<int> sets = sets_of_whole_run(now), baseline_sets = sets_of_whole_run(before);
@@ -61,6 +69,7 @@ std::optional<BaselineChange> regression(const TestResult& now, const TestResult
     return c;
   }
   if (before.outcome == Outcome::kPassed && now.outcome != Outcome::kPassed) return c;
+  if (skip_now_fails(before.outcome, now.outcome)) return c;
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 // Comparing a run with an earlier one (its --json report): a regression is a test that
-// passed in the baseline and does not pass now, a test that ran fewer test sets than the
+// passed in the baseline and does not pass now, one the baseline skipped (unsupported, no
+// data) that now fails, errs, times out or crashes, a test that ran fewer test sets than the
 // baseline recorded (a pass over less data is no pass), or a test the baseline does not
 // know that does not pass now (it is not recorded as a known failure: IREE's
 // expected-status files work the same way). A baseline test this run did not meet is a

@@ -259,6 +259,33 @@ TEST_CASE("an updated baseline promotes fixes, keeps known failures and refuses 
             {"a", Outcome::kError}, {"b", Outcome::kPassed}, {"c", Outcome::kFailed}, {"new", Outcome::kFailed}});
 }
 
+// Found by black-box testing: a skip that became a failure was taken for a known failure.
+TEST_CASE("a test the baseline skipped that now fails is a regression, and stays skipped when updated",
+          "[suite][baseline]") {
+  const std::vector<TestResult> baseline = {
+      at("u", "t/u/model.onnx", Outcome::kUnsupported), at("n", "t/n/model.onnx", Outcome::kNoData),
+      at("v", "t/v/model.onnx", Outcome::kUnsupported), at("w", "t/w/model.onnx", Outcome::kUnsupported),
+      at("f", "t/f/model.onnx", Outcome::kFailed)};
+  const std::vector<TestResult> now = {at("u", "t/u/model.onnx", Outcome::kFailed),
+                                       at("n", "t/n/model.onnx", Outcome::kError), at("v", "t/v/model.onnx"),
+                                       at("w", "t/w/model.onnx", Outcome::kNoData),
+                                       at("f", "t/f/model.onnx", Outcome::kCrashed)};
+  const BaselineDiff d = compare_with_baseline(now, baseline);
+  REQUIRE(d.regressions.size() == 2);
+  CHECK((d.regressions[0].name == "u" && d.regressions[0].before == Outcome::kUnsupported &&
+         d.regressions[0].now == Outcome::kFailed));
+  CHECK((d.regressions[1].name == "n" && d.regressions[1].now == Outcome::kError));
+  REQUIRE(d.newly_passing.size() == 1);  // v; w is skipped still, f a known failure still
+  CHECK(d.newly_passing[0].name == "v");
+  std::map<std::string, Outcome> updated;
+  for (const TestResult& r : updated_baseline(now, &baseline, false)) updated[r.name] = r.outcome;
+  CHECK(updated == std::map<std::string, Outcome>{{"f", Outcome::kCrashed},
+                                                  {"n", Outcome::kNoData},
+                                                  {"u", Outcome::kUnsupported},
+                                                  {"v", Outcome::kPassed},
+                                                  {"w", Outcome::kNoData}});
+}
+
 TEST_CASE("a test that ran fewer test sets than its baseline regressed, and more sets raise the count",
           "[suite][baseline]") {
   auto with_sets = [](TestResult r, int sets) {
