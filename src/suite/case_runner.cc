@@ -150,7 +150,7 @@ TestResult run_case(const TestCase& t, const CaseOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   TestResult r;
   r.name = t.name;
-  r.model = t.model.empty() ? t.dir : t.model;
+  r.model = reported_model(t);
   try {
     if (matches(o.crash_on, t.name)) std::raise(SIGSEGV);
     while (matches(o.hang_on, t.name)) std::this_thread::sleep_for(std::chrono::seconds(1));

@@ -2,7 +2,8 @@
 // this floor and serialised by json_text (json_values.h, which brings in nlohmann/json,
 // heavy to compile, for those files alone). Keys come in the order written below. Names
 // and strings from model files need not be valid UTF-8: their bad bytes are written as
-// U+FFFD.
+// U+FFFD. (Test names and model paths in test reports are made valid UTF-8 before, with
+// \xNN escapes that read back as they were written: core/error.h valid_utf8.)
 #pragma once
 
 #include <optional>

@@ -181,7 +181,7 @@ int stop_worker(Worker& w, bool kill_it) {
 TestResult unfinished(const TestCase& t, const Worker& w, Outcome outcome, std::string message) {
   TestResult r;
   r.name = t.name;
-  r.model = t.model.empty() ? t.dir : t.model;
+  r.model = reported_model(t);
   r.outcome = outcome;
   r.seconds = seconds_since(w.start);
   r.message = std::move(message);
