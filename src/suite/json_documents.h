@@ -73,7 +73,9 @@ std::string run_json(const RunReport& report);
 std::string compare_json(const SetsComparison& s);
 
 // `onnx-run verify --json` (json_verify.cc), indented by 2:
-// {"model", "sources": [paths], "values" (how many the sources hold), "require_all", "passed",
+// {"model", "sources": [paths], "values" (how many the sources hold), "require_all",
+//  "passed" (the exit status's verdict: false when a node differs, when no node was
+//  checked, or, with require_all, when a node onnx-run runs was not),
 //  "nodes": [{"index", "name", "op_type", "domain", "version" (null: no version serves it),
 //             "status": "exact" | "agrees" | "differs" | "not_checked", "reason" (null when checked),
 //             "max_ulp" (a whole number, "inf", or null when not checked),
