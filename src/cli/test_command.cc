@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <set>
 #include <thread>
 #include <utility>
 
@@ -191,6 +192,20 @@ void check_selection_found_tests(const TestOptions& o, size_t found, size_t sele
        fmt::join(o.paths, " "));
 }
 
+// --rtol, --atol or --max-ulp NAME:V whose NAME is no output of any test run is a typo
+// that would leave the default tolerance in force: Error(kUsage), before any report or
+// baseline is written. Outputs are known only from the models that loaded, so a run in
+// which none did checks nothing; and a shard cannot know the others' outputs, so a run of
+// one slice of several checks nothing either (the unsharded run, or any door on the
+// model, says it).
+void check_output_names(const TestOptions& o, const std::vector<TestResult>& results) {
+  if (selection_of(o).shard_count > 1) return;
+  std::set<std::string> outputs;
+  for (const TestResult& r : results) outputs.insert(r.outputs.begin(), r.outputs.end());
+  if (outputs.empty()) return;
+  check_tolerance_names(o.runner.case_options.tol, {outputs.begin(), outputs.end()}, "the outputs of the tests run");
+}
+
 int run_test(TestOptions& o) {
   // One warning per model would bury the report: the loader's warnings only with -v.
   if (o.common.verbosity.verbose == 0) log::set_level(log::Level::kError);
@@ -246,6 +261,7 @@ int run_test(TestOptions& o) {
   const std::vector<TestResult> results =
       run_tests(tests, o.runner, [&](size_t i, const TestResult& r) { progress.done(i, r); });
   progress.finish();
+  check_output_names(o, results);
   const Summary summary =
       summarize(results, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 
@@ -292,7 +308,10 @@ const CommandDoc& test_doc() {
           {2,
            "usage error (malformed command line, a PATH with no tests, a --filter or --exclude that selects none of "
            "the tests found (as ctest --no-tests=error; an empty --shard slice exits 0), --shard auto without a test "
-           "engine's variables or with malformed ones, a --baseline none of whose tests is selected)"},
+           "engine's variables or with malformed ones, a --baseline none of whose tests is selected, a --rtol, --atol "
+           "or "
+           "--max-ulp NAME:V whose NAME is no output of the tests run: checked once they ran, before any report is "
+           "written)"},
           {3, "a baseline or report file could not be read or written"},
       }};
   return doc;

@@ -1,6 +1,6 @@
 // `onnx-run verify MODEL VALUES... [--json] [--junit F] [--require-all]`: another runtime's
 // dumped values checked node by node against the definition (suite/verify.h); exit 0 when
-// every checked node agrees, 1 when one differs.
+// every checked node agrees, 1 when one differs or none could be checked.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -64,8 +64,11 @@ const CommandDoc& verify_doc() {
           {"onnx-run verify model.onnx dump/ --require-all --json", "every LeakyRelu must be checked; JSON"},
       },
       {
-          {0, "every checked node agrees"},
-          {1, "a node differs, or (--require-all) a node onnx-run runs was not checked; one line on stderr says which"},
+          {0, "every checked node agrees, and at least one node was checked"},
+          {1,
+           "a node differs, no node could be checked (values of another type or shape than the graph's, names that "
+           "match none of its values), or (--require-all) a node onnx-run runs was not checked; one line on stderr "
+           "says which"},
           {2, "usage error (malformed command line, a path that does not exist)"},
           {3, "a model or value file that cannot be read or is not what it should be"},
       }};

@@ -51,6 +51,12 @@ struct Cause {
 // newline that would split the one line) written as \xNN.
 std::string printable(std::string_view text);
 
+// `text` as valid UTF-8: each byte that is no part of a well-formed UTF-8 sequence
+// written as the four characters \xNN, the rest unchanged. A file name in a JSON report
+// would otherwise have its bad bytes replaced by U+FFFD and no longer match the file it
+// names; escaped, it reads back as the same text (escaping it again changes nothing).
+std::string valid_utf8(std::string_view text);
+
 class Error : public std::runtime_error {
  public:
   Error(ErrorKind kind, std::string message) : std::runtime_error(std::move(message)), kind_(kind) {}

@@ -170,7 +170,7 @@ std::vector<TestResult> read_baseline(const std::string& path) { return read_rep
 
 TestIdentity identity_of(const TestResult& r) { return {r.name, r.model}; }
 
-TestIdentity identity_of(const TestCase& t) { return {t.name, t.model.empty() ? t.dir : t.model}; }
+TestIdentity identity_of(const TestCase& t) { return {t.name, reported_model(t)}; }
 
 std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity>& tests,
                                                   const std::vector<TestResult>& baseline) {

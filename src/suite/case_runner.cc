@@ -78,6 +78,7 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   request.digests = false;  // nothing here prints values
   request.test_sets = sets_of(t);
   const RunReport report = run_model(request);  // loads the model even with no sets: its errors come first
+  r.outputs = report.output_names;
   if (report.runs.empty()) {
     // A model alone is not a broken test: there is nothing to compare (onnx_test_runner skips it).
     r.outcome = Outcome::kNoData;
@@ -149,7 +150,7 @@ TestResult run_case(const TestCase& t, const CaseOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   TestResult r;
   r.name = t.name;
-  r.model = t.model.empty() ? t.dir : t.model;
+  r.model = reported_model(t);
   try {
     if (matches(o.crash_on, t.name)) std::raise(SIGSEGV);
     while (matches(o.hang_on, t.name)) std::this_thread::sleep_for(std::chrono::seconds(1));

@@ -45,6 +45,11 @@ struct TestCase {
   TestSetFiles files;             // kFile: NAME_input_K.pb / NAME_output_K.pb by K
 };
 
+// The model path a report records for `t`: its model, or its folder when it has none,
+// as valid UTF-8 (core/error.h valid_utf8), so that it reads back as the same text and a
+// baseline or merge matches it. Test names are made valid UTF-8 so at discovery.
+std::string reported_model(const TestCase& t);
+
 // How many folders deep below a PATH discovery looks. Each folder costs one listing and
 // one stat, so discovery is linear in the tree; the limit bounds the recursion and the
 // path lengths (PATH_MAX is reached near this depth with short names anyway).

@@ -2,7 +2,8 @@
 // this floor and serialised by json_text (json_values.h, which brings in nlohmann/json,
 // heavy to compile, for those files alone). Keys come in the order written below. Names
 // and strings from model files need not be valid UTF-8: their bad bytes are written as
-// U+FFFD.
+// U+FFFD. (Test names and model paths in test reports are made valid UTF-8 before, with
+// \xNN escapes that read back as they were written: core/error.h valid_utf8.)
 #pragma once
 
 #include <optional>
@@ -72,7 +73,9 @@ std::string run_json(const RunReport& report);
 std::string compare_json(const SetsComparison& s);
 
 // `onnx-run verify --json` (json_verify.cc), indented by 2:
-// {"model", "sources": [paths], "values" (how many the sources hold), "require_all", "passed",
+// {"model", "sources": [paths], "values" (how many the sources hold), "require_all",
+//  "passed" (the exit status's verdict: false when a node differs, when no node was
+//  checked, or, with require_all, when a node onnx-run runs was not),
 //  "nodes": [{"index", "name", "op_type", "domain", "version" (null: no version serves it),
 //             "status": "exact" | "agrees" | "differs" | "not_checked", "reason" (null when checked),
 //             "max_ulp" (a whole number, "inf", or null when not checked),

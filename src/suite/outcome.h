@@ -42,6 +42,9 @@ struct TestResult {
   // Test sets compared; kSetsNotRecorded in a report of an older onnx-run, which did
   // not record them (a baseline then has no count to hold a run to).
   int sets = 0;
+  // The model's output names, once it loaded (empty when it did not); for checking
+  // --atol NAME:V and the like against them. Not written to reports.
+  std::vector<std::string> outputs;
 };
 
 struct Summary {

@@ -246,6 +246,7 @@ RunReport run_model(const RunRequest& r) {
   report.load_ms = ms_since(t0);
   log_execution(exec, pool.size());
   const Graph& g = exec.graph();
+  report.output_names = g.output_names();
 
   if (r.check_tolerance_names) check_tolerance_names(r.tol, g.output_names(), "the model's outputs");
 

@@ -36,6 +36,7 @@ struct RunReport {
 
   std::string model;
   FeedSource source = FeedSource::kGiven;
+  std::vector<std::string> output_names;  // the graph's outputs, in order
   double load_ms = 0;
   std::vector<SetRun> runs;
   bool streamed = false;     // the run went block by block (no tensors kept)

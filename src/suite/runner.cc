@@ -92,6 +92,20 @@ bool read_all(int fd, void* p, size_t size) {
   return true;
 }
 
+// A worker's result as it crosses the pipe: the report's entry, and the model's output
+// names, which reports leave out but the parent needs (result_of_frame reads them back).
+nlohmann::ordered_json frame_of(const TestResult& r) {
+  nlohmann::ordered_json j = result_to_json(r);
+  if (!r.outputs.empty()) j["outputs"] = r.outputs;
+  return j;
+}
+
+TestResult result_of_frame(const nlohmann::json& j) {
+  TestResult r = result_from_json(j);
+  if (j.contains("outputs")) r.outputs = j["outputs"].get<std::vector<std::string>>();
+  return r;
+}
+
 [[noreturn]] void worker_main(int cmd, int res, const std::vector<TestCase>& tests, const RunnerOptions& o) {
   // A deliberate or real crash should not leave core files behind.
   const rlimit no_core{0, 0};
@@ -103,7 +117,7 @@ bool read_all(int fd, void* p, size_t size) {
   for (int sig : {SIGINT, SIGTERM}) std::signal(sig, SIG_DFL);
   uint64_t index;
   while (read_all(cmd, &index, sizeof index) && index < tests.size()) {
-    const std::string json = json_text(result_to_json(run_case(tests[index], o.case_options)), -1);
+    const std::string json = json_text(frame_of(run_case(tests[index], o.case_options)), -1);
     const uint32_t size = static_cast<uint32_t>(json.size());
     write_all(res, &size, sizeof size);
     write_all(res, json.data(), json.size());
@@ -167,7 +181,7 @@ int stop_worker(Worker& w, bool kill_it) {
 TestResult unfinished(const TestCase& t, const Worker& w, Outcome outcome, std::string message) {
   TestResult r;
   r.name = t.name;
-  r.model = t.model.empty() ? t.dir : t.model;
+  r.model = reported_model(t);
   r.outcome = outcome;
   r.seconds = seconds_since(w.start);
   r.message = std::move(message);
@@ -197,7 +211,7 @@ std::optional<TestResult> take_frame(const TestCase& t, Worker& w) {
   const std::string json = w.data.substr(sizeof size, size);
   w.data.erase(0, sizeof size + size);
   try {
-    return result_from_json(nlohmann::json::parse(json));
+    return result_of_frame(nlohmann::json::parse(json));
   } catch (const std::exception& e) {
     return unfinished(t, w, Outcome::kError, fmt::format("the test process sent no readable result ({})", e.what()));
   }

@@ -290,9 +290,28 @@ std::vector<size_t> VerifyReport::unchecked_runnable() const {
   return out;
 }
 
-bool VerifyReport::passed() const { return !first_differing && (!require_all || unchecked_runnable().empty()); }
+// Not one node checked: nothing was verified, whatever else the run says (values of
+// another type than the graph's, names that match none of its values).
+bool VerifyReport::passed() const {
+  return checked() > 0 && !first_differing && (!require_all || unchecked_runnable().empty());
+}
+
+std::string VerifyReport::none_checked_summary() const {
+  if (nodes.empty()) return "no node could be checked: the graph has no nodes";
+  const size_t foreign = std::count_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return !c.runnable; });
+  const size_t lacking = nodes.size() - foreign;
+  std::vector<std::string> counts;
+  if (foreign) counts.push_back(fmt::format("{} of an operator onnx-run does not run", foreign));
+  if (lacking) counts.push_back(fmt::format("{} whose values VALUES lacks or holds in another type or shape", lacking));
+  // The first node onnx-run runs says the likelier cause: the values.
+  const auto first = std::find_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return c.runnable; });
+  const NodeCheck& c = first == nodes.end() ? nodes.front() : *first;
+  return fmt::format("no node could be checked: of {} node{}, {}; node '{}' ({}): {}", nodes.size(),
+                     nodes.size() == 1 ? "" : "s", fmt::join(counts, ", "), c.name, c.op_type, c.reason);
+}
 
 std::string VerifyReport::failure_summary() const {
+  if (checked() == 0) return none_checked_summary();
   std::vector<std::string> parts;
   if (first_differing) {
     const NodeCheck& c = nodes[*first_differing];

@@ -71,10 +71,14 @@ struct VerifyReport {
   size_t differing() const;
   // Nodes onnx-run runs, reading inputs, that were not checked (what --require-all refuses).
   std::vector<size_t> unchecked_runnable() const;
-  bool passed() const;  // nothing differs, and with require_all nothing runnable is unchecked
+  // Some node checked, nothing differs, and with require_all nothing runnable is unchecked.
+  bool passed() const;
   // Why not, as one line: "node 'lr1' (LeakyRelu) differs: y1: 1 of 60 elements ..., and 1
-  // more node differs"; empty when passed.
+  // more node differs", or none_checked_summary(); empty when passed.
   std::string failure_summary() const;
+  // "no node could be checked: of 2 nodes, 1 of an operator onnx-run does not run, 1 whose
+  // values ...; node 'lr' (LeakyRelu): not in VALUES: input 'c'".
+  std::string none_checked_summary() const;
 };
 
 struct VerifyOptions {

@@ -116,6 +116,15 @@ std::string verify_junit(const VerifyReport& r, const ReportStamp& stamp) {
     }
     results.push_back(std::move(t));
   }
+  if (r.checked() == 0) {
+    // Nothing verified is no pass: one error says why, where CI would see 0 tests.
+    TestResult t;
+    t.name = "verify/no node checked";
+    t.model = r.model;
+    t.outcome = Outcome::kError;
+    t.message = r.none_checked_summary();
+    results = {std::move(t)};
+  }
   double seconds = 0;
   for (const TestResult& t : results) seconds += t.seconds;
   return junit_report(summarize(results, seconds), results, /*strict=*/false, stamp);

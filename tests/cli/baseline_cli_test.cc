@@ -21,6 +21,25 @@ using namespace onnxrun::test;
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
+TEST_CASE("a tree whose folder name is not UTF-8 passes against its own baseline", "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("t/caf\xe9"));
+  write_leaky_test(d.file("t/ok"));
+  const std::string b = d.file("b.json");
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "--json", b, "--junit", d.file("b.xml"), "-q"}), 0);
+  const auto r = run_cli({"test", d.file("t"), "--baseline", b, "-q"});
+  CHECK_EXIT(r, 0);  // it exited 1: "caf\ufffd (passed -> missing)"
+  CHECK_THAT(r.out, Contains("matched 2 of its 2 tests"));
+  // One name in every door: the bad byte as the text \xe9.
+  const auto j = read_json_file(b);
+  CHECK(test_names(j) == std::vector<std::string>{"caf\\xe9", "ok"});
+  CHECK(j["tests"][0]["model"] == d.file("t/caf\\xe9/model.onnx"));
+  CHECK_THAT(read_file(d.file("b.xml")), Contains("name=\"caf\\xe9\""));
+  CHECK_THAT(run_cli({"test", d.file("t"), "--list"}).out, Contains("caf\\xe9\n"));
+  CHECK_EXIT(run_cli({"test", d.file("t"), "--baseline", b, "--update-baseline", b, "-q"}), 0);
+  CHECK(test_names(read_json_file(b)) == std::vector<std::string>{"caf\\xe9", "ok"});
+}
+
 TEST_CASE("a baseline written from a parent folder still finds the regression (the issue's repro)", "[cli][baseline]") {
   TempDir d;
   write_leaky_test(d.file("tree/sub/good"));

@@ -136,6 +136,24 @@ TEST_CASE("report merge of passing shards exits 0", "[cli][merge]") {
   CHECK_EXIT(run_cli({"report", "merge", args[2]}), 3);
 }
 
+TEST_CASE("report merge of shards of a tree whose folder name is not UTF-8 exits 0", "[cli][merge]") {
+  TempDir d;
+  write_leaky_test(d.file("t/caf\xe9"));
+  write_leaky_test(d.file("t/ok"));
+  std::vector<std::string> args{"report", "merge"};
+  for (int k = 1; k <= 2; ++k) {
+    const std::string json = d.file("s" + std::to_string(k) + ".json");
+    REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--shard", std::to_string(k) + "/2", "--json", json}), 0);
+    args.push_back(json);
+  }
+  args.insert(args.end(), {"--json", d.file("m.json")});
+  const auto r = run_cli(args);
+  CHECK_EXIT(r, 0);  // it exited 3: the shards' names no longer made up the selection
+  CHECK_THAT(r.out, Catch::Contains("2 passed, 0 failed"));
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "-q", "--json", d.file("full.json")}), 0);
+  check_same_tests(read_json_file(d.file("m.json")), read_json_file(d.file("full.json")));
+}
+
 TEST_CASE("report merge applies a baseline as test --baseline does", "[cli][merge]") {
   Sharded s;
   // The full run as baseline: nothing regressed, exit 0 though tests fail.

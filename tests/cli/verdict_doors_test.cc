@@ -7,15 +7,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include <fmt/core.h>
+
 #include "support/check_exit.h"
+#include "support/model_builder.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
 
 using namespace onnxrun::test;
+namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
@@ -139,6 +144,48 @@ TEST_CASE("--max-ulp 1 accepts a 1-ULP difference that --exact and --max-ulp 0 r
     INFO(joined(args));
     CHECK_EXIT(run_cli(args), 0);
   }
+}
+
+TEST_CASE("a NAME:V naming no output is a usage error in every door, nothing written", "[cli][verdict]") {
+  // 1 ULP off: the default tolerance passes it, so a typo'd name that fell back to it
+  // passed silently in `test` (exit 0, "1 passed").
+  const Doors doors({0.0f, -0.0f, kOneUp, -0.2f});
+  const std::string b = doors.d.file("base.json");
+  REQUIRE_EXIT(run_cli({"test", doors.d.file("m"), "--json", b, "-q"}), 0);
+  const std::string baseline = read_file(b);
+  const std::string r = doors.d.file("r.out");
+  for (const std::vector<std::string>& typo :
+       {std::vector<std::string>{"--max-ulp", "Y:0"}, {"--atol", "Y:0"}, {"--rtol", "Y:0"}}) {
+    std::vector<std::vector<std::string>> all = doors.doors(typo);
+    all.push_back(doors.verify(typo));
+    for (const std::vector<std::string>& report : {std::vector<std::string>{"--json", r},
+                                                   {"--junit", r},
+                                                   {"--baseline", b, "--update-baseline", b},
+                                                   {"--isolate", "--json", r}}) {
+      all.push_back({"test", doors.d.file("m"), "-q"});
+      all.back().insert(all.back().end(), typo.begin(), typo.end());
+      all.back().insert(all.back().end(), report.begin(), report.end());
+    }
+    for (const auto& args : all) {
+      INFO(joined(args));
+      const auto run = run_cli(args);
+      CHECK_EXIT(run, 2);
+      CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+      CHECK_THAT(run.err, StartsWith("onnx-run: " + typo[0] + " Y:0: no value 'Y' among ") && Contains("(y)"));
+      CHECK_FALSE(fs::exists(r));
+      CHECK(read_file(b) == baseline);
+    }
+  }
+  // The right name is taken; a run of one slice of several cannot know the other
+  // slices' outputs, and a run in which no model loaded knows none: neither checks.
+  CHECK_EXIT(run_cli({"test", doors.d.file("m"), "--max-ulp", "y:0", "-q"}), 1);
+  CHECK_EXIT(run_cli({"test", doors.d.file("m"), "--max-ulp", "Y:0", "--shard", "1/1", "-q"}), 2);
+  for (int k = 1; k <= 2; ++k)
+    CHECK_EXIT(run_cli({"test", doors.d.file("m"), "--max-ulp", "Y:0", "--shard", fmt::format("{}/2", k), "-q"}), 0);
+  write_text_file(doors.d.file("broken/model.onnx"), "garbage");
+  const auto none = run_cli({"test", doors.d.file("broken"), "--max-ulp", "Y:0", "-q"});
+  CHECK_EXIT(none, 1);
+  CHECK_THAT(none.err, Contains("(error)"));
 }
 
 TEST_CASE("--exact and --max-ulp are usage errors together, or with another statistic", "[cli][verdict]") {

@@ -88,6 +88,38 @@ TEST_CASE("verify: a differing node is exit 1, one stderr line naming it, and JS
   CHECK_EXIT(run_cli(v.args({"--max-ulp", "y:1", "-q"})), 0);
 }
 
+TEST_CASE("verify: not one node checked is exit 1, one stderr line, in text, JSON and JUnit", "[cli][verify]") {
+  const Dumped v(-0.5f);
+  // c and y as double where the graph has float; then names that are none of the graph's.
+  write_tensor_file(v.d.file("c64.pb"), make_tensor<double>(DType::kDouble, {1, 1, 2, 2}, {-2, -1, 0, 1}), "c");
+  write_tensor_file(v.d.file("y64.pb"), make_tensor<double>(DType::kDouble, {1, 1, 2, 2}, {-1, -.5, 0, 1}), "y");
+  const std::vector<std::vector<std::string>> runs = {
+      {"verify", v.model, v.d.file("c64.pb"), v.d.file("y64.pb")},
+      {"verify", v.model, v.d.file("cc.pb"), v.d.file("y.pb")},
+      {"verify", v.model, v.d.file("cc.pb"), v.d.file("y.pb"), "--require-all"},
+  };
+  write_tensor_file(v.d.file("cc.pb"), float_tensor({1, 1, 2, 2}, {-2, -1, 0, 1}), "cc");
+  for (const auto& args : runs) {
+    for (const std::vector<std::string>& door :
+         {std::vector<std::string>{}, {"-q"}, {"--json"}, {"--junit", v.d.file("r.xml")}}) {
+      std::vector<std::string> a = args;
+      a.insert(a.end(), door.begin(), door.end());
+      const ProcessResult r = run_cli(a);
+      CHECK_EXIT(r, 1);  // it exited 0 without --require-all: nothing verified, "passed"
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK_THAT(r.err, StartsWith("onnx-run: no node could be checked: of 2 nodes, 1 of an operator onnx-run does "
+                                   "not run, 1 whose values VALUES lacks or holds in another type or shape; node "
+                                   "'lr' (LeakyRelu): "));
+      if (door.empty()) CHECK_THAT(r.out, Contains("2 nodes: 0 checked (0 exact, 0 differ), 2 not checked"));
+      if (door == std::vector<std::string>{"--json"}) CHECK(nlohmann::json::parse(r.out)["passed"] == false);
+    }
+    const std::string junit = read_file(v.d.file("r.xml"));
+    CHECK_THAT(junit, Contains("<testcase classname=\"verify\" name=\"no node checked\""));
+    CHECK_THAT(junit, Contains("<error") && Contains("no node could be checked"));
+  }
+  CHECK_THAT(run_cli(runs[0]).err, Contains("output 'y' is double"));
+}
+
 TEST_CASE("verify: usage errors are exit 2, unreadable values exit 3", "[cli][verify]") {
   const Dumped v(-0.5f);
   CHECK_EXIT(run_cli({"verify", v.model}), 2);  // no VALUES

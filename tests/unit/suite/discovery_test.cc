@@ -72,6 +72,24 @@ TEST_CASE("a model folder or model file given directly is one test named after i
   CHECK(file[0].kind == CaseKind::kFile);
 }
 
+TEST_CASE("a name that is not UTF-8 has its bad bytes escaped, so reports keep it", "[suite]") {
+  // Well-formed sequences stay; a lone byte, an overlong form, a surrogate, a cut
+  // sequence and a code point above U+10FFFF become \xNN, byte by byte.
+  CHECK(valid_utf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+  CHECK(valid_utf8("caf\xe9") == "caf\\xe9");
+  CHECK(valid_utf8("\xc0\x80|\xed\xa0\x80|\xe2\x82|\xf4\x90\x80\x80") ==
+        "\\xc0\\x80|\\xed\\xa0\\x80|\\xe2\\x82|\\xf4\\x90\\x80\\x80");
+  CHECK(valid_utf8(valid_utf8("caf\xe9")) == valid_utf8("caf\xe9"));
+  TempDir d;
+  write_text_file(d.file("t/caf\xe9/model.onnx"), "");
+  write_text_file(d.file("t/ok/model.onnx"), "");
+  const auto tests = discover_tests({d.file("t")});
+  CHECK(names(tests) == std::vector<std::string>{"caf\\xe9", "ok"});
+  CHECK(tests[0].model == d.file("t/caf\xe9/model.onnx"));  // the file it opens
+  CHECK(reported_model(tests[0]) == d.file("t/caf\\xe9/model.onnx"));
+  CHECK(names(select_tests(tests, Selection{"xe9", ""})) == std::vector<std::string>{"caf\\xe9"});
+}
+
 TEST_CASE("a model found from two paths runs once, equal names are made unique", "[suite]") {
   TempDir d;
   make_tree(d);

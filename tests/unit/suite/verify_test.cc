@@ -118,19 +118,56 @@ TEST_CASE("verify: a 1-ULP change and a -0 for +0 are found in their node", "[ve
 
 TEST_CASE("verify: a value missing from VALUES leaves its node unchecked, and --require-all fails then", "[verify]") {
   TempDir d;
-  const Model m = conv_leaky(d);
-  write_tensor_file(d.file("y.pb"), patterns(0), "y");
+  onnx::ModelProto two = make_model(16);  // lr1 checked, lr2 lacks its output
+  add_input(two, "x", onnx::TensorProto::FLOAT16, {1, 1, 16, 16});
+  add_output(two, "z", onnx::TensorProto::FLOAT16, {1, 1, 16, 16});
+  add_node(two, "LeakyRelu", {"x"}, {"y"}, "lr1");
+  add_node(two, "LeakyRelu", {"y"}, {"z"}, "lr2");
+  const Model m = load_model(save_model(two, d.file("two.onnx")));
+  const Tensor x = patterns(0xbc00);
+  write_tensor_file(d.file("x.pb"), x, "x");
+  write_tensor_file(d.file("y.pb"), leaky(x, 0.01f), "y");
   ValueIndex index;
+  index.add(d.file("x.pb"));
   index.add(d.file("y.pb"));
   VerifyOptions o;
   VerifyReport r = verify_graph(m, index, o);
+  CHECK(r.nodes[0].exact());
   CHECK_FALSE(r.nodes[1].checked);
-  CHECK(r.nodes[1].reason == "not in VALUES: input 'c'");
+  CHECK(r.nodes[1].reason == "not in VALUES: output 'z'");
   CHECK(r.passed());
   o.require_all = true;
   r = verify_graph(m, index, o);
   CHECK_FALSE(r.passed());
   CHECK(r.unchecked_runnable() == std::vector<size_t>{1});
+}
+
+TEST_CASE("verify: not one node checked is no pass, with or without --require-all", "[verify]") {
+  TempDir d;
+  const Model m = conv_leaky(d);
+  // The values of another type than the graph's (float32 for float16): nothing checked.
+  write_tensor_file(d.file("c.pb"), float_tensor({1, 1, 16, 16}, std::vector<float>(256, -1.f)), "c");
+  write_tensor_file(d.file("y.pb"), float_tensor({1, 1, 16, 16}, std::vector<float>(256, -0.1f)), "y");
+  ValueIndex index;
+  index.add(d.file("c.pb"));
+  index.add(d.file("y.pb"));
+  const VerifyReport r = verify_graph(m, index, {});
+  CHECK(r.checked() == 0);
+  CHECK_FALSE(r.first_differing);
+  CHECK_FALSE(r.passed());  // it passed: exit 0 with nothing verified
+  CHECK(r.failure_summary() ==
+        "no node could be checked: of 2 nodes, 1 of an operator onnx-run does not run, 1 whose values VALUES lacks "
+        "or holds in another type or shape; node 'lr' (LeakyRelu): " +
+            r.nodes[1].reason);
+  CHECK_THAT(r.nodes[1].reason, Catch::Contains("float"));
+  // Names that match none of the graph's values: likewise.
+  ValueIndex none;
+  write_tensor_file(d.file("q.pb"), patterns(0), "q");
+  none.add(d.file("q.pb"));
+  const VerifyReport n = verify_graph(m, none, {});
+  CHECK_FALSE(n.passed());
+  CHECK(n.failure_summary().rfind("no node could be checked: of 2 nodes", 0) == 0);
+  CHECK_THAT(n.failure_summary(), Catch::EndsWith("node 'lr' (LeakyRelu): not in VALUES: input 'c', output 'y'"));
 }
 
 TEST_CASE("verify: onnx-run's value is the expected side, relative errors measured against it as compare does",
