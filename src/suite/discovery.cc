@@ -164,9 +164,14 @@ class Walker {
   // `prefix` is the name of `dir` relative to the root ("" for the root itself), `depth`
   // how many folders below the root it is.
   void walk(const fs::path& dir, const std::string& prefix, const std::string& root_name, int depth) {
-    if (depth > kMaxDiscoveryDepth)
-      fail(ErrorKind::kUsage, "{}: folders nest more than {} deep below {}; onnx-run test looks no deeper",
-           dir.string(), kMaxDiscoveryDepth, root_);
+    // Too deep to search is like unreadable: one test that errs names the folder, while
+    // the rest of the tree still runs (one stray deep folder must not stop the whole run).
+    if (depth > kMaxDiscoveryDepth) {
+      add_unreadable(dir, prefix,
+                     fmt::format("folder {} is deeper than {} levels below {}, the limit, and was not searched",
+                                 dir.string(), kMaxDiscoveryDepth, root_));
+      return;
+    }
     // A folder is known by its device and inode: one stat, where resolving its path
     // (fs::canonical) reads every link above it and made a deep tree cost its depth cubed.
     struct stat st {};

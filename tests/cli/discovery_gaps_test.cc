@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -101,6 +102,28 @@ TEST_CASE("a folder that cannot be listed is a test that errs, not tests left ou
   REQUIRE(top >= 0);
   remove_below(top);
   ::close(top);
+}
+
+TEST_CASE("a folder deeper than the limit is a test that errs, and the rest of the tree runs", "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("t/good"));
+  // t/deep is 1 level below t; a test at the limit (256) runs, the folder below it is
+  // not searched. It stopped the whole run (exit 2), good unrun.
+  std::string at_limit = "deep";
+  for (int k = 1; k < 256; ++k) at_limit += "/d";
+  write_leaky_test(d.file("t/" + at_limit));
+  fs::create_directories(d.file("t/" + at_limit + "/d/d/d"));
+  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
+  CHECK_EXIT(r, 1);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  const auto o = outcomes(d.file("r.json"));
+  CHECK(o == std::map<std::string, std::string>{{"good", "passed"}, {at_limit, "passed"}, {at_limit + "/d", "error"}});
+  const nlohmann::json report = read_json_file(d.file("r.json"));
+  for (const auto& t : report["tests"])
+    if (t["outcome"] == "error")
+      CHECK_THAT(std::string(t["message"]), Contains(d.file("t/" + at_limit + "/d")) &&
+                                                Contains("deeper than 256 levels below") && Contains("not searched") &&
+                                                Contains("were not run"));
 }
 
 TEST_CASE("tests keep unique names when a renamed duplicate meets a real name", "[cli][discovery]") {
