@@ -126,6 +126,38 @@ TEST_CASE("a folder deeper than the limit is a test that errs, and the rest of t
                                                 Contains("were not run"));
 }
 
+// A K no count reaches (input_99999999999999999999.pb) is a gap: an error of its test,
+// in both layouts, and the other tests run. It was "internal error: stol", and in the flat
+// layout it stopped the whole run (exit 3). A gap in the flat layout had passed unsaid.
+TEST_CASE("a data file whose K is a gap is an error of its test, in both layouts", "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("t/good"));
+  write_leaky_test(d.file("t/sets"));
+  fs::copy_file(d.file("t/sets/test_data_set_0/input_0.pb"),
+                d.file("t/sets/test_data_set_0/input_99999999999999999999.pb"));
+  write_leaky_test(d.file("flat"));
+  fs::create_directories(d.file("t/light"));
+  fs::copy_file(d.file("flat/model.onnx"), d.file("t/light/a.onnx"));
+  fs::copy_file(d.file("flat/test_data_set_0/input_0.pb"), d.file("t/light/a_input_0.pb"));
+  fs::copy_file(d.file("flat/test_data_set_0/output_0.pb"), d.file("t/light/a_output_0.pb"));
+  fs::copy_file(d.file("flat/model.onnx"), d.file("t/light/b.onnx"));
+  fs::copy_file(d.file("flat/test_data_set_0/input_0.pb"), d.file("t/light/b_input_2.pb"));
+  fs::copy_file(d.file("flat/test_data_set_0/output_0.pb"), d.file("t/light/b_output_0.pb"));
+  fs::copy_file(d.file("t/light/a_output_0.pb"), d.file("t/light/a_output_99999999999999999999.pb"));
+  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
+  CHECK_EXIT(r, 1);
+  CHECK(outcomes(d.file("r.json")) ==
+        std::map<std::string, std::string>{
+            {"good", "passed"}, {"light/a", "error"}, {"light/b", "error"}, {"sets", "error"}});
+  std::map<std::string, std::string> messages;
+  const nlohmann::json report = read_json_file(d.file("r.json"));
+  for (const auto& t : report["tests"]) messages[t.at("name").get<std::string>()] = t.at("message").get<std::string>();
+  CHECK_THAT(messages["sets"], Contains("input_1.pb is missing (found input_99999999999999999999.pb)"));
+  CHECK_THAT(messages["light/a"], Contains(d.file("t/light") + ": a_output_1.pb is missing (found "
+                                                               "a_output_99999999999999999999.pb)"));
+  CHECK_THAT(messages["light/b"], Contains("b_input_0.pb is missing (found b_input_2.pb)"));
+}
+
 TEST_CASE("tests keep unique names when a renamed duplicate meets a real name", "[cli][discovery]") {
   TempDir d;
   write_leaky_test(d.file("a/x"));
