@@ -124,6 +124,10 @@ TEST_CASE("numeric options say what they expected and what they got", "[cli][con
   require_usage_error({"bench", m, "--repeat", "0"},
                       "onnx-run: --repeat: expected a whole number from 1 to "
                       "1000000000, got '0' (see onnx-run bench --help)");
+  // 1e10 s overflowed the clock's nanoseconds: a deadline already past, and 2 runs.
+  require_usage_error(
+      {"bench", m, "--duration", "1e10"},
+      "onnx-run: --duration: expected a number > 0 and <= 1e+09, got '1e10' (see onnx-run bench --help)");
   require_usage_error({"bench", "--memcpy", "-8"},
                       "onnx-run: --memcpy: expected a whole number >= 1, got '-8' (see onnx-run bench --help)");
 }
