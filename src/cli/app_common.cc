@@ -1,5 +1,6 @@
 #include "cli/app_common.h"
 
+#include <cctype>
 #include <filesystem>
 #include <vector>
 
@@ -76,6 +77,34 @@ void check_report_paths(const std::vector<std::pair<std::string, std::string>>& 
     for (const auto& [report, option] : taken)
       if (report == *file)
         fail(ErrorKind::kUsage, "{}: {} is a file this command reads; the report would replace it", option, read);
+  }
+}
+
+namespace {
+
+// Whether a value named `type_name` ("FILE", "[NAME=]FILE|LIST", "REPORT.json") is a path.
+bool names_a_path(const std::string& type_name) {
+  std::string word;
+  for (size_t i = 0; i <= type_name.size(); ++i) {
+    const char ch = i < type_name.size() ? type_name[i] : ' ';
+    if (std::isupper(static_cast<unsigned char>(ch))) {
+      word += ch;
+      continue;
+    }
+    if (word == "FILE" || word == "DIR" || word == "PATH" || word == "REPORT") return true;
+    word.clear();
+  }
+  return false;
+}
+
+}  // namespace
+
+void refuse_empty_paths(CLI::App& app) {
+  const CLI::Validator non_empty(
+      [](std::string& text) -> std::string { return text.empty() ? "expected a path, got ''" : ""; }, "", "path");
+  for (CLI::Option* o : app.get_options()) {
+    // A positional's value name is its own name (MODEL, A); its type name says what it is.
+    if (names_a_path(o->get_type_name())) o->check(non_empty);
   }
 }
 

@@ -44,6 +44,12 @@ void check_exists(const std::string& path);
 void check_report_paths(const std::vector<std::pair<std::string, std::string>>& reports,
                         const std::vector<std::string>& reads);
 
+// Makes every option of `app` whose value is a path (its value name says FILE, DIR, PATH or
+// REPORT: `--json FILE`, `-o DIR`, `compare A B`) refuse an empty value as a usage error:
+// `--json "$REPORT"` with the variable unset would otherwise lose the report without a word.
+// row_command calls it on every command, so an option added later is covered too.
+void refuse_empty_paths(CLI::App& app);
+
 // Parses argv; on --help/--version prints and returns 0, on a usage error prints one
 // line and returns 2; returns nullopt when the command should go on.
 std::optional<int> parse_args(CLI::App& app, int argc, char** argv);

@@ -184,9 +184,9 @@ void build_bench_app(CLI::App& app, BenchArgs& a) {
       ->check(whole_number(1, kMaxRuns))
       ->each([&a](const std::string&) { a.repeat_given = true; });
   app.add_option("--duration", a.bench.duration_s,
-                 "timed runs for S seconds instead of --repeat (at least one; at most 10 million)")
+                 "timed runs for S seconds (at most 1e9) instead of --repeat (at least one run; at most 10 million)")
       ->type_name("S")
-      ->check(positive_number())
+      ->check(positive_number(kMaxDurationS))
       ->each([&a](const std::string&) { a.duration_given = true; });
   app.add_option("--seed", a.request.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
   app.add_option("--memcpy", a.memcpy_bytes, "time memcpy of BYTES bytes instead of a model")

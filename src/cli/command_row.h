@@ -45,6 +45,7 @@ template <class Args, const CommandRow<Args>& kRow>
 std::optional<int> parse(int argc, char** argv, Args& a) {
   CLI::App app;
   kRow.build(app, a);
+  refuse_empty_paths(app);
   std::vector<std::string> args = kRow.args ? kRow.args(argc, argv) : std::vector<std::string>(argv, argv + argc);
   std::vector<char*> arg_ptrs;
   for (std::string& arg : args) arg_ptrs.push_back(arg.data());

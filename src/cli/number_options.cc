@@ -2,7 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <string>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -13,9 +15,9 @@ namespace onnxrun::cli {
 namespace {
 
 // A finite decimal number that `fits`; otherwise "expected <wanted>, got '<text>'".
-CLI::Validator finite_number(bool (*fits)(double), const char* wanted, const char* description) {
+CLI::Validator finite_number(std::function<bool(double)> fits, std::string wanted, const char* description) {
   return CLI::Validator(
-      [fits, wanted](std::string& text) -> std::string {
+      [fits = std::move(fits), wanted = std::move(wanted)](std::string& text) -> std::string {
         double v = 0;
         const char* end = text.data() + text.size();
         const auto [ptr, ec] = std::from_chars(text.data(), end, v);
@@ -31,8 +33,9 @@ CLI::Validator non_negative_number() {
   return finite_number([](double v) { return v >= 0; }, "a number >= 0", "non-negative number");
 }
 
-CLI::Validator positive_number() {
-  return finite_number([](double v) { return v > 0; }, "a number > 0", "positive number");
+CLI::Validator positive_number(double max) {
+  const std::string wanted = max == HUGE_VAL ? "a number > 0" : fmt::format("a number > 0 and <= {:g}", max);
+  return finite_number([max](double v) { return v > 0 && v <= max; }, wanted, "positive number");
 }
 
 CLI::Validator whole_number(uint64_t min, uint64_t max) {

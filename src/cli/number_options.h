@@ -4,6 +4,7 @@
 // around into a huge unsigned one (`--seed -1`) and `abc` gets the same message as `-1`.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "cli/cli11_fwd.h"
@@ -12,8 +13,8 @@ namespace onnxrun::cli {
 
 // A finite decimal number >= 0 (1e-3, 0.5, 7).
 CLI::Validator non_negative_number();
-// A finite decimal number > 0 (0.5, 2).
-CLI::Validator positive_number();
+// A finite decimal number > 0 (0.5, 2), and at most `max` when one is given.
+CLI::Validator positive_number(double max = HUGE_VAL);
 // A whole number in [min, max], written in decimal digits (no sign, no fraction).
 CLI::Validator whole_number(uint64_t min, uint64_t max = UINT64_MAX);
 

@@ -44,7 +44,8 @@ const CommandDoc& report_doc() {
       "Merges the --json reports of the shards of one `onnx-run test` run (--shard K/N or --shard auto) "
       "into one: the tests of all shards in the order one run gives them, the summary and the unsupported "
       "causes as one run prints them, and the --json and --junit reports one run would write. Refuses, "
-      "with exit 2, reports of the same shard, of different shard counts, or of different settings "
+      "with exit 2, a --json or --junit over a shard's report or the --baseline, reports of the same shard, of "
+      "different shard counts, or of different settings "
       "(onnx-run version, --rtol, --atol, their NAME:V values, --check-error-stat, --exact, --max-ulp, --filter, "
       "--exclude, --strict, --no-fuse, --isolate, --timeout; a setting an older report did not record counts as "
       "different). A shard that no report holds, or a report that cannot be read, fails the "
@@ -136,6 +137,11 @@ RunScope merged_scope(const MergedReport& m) {
 int run_report(ReportArgs& a) {
   ClosingOptions& closing = a.closing;
   closing.quiet = a.common.verbosity.quiet;
+  // A merged report over one of its shards or the baseline (or both reports in one file)
+  // would destroy what it was made from, as `test` refuses: said before anything is read.
+  std::vector<std::string> reads = a.reports;
+  if (!closing.baseline_path.empty()) reads.push_back(closing.baseline_path);
+  check_report_paths({{"--json", a.json}, {"--junit", a.junit}}, reads);
   if (!closing.baseline_path.empty()) closing.baseline = read_baseline(closing.baseline_path);
   const MergedReport m = merge_reports(read_shards(a));
   // A lost shard is a run whose tests nobody saw: not a pass unless asked for.
@@ -150,8 +156,6 @@ int run_report(ReportArgs& a) {
   if (!closing.baseline.empty() && compare_with_baseline(m.tests, closing.baseline).matched == 0)
     fail(ErrorKind::kUsage, "--baseline {}: none of its {} tests is among the {} merged (tests match by model path)",
          closing.baseline_path, closing.baseline.size(), m.tests.size());
-  // A merged report over one of its shards (or both reports in one file) would lose one.
-  check_report_paths({{"--json", a.json}, {"--junit", a.junit}}, a.reports);
   for (const std::string* out : {&a.json, &a.junit})
     if (!out->empty()) check_writable_target(*out);
 

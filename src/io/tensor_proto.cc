@@ -1,6 +1,7 @@
 #include "io/tensor_proto.h"
 
 #include <bit>
+#include <cstdint>
 #include <cstring>
 
 #include "core/error.h"
@@ -32,6 +33,21 @@ namespace {
 template <typename Out, typename Field, typename Convert>
 void copy_field(const Field& field, Out* out, Convert convert) {
   for (int i = 0; i < field.size(); ++i) out[i] = convert(field.Get(i));
+}
+
+// Copies int32_data into the elements of a type narrower than 32 bits, each entry checked
+// to be one of the type's values, [lo, hi] (16-bit floats and float8: their bit patterns,
+// as ONNX stores them). One outside is invalid data, refused rather than cut to its low
+// bits (-1 in a float16 tensor read as NaN).
+template <typename Out>
+void copy_narrow(const onnx::TensorProto& proto, Out* out, DType t, int32_t lo, int32_t hi) {
+  for (int i = 0; i < proto.int32_data_size(); ++i) {
+    const int32_t v = proto.int32_data(i);
+    if (v < lo || v > hi)
+      fail(ErrorKind::kInvalid, "int32_data[{}] holds {} but a {} element there is {} to {}", i, v, dtype_name(t), lo,
+           hi);
+    out[i] = static_cast<Out>(v);
+  }
 }
 
 // Number of typed-field values a tensor of `t` with `numel` elements must have.
@@ -148,25 +164,19 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto) {
       copy_field(proto.int32_data(), out.mutable_data<int32_t>(), [](int32_t v) { return v; });
       break;
     // int32_data carries one element per entry for the narrower types; 16-bit floats
-    // as their bit patterns.
-    case DType::kInt16:
+    // and float8 as their bit patterns.
+    case DType::kInt16: copy_narrow(proto, out.mutable_data<int16_t>(), t, INT16_MIN, INT16_MAX); break;
     case DType::kUInt16:
     case DType::kFloat16:
-    case DType::kBFloat16:
-      check_count("int32_data", proto.int32_data_size());
-      copy_field(proto.int32_data(), out.mutable_data<uint16_t>(), [](int32_t v) { return static_cast<uint16_t>(v); });
-      break;
-    case DType::kInt8:
+    case DType::kBFloat16: copy_narrow(proto, out.mutable_data<uint16_t>(), t, 0, UINT16_MAX); break;
+    case DType::kInt8: copy_narrow(proto, out.mutable_data<int8_t>(), t, INT8_MIN, INT8_MAX); break;
+    case DType::kBool: copy_narrow(proto, out.mutable_data<uint8_t>(), t, 0, 1); break;
     case DType::kUInt8:
-    case DType::kBool:
     case DType::kFloat8E4M3FN:
     case DType::kFloat8E4M3FNUZ:
     case DType::kFloat8E5M2:
     case DType::kFloat8E5M2FNUZ:
-    case DType::kFloat8E8M0:
-      check_count("int32_data", proto.int32_data_size());
-      copy_field(proto.int32_data(), out.mutable_data<uint8_t>(), [](int32_t v) { return static_cast<uint8_t>(v); });
-      break;
+    case DType::kFloat8E8M0: copy_narrow(proto, out.mutable_data<uint8_t>(), t, 0, UINT8_MAX); break;
     default: fail(ErrorKind::kInvalid, "a {} tensor cannot take its data from a typed field", dtype_name(t));
   }
   return out;

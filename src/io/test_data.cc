@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <map>
 #include <regex>
+#include <utility>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -52,28 +52,36 @@ std::vector<std::string> find_test_sets(const std::string& dir) {
   return sets;
 }
 
+void sort_numbered_files(std::vector<std::string>& paths) {
+  std::sort(paths.begin(), paths.end(), [](const std::string& a, const std::string& b) {
+    return natural_less(fs::path(a).filename().string(), fs::path(b).filename().string());
+  });
+}
+
+void check_numbered_files(const std::vector<std::string>& paths, const std::string& stem, const std::string& dir) {
+  for (size_t k = 0; k < paths.size(); ++k) {
+    const std::string want = stem + "_" + std::to_string(k) + ".pb", name = fs::path(paths[k]).filename().string();
+    if (name != want) fail(ErrorKind::kInvalid, "{}: {} is missing (found {})", dir, want, name);
+  }
+}
+
 TestSetFiles list_test_set(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) fail(ErrorKind::kIo, "{}: not a test-set folder", dir);
-  static const std::regex kFile(R"((input|output)_(\d+)\.pb)");
-  std::map<long, std::string> inputs, outputs;
+  static const std::regex kFile(R"((input|output)_\d+\.pb)");
+  TestSetFiles files;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::smatch m;
     const std::string name = it->path().filename().string();
     if (!std::regex_match(name, m, kFile)) continue;
-    (m[1] == "input" ? inputs : outputs)[std::stol(m[2])] = it->path().string();
+    (m[1] == "input" ? files.inputs : files.outputs).push_back(it->path().string());
   }
   if (ec) fail(ErrorKind::kIo, "cannot read {}: {}", dir, ec.message());
-  auto ordered = [&](const std::map<long, std::string>& files, const char* kind) {
-    std::vector<std::string> out;
-    for (const auto& [k, path] : files) {
-      if (k != static_cast<long>(out.size()))
-        fail(ErrorKind::kInvalid, "{}: {}_{}.pb is missing (found {}_{}.pb)", dir, kind, out.size(), kind, k);
-      out.push_back(path);
-    }
-    return out;
-  };
-  return {ordered(inputs, "input"), ordered(outputs, "output")};
+  for (auto [list, stem] : {std::pair{&files.inputs, "input"}, std::pair{&files.outputs, "output"}}) {
+    sort_numbered_files(*list);
+    check_numbered_files(*list, stem, dir);
+  }
+  return files;
 }
 
 }  // namespace onnxrun

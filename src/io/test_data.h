@@ -21,7 +21,16 @@ struct TestSetFiles {
 };
 
 // The files of one test set. Throws Error(kIo) when the folder cannot be read and
-// Error(kInvalid) when the K indices have a gap (output_1.pb without output_0.pb).
+// Error(kInvalid) when the K indices have a gap (check_numbered_files).
 TestSetFiles list_test_set(const std::string& dir);
+
+// Sorts test-data files (input_K.pb, NAME_output_K.pb) by K, compared as numbers
+// (natural_less) however many digits K has: nothing here parses K into an integer.
+void sort_numbered_files(std::vector<std::string>& paths);
+// Throws Error(kInvalid) unless `paths`, sorted, are named `stem`_0.pb, `stem`_1.pb, ... (stem
+// "input", or "NAME_output" in the flat layout) in `dir`: a gap (output_1.pb without
+// output_0.pb) says which file is missing, and so does a K no count reaches (input_99999999999999999999.pb)
+// or written with a leading zero (input_01.pb).
+void check_numbered_files(const std::vector<std::string>& paths, const std::string& stem, const std::string& dir);
 
 }  // namespace onnxrun

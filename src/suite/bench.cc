@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -37,8 +36,9 @@ int64_t time_calls(int runs, const Body& body) {
 void check_options(const BenchOptions& o) {
   if (o.warmup < 0) fail(ErrorKind::kUsage, "--warmup must be 0 or more, not {}", o.warmup);
   if (o.repeat < 1) fail(ErrorKind::kUsage, "--repeat must be at least 1, not {}", o.repeat);
-  if (!(o.duration_s >= 0) || !std::isfinite(o.duration_s))
-    fail(ErrorKind::kUsage, "--duration must be a number of seconds above 0, not {}", o.duration_s);
+  if (!(o.duration_s >= 0) || o.duration_s > kMaxDurationS)
+    fail(ErrorKind::kUsage, "--duration must be a number of seconds above 0 and at most {:g}, not {}", kMaxDurationS,
+         o.duration_s);
 }
 
 // The result of `timed`, its statistics made.

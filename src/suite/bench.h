@@ -25,6 +25,9 @@ struct BenchOptions {
 // A timed loop of duration_s stops at this many runs, so that the times it keeps (8 bytes
 // a run) stay below 80 MB however fast a run is.
 constexpr size_t kMaxDurationRuns = 10'000'000;
+// The longest duration_s (about 31 years): its nanoseconds, added to the clock's reading,
+// must fit in the clock's int64 (1e10 s overflowed to a deadline already past: 2 runs).
+constexpr double kMaxDurationS = 1e9;
 
 // A run faster than this is timed in batches: each reading of the clock costs 20-30 ns
 // on a VM, which would otherwise be a large share of a small run's time.

@@ -58,6 +58,9 @@ std::vector<std::string> cause_keys(const Error& e) {
 std::vector<TestSetSpec> sets_of(const TestCase& t) {
   std::vector<TestSetSpec> sets;
   if (t.kind == CaseKind::kFile) {
+    const std::string stem = fs::path(t.model).stem().string();
+    check_numbered_files(t.files.inputs, stem + "_input", t.dir);
+    check_numbered_files(t.files.outputs, stem + "_output", t.dir);
     sets.push_back({fs::path(t.model).stem().string() + "_*.pb", t.dir, t.files});
     return sets;
   }

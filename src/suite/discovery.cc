@@ -71,22 +71,22 @@ bool has_suffix(const std::string& s, const std::string& suffix) {
 }
 
 // NAME_input_K.pb / NAME_output_K.pb beside NAME.onnx, by K. A gap in K is left for
-// the run to report (list_test_set's rule), so the files are kept in K order here.
+// the run to report (case_runner.cc, as list_test_set does), so that it is an error of
+// that test, not of the whole discovery.
 TestSetFiles files_beside(const fs::path& model) {
   const std::string stem = model.stem().string();
-  const std::regex pattern("(input|output)_(\\d+)\\.pb");
-  std::map<long, std::string> inputs, outputs;
+  const std::regex pattern("(input|output)_\\d+\\.pb");
+  TestSetFiles files;
   for (const fs::path& f : list_dir(model.parent_path().empty() ? fs::path(".") : model.parent_path()).files) {
     const std::string name = f.filename().string();
     if (name.size() <= stem.size() + 1 || name.compare(0, stem.size() + 1, stem + "_") != 0) continue;
     std::smatch m;
     const std::string rest = name.substr(stem.size() + 1);
     if (!std::regex_match(rest, m, pattern)) continue;
-    (m[1] == "input" ? inputs : outputs)[std::stol(m[2])] = f.string();
+    (m[1] == "input" ? files.inputs : files.outputs).push_back(f.string());
   }
-  TestSetFiles files;
-  for (const auto& [k, path] : inputs) files.inputs.push_back(path);
-  for (const auto& [k, path] : outputs) files.outputs.push_back(path);
+  sort_numbered_files(files.inputs);
+  sort_numbered_files(files.outputs);
   return files;
 }
 
@@ -175,9 +175,14 @@ class Walker {
   // `prefix` is the name of `dir` relative to the root ("" for the root itself), `depth`
   // how many folders below the root it is.
   void walk(const fs::path& dir, const std::string& prefix, const std::string& root_name, int depth) {
-    if (depth > kMaxDiscoveryDepth)
-      fail(ErrorKind::kUsage, "{}: folders nest more than {} deep below {}; onnx-run test looks no deeper",
-           dir.string(), kMaxDiscoveryDepth, root_);
+    // Too deep to search is like unreadable: one test that errs names the folder, while
+    // the rest of the tree still runs (one stray deep folder must not stop the whole run).
+    if (depth > kMaxDiscoveryDepth) {
+      add_unreadable(dir, prefix,
+                     fmt::format("folder {} is deeper than {} levels below {}, the limit, and was not searched",
+                                 dir.string(), kMaxDiscoveryDepth, root_));
+      return;
+    }
     // A folder is known by its device and inode: one stat, where resolving its path
     // (fs::canonical) reads every link above it and made a deep tree cost its depth cubed.
     struct stat st {};

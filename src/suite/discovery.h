@@ -26,8 +26,9 @@ enum class CaseKind {
   kFolder,        // `model` with the test_data_set_* folders `sets`
   kFile,          // `model` with the expected data `files` beside it
   kMissingModel,  // `dir` has a data.json but no model file
-  kUnreadable,    // `dir` could not be listed: whatever tests it holds are unknown, so
-                  // it is a test of its own that errs with `problem` (never left out unsaid)
+  kUnreadable,    // `dir` could not be listed, or is deeper than kMaxDiscoveryDepth: whatever
+                  // tests it holds are unknown, so it is a test of its own that errs with
+                  // `problem` (never left out unsaid)
 };
 
 struct TestCase {
@@ -52,12 +53,13 @@ std::string reported_model(const TestCase& t);
 
 // How many folders deep below a PATH discovery looks. Each folder costs one listing and
 // one stat, so discovery is linear in the tree; the limit bounds the recursion and the
-// path lengths (PATH_MAX is reached near this depth with short names anyway).
+// path lengths (PATH_MAX is reached near this depth with short names anyway). A folder
+// deeper is not searched: it becomes a kUnreadable test that says so.
 constexpr int kMaxDiscoveryDepth = 256;
 
 // Every test under `paths` (each a model file, a model folder or a tree), sorted
 // naturally by name, each model once. Throws Error(kUsage) for a path that does not
-// exist or holds no test at all, or a tree deeper than kMaxDiscoveryDepth.
+// exist or holds no test at all.
 std::vector<TestCase> discover_tests(const std::vector<std::string>& paths);
 
 struct Selection {

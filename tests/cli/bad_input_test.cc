@@ -393,6 +393,27 @@ const std::vector<Row>& rows() {
          f.pb("test_data_set_0/output_1.pb", float_tensor("Y", {3}, kX));
          return std::vector<std::string>{f.model(leaky_relu_xy_model()), "-d", f.m + "/test_data_set_0"};
        }},
+      // A K no count reaches is a gap ("internal error: stol" it was), in every door.
+      {"test set with input_99999999999999999999.pb",
+       3,
+       {"test_data_set_0: input_1.pb is missing (found input_99999999999999999999.pb)"},
+       [](Folder& f) {
+         fs::create_directories(f.m + "/test_data_set_0");
+         f.pb("test_data_set_0/input_0.pb", float_tensor("X", {3}, kX));
+         f.pb("test_data_set_0/input_99999999999999999999.pb", float_tensor("X", {3}, kX));
+         f.pb("test_data_set_0/output_0.pb", float_tensor("Y", {3}, kX));
+         return std::vector<std::string>{f.model(leaky_relu_xy_model())};
+       }},
+      {"-d with output_99999999999999999999.pb",
+       3,
+       {"test_data_set_0: output_1.pb is missing (found output_99999999999999999999.pb)"},
+       [](Folder& f) {
+         fs::create_directories(f.m + "/test_data_set_0");
+         f.pb("test_data_set_0/input_0.pb", float_tensor("X", {3}, kX));
+         f.pb("test_data_set_0/output_0.pb", float_tensor("Y", {3}, kX));
+         f.pb("test_data_set_0/output_99999999999999999999.pb", float_tensor("Y", {3}, kX));
+         return std::vector<std::string>{f.model(leaky_relu_xy_model()), "-d", f.m + "/test_data_set_0"};
+       }},
       // Output folders that cannot be written.
       {"output folder below a regular file",
        3,

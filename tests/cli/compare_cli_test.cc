@@ -190,6 +190,20 @@ TEST_CASE("compare with a file that is not a tensor: exit 3", "[cli][compare][ba
   CHECK(r.out.empty());
 }
 
+// As in a test set: a K no count reaches is a gap (it was "internal error: stol").
+TEST_CASE("compare of a test-set folder with output_99999999999999999999.pb: exit 3, the gap named",
+          "[cli][compare][bad-input]") {
+  TempDir d;
+  for (const char* name : {"a/output_0.pb", "b/output_0.pb", "b/output_99999999999999999999.pb"}) {
+    fs::create_directories(fs::path(d.file(name)).parent_path());
+    write_tensor_file(d.file(name), float_tensor({3}), "y");
+  }
+  const ProcessResult r = run_cli({"compare", d.file("a"), d.file("b")});
+  CHECK_EXIT(r, 3);
+  CHECK(r.err == "onnx-run: " + d.file("b") + ": output_1.pb is missing (found output_99999999999999999999.pb)\n");
+  CHECK(r.out.empty());
+}
+
 TEST_CASE("compare and --expected --json: errors in the subnormal decades have their histogram", "[cli][compare]") {
   // Decades 1e-310 (subnormal) and 1e-324 (below the least double, which lies in it):
   // the JSON histogram's bounds once threw from std::stod, an internal error (exit 3).

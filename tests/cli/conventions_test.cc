@@ -1,6 +1,7 @@
 // The conventions people bring from git, coreutils and cargo: `help [COMMAND]`, global
 // options before or after the command, --version on every command, an unknown option
-// named before anything else, and numeric options that say what they wanted.
+// named before anything else, numeric options that say what they wanted, and no empty
+// path taken for no path.
 #include <catch2/catch.hpp>
 
 #include <regex>
@@ -123,6 +124,54 @@ TEST_CASE("numeric options say what they expected and what they got", "[cli][con
   require_usage_error({"bench", m, "--repeat", "0"},
                       "onnx-run: --repeat: expected a whole number from 1 to "
                       "1000000000, got '0' (see onnx-run bench --help)");
+  // 1e10 s overflowed the clock's nanoseconds: a deadline already past, and 2 runs.
+  require_usage_error(
+      {"bench", m, "--duration", "1e10"},
+      "onnx-run: --duration: expected a number > 0 and <= 1e+09, got '1e10' (see onnx-run bench --help)");
   require_usage_error({"bench", "--memcpy", "-8"},
                       "onnx-run: --memcpy: expected a whole number >= 1, got '-8' (see onnx-run bench --help)");
+}
+
+// `--json "$REPORT"` with REPORT unset in CI: the report (or the baseline, or -o's files)
+// was silently not written, exit 0. Every option that takes a path, in every command.
+TEST_CASE("an empty path is a usage error naming its option, in every command", "[cli][conventions]") {
+  const std::string m = quick_model(), dir = testdata_dir() + "/quick";
+  struct Case {
+    std::vector<std::string> args;
+    std::string option, command;  // as the message names them
+  };
+  const std::vector<Case> cases{
+      {{m, "-o", ""}, "--output-dir", ""},
+      {{m, "--save-inputs", ""}, "--save-inputs", ""},
+      {{m, "--dump-intermediates", ""}, "--dump-intermediates", ""},
+      {{m, "-d", ""}, "--test-dir", ""},
+      {{m, "-i", ""}, "--input", ""},
+      {{m, "--npz", ""}, "--npz", ""},
+      {{m, "--expected", ""}, "--expected", ""},
+      {{""}, "MODEL", ""},
+      {{"test", dir, "--json", ""}, "--json", " test"},
+      {{"test", dir, "--junit", ""}, "--junit", " test"},
+      {{"test", dir, "--update-baseline", ""}, "--update-baseline", " test"},
+      {{"test", dir, "--baseline", ""}, "--baseline", " test"},
+      {{"test", ""}, "PATH", " test"},
+      {{"report", "merge", m, "--json", ""}, "--json", " report"},
+      {{"report", "merge", m, "--junit", ""}, "--junit", " report"},
+      {{"report", "merge", m, "--baseline", ""}, "--baseline", " report"},
+      {{"report", "merge", ""}, "REPORT", " report"},
+      {{"compare", "", dir}, "A", " compare"},
+      {{"compare", dir, ""}, "B", " compare"},
+      {{"compare", dir, dir, "--model", ""}, "--model", " compare"},
+      {{"verify", "", dir}, "MODEL", " verify"},
+      {{"verify", m, ""}, "VALUES", " verify"},
+      {{"verify", m, dir, "--junit", ""}, "--junit", " verify"},
+      {{"info", ""}, "MODEL", " info"},
+      {{"bench", ""}, "MODEL", " bench"},
+      {{"bench", m, "-i", ""}, "--input", " bench"},
+      {{"bench", m, "--npz", ""}, "--npz", " bench"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.option << c.command);
+    require_usage_error(c.args,
+                        "onnx-run: " + c.option + ": expected a path, got '' (see onnx-run" + c.command + " --help)");
+  }
 }

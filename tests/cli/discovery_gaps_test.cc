@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -101,6 +102,60 @@ TEST_CASE("a folder that cannot be listed is a test that errs, not tests left ou
   REQUIRE(top >= 0);
   remove_below(top);
   ::close(top);
+}
+
+TEST_CASE("a folder deeper than the limit is a test that errs, and the rest of the tree runs", "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("t/good"));
+  // t/deep is 1 level below t; a test at the limit (256) runs, the folder below it is
+  // not searched. It stopped the whole run (exit 2), good unrun.
+  std::string at_limit = "deep";
+  for (int k = 1; k < 256; ++k) at_limit += "/d";
+  write_leaky_test(d.file("t/" + at_limit));
+  fs::create_directories(d.file("t/" + at_limit + "/d/d/d"));
+  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
+  CHECK_EXIT(r, 1);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  const auto o = outcomes(d.file("r.json"));
+  CHECK(o == std::map<std::string, std::string>{{"good", "passed"}, {at_limit, "passed"}, {at_limit + "/d", "error"}});
+  const nlohmann::json report = read_json_file(d.file("r.json"));
+  for (const auto& t : report["tests"])
+    if (t["outcome"] == "error")
+      CHECK_THAT(std::string(t["message"]), Contains(d.file("t/" + at_limit + "/d")) &&
+                                                Contains("deeper than 256 levels below") && Contains("not searched") &&
+                                                Contains("were not run"));
+}
+
+// A K no count reaches (input_99999999999999999999.pb) is a gap: an error of its test,
+// in both layouts, and the other tests run. It was "internal error: stol", and in the flat
+// layout it stopped the whole run (exit 3). A gap in the flat layout had passed unsaid.
+TEST_CASE("a data file whose K is a gap is an error of its test, in both layouts", "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("t/good"));
+  write_leaky_test(d.file("t/sets"));
+  fs::copy_file(d.file("t/sets/test_data_set_0/input_0.pb"),
+                d.file("t/sets/test_data_set_0/input_99999999999999999999.pb"));
+  write_leaky_test(d.file("flat"));
+  fs::create_directories(d.file("t/light"));
+  fs::copy_file(d.file("flat/model.onnx"), d.file("t/light/a.onnx"));
+  fs::copy_file(d.file("flat/test_data_set_0/input_0.pb"), d.file("t/light/a_input_0.pb"));
+  fs::copy_file(d.file("flat/test_data_set_0/output_0.pb"), d.file("t/light/a_output_0.pb"));
+  fs::copy_file(d.file("flat/model.onnx"), d.file("t/light/b.onnx"));
+  fs::copy_file(d.file("flat/test_data_set_0/input_0.pb"), d.file("t/light/b_input_2.pb"));
+  fs::copy_file(d.file("flat/test_data_set_0/output_0.pb"), d.file("t/light/b_output_0.pb"));
+  fs::copy_file(d.file("t/light/a_output_0.pb"), d.file("t/light/a_output_99999999999999999999.pb"));
+  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
+  CHECK_EXIT(r, 1);
+  CHECK(outcomes(d.file("r.json")) ==
+        std::map<std::string, std::string>{
+            {"good", "passed"}, {"light/a", "error"}, {"light/b", "error"}, {"sets", "error"}});
+  std::map<std::string, std::string> messages;
+  const nlohmann::json report = read_json_file(d.file("r.json"));
+  for (const auto& t : report["tests"]) messages[t.at("name").get<std::string>()] = t.at("message").get<std::string>();
+  CHECK_THAT(messages["sets"], Contains("input_1.pb is missing (found input_99999999999999999999.pb)"));
+  CHECK_THAT(messages["light/a"], Contains(d.file("t/light") + ": a_output_1.pb is missing (found "
+                                                               "a_output_99999999999999999999.pb)"));
+  CHECK_THAT(messages["light/b"], Contains("b_input_0.pb is missing (found b_input_2.pb)"));
 }
 
 TEST_CASE("tests keep unique names when a renamed duplicate meets a real name", "[cli][discovery]") {

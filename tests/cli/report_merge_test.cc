@@ -10,6 +10,7 @@
 #include <fstream>
 #include <regex>
 
+#include <fmt/format.h>
 #include <tinyxml2.h>
 
 #include "support/check_exit.h"
@@ -373,6 +374,29 @@ TEST_CASE("report merge refuses a merged report among its inputs", "[cli][merge]
   const auto r = run_cli({"report", "merge", s.d.file("all.json")});
   CHECK_EXIT(r, 2);
   CHECK_THAT(r.err, Catch::Contains("is itself a merged report"));
+}
+
+// As `test` refuses them: a report over the baseline it reads would make this merge's
+// regressions the next run's known failures; one over a shard would lose that shard.
+TEST_CASE("report merge refuses a report over a file it reads: a shard or the baseline", "[cli][merge]") {
+  Sharded s;
+  const std::string base = read_file(s.d.file("full.json")), shard = read_file(s.d.file("s2.json"));
+  for (const char* report : {"--json", "--junit"}) {
+    for (const std::string& read : {s.d.file("full.json"), s.d.file("s2.json")}) {
+      const auto r = run_cli(s.merge({"-q", "--baseline", s.d.file("full.json"), report, read}));
+      CHECK_EXIT(r, 2);
+      CHECK(r.err ==
+            fmt::format("onnx-run: {}: {} is a file this command reads; the report would replace it\n", report, read));
+      CHECK(r.out.empty());
+    }
+  }
+  CHECK(read_file(s.d.file("full.json")) == base);
+  CHECK(read_file(s.d.file("s2.json")) == shard);
+  const auto same = run_cli(s.merge({"--json", s.d.file("m.out"), "--junit", s.d.file("m.out")}));
+  CHECK_EXIT(same, 2);
+  CHECK(same.err ==
+        "onnx-run: --junit " + s.d.file("m.out") + ": the same file as --json; each report needs its own\n");
+  CHECK_FALSE(fs::exists(s.d.file("m.out")));
 }
 
 TEST_CASE("report merge of a file that is no report exits 3", "[cli][merge]") {

@@ -5,6 +5,9 @@
 #include <cstring>
 #include <random>
 
+#include <fmt/format.h>
+
+#include "core/dtype.h"
 #include "core/error.h"
 #include "io/streamed_tensor_file.h"
 #include "io/tensor_file.h"
@@ -139,6 +142,36 @@ TEST_CASE("data that disagrees with the dims is refused", "[io]") {
   CHECK_THAT(error_of(p).what(), Contains("float_data, not int32_data"));
   p.clear_int32_data();
   CHECK_THAT(error_of(p).what(), Contains("holds 0 values"));
+}
+
+// ONNX keeps a 16-bit float's bits, an int8's value, in int32_data: an entry outside the
+// type's values is no element of it. 0xFFFFFFFF in a float16 tensor read as NaN.
+TEST_CASE("int32_data entries outside the element type's values are refused, not cut to its bits", "[io]") {
+  struct Case {
+    int data_type;
+    int32_t lowest, highest;
+  };
+  for (const Case c : {Case{onnx::TensorProto::FLOAT16, 0, 65535}, Case{onnx::TensorProto::BFLOAT16, 0, 65535},
+                       Case{onnx::TensorProto::UINT16, 0, 65535}, Case{onnx::TensorProto::INT16, -32768, 32767},
+                       Case{onnx::TensorProto::INT8, -128, 127}, Case{onnx::TensorProto::UINT8, 0, 255},
+                       Case{onnx::TensorProto::BOOL, 0, 1}}) {
+    INFO("data_type " << c.data_type);
+    onnx::TensorProto p;
+    p.set_data_type(c.data_type);
+    p.add_dims(2);
+    p.add_int32_data(c.lowest);
+    p.add_int32_data(c.highest);
+    const Tensor both_ends = tensor_from_proto(p);
+    CHECK(both_ends.numel() == 2);
+    for (const int32_t bad : {c.lowest - 1, c.highest + 1, int32_t{-1} /* 0xFFFFFFFF */, INT32_MAX}) {
+      if (bad >= c.lowest && bad <= c.highest) continue;  // -1 is an int16's and an int8's
+      p.set_int32_data(1, bad);
+      const Error e = error_of(p);
+      CHECK(e.kind() == ErrorKind::kInvalid);
+      CHECK(std::string(e.what()) == fmt::format("int32_data[1] holds {} but a {} element there is {} to {}", bad,
+                                                 dtype_name(*dtype_from_onnx(c.data_type)), c.lowest, c.highest));
+    }
+  }
 }
 
 TEST_CASE("bad types and dims are refused", "[io]") {
