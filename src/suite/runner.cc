@@ -249,7 +249,9 @@ std::vector<TestResult> run_isolated(const std::vector<TestCase>& tests, const R
         double soonest = o.timeout;
         for (const Worker& w : workers)
           if (w.busy) soonest = std::min(soonest, o.timeout - seconds_since(w.start));
-        wait_ms = static_cast<int>(std::max(0.0, soonest) * 1000) + 1;
+        // At most a day a poll (the loop polls again): a --timeout of 1e10 s in int
+        // milliseconds was undefined behaviour, and in practice a wait without end.
+        wait_ms = static_cast<int>(std::clamp(soonest, 0.0, 86400.0) * 1000) + 1;
       }
       std::vector<pollfd> pfds;
       for (const Worker& w : workers) pfds.push_back({w.res, POLLIN, 0});
