@@ -150,10 +150,14 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto) {
       check_count("int64_data", proto.int64_data_size());
       copy_field(proto.int64_data(), out.mutable_data<int64_t>(), [](int64_t v) { return v; });
       break;
-    case DType::kUInt32:
+    case DType::kUInt32:  // in uint64_data, each entry one of a uint32's values, as copy_narrow checks
       check_count("uint64_data", proto.uint64_data_size());
-      copy_field(proto.uint64_data(), out.mutable_data<uint32_t>(),
-                 [](uint64_t v) { return static_cast<uint32_t>(v); });
+      for (int i = 0; i < proto.uint64_data_size(); ++i) {
+        const uint64_t v = proto.uint64_data(i);
+        if (v > UINT32_MAX)
+          fail(ErrorKind::kInvalid, "uint64_data[{}] holds {} but a uint32 element there is 0 to {}", i, v, UINT32_MAX);
+        out.mutable_data<uint32_t>()[i] = static_cast<uint32_t>(v);
+      }
       break;
     case DType::kUInt64:
       check_count("uint64_data", proto.uint64_data_size());

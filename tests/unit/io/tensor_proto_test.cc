@@ -174,6 +174,21 @@ TEST_CASE("int32_data entries outside the element type's values are refused, not
   }
 }
 
+// The same for a uint32 in uint64_data: 2^32 was read as 0.
+TEST_CASE("uint64_data entries beyond a uint32 are refused, not cut to its bits", "[io]") {
+  onnx::TensorProto p;
+  p.set_data_type(onnx::TensorProto::UINT32);
+  p.add_dims(2);
+  p.add_uint64_data(0);
+  p.add_uint64_data(UINT32_MAX);
+  const Tensor both_ends = tensor_from_proto(p);
+  CHECK(both_ends.data<uint32_t>()[1] == UINT32_MAX);
+  p.set_uint64_data(1, uint64_t{1} << 32);
+  const Error e = error_of(p);
+  CHECK(e.kind() == ErrorKind::kInvalid);
+  CHECK(std::string(e.what()) == "uint64_data[1] holds 4294967296 but a uint32 element there is 0 to 4294967295");
+}
+
 TEST_CASE("bad types and dims are refused", "[io]") {
   onnx::TensorProto p;
   p.set_data_type(99);
