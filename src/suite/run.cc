@@ -258,6 +258,15 @@ RunReport run_model(const RunRequest& r) {
   if (!r.save_inputs_dir.empty())
     check_output_targets(r.format, r.save_inputs_dir, g.required_inputs().size(), TensorRole::kInputs, reads,
                          "--save-inputs");
+  // A dumped value is named after itself, so any file beside one the run reads could be
+  // replaced: the dump needs a folder of its own here too, as beside -o's.
+  if (!r.dump_dir.empty())
+    for (const std::string& read : reads)
+      if (const std::filesystem::path in = std::filesystem::path(read).parent_path();
+          same_folder(in.empty() ? "." : in.string(), r.dump_dir))
+        fail(ErrorKind::kUsage,
+             "--dump-intermediates {}: the folder of {}, a file this run reads; give the dump a folder of its own",
+             r.dump_dir, read);
   // The run's output set: every file it writes for -o and --save-inputs goes into it.
   if (!r.output_dir.empty() || !r.save_inputs_dir.empty()) report.outputs_ = std::make_unique<OutputSet>();
 

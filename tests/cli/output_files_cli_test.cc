@@ -223,10 +223,20 @@ TEST_CASE("run -o and --save-inputs refuse to replace a file the run reads, and 
     CHECK(read_file(set + "/output_0.pb") == expected);
     CHECK(read_file(set + "/input_0.pb") == input);
   }
-  // Another folder takes them.
-  const auto r = run_cli({model, "-d", set, "-o", d.file("out"), "-q"});
+  // A dump names its files after the values: no folder the run reads from (y.pb there
+  // would have replaced an expected output named so).
+  for (const std::string& dump : {set, d.file("link")}) {
+    const auto r = run_cli({model, "-d", set, "--dump-intermediates", dump});
+    CHECK_EXIT(r, 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("a file this run reads; give the dump a folder of its own"));
+    CHECK(names_in(set) == std::vector<std::string>{"input_0.pb", "output_0.pb"});
+  }
+  // Other folders take them.
+  const auto r = run_cli({model, "-d", set, "-o", d.file("out"), "--dump-intermediates", d.file("dump"), "-q"});
   CHECK_EXIT(r, 0);
   CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb"});
+  CHECK(names_in(d.file("dump")) == std::vector<std::string>{"values.tsv", "y.pb"});
 }
 
 // Issue 32: clean-up trusts no process id. A file of the old ".NAME.tmp.PID.XXXXXX"
