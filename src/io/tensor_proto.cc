@@ -35,19 +35,26 @@ void copy_field(const Field& field, Out* out, Convert convert) {
   for (int i = 0; i < field.size(); ++i) out[i] = convert(field.Get(i));
 }
 
-// Copies int32_data into the elements of a type narrower than 32 bits, each entry checked
-// to be one of the type's values, [lo, hi] (16-bit floats and float8: their bit patterns,
-// as ONNX stores them). One outside is invalid data, refused rather than cut to its low
-// bits (-1 in a float16 tensor read as NaN).
-template <typename Out>
-void copy_narrow(const onnx::TensorProto& proto, Out* out, DType t, int32_t lo, int32_t hi) {
-  for (int i = 0; i < proto.int32_data_size(); ++i) {
-    const int32_t v = proto.int32_data(i);
+// Copies a typed field (`what`: its name) into the elements of a type narrower than its
+// entries, each entry checked to be one of the type's values, [lo, hi] (16-bit floats and
+// float8 in int32_data: their bit patterns, as ONNX stores them; a uint32 in
+// uint64_data). One outside is invalid data, refused rather than cut to its low bits (-1
+// in a float16 tensor read as NaN).
+template <typename Field, typename Out, typename V>
+void copy_narrow(const Field& field, const char* what, Out* out, DType t, V lo, V hi) {
+  for (int i = 0; i < field.size(); ++i) {
+    const V v = field.Get(i);
     if (v < lo || v > hi)
-      fail(ErrorKind::kInvalid, "int32_data[{}] holds {} but a {} element there is {} to {}", i, v, dtype_name(t), lo,
+      fail(ErrorKind::kInvalid, "{}[{}] holds {} but a {} element there is {} to {}", what, i, v, dtype_name(t), lo,
            hi);
     out[i] = static_cast<Out>(v);
   }
+}
+
+// copy_narrow of int32_data, where every type narrower than 32 bits keeps its elements.
+template <typename Out>
+void copy_int32_data(const onnx::TensorProto& proto, Out* out, DType t, int32_t lo, int32_t hi) {
+  copy_narrow(proto.int32_data(), "int32_data", out, t, lo, hi);
 }
 
 // Number of typed-field values a tensor of `t` with `numel` elements must have.
@@ -150,14 +157,10 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto) {
       check_count("int64_data", proto.int64_data_size());
       copy_field(proto.int64_data(), out.mutable_data<int64_t>(), [](int64_t v) { return v; });
       break;
-    case DType::kUInt32:  // in uint64_data, each entry one of a uint32's values, as copy_narrow checks
+    case DType::kUInt32:
       check_count("uint64_data", proto.uint64_data_size());
-      for (int i = 0; i < proto.uint64_data_size(); ++i) {
-        const uint64_t v = proto.uint64_data(i);
-        if (v > UINT32_MAX)
-          fail(ErrorKind::kInvalid, "uint64_data[{}] holds {} but a uint32 element there is 0 to {}", i, v, UINT32_MAX);
-        out.mutable_data<uint32_t>()[i] = static_cast<uint32_t>(v);
-      }
+      copy_narrow(proto.uint64_data(), "uint64_data", out.mutable_data<uint32_t>(), t, uint64_t{0},
+                  uint64_t{UINT32_MAX});
       break;
     case DType::kUInt64:
       check_count("uint64_data", proto.uint64_data_size());
@@ -169,18 +172,18 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto) {
       break;
     // int32_data carries one element per entry for the narrower types; 16-bit floats
     // and float8 as their bit patterns.
-    case DType::kInt16: copy_narrow(proto, out.mutable_data<int16_t>(), t, INT16_MIN, INT16_MAX); break;
+    case DType::kInt16: copy_int32_data(proto, out.mutable_data<int16_t>(), t, INT16_MIN, INT16_MAX); break;
     case DType::kUInt16:
     case DType::kFloat16:
-    case DType::kBFloat16: copy_narrow(proto, out.mutable_data<uint16_t>(), t, 0, UINT16_MAX); break;
-    case DType::kInt8: copy_narrow(proto, out.mutable_data<int8_t>(), t, INT8_MIN, INT8_MAX); break;
-    case DType::kBool: copy_narrow(proto, out.mutable_data<uint8_t>(), t, 0, 1); break;
+    case DType::kBFloat16: copy_int32_data(proto, out.mutable_data<uint16_t>(), t, 0, UINT16_MAX); break;
+    case DType::kInt8: copy_int32_data(proto, out.mutable_data<int8_t>(), t, INT8_MIN, INT8_MAX); break;
+    case DType::kBool: copy_int32_data(proto, out.mutable_data<uint8_t>(), t, 0, 1); break;
     case DType::kUInt8:
     case DType::kFloat8E4M3FN:
     case DType::kFloat8E4M3FNUZ:
     case DType::kFloat8E5M2:
     case DType::kFloat8E5M2FNUZ:
-    case DType::kFloat8E8M0: copy_narrow(proto, out.mutable_data<uint8_t>(), t, 0, UINT8_MAX); break;
+    case DType::kFloat8E8M0: copy_int32_data(proto, out.mutable_data<uint8_t>(), t, 0, UINT8_MAX); break;
     default: fail(ErrorKind::kInvalid, "a {} tensor cannot take its data from a typed field", dtype_name(t));
   }
   return out;

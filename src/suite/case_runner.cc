@@ -61,7 +61,7 @@ std::vector<TestSetSpec> sets_of(const TestCase& t) {
     const std::string stem = fs::path(t.model).stem().string();
     check_numbered_files(t.files.inputs, stem + "_input", t.dir);
     check_numbered_files(t.files.outputs, stem + "_output", t.dir);
-    sets.push_back({fs::path(t.model).stem().string() + "_*.pb", t.dir, t.files});
+    sets.push_back({stem + "_*.pb", t.dir, t.files});
     return sets;
   }
   for (const std::string& dir : t.sets) sets.push_back({fs::path(dir).filename().string(), dir, list_test_set(dir)});

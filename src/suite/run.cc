@@ -248,7 +248,7 @@ RunReport run_model(const RunRequest& r) {
   const Graph& g = exec.graph();
   report.output_names = g.output_names();
 
-  if (r.check_tolerance_names) check_tolerance_names(r.tol, g.output_names(), "the model's outputs");
+  if (r.check_tolerance_names) check_tolerance_names(r.tol, report.output_names, "the model's outputs");
 
   // Output files are written under temporary names and appear only on commit; a folder
   // they cannot go to is refused before anything runs.
