@@ -103,18 +103,25 @@ std::vector<ResultTensor> read_folder(const fs::path& dir, FolderTensors which) 
     for (const auto& [file, name] : read_values_tsv(index.string())) out.push_back(read_result_file(dir / file, name));
     return out;
   }
-  // A test set: its output_K.pb files, in K order (its input_K.pb are not results).
-  if (which == FolderTensors::kTestSetOutputs && entry_exists(dir / "output_0.pb")) {
-    for (const std::string& f : list_test_set(dir.string()).outputs) out.push_back(read_result_file(f));
-    return out;
-  }
   std::vector<std::string> files;
   fs::directory_iterator it(dir, ec);
   if (ec) fail(ErrorKind::kIo, "{}: {}", dir.string(), ec.message());
   for (const fs::directory_entry& e : it)
     if (is_tensor_file(e.path()) && !e.is_directory(ec)) files.push_back(e.path().filename().string());
-  std::sort(files.begin(), files.end(), natural_less);
   if (files.empty()) fail(ErrorKind::kInvalid, "{}: no .pb, .tensorproto or .npy files", dir.string());
+  // A test set: its output_K.pb files first, in K order, and its input_K.pb left out (they
+  // are not results). Any other tensor file beside them is a result too: skipping it would
+  // let a value that differs pass unseen.
+  if (which == FolderTensors::kTestSetOutputs && entry_exists(dir / "output_0.pb")) {
+    const TestSetFiles set = list_test_set(dir.string());
+    std::vector<std::string> numbered;
+    for (const auto* list : {&set.inputs, &set.outputs})
+      for (const std::string& f : *list) numbered.push_back(fs::path(f).filename().string());
+    std::erase_if(
+        files, [&](const std::string& f) { return std::find(numbered.begin(), numbered.end(), f) != numbered.end(); });
+    for (const std::string& f : set.outputs) out.push_back(read_result_file(f));
+  }
+  std::sort(files.begin(), files.end(), natural_less);
   for (const std::string& f : files) out.push_back(read_result_file(dir / f));
   return out;
 }

@@ -46,9 +46,10 @@ struct ResultTensor {
 enum class FolderTensors { kTestSetOutputs, kEveryFile };
 
 // The tensors of `path`, in order: a folder's tensor files in values.tsv's order when it
-// has one (a --dump-intermediates folder), its output_K.pb files by K when it has those
-// and `which` asks for them (a test set), else sorted naturally; an .npz's members in
-// archive order; a single tensor file. Other files in a folder are ignored. Only what
+// has one (a --dump-intermediates folder), else sorted naturally, but a test set's first
+// (when it has output_K.pb files and `which` asks for them: those by K, then its other
+// tensor files, its input_K.pb left out); an .npz's members in archive order; a single
+// tensor file. Files of other kinds in a folder are ignored. Only what
 // the files say of their tensors is read here, not their data (but where a file cannot
 // be streamed). Throws Error(kIo) for what cannot be read, Error(kInvalid) for a damaged
 // file or a folder without tensor files.

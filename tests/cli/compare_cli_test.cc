@@ -89,6 +89,29 @@ TEST_CASE("compare: a flipped element exits 1 and is named, in text, -q and --js
   CHECK_EXIT(run_cli({"compare", s.a, s.flipped, "--check-error-stat", "median", "-q"}), 0);
 }
 
+TEST_CASE("compare: tensor files beside a test set's outputs are compared too", "[cli][compare]") {
+  // Two test-set folders whose output_0.pb agree, with w.pb and z.npy beside them that
+  // differ: the verdict must see them (it once read a test set's output_K.pb alone).
+  TempDir d;
+  for (const char* side : {"p", "q"}) {
+    fs::create_directories(d.file(side));
+    write_tensor_file(d.file(side) + "/input_0.pb", float_tensor({3}, {7, 8, 9}), "x");
+    write_tensor_file(d.file(side) + "/output_0.pb", float_tensor({3}, {1, -2, 3}), "y");
+    const float scale = side[0] == 'p' ? 1.0f : 100.0f;
+    write_tensor_file(d.file(side) + "/w.pb", float_tensor({3}, {1, -2, 3 * scale}), "w");
+    write_npy_file(d.file(side) + "/z.npy", float_tensor({3}, {scale, 0, 0}));
+  }
+  const ProcessResult r = run_cli({"compare", d.file("p"), d.file("q"), "--json"});
+  CHECK_EXIT(r, 1);
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  REQUIRE(doc["values"].size() == 3);  // the input is no result
+  CHECK(doc["values"][0]["name"] == "y");
+  CHECK(doc["same"] == 1);
+  const ProcessResult q = run_cli({"compare", d.file("p"), d.file("q"), "-q"});
+  CHECK_EXIT(q, 1);
+  CHECK_THAT(q.err, Contains("2 of 3 values differ"));
+}
+
 TEST_CASE("compare: a value on one side only is a difference", "[cli][compare]") {
   Sets s;
   fs::remove(s.flipped + "/z.pb");

@@ -28,6 +28,7 @@ using namespace onnxrun::test;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 using TP = onnx::TensorProto;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -84,6 +85,27 @@ TEST_CASE("--expected takes a folder of output_K files, one file, NAME=FILE and 
     CHECK_EXIT(r, 0);
     CHECK_THAT(r.out, Contains("output 'y': float[6,10]") && Contains("  ok (60 elements, exact)"));
   }
+}
+
+TEST_CASE("--expected DIR with output_0.pb reads the other tensor files beside it too", "[cli][expected]") {
+  // A model of two outputs; the folder holds the right output_0.pb (y) and a wrong z.npy.
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", TP::FLOAT, {3});
+  add_output(m, "y", TP::FLOAT, {3});
+  add_output(m, "z", TP::FLOAT, {3});
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"y"}, "a"), "alpha", 0.5f);
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"z"}, "b"), "alpha", 0.25f);
+  const std::string model = save_model(m, d.file("model.onnx")), x = d.file("x.npy"), e = d.file("e");
+  write_npy_file(x, float_tensor({3}, {-4, 2, 8}));
+  fs::create_directories(e);
+  write_tensor_file(e + "/output_0.pb", float_tensor({3}, {-2, 2, 8}), "y");
+  write_npy_file(e + "/z.npy", float_tensor({3}, {-100, 2, 8}));
+  const ProcessResult r = run_cli({model, "-i", x, "--expected", e, "-q"});
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.err, Contains("1 of 2 outputs differs (z:"));
+  write_npy_file(e + "/z.npy", float_tensor({3}, {-1, 2, 8}));
+  CHECK_EXIT(run_cli({model, "-i", x, "--expected", e, "-q"}), 0);
 }
 
 TEST_CASE("--expected reports a mismatch with statistics and a histogram, exit 1, no output files", "[cli][expected]") {

@@ -51,6 +51,18 @@ TEST_CASE("a folder of .npy and .pb, a test set, an .npz and one file read as re
   CHECK(set[0].name == "x");
   CHECK(set[1].name == "y");
 
+  // Any other tensor file beside a test set's outputs is a result too, after them: left
+  // out, a value that differs would pass unseen.
+  write_tensor_file(ts.file("output_1.pb"), float_tensor({5}), "y1");
+  write_tensor_file(ts.file("w.pb"), float_tensor({5}), "w");
+  write_npy_file(ts.file("a.npy"), float_tensor({5}));
+  set = read_result_files(ts.path());
+  REQUIRE(set.size() == 4);
+  CHECK(set[0].name == "y");
+  CHECK(set[1].name == "y1");
+  CHECK(set[2].name == "a");
+  CHECK(set[3].name == "w");
+
   write_npz_file(d.file("r.npz"), {{"b", float_tensor({1})}, {"a", float_tensor({2})}});
   set = read_result_files(d.file("r.npz"));
   REQUIRE(set.size() == 2);
