@@ -16,6 +16,7 @@
 #include "cli/help_text.h"
 #include "cli/named_values.h"
 #include "cli/progress.h"
+#include "core/error.h"
 #include "core/thread_pool.h"
 #include "suite/compare_sets.h"
 #include "suite/json_documents.h"
@@ -79,16 +80,18 @@ void print_text(const SetsComparison& s, bool quiet) {
     if (quiet && p.same()) continue;
     const std::string name = p.name.empty() ? "(unnamed)" : "'" + p.name + "'";
     if (!p.comparison) {
-      fmt::print("{}: only in {} ({})\n", name, p.file_a.empty() ? "B" : "A", p.file_a.empty() ? p.file_b : p.file_a);
+      fmt::print("{}: only in {} ({})\n", printable(name), p.file_a.empty() ? "B" : "A",
+                 printable(p.file_a.empty() ? p.file_b : p.file_a));
       continue;
     }
-    fmt::print("{}: {} vs {}\n  {}\n{}", name, p.file_a, p.file_b, p.comparison->verdict(),
-               p.comparison->error_report("  "));
+    fmt::print("{}: {} vs {}\n  {}\n{}", printable(name), printable(p.file_a), printable(p.file_b),
+               p.comparison->verdict(), p.comparison->error_report("  "));
   }
   if (s.first_divergent) {
     const ValuePair& first = s.values[*s.first_divergent];
-    fmt::print("first divergent value{}: {}\n", s.model.empty() ? "" : " in graph order",
-               first.name.empty() ? first.file_a.empty() ? first.file_b : first.file_a : "'" + first.name + "'");
+    fmt::print(
+        "first divergent value{}: {}\n", s.model.empty() ? "" : " in graph order",
+        printable(first.name.empty() ? first.file_a.empty() ? first.file_b : first.file_a : "'" + first.name + "'"));
   }
   fmt::print("{} of {} values agree\n", same, s.values.size());
 }

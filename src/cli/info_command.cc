@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
+#include "core/error.h"
 #include "model/describe.h"
 #include "model/load.h"
 #include "suite/json_documents.h"
@@ -74,16 +75,17 @@ int run_info(InfoArgs& a) {
   options.leave_tensor_data_unread = true;  // info shows no initializer's values
   const Model model = load_model(a.model, options);
   if (a.verify) {
-    fmt::print("{}", verify_plan_text(plan_verify(model), model.graph));
+    fmt::print("{}", printable_lines(verify_plan_text(plan_verify(model), model.graph)));
     return kExitOk;
   }
   const std::optional<Fusion> fusion = default_fusion(model.graph);
   if (a.json) {
     fmt::print("{}", info_json(model, fusion));
   } else {
-    fmt::print("model:          {}\n", a.model);
-    fmt::print("{}", describe_model_text(model, a.all));
-    if (fusion) fmt::print("fusion (as it runs; --no-fuse runs each node alone):\n{}", describe_fusion(*fusion));
+    fmt::print("model:          {}\n", printable(a.model));
+    fmt::print("{}", printable_lines(describe_model_text(model, a.all)));
+    if (fusion)
+      fmt::print("fusion (as it runs; --no-fuse runs each node alone):\n{}", printable_lines(describe_fusion(*fusion)));
   }
   return kExitOk;
 }

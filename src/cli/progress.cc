@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/error.h"
+
 namespace onnxrun::cli {
 namespace {
 
@@ -33,12 +35,12 @@ void TestProgress::print_result(size_t index, const TestResult& r) {
                                  r.name, r.seconds);
   const bool unsupported = r.outcome == Outcome::kUnsupported;
   if (unsupported) line += ": " + (r.causes.empty() ? r.message : fmt::format("{}", fmt::join(r.causes, ", ")));
-  fmt::print(out_, "{}\n", line);
+  fmt::print(out_, "{}\n", printable(line));
   if (unsupported || r.outcome == Outcome::kPassed || r.message.empty()) return;
   size_t pos = 0;
   while (pos <= r.message.size()) {
     const size_t nl = std::min(r.message.find('\n', pos), r.message.size());
-    fmt::print(out_, "    {}\n", r.message.substr(pos, nl - pos));
+    fmt::print(out_, "    {}\n", printable(r.message.substr(pos, nl - pos)));
     pos = nl + 1;
   }
 }
@@ -103,7 +105,7 @@ void CompareProgressLine::update(const std::string& value, int pass, int64_t don
   const auto now = std::chrono::steady_clock::now();
   if (shown_ && done < numel && now - last_draw_ < std::chrono::milliseconds(100)) return;
   last_draw_ = now;
-  const std::string name = value.empty() ? "(unnamed)" : value;
+  const std::string name = value.empty() ? "(unnamed)" : printable(value);
   fmt::print(out_, "\r\033[Kcomparing {}  {}%{}", name, numel ? done * 100 / numel : 100,
              pass > 1 ? fmt::format("  (pass {}: the exact median of the errors)", pass) : "");
   std::fflush(out_);

@@ -170,7 +170,7 @@ int run_report(ReportArgs& a) {
     fmt::print("Merged {} of {} shards ({}): {}\n", m.merge.shards.size(), m.merge.shard_count,
                fmt::join(m.merge.shards, ", "),
                m.tests.size() == 1 ? "1 test" : fmt::format("{} tests", m.tests.size()));
-  fmt::print("{}", c.text);
+  fmt::print("{}", printable_lines(c.text));
   return c.failed ? report_mismatch(c.failure) : kExitOk;
 }
 

@@ -201,7 +201,8 @@ int exit_code_of(const RunReport& report) {
 int run(RunOptions& o) {
   if (o.print_graph) {
     const PlannedGraph planned = planned_graph(request_from_options(o));
-    fmt::print("{}fusion\n{}", format_graph(planned.graph), describe_fusion(planned.fusion));
+    fmt::print("{}fusion\n{}", printable_lines(format_graph(planned.graph)),
+               printable_lines(describe_fusion(planned.fusion)));
     return kExitOk;
   }
   RunReport report = run_model(request_for(o));

@@ -276,7 +276,7 @@ int run_test(TestOptions& o) {
                          o.closing.scope ? &*o.closing.scope : nullptr);
     write_json_report(o.update_baseline, run_info(o), summarize(updated, summary.seconds), updated);
   }
-  fmt::print("{}", c.text);
+  fmt::print("{}", printable_lines(c.text));
   return c.failed ? report_mismatch(c.failure) : kExitOk;
 }
 

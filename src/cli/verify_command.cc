@@ -16,6 +16,7 @@
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
 #include "cli/named_values.h"
+#include "core/error.h"
 #include "io/atomic_file.h"
 #include "io/output_names.h"
 #include "suite/json_documents.h"
@@ -132,7 +133,7 @@ int run_verify(VerifyArgs& a) {
   check_tolerance_names(options.tolerance, names, "the nodes' outputs");
   if (!a.junit.empty()) write_text_file_now(a.junit, verify_junit(r, report_stamp_now()));
   if (a.json) fmt::print("{}", verify_json(r));
-  else fmt::print("{}", verify_text(r, a.common.verbosity.quiet));
+  else fmt::print("{}", printable_lines(verify_text(r, a.common.verbosity.quiet)));
   return r.passed() ? kExitOk : report_mismatch(r.failure_summary());
 }
 

@@ -4,16 +4,24 @@
 
 namespace onnxrun {
 
-std::string printable(std::string_view text) {
+namespace {
+
+std::string escape_controls(std::string_view text, bool keep_newlines) {
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {
     const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    if ((u < 0x20 || u == 0x7f) && !(keep_newlines && c == '\n')) out += fmt::format("\\x{:02x}", u);
     else out += c;
   }
   return out;
 }
+
+}  // namespace
+
+std::string printable(std::string_view text) { return escape_controls(text, false); }
+
+std::string printable_lines(std::string_view text) { return escape_controls(text, true); }
 
 namespace {
 

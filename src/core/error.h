@@ -50,6 +50,11 @@ struct Cause {
 // (a NUL that would end what(), an escape sequence that would reach the terminal, a
 // newline that would split the one line) written as \xNN.
 std::string printable(std::string_view text);
+// A report of several lines for standard output: printable() but for its newlines. Names
+// from a model or a folder reach every line of a report (verify, info, --print-graph, a
+// test's progress); an escape sequence among them would rewrite the terminal or forge a
+// line of a CI log.
+std::string printable_lines(std::string_view text);
 
 // `text` as valid UTF-8: each byte that is no part of a well-formed UTF-8 sequence
 // written as the four characters \xNN, the rest unchanged. A file name in a JSON report

@@ -273,8 +273,9 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
            "{}: no tests found (expected model.onnx beside test_data_set_* folders, or *.onnx files)", path);
   }
   // One name in every door (text, JSON, JUnit, filters, shards): a folder name that is not
-  // UTF-8 would be U+FFFD in the reports and match no test when read back.
-  for (TestCase& c : w.found) c.name = valid_utf8(c.name);
+  // UTF-8 would be U+FFFD in the reports and match no test when read back, and a control
+  // character would reach the terminal, a CI log or the JUnit XML (which may not hold one).
+  for (TestCase& c : w.found) c.name = printable(valid_utf8(c.name));
   std::stable_sort(w.found.begin(), w.found.end(),
                    [](const TestCase& a, const TestCase& b) { return natural_less(a.name, b.name); });
   // Two PATHs can yield the same relative name: keep names unique, first one unchanged.
@@ -304,7 +305,7 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
   return w.found;
 }
 
-std::string reported_model(const TestCase& t) { return valid_utf8(t.model.empty() ? t.dir : t.model); }
+std::string reported_model(const TestCase& t) { return printable(valid_utf8(t.model.empty() ? t.dir : t.model)); }
 
 void parse_shard(const std::string& text, Selection& sel) {
   static const std::regex kShard(R"((\d{1,6})/(\d{1,6}))");

@@ -4,15 +4,22 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/check_exit.h"
+#include "support/model_builder.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
+#include "support/tensors.h"
 
+using namespace onnxrun;
 using namespace onnxrun::test;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -83,5 +90,43 @@ TEST_CASE("bench --help describes --repeat and --duration, and no internal funct
       INFO(line);
       CHECK_THAT(line, Contains("timed runs"));
     }
+  }
+}
+
+TEST_CASE("names from a model or a folder reach standard output with their control characters escaped",
+          "[cli][messages][bad-input]") {
+  // An escape sequence in a node, value or folder name would rewrite the terminal or forge
+  // a line of a CI log in every door that prints names: verify, info, --print-graph, test
+  // (its progress, --list and report) and compare. Each writes it as \x1b, as stderr does.
+  const std::string esc = "\x1b[2K";
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "y" + esc, onnx::TensorProto::FLOAT, {2});
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"y" + esc}, "n" + esc), "alpha", 0.5f);
+  const std::string model = save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("x.pb"), float_tensor({2}, {-2, 2}), "x");
+  write_tensor_file(d.file("y.pb"), float_tensor({2}, {-1, 3}), "y" + esc);
+  const std::string tree = d.file("tree"), test = tree + "/t" + esc;
+  write_leaky_test(test, 2.0f);  // a wrong expected output: the report names the test
+  std::filesystem::create_directories(d.file("a" + esc));
+  std::filesystem::create_directories(d.file("b"));
+  write_tensor_file(d.file("a" + esc) + "/v.pb", float_tensor({2}, {1, 2}), "v" + esc);
+  write_tensor_file(d.file("b") + "/v.pb", float_tensor({2}, {1, 3}), "v" + esc);
+  const std::vector<std::pair<std::vector<std::string>, int>> doors = {
+      {{"verify", model, d.file("x.pb"), d.file("y.pb")}, 1},
+      {{"info", model}, 0},
+      {{model, "-i", "x=[1,2]", "--print-graph"}, 0},
+      {{"test", tree}, 1},
+      {{"test", tree, "--list"}, 0},
+      {{"compare", d.file("a" + esc), d.file("b")}, 1},
+  };
+  for (const auto& [args, code] : doors) {
+    const ProcessResult r = run_cli(args);
+    INFO(args[0] << " " << args[1] << "\n" << r.out);
+    CHECK_EXIT(r, code);
+    CHECK(r.out.find('\x1b') == std::string::npos);
+    CHECK_THAT(r.out, Contains("\\x1b[2K"));
+    CHECK(r.err.find('\x1b') == std::string::npos);
   }
 }
