@@ -10,6 +10,7 @@
 #include <random>
 
 #include "core/error.h"
+#include "core/memory_limit.h"
 #include "core/thread_pool.h"
 #include "exec/executor.h"
 #include "exec/fused_chain.h"
@@ -368,6 +369,19 @@ TEST_CASE("a run into the caller's vector replaces what it held and keeps its ca
   CHECK(out[0].data<float>()[1] == 2.0f);
   CHECK_THROWS_WITH(e.run({{"nope", x}}, out), Catch::Contains("unknown input 'nope'"));
   CHECK(out.empty());  // no stale outputs after a failed run
+}
+
+TEST_CASE("an elementwise output over the memory limit is refused naming it, and counts nothing", "[exec]") {
+  // overwrite_or_allocate reuses its input's checked shape and size; the refusal still
+  // names the tensor, as Tensor's constructor does.
+  const Tensor shared = float_tensor(std::vector<float>(1000, 1.0f));
+  Tensor x = shared;
+  const size_t saved = memory_limit();
+  const size_t before = memory_in_use();
+  set_memory_limit(before + 1000);
+  CHECK_THROWS_WITH(overwrite_or_allocate(x), Catch::Contains("float[1000] needs 3.91 KiB (4000 bytes)"));
+  set_memory_limit(saved);
+  CHECK(memory_in_use() == before);
 }
 
 TEST_CASE("every run checks its inputs' types, after runs of other types passed", "[exec]") {
