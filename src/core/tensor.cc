@@ -212,7 +212,10 @@ std::byte* Buffer::mutable_data() {
 }
 
 Tensor::Tensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)), numel_(checked_numel(shape_)) {
-  const size_t bytes = checked_bytes(dtype_, numel_, shape_);
+  allocate(checked_bytes(dtype_, numel_, shape_));
+}
+
+void Tensor::allocate(size_t bytes) {
   // The tensor is named only when the memory limit refuses it: formatting its name for
   // every allocation would cost more than a small run's arithmetic.
   try {
@@ -231,7 +234,12 @@ Tensor::Tensor(DType dtype, Shape shape, std::shared_ptr<Buffer> buffer)
 
 Tensor overwrite_or_allocate(Tensor& x) {
   if (x.can_overwrite()) return std::move(x);
-  return Tensor(x.dtype_, std::move(x.shape_));
+  Tensor y;  // x's shape and size were checked when x was made
+  y.dtype_ = x.dtype_;
+  y.shape_ = std::move(x.shape_);
+  y.numel_ = x.numel_;
+  y.allocate(x.nbytes());
+  return y;
 }
 
 std::string Tensor::describe() const { return fmt::format("{}{}", dtype_name(dtype_), shape_to_string(shape_)); }

@@ -137,6 +137,7 @@ class Tensor {
 
  private:
   friend Tensor overwrite_or_allocate(Tensor& x);
+  void allocate(size_t bytes);  // an owned buffer of `bytes`, counted against the memory limit
 
   DType dtype_ = DType::kUndefined;
   Shape shape_;

@@ -25,6 +25,9 @@ template <typename T, typename A>
 void split(ThreadPool* pool, size_t n, const T* x, T* y, void (*kernel)(const T*, T*, size_t, A), A alpha) {
   const size_t min_piece =
       n * sizeof(T) >= kLeakyReluStreamBytes ? kLeakyReluStreamBytes / sizeof(T) : worthwhile_piece(pool, n, sizeof(T));
+  // One piece: called straight, as the std::function below would hold its captures on
+  // the heap (a malloc and a free per run of a small tensor).
+  if (n <= min_piece) return kernel(x, y, n, alpha);
   parallel_for(pool, n, min_piece, 64 / sizeof(T), [&](size_t b, size_t e) { kernel(x + b, y + b, e - b, alpha); });
 }
 
