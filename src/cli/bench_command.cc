@@ -20,6 +20,7 @@
 #include "cli/shape_args.h"
 #include "core/error.h"
 #include "core/fail.h"
+#include "core/log.h"
 #include "core/thread_pool.h"
 #include "ops/leaky_relu_paths.h"
 #include "suite/bench.h"
@@ -111,6 +112,7 @@ void check_bench(BenchArgs& a) { bench_request(a); }
 int run_bench(BenchArgs& a) {
   if (const std::optional<RunRequest> request = bench_request(a)) {
     const RunReport report = run_model(*request);
+    for (const std::string& w : report.warnings()) log::warn("{}", w);
     print_result(a, a.request.model, report.threads, *report.bench);
     return kExitOk;
   }

@@ -7,6 +7,8 @@
 #include <new>
 #include <system_error>
 
+#include <sys/resource.h>
+
 #include <fmt/core.h>
 
 #include "cli/app_common.h"
@@ -15,9 +17,25 @@
 #include "cli/stdout_check.h"
 #include "io/cleanup_signals.h"
 
+namespace {
+
+// A run holds a descriptor for every file it will commit until it commits them
+// (io/owned_temp.h): a --dump-intermediates of a long graph one per value, past the soft
+// limit most shells set (1024). It is raised to the hard limit, as Go and systemd do;
+// a run beyond that is refused with "Too many open files" (exit 3), never cut short.
+void raise_open_file_limit() {
+  rlimit r{};
+  if (::getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur >= r.rlim_max) return;
+  r.rlim_cur = r.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &r);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace onnxrun::cli;
   guard_stdout();
+  raise_open_file_limit();
   // SIGINT/SIGTERM remove the run's temporaries and half-committed outputs (io/cleanup_signals.h).
   onnxrun::install_cleanup_signal_handlers();
   try {

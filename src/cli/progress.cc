@@ -36,6 +36,7 @@ void TestProgress::print_result(size_t index, const TestResult& r) {
   const bool unsupported = r.outcome == Outcome::kUnsupported;
   if (unsupported) line += ": " + (r.causes.empty() ? r.message : fmt::format("{}", fmt::join(r.causes, ", ")));
   fmt::print(out_, "{}\n", printable(line));
+  for (const std::string& w : r.warnings) fmt::print(out_, "    warning: {}\n", printable(w));
   if (unsupported || r.outcome == Outcome::kPassed || r.message.empty()) return;
   size_t pos = 0;
   while (pos <= r.message.size()) {
@@ -80,8 +81,8 @@ void TestProgress::done(size_t index, const TestResult& r) {
   ++finished_;
   ++counts_.counts[static_cast<int>(r.outcome)];
   if (live_) {
-    // Problems right away (completion order), above the bar; the bar counts the rest.
-    if (is_problem(r.outcome, strict_)) {
+    // Problems and warnings right away (completion order), above the bar; the bar counts the rest.
+    if (is_problem(r.outcome, strict_) || !r.warnings.empty()) {
       clear_bar();
       print_result(index, r);
     }

@@ -207,6 +207,7 @@ int run(RunOptions& o) {
   }
   RunReport report = run_model(request_for(o));
   if (!report.notice.empty()) log::warn("{}", report.notice);
+  for (const std::string& w : report.warnings()) log::warn("{}", w);
   if (o.json) fmt::print("{}", run_json(report));
   else print_run_text(report, o.common.verbosity.quiet);
   const int code = exit_code_of(report);

@@ -54,9 +54,9 @@ std::string unescape_tsv_field(const std::string& s) {
 }  // namespace
 
 ValueDump::ValueDump(std::string dir, TensorFormat format)
-    : dir_(std::move(dir)), folder_(OutputFolder::make(dir_)), format_(format) {}
+    : dir_(std::move(dir)), folder_(set_.folder(dir_)), format_(format) {}
 
-ValueDump::~ValueDump() = default;  // values not ended: their temporaries go
+ValueDump::~ValueDump() = default;  // not finished: every temporary goes, and the folders made
 
 std::string ValueDump::claim_file(const std::string& value_name) {
   const std::string ext = single_file_extension(format_);
@@ -80,7 +80,7 @@ void ValueDump::write(const std::string& value_name, const Tensor& t) {
 }
 
 size_t ValueDump::begin_value(const std::string& value_name, DType dtype, const Shape& shape) {
-  const WriteTarget path(folder_, claim_file(value_name));
+  const WriteTarget path = set_.target(folder_, claim_file(value_name));
   const std::string& file = path.name;
   const TensorFormat format = format_ == TensorFormat::kPb ? TensorFormat::kPb : TensorFormat::kNpy;
   auto out = std::make_unique<StreamedTensorFile>(path, format, dtype, shape, value_name);
@@ -101,9 +101,7 @@ void ValueDump::end_value(size_t id) {
   if (it == open_.end()) fail(ErrorKind::kInternal, "ValueDump: end of value {}, which is not open", id);
   const std::unique_ptr<StreamedTensorFile> out = std::move(it->second);
   open_.erase(it);
-  // In no OutputSet: a failed run keeps the values dumped so far, on purpose, as they
-  // show where it went wrong.
-  out->commit();
+  out->commit();  // into the set: in place with the others on finish()
   index_[id].written = true;
 }
 
@@ -115,7 +113,8 @@ size_t ValueDump::finish() {
       text += e.file + "\t" + escape_tsv_field(e.value_name) + "\n";
       ++count;
     }
-  write_text_file_now(WriteTarget(folder_, kDumpIndexName), text);
+  write_text_file(set_.target(folder_, kDumpIndexName), text);
+  set_.commit();
   return count;
 }
 

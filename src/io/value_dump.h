@@ -4,9 +4,11 @@
 // file_name_for_value (a clash, ignoring case, gets "~2", "~3", ...); DIR/values.tsv lists
 // "file<TAB>value name" in the order the values were produced, the value name with a
 // backslash, tab, newline and carriage return written as \\, \t, \n and \r.
-// Used as the Executor's ValueObserver; exec itself writes no files. Its files join no
-// OutputSet (io/output_set.h): a run that fails part way leaves the values written so
-// far, as they show where it went wrong.
+// Used as the Executor's ValueObserver; exec itself writes no files. The files join the
+// dump's own OutputSet (io/output_set.h), which finish() commits: the dump appears whole
+// once the run has produced every value (whatever its verdict), or not at all. A run that
+// fails or is interrupted (SIGINT/SIGTERM) before then leaves none of its files, and a
+// folder it made for them goes too, as -o's does; a folder that stood is left as it was.
 #pragma once
 
 #include <map>
@@ -19,6 +21,7 @@
 #include "core/tensor.h"
 #include "io/output_folder.h"
 #include "io/output_names.h"
+#include "io/output_set.h"
 #include "io/streamed_tensor_file.h"
 #include "io/tensor_format.h"
 
@@ -26,7 +29,8 @@ namespace onnxrun {
 
 class ValueDump {
  public:
-  // Creates `dir` if missing (Error(kIo) when it cannot). npz is written as npy files.
+  // Creates `dir` if missing (Error(kIo) when it cannot; the dump's set takes it back
+  // unless finish() commits). npz is written as npy files.
   ValueDump(std::string dir, TensorFormat format);
 
   ~ValueDump();
@@ -46,7 +50,8 @@ class ValueDump {
   void append(size_t id, const void* data, size_t n);
   void end_value(size_t id);
 
-  // Writes DIR/values.tsv. Returns the number of values written.
+  // Writes DIR/values.tsv and puts every file in place (OutputSet::commit). Returns the
+  // number of values written.
   size_t finish();
 
  private:
@@ -58,6 +63,7 @@ class ValueDump {
     bool written = false;
   };
   std::string dir_;
+  OutputSet set_;                               // before folder_: it records the folders made
   std::shared_ptr<const OutputFolder> folder_;  // opened once: names in it are replaced, never followed
   TensorFormat format_;
   std::set<std::string> used_;                                  // file names claimed, in lower case

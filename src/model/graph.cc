@@ -13,6 +13,15 @@ std::string describe(const ValueInfo& v) {
   return fmt::format("{}[{}]", type, fmt::join(dims, ","));
 }
 
+bool shape_fits(const ValueInfo& v, const Shape& s) {
+  if (!v.shape) return true;
+  const std::vector<Dim>& dims = *v.shape;
+  if (dims.size() != s.size()) return false;
+  for (size_t k = 0; k < dims.size(); ++k)
+    if (dims[k].fixed() && dims[k].value != s[k]) return false;
+  return true;
+}
+
 std::string Node::label() const { return fmt::format("node '{}' ({})", name, op_type); }
 
 std::string Function::label() const {

@@ -33,6 +33,9 @@ struct ValueInfo {
 
 // "float[N,3,?]"
 std::string describe(const ValueInfo& v);
+// Whether `s` is a shape `v` declares: true when no shape is declared; else the rank and
+// every fixed dim as declared (a symbolic or unknown dim takes any size).
+bool shape_fits(const ValueInfo& v, const Shape& s);
 
 struct Node {
   std::string name;  // may be empty in the file; the loader names it "#k" then

@@ -71,6 +71,7 @@ ComparisonBuilder::ComparisonBuilder(DType expected_dtype, const Shape& expected
   c_.atol = tol.atol;
   c_.stat = tol.stat;
   c_.exact = tol.exact;
+  c_.integers = has_integer_ulps(expected_dtype);
   if (!tol.exact) c_.ulp_bound = tol.max_ulp;
   if (expected_dtype != actual_dtype || expected_shape != actual_shape) {
     c_.problem = fmt::format("expected {}{}, got {}{}", dtype_name(expected_dtype), shape_to_string(expected_shape),
@@ -210,7 +211,7 @@ std::string Comparison::verdict() const {
   // that "exact" can only mean bit-identical.
   const std::string not_identical =
       bit_differences == 0 ? std::string() : fmt::format("{} of {} not bit-identical, ", bit_differences, numel);
-  const std::string ulps = fmt::format("max ulp {}", ulp_text(max_ulp));
+  const std::string ulps = fmt::format("max ulp {}", ulp_text(max_ulp, integers));
   // What decides, and so what "worst" means: the tolerance, the ULP bound or the bits.
   std::string rule, worst_means;
   if (exact) {
@@ -250,8 +251,8 @@ std::string Comparison::verdict() const {
       "{}; {}{}; {}",
       mismatches, numel, rule, worst_means, worst_position, worst_index,
       expected_text.empty() ? fmt::format("{}", expected) : expected_text, bits(expected_bits),
-      actual_text.empty() ? fmt::format("{}", actual) : actual_text, bits(actual_bits), abs_err, rel_err, ulp_text(ulp),
-      not_identical, ulps, remedy);
+      actual_text.empty() ? fmt::format("{}", actual) : actual_text, bits(actual_bits), abs_err, rel_err,
+      ulp_text(ulp, integers), not_identical, ulps, remedy);
   if (stat == ErrorStat::kElemwise || exact || ulp_bound) {
     if (!ok) return differ;
     if (bit_identical()) return fmt::format("ok ({}, exact)", count);
@@ -272,7 +273,7 @@ std::string Comparison::verdict() const {
 
 std::string Comparison::brief() const {
   if (!problem.empty()) return problem;
-  const std::string ulps = fmt::format("max ulp {}", ulp_text(max_ulp));
+  const std::string ulps = fmt::format("max ulp {}", ulp_text(max_ulp, integers));
   if (exact) return fmt::format("{} of {} elements not bit-identical, {}", mismatches, numel, ulps);
   if (ulp_bound)
     return fmt::format("{} of {} elements beyond {} ULP{}, {}", mismatches, numel, *ulp_bound,

@@ -33,6 +33,9 @@ struct Comparison {
   int64_t numel = 0;
   int64_t bit_differences = 0;  // elements whose bits differ (-0 for +0, another NaN payload, any error)
   uint64_t max_ulp = 0;         // the largest ULP distance of any element (kUlpInfinite: NaN, inf mismatch)
+  // Integer or bool elements: every ULP distance is their difference, a number, kUlpInfinite
+  // (2^64 - 1, int64's extremes apart) included (suite/ulp.h ulp_text).
+  bool integers = false;
   // The worst element: largest error relative to what the tolerance allows (under exact
   // or max_ulp: the largest ULP distance); NaN and infinity mismatches count as worst of all.
   int64_t worst_index = -1;

@@ -120,9 +120,10 @@ struct FastComparison {
     const double e = E::value(eb), a = E::value(ab);
     double d = 0, score = 0;  // score: error / allowed error; > 1 fails; inf: no tolerance fixes it
     if constexpr (!E::kTolerant) {
-      // Integers must be equal; the bits decide, since doubles above 2^53 round.
+      // Integers must be equal; the bits decide, since doubles above 2^53 round. Their
+      // error is their difference, exact as a ULP distance (a - e may round to 0).
       score = same ? 0 : kInf;
-      d = std::fabs(a - e);
+      d = static_cast<double>(ulp);
     } else if (std::isnan(e) || std::isnan(a)) {
       score = (std::isnan(e) && std::isnan(a)) ? 0 : kInf;
     } else if (std::isinf(e) || std::isinf(a)) {
@@ -252,8 +253,8 @@ struct FastComparison {
 
   // A later pass (ComparisonBuilder::finish_in_passes) wants only each element's errors, for
   // the medians: the errors element() and tally() give it, without the rest of their
-  // work. A mismatch no tolerance fixes is (inf, inf); no error at all is (0, 0), which
-  // the medians leave out.
+  // work. A NaN or infinity mismatch is (inf, inf), unequal integers their difference; no
+  // error at all is (0, 0), which the medians leave out.
   template <class E>
   static void errors_only(const char* expected, const char* actual, int64_t n, double* abs_err, double* rel_err) {
     using B = typename E::B;
@@ -263,7 +264,8 @@ struct FastComparison {
       if (eb == ab) {
         // no error
       } else if constexpr (!E::kTolerant) {
-        d = rel = kInf;  // unequal integers or bools
+        d = static_cast<double>(E::ulps(eb, ab));  // unequal integers or bools, as element() has it
+        rel = relative_error(d, E::value(eb));
       } else {
         const double e = E::value(eb), a = E::value(ab);
         if (std::isnan(e) || std::isnan(a)) {

@@ -20,21 +20,6 @@ bool is_float_type(DType t) {
   return t == DType::kFloat || t == DType::kDouble || t == DType::kFloat16 || t == DType::kBFloat16;
 }
 
-bool is_integer_type(DType t) {
-  switch (t) {
-    case DType::kInt8:
-    case DType::kUInt8:
-    case DType::kBool:
-    case DType::kInt16:
-    case DType::kUInt16:
-    case DType::kInt32:
-    case DType::kUInt32:
-    case DType::kInt64:
-    case DType::kUInt64: return true;
-    default: return false;
-  }
-}
-
 }  // namespace
 
 void ComparisonBuilder::add_reference(int64_t begin, const Tensor& expected, const Tensor& block, int64_t from,
@@ -42,7 +27,7 @@ void ComparisonBuilder::add_reference(int64_t begin, const Tensor& expected, con
   Comparison& c = c_;
   const DType dtype = dtype_;
   const bool floating = is_float_type(dtype);
-  const bool bytes_only = !floating && !is_integer_type(dtype);
+  const bool bytes_only = !floating && !has_integer_ulps(dtype);
   const size_t sz = dtype_size(dtype);
   const auto* expected_bytes = static_cast<const char*>(expected.raw());
   const auto* actual_bytes = static_cast<const char*>(block.raw());
@@ -62,8 +47,9 @@ void ComparisonBuilder::add_reference(int64_t begin, const Tensor& expected, con
       a = element_as_double(block, i);
       if (!floating) {
         // Integers must be equal; the raw bytes decide, since doubles above 2^53 round.
+        // Their error is their difference, exact as a ULP distance (a - e may round to 0).
         score = same_bits ? 0 : kInf;
-        d = std::fabs(a - e);
+        d = static_cast<double>(ulp);
       } else if (std::isnan(e) || std::isnan(a)) {
         score = (std::isnan(e) && std::isnan(a)) ? 0 : kInf;
       } else if (std::isinf(e) || std::isinf(a)) {

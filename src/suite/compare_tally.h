@@ -22,11 +22,13 @@ namespace onnxrun {
                                                             double& abs_err, double& rel_err) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   Comparison& c = c_;
-  // A mismatch no tolerance fixes (NaN, infinity, unequal integers or bytes) has an
-  // infinite error in the statistics, and fails under every one of them.
+  // A mismatch no tolerance fixes (NaN, infinity, unequal integers or bytes) fails under
+  // every statistic. Its error there is infinite, but unequal integers have their
+  // difference (d, exact up to the double's rounding): the max abs err of 5 against 6 is 1.
   const bool hard = score == kInf && (untolerant || d == 0);
-  abs_err = hard ? kInf : d;
-  rel_err = hard ? kInf : rel;
+  const bool no_error_value = hard && d == 0;
+  abs_err = no_error_value ? kInf : d;
+  rel_err = no_error_value ? kInf : rel;
   if (again_) return;  // a later pass: the first counted everything else
   if (hard) {
     c.hard_mismatch = true;
@@ -42,10 +44,8 @@ namespace onnxrun {
   c.max_ulp = std::max(c.max_ulp, ulp);
   if (score > 1) ++c.mismatches;
   // The worst element's errors are the statistics' (infinite for NaN and infinity
-  // mismatches), but unequal integers show their difference.
-  if (score > worst_score_)
-    set_worst(k, score, ulp, e, a, untolerant ? d : abs_err, untolerant ? rel : rel_err, expected_element,
-              actual_element);
+  // mismatches, the difference of unequal integers).
+  if (score > worst_score_) set_worst(k, score, ulp, e, a, abs_err, rel_err, expected_element, actual_element);
 }
 
 inline void ComparisonBuilder::set_worst(int64_t k, double score, uint64_t ulp, double e, double a, double d,

@@ -33,7 +33,8 @@ namespace onnxrun {
 struct ErrorStats {
   int64_t count = 0;  // elements
   // Relative error is abs / |expected|; 0 where abs is 0, infinite where only expected is
-  // 0. A NaN or infinity mismatch has an infinite error of both kinds.
+  // 0. A NaN or infinity mismatch has an infinite error of both kinds; unequal integers
+  // their difference.
   double max_abs = 0, mean_abs = 0, median_abs = 0;
   double max_rel = 0, mean_rel = 0, median_rel = 0;
   // The absolute error histogram: `exact` elements with error 0, `infinite` ones with an

@@ -1,6 +1,8 @@
 // RESULT, one TestResult as JSON (schema in suite/json_documents.h).
 #include <climits>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -20,6 +22,15 @@ int count_field(const nlohmann::json& j, const char* key, const std::string& tes
   fail(ErrorKind::kInvalid, "test '{}': \"{}\" is {}, not a whole number from 0 to {}", test, key, v.dump(), INT_MAX);
 }
 
+// The strings of a list field; anything else in it, or a field of another kind, is left out.
+std::vector<std::string> strings_field(const nlohmann::json& j, const char* key) {
+  std::vector<std::string> out;
+  if (j.contains(key) && j[key].is_array())
+    for (const auto& s : j[key])
+      if (s.is_string()) out.push_back(s.get<std::string>());
+  return out;
+}
+
 }  // namespace
 
 nlohmann::ordered_json result_to_json(const TestResult& r) {
@@ -32,6 +43,7 @@ nlohmann::ordered_json result_to_json(const TestResult& r) {
   if (r.sets != kSetsNotRecorded) j["sets"] = r.sets;
   if (!r.causes.empty()) j["causes"] = r.causes;
   if (r.signal) j["signal"] = r.signal;
+  if (!r.warnings.empty()) j["warnings"] = r.warnings;
   return j;
 }
 
@@ -49,9 +61,8 @@ TestResult result_from_json(const nlohmann::json& j) {
   if (j.contains("message") && j["message"].is_string()) r.message = j["message"].get<std::string>();
   if (j.contains("model") && j["model"].is_string()) r.model = j["model"].get<std::string>();
   r.sets = j.contains("sets") ? count_field(j, "sets", r.name) : kSetsNotRecorded;
-  if (j.contains("causes") && j["causes"].is_array())
-    for (const auto& c : j["causes"])
-      if (c.is_string()) r.causes.push_back(c.get<std::string>());
+  r.causes = strings_field(j, "causes");
+  r.warnings = strings_field(j, "warnings");
   if (j.contains("signal")) r.signal = count_field(j, "signal", r.name);
   return r;
 }

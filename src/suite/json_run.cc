@@ -1,6 +1,8 @@
 // The `onnx-run MODEL --json` document (schema in suite/json_documents.h).
 
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -51,15 +53,27 @@ ordered_json json_values(const std::vector<RunValue>& values, const SetRun* run)
 namespace {
 
 // An element's shortest text as a JSON number; a bool's ("True") as its value.
-ordered_json element_json(const std::string& text, double value) {
+ordered_json element_json(const std::string& text, double value, bool integers) {
   char* end = nullptr;
+  if (integers && !text.empty()) {  // whole: an int64 beyond 2^53 would round as a double
+    errno = 0;
+    if (text[0] == '-') {
+      const long long v = std::strtoll(text.c_str(), &end, 10);
+      if (*end == 0 && errno == 0) return ordered_json(static_cast<int64_t>(v));
+    } else {
+      const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+      if (*end == 0 && errno == 0) return ordered_json(static_cast<uint64_t>(v));
+    }
+  }
   const double v = std::strtod(text.c_str(), &end);
   return json_real(!text.empty() && *end == 0 ? v : value);
 }
 
 // A ULP distance: a whole number, or "inf" (NaN against a number, unequal infinities),
 // as the values write infinities.
-ordered_json ulp_json(uint64_t ulps) { return ulps == kUlpInfinite ? ordered_json("inf") : ordered_json(ulps); }
+ordered_json ulp_json(uint64_t ulps, bool integers) {
+  return ulps == kUlpInfinite && !integers ? ordered_json("inf") : ordered_json(ulps);
+}
 
 }  // namespace
 
@@ -76,13 +90,13 @@ ordered_json comparison_json(const Comparison& c) {
     j["worst"] = {{"index", c.worst_index},
                   {"position", c.worst_position},
                   // In the tensor's own type's shortest digits, as the printed arrays show them.
-                  {"expected", element_json(c.expected_text, c.expected)},
-                  {"actual", element_json(c.actual_text, c.actual)},
+                  {"expected", element_json(c.expected_text, c.expected, c.integers)},
+                  {"actual", element_json(c.actual_text, c.actual, c.integers)},
                   {"expected_bits", c.expected_bits},
                   {"actual_bits", c.actual_bits},
                   {"abs_err", json_real(c.abs_err)},
                   {"rel_err", json_real(c.rel_err)},
-                  {"ulp", ulp_json(c.ulp)}};
+                  {"ulp", ulp_json(c.ulp, c.integers)}};
   }
   j["needed_atol"] = json_real(c.needed_atol);
   j["needed_rtol"] = json_real(c.needed_rtol);
@@ -93,7 +107,7 @@ ordered_json comparison_json(const Comparison& c) {
   j["max_ulp_bound"] = c.ulp_bound ? ordered_json(*c.ulp_bound) : ordered_json(nullptr);
   j["bit_identical"] = c.bit_identical();
   j["bit_differences"] = c.bit_differences;
-  j["max_ulp"] = ulp_json(c.max_ulp);
+  j["max_ulp"] = ulp_json(c.max_ulp, c.integers);
   // The errors are computed in double, as abs_err and rel_err are: exact, not shortened.
   const ErrorStats& e = c.errors;
   // 1e-3, not pow's; strtod, not stod, which throws where the power is subnormal (1e-310)

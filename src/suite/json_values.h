@@ -25,8 +25,8 @@ RunInfo run_info_from_json(const nlohmann::json& run);
 
 // RESULT (json_result.cc): one TestResult, as in the report's "tests", in a baseline
 // read back, and as an isolated child sends it to its parent:
-// {"name", "outcome", "seconds", "message", "model", "sets"?, "causes"?, "signal"?} ("sets" absent:
-// kSetsNotRecorded, as older reports wrote it).
+// {"name", "outcome", "seconds", "message", "model", "sets"?, "causes"?, "signal"?, "warnings"?}
+// ("sets" absent: kSetsNotRecorded, as older reports wrote it; "warnings": TestResult's).
 nlohmann::ordered_json result_to_json(const TestResult& r);
 // Throws Error(kInvalid) when `j` lacks a name or a known outcome.
 TestResult result_from_json(const nlohmann::json& j);

@@ -45,6 +45,9 @@ struct TestResult {
   // The model's output names, once it loaded (empty when it did not); for checking
   // --atol NAME:V and the like against them. Not written to reports.
   std::vector<std::string> outputs;
+  // What the user should see of a test that ran, pass or fail, each line once
+  // (RunReport::warnings: an output computed in a shape other than the declared one).
+  std::vector<std::string> warnings;
 };
 
 struct Summary {

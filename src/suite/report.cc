@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "io/atomic_file.h"
 #include "suite/json_documents.h"
@@ -138,22 +139,27 @@ std::string junit_report(const Summary& s, const std::vector<TestResult>& result
     x += testcase_open(r);
     const std::string type(outcome_name(r.outcome));
     const std::string msg = xml_escape(first_line(r.message));
+    std::string body;
     switch (r.outcome) {
-      case Outcome::kPassed: x += "/>\n"; continue;
+      case Outcome::kPassed: break;
       case Outcome::kFailed:
-        x += fmt::format(">\n      <failure type=\"failed\" message=\"{}\">{}</failure>\n", msg, xml_escape(r.message));
+        body = fmt::format("      <failure type=\"failed\" message=\"{}\">{}</failure>\n", msg, xml_escape(r.message));
         break;
       case Outcome::kUnsupported:
       case Outcome::kNoData:
         if (!strict) {
-          x += fmt::format(">\n      <skipped type=\"{}\" message=\"{}: {}\"/>\n", type, type, msg);
+          body = fmt::format("      <skipped type=\"{}\" message=\"{}: {}\"/>\n", type, type, msg);
           break;
         }
         [[fallthrough]];
       default:
-        x += fmt::format(">\n      <error type=\"{}\" message=\"{}\">{}</error>\n", type, msg, xml_escape(r.message));
+        body = fmt::format("      <error type=\"{}\" message=\"{}\">{}</error>\n", type, msg, xml_escape(r.message));
     }
-    x += "    </testcase>\n";
+    // A test's warnings (a pass's too) where CI shows a test's own stderr.
+    if (!r.warnings.empty())
+      body += fmt::format("      <system-err>warning: {}</system-err>\n",
+                          xml_escape(fmt::format("{}", fmt::join(r.warnings, "\nwarning: "))));
+    x += body.empty() ? "/>\n" : ">\n" + body + "    </testcase>\n";
   }
   for (const TestResult& r : missing)
     x += testcase_open(r) +

@@ -1,5 +1,6 @@
 #include "suite/run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -120,6 +121,7 @@ void run_whole(const RunRequest& r, const Executor& exec, ThreadPool* pool, std:
     out_specs.push_back({g.outputs[k].name, results[k].dtype(), results[k].shape()});
     run.outputs.push_back({g.outputs[k].name, results[k], "computed"});
   }
+  run.warnings = declared_shape_warnings(g, out_specs);
   RunSinks sinks(r, outputs, std::move(in_specs), std::move(out_specs), std::move(expected));
   sinks.add_whole(inputs, results, pool);
   sinks.finish(run);
@@ -220,6 +222,14 @@ std::string RunReport::mismatch_summary() const {
   if (runs.size() == 1) return first;
   return fmt::format("{} of {} test sets failed ({}{})", failed.size(), runs.size(), first,
                      failed.size() > 1 ? fmt::format("; and {} more", failed.size() - 1) : "");
+}
+
+std::vector<std::string> RunReport::warnings() const {
+  std::vector<std::string> lines;
+  for (const SetRun& s : runs)
+    for (const std::string& w : s.warnings)
+      if (std::find(lines.begin(), lines.end(), w) == lines.end()) lines.push_back(w);
+  return lines;
 }
 
 std::vector<std::string> RunReport::commit_outputs() {

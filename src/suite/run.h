@@ -49,6 +49,9 @@ struct RunReport {
   // or for test sets "1 of 3 test sets failed (test_data_set_1: 1 of 2 outputs differ
   // (...))"; empty when none failed. Sets that could not run are not counted here.
   std::string mismatch_summary() const;
+  // Every run's warnings (SetRun::warnings), each line once: test sets of one shape say
+  // the same, and a user wants it once per model.
+  std::vector<std::string> warnings() const;
   // Renames the output files into place; returns their paths. Throws Error(kIo).
   std::vector<std::string> commit_outputs();
 

@@ -103,7 +103,10 @@ struct SetRun {
                                       // its message does not name the set
   double input_ms = 0, run_ms = 0;
   unsigned block_lanes = 0;  // a run block by block: how many blocks ran side by side (else 0)
-  bool passed() const;       // no error, every check ok
+  // For the user, not failures: an output computed in a shape other than the one the
+  // model declares ("graph output 'y' is declared float[2,3] but computed as float[3,2]").
+  std::vector<std::string> warnings;
+  bool passed() const;  // no error, every check ok
   // What failed, as one line: "1 of 2 outputs differ (y: 3 of 60 elements beyond
   // tolerance, max abs err 0.5, max ulp 4)"; empty when every check passed.
   std::string mismatch_summary() const;

@@ -2,12 +2,24 @@
 
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "io/output_names.h"
 #include "io/streamed_outputs.h"
 #include "io/value_dump.h"
 #include "suite/compare.h"
 
 namespace onnxrun {
+
+std::vector<std::string> declared_shape_warnings(const Graph& g, const std::vector<ValueSpec>& outputs) {
+  std::vector<std::string> lines;
+  for (size_t k = 0; k < outputs.size() && k < g.outputs.size(); ++k)
+    if (!shape_fits(g.outputs[k], outputs[k].shape))
+      lines.push_back(fmt::format("graph output '{}' is declared {} but computed as {}{}", outputs[k].name,
+                                  describe(g.outputs[k]), dtype_name(outputs[k].dtype),
+                                  shape_to_string(outputs[k].shape)));
+  return lines;
+}
 
 // One output's comparison with its expected value, block by block: with a whole expected
 // tensor (read where it lies) or with an expected stream (a .pb file, read by pread at

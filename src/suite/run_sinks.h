@@ -37,6 +37,10 @@ struct ExpectedOutput {
   std::optional<TensorStream> stream;
 };
 
+// One line per output whose computed shape (`outputs`, graph order) is not the one `g`
+// declares: the run still succeeds and writes it, as onnxruntime does, but says so.
+std::vector<std::string> declared_shape_warnings(const Graph& g, const std::vector<ValueSpec>& outputs);
+
 class RunSinks {
  public:
   // The sinks `r` asks for over these inputs and outputs (graph order). `expected`: one

@@ -71,6 +71,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   for (const BlockInput& in : inputs) in_specs.push_back({in.name, in.dtype, shape});
   for (size_t k = 0; k < g.outputs.size(); ++k)
     out_specs.push_back({g.outputs[k].name, plan->output_dtypes[k], plan->output_shapes[k]});
+  run.warnings = declared_shape_warnings(g, out_specs);
   RunSinks run_sinks(r, outputs, in_specs, out_specs, std::move(expected));
   std::optional<DumpSink> dump;
   if (!r.dump_dir.empty()) dump.emplace(r, &*plan);

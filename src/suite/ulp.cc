@@ -47,6 +47,23 @@ uint64_t ulp_distance(DType dtype, const void* a, const void* b) {
   }
 }
 
-std::string ulp_text(uint64_t ulps) { return ulps == kUlpInfinite ? "inf" : fmt::format("{}", ulps); }
+bool has_integer_ulps(DType t) {
+  switch (t) {
+    case DType::kInt8:
+    case DType::kUInt8:
+    case DType::kBool:
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kInt32:
+    case DType::kUInt32:
+    case DType::kInt64:
+    case DType::kUInt64: return true;
+    default: return false;
+  }
+}
+
+std::string ulp_text(uint64_t ulps, bool integers) {
+  return ulps == kUlpInfinite && !integers ? "inf" : fmt::format("{}", ulps);
+}
 
 }  // namespace onnxrun

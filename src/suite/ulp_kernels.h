@@ -28,14 +28,14 @@ inline uint64_t float_ulps(U a, U b, int mantissa_bits) {
   return ma + mb;
 }
 
-// Two integers: their difference, exact in the unsigned type of the width, saturating
-// below kInfinite.
+// Two integers: their difference, exact in the unsigned type of the width; for 64-bit
+// ones up to 2^64 - 1, kInfinite's own bits, which a comparison of integers reads as
+// that number (Comparison::integers).
 template <typename T>
 inline uint64_t integer_ulps(T va, T vb) {
   using U = std::make_unsigned_t<T>;
-  const uint64_t d = va > vb ? static_cast<U>(static_cast<U>(va) - static_cast<U>(vb))
-                             : static_cast<U>(static_cast<U>(vb) - static_cast<U>(va));
-  return d == kInfinite ? kInfinite - 1 : d;
+  return va > vb ? static_cast<U>(static_cast<U>(va) - static_cast<U>(vb))
+                 : static_cast<U>(static_cast<U>(vb) - static_cast<U>(va));
 }
 
 // bool: 0 or 1, whatever nonzero byte stands for true.

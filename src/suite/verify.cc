@@ -64,11 +64,7 @@ void check_against_graph(const GraphTypes& types, const std::string& role, const
     throw NotChecked{fmt::format("{} '{}' is {} in {}; the graph's is {}", role, name, dtype_name(t.dtype()), file,
                                  dtype_name(it->second))};
   const auto it = types.declared.find(name);
-  if (it == types.declared.end() || !it->second->shape) return;
-  const std::vector<Dim>& dims = *it->second->shape;
-  bool fits = dims.size() == t.rank();
-  for (size_t k = 0; fits && k < dims.size(); ++k) fits = !dims[k].fixed() || dims[k].value == t.shape()[k];
-  if (!fits)
+  if (it != types.declared.end() && !shape_fits(*it->second, t.shape()))
     throw NotChecked{fmt::format("{} '{}' has shape {} in {}; the graph declares {}", role, name, shape_text(t.shape()),
                                  file, describe(*it->second))};
 }

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <string>
@@ -254,4 +256,55 @@ TEST_CASE("compare and --expected --json: errors in the subnormal decades have t
     CHECK(h[2]["from"] == 1e-310);
     CHECK(h[2]["count"] == 1);
   }
+}
+
+// `values` as a 1-d .npy of `dtype` (whose element type is T).
+template <typename T>
+void write_ints(const std::string& path, DType dtype, const std::vector<T>& values) {
+  Tensor t(dtype, {static_cast<int64_t>(values.size())});
+  std::memcpy(t.mutable_raw(), values.data(), values.size() * sizeof(T));
+  write_npy_file(path, t);
+}
+
+TEST_CASE("compare of integers: the errors are their differences, int64's extremes 2^64 - 1 ULPs apart, exactly",
+          "[cli][compare][integers]") {
+  // The statistics once said inf where the worst element said abs err 1, and int64's
+  // extremes printed 18446744073709551614 ULPs (saturated below "inf"), their values in
+  // --json rounded to doubles.
+  TempDir d;
+  for (const char* side : {"a", "b", "c", "e"}) fs::create_directories(d.file(side));
+  write_ints<int32_t>(d.file("a/y.npy"), DType::kInt32, {1, 5, -7});
+  write_ints<int32_t>(d.file("b/y.npy"), DType::kInt32, {1, 6, -7});
+  const ProcessResult small = run_cli({"compare", d.file("a"), d.file("b")});
+  CHECK_EXIT(small, 1);
+  CHECK_THAT(small.out, Contains("expected 5, got 6, abs err 1, rel err 0.2, ulp 1;"));
+  CHECK_THAT(small.out, Contains("  abs err: max 1, mean 0.333, median 0; rel err: max 0.2, mean 0.0667, median 0;"));
+  CHECK_THAT(small.out, Contains("[1e0, 1e1) 1"));
+  CHECK(small.out.find("max inf") == std::string::npos);
+  CHECK(small.out.find("inf (NaN, inf)") == std::string::npos);
+  CHECK_THAT(small.err, Contains("max abs err 1, max ulp 1)"));
+  // Unequal integers fail under every statistic still, whatever its tolerance.
+  CHECK_EXIT(run_cli({"compare", d.file("a"), d.file("b"), "--check-error-stat", "max", "--atol", "10", "-q"}), 1);
+
+  // INT64_MIN against INT64_MAX, and 2^60 against 2^60 + 1, which doubles cannot tell apart.
+  const int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+  const int64_t big = int64_t{1} << 60;
+  write_ints<int64_t>(d.file("c/y.npy"), DType::kInt64, {lo, 0, big});
+  write_ints<int64_t>(d.file("e/y.npy"), DType::kInt64, {hi, 0, big + 1});
+  const ProcessResult wide = run_cli({"compare", d.file("c"), d.file("e")});
+  CHECK_EXIT(wide, 1);
+  CHECK_THAT(wide.out, Contains("expected -9223372036854775808, got 9223372036854775807, abs err 1.84e+19, rel err 2, "
+                                "ulp 18446744073709551615; 2 of 3 not bit-identical, max ulp 18446744073709551615;"));
+  CHECK_THAT(wide.out, Contains("abs err: max 1.84e+19, mean 6.15e+18, median 1;"));
+  CHECK_THAT(wide.err, Contains("max abs err 1.84e+19, max ulp 18446744073709551615)"));
+  const ProcessResult json = run_cli({"compare", d.file("c"), d.file("e"), "--json"});
+  CHECK_EXIT(json, 1);
+  const nlohmann::json c = nlohmann::json::parse(json.out)["values"][0]["comparison"];
+  CHECK(c["worst"]["expected"] == lo);
+  CHECK(c["worst"]["actual"] == hi);
+  CHECK(c["worst"]["ulp"] == UINT64_MAX);
+  CHECK(c["max_ulp"] == UINT64_MAX);
+  CHECK(c["errors"]["max_abs_err"] == 18446744073709551615.0);  // 2^64 - 1 as the nearest double
+  CHECK(c["errors"]["median_abs_err"] == 1.0);
+  for (const nlohmann::json& row : c["errors"]["abs_histogram"]) CHECK(row["from"].is_number());
 }

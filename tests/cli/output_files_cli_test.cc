@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -78,15 +79,12 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& err) {
   return pid;
 }
 
-}  // namespace
-
-TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never a temporary or a made folder",
-          "[cli][signals]") {
-  TempDir d;
-  const std::string model = two_output_model(d.path());
-  const std::string out = d.file("out");
-  const std::vector<std::string> argv = {onnx_run_binary(), model, "--shape", "x=20000000",
-                                         "--random",        "-o",  out,       "-q"};
+// SIGTERM/SIGINT at random moments of `argv`, a run that writes its files into `out` (a
+// folder it makes, or, every third round, one that stands with an earlier run's files of
+// the same names): all of the run's files or none, never a temporary, never a made folder
+// left behind, and the earlier files as they were unless all of the run's replaced them.
+void check_signals_leave_all_or_none(const std::vector<std::string>& argv, const std::string& out,
+                                     const std::string& err) {
   // A whole run first: how long it takes, and what its files are.
   const auto t0 = std::chrono::steady_clock::now();
   auto full = run_process(argv);
@@ -94,9 +92,17 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   REQUIRE_EXIT(full, 0);
   REQUIRE(full.err.empty());
-  const std::vector<std::string> all = {"output_0.pb", "output_1.pb"};
-  REQUIRE(names_in(out) == all);
-  const auto size0 = fs::file_size(out + "/output_0.pb"), size1 = fs::file_size(out + "/output_1.pb");
+  const std::vector<std::string> all = names_in(out);
+  REQUIRE(all.size() >= 2);
+  std::vector<uintmax_t> sizes;
+  for (const std::string& f : all) sizes.push_back(fs::file_size(out + "/" + f));
+  auto has_sizes = [&](auto size_of) {
+    for (size_t k = 0; k < all.size(); ++k)
+      if (fs::file_size(out + "/" + all[k]) != size_of(k)) return false;
+    return true;
+  };
+  const auto earlier_size = [](size_t) { return std::string("earlier").size(); };
+  const auto run_size = [&](size_t k) { return sizes[k]; };
 
   std::mt19937 rng(12345);
   std::uniform_int_distribution<int> delay_ms(0, static_cast<int>(std::min<long long>(full_ms, 1500)));
@@ -111,21 +117,17 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
       for (const std::string& f : all) write_text_file(out + "/" + f, "earlier");
     }
     const int sig = round % 2 ? SIGINT : SIGTERM;
-    const std::string err = d.file("stderr");
     const pid_t pid = spawn(argv, err);
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(rng)));
     ::kill(pid, sig);
     int status = 0;
     REQUIRE(wait_bounded(pid, status, 120));  // a run that hangs after the signal fails here
-    auto earlier_kept = [&] {
-      for (const std::string& f : all) CHECK(fs::file_size(out + "/" + f) == std::string("earlier").size());
-    };
     if (WIFSIGNALED(status)) {
       // The signal came before main() installed the handler (a sanitized build starts
       // slowly): the process had written nothing yet.
       ++early;
       CHECK(names_in(out) == (earlier ? all : std::vector<std::string>{}));
-      if (earlier) earlier_kept();
+      if (earlier) CHECK(has_sizes(earlier_size));
       continue;
     }
     REQUIRE(WIFEXITED(status));  // the handler exits; no death by signal
@@ -146,24 +148,61 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
       if (earlier) {
         CHECK(names == all);  // no temporary, no backup left beside them
         // The earlier files, or the run's where the signal came after its commit: never a mix.
-        const bool fresh = fs::file_size(out + "/output_0.pb") == size0 && fs::file_size(out + "/output_1.pb") == size1;
-        if (fresh) ++with_outputs;
-        else earlier_kept();
+        if (has_sizes(run_size)) ++with_outputs;
+        else CHECK(has_sizes(earlier_size));
         continue;
       }
       CHECK((names.empty() || names == all));
       if (names == all) ++with_outputs;
       else CHECK_FALSE(fs::exists(out));  // the folder the run made goes with its files
     }
-    if (names == all) {
-      CHECK(fs::file_size(out + "/output_0.pb") == size0);
-      CHECK(fs::file_size(out + "/output_1.pb") == size1);
-    }
+    if (names == all) CHECK(has_sizes(run_size));
   }
-  WARN("kill test: a whole run " << full_ms << " ms; 12 signals: " << killed << " killed the run (" << with_outputs
-                                 << " of those after the outputs were in place), " << finished
-                                 << " came after it ended, " << early << " before the handler was installed");
+  WARN("kill test of " << argv[argv.size() - 2] << ": a whole run " << full_ms << " ms; 12 signals: " << killed
+                       << " killed the run (" << with_outputs << " of those after the outputs were in place), "
+                       << finished << " came after it ended, " << early << " before the handler was installed");
   CHECK(killed > 0);
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never a temporary or a made folder",
+          "[cli][signals]") {
+  TempDir d;
+  const std::string model = two_output_model(d.path());
+  check_signals_leave_all_or_none(
+      {onnx_run_binary(), model, "--shape", "x=20000000", "--random", "-q", "-o", d.file("out")}, d.file("out"),
+      d.file("stderr"));
+}
+
+TEST_CASE("SIGTERM/SIGINT at any moment: --dump-intermediates leaves all of its values or none, as -o does",
+          "[cli][signals]") {
+  // The dump used to put each value in place as it came: a signal left the values so
+  // far, and the folder the run had made for them.
+  TempDir d;
+  const std::string model = two_output_model(d.path());
+  check_signals_leave_all_or_none(
+      {onnx_run_binary(), model, "--shape", "x=20000000", "--random", "-q", "--dump-intermediates", d.file("dump")},
+      d.file("dump"), d.file("stderr"));
+}
+
+TEST_CASE("a run that fails part way leaves no dumped value, and a dump folder that stood is left as it was",
+          "[cli][dump]") {
+  // x -> LeakyRelu -> h -> LeakyRelu -> y, and a folder standing where y.pb would go: h is
+  // dumped before y fails, and used to stay.
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_symbolic_input(m, "x", TP::FLOAT, {"n"});
+  add_output(m, "y", TP::FLOAT, {-1});
+  add_node(m, "LeakyRelu", {"x"}, {"h"}, "a");
+  add_node(m, "LeakyRelu", {"h"}, {"y"}, "b");
+  const std::string model = save_model(m, d.file("chain.onnx"));
+  fs::create_directories(d.file("dump/y.pb/inside"));
+  const auto r = run_cli({model, "-i", "x=[-1,2]", "--no-fuse", "--dump-intermediates", d.file("dump")});
+  CHECK_EXIT(r, 3);
+  CHECK(r.err == "onnx-run: cannot write " + d.file("dump/y.pb") + ": it is a folder\n");
+  CHECK(names_in(d.file("dump")) == std::vector<std::string>{"y.pb"});
+  CHECK(names_in(d.file("dump/y.pb")) == std::vector<std::string>{"inside"});
 }
 
 TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is replaced, not followed", "[cli]") {
@@ -432,4 +471,30 @@ TEST_CASE("a report path that would replace another report or a file the command
   CHECK_EXIT(run_cli({"test", d.file("m"), "--json", "/dev/null", "--junit", "/dev/null", "-q"}), 0);
   CHECK_EXIT(run_cli({"verify", model, d.file("m/test_data_set_0"), "--junit", d.file("m/test_data_set_0/v.xml")}), 0);
   CHECK(fs::is_regular_file(d.file("m/test_data_set_0/v.xml")));
+}
+
+TEST_CASE("a dump of more values than the soft limit of open files holds them all until its commit", "[cli][dump]") {
+  // Each value's temporary stays open until the dump commits: 400 values under a soft
+  // limit of 256 descriptors failed ("Too many open files") until main() raised it.
+  rlimit r{};
+  REQUIRE(::getrlimit(RLIMIT_NOFILE, &r) == 0);
+  if (r.rlim_max != RLIM_INFINITY && r.rlim_max < 1024) {
+    WARN("skipped: the hard limit of open files is below 1024");
+    return;
+  }
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_symbolic_input(m, "x", TP::FLOAT, {"n"});
+  add_output(m, "y", TP::FLOAT, {-1});
+  constexpr int kNodes = 400;
+  for (int k = 0; k < kNodes; ++k)
+    add_node(m, "LeakyRelu", {k == 0 ? "x" : "h" + std::to_string(k)},
+             {k + 1 == kNodes ? "y" : "h" + std::to_string(k + 1)}, "n" + std::to_string(k));
+  const std::string model = save_model(m, d.file("long.onnx"));
+  const auto r2 = run_process({"/bin/sh", "-c",
+                               "ulimit -S -n 256 && exec \"$0\" \"$1\" -i 'x=[-1,2]' --no-fuse -q "
+                               "--dump-intermediates \"$2\"",
+                               onnx_run_binary(), model, d.file("dump")});
+  CHECK_EXIT(r2, 0);
+  CHECK(names_in(d.file("dump")).size() == kNodes + 1);  // every value and values.tsv
 }

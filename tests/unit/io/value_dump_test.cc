@@ -64,7 +64,7 @@ TEST_CASE("a dumped value begun and not ended leaves no file and no index line",
   TempDir d;
   const Tensor t = patterned(DType::kFloat, {10}, 1);
   {
-    OutputSet tx;  // a run's output set: a dump writes at once all the same, in no set
+    OutputSet tx;  // a run's output set: the dump keeps to its own, committed by finish()
     ValueDump dump(d.path(), TensorFormat::kPb);
     const size_t x = dump.begin_value("x", DType::kFloat, {10});
     const size_t y = dump.begin_value("y", DType::kFloat, {10});

@@ -58,7 +58,9 @@ TEST_CASE("16-bit floats in their own units", "[ulp]") {
 
 TEST_CASE("integers: the difference, exact at the extremes", "[ulp]") {
   const int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
-  CHECK(ulp_distance(DType::kInt64, &lo, &hi) == kUlpInfinite - 1);  // 2^64 - 1 saturates below infinite
+  CHECK(ulp_distance(DType::kInt64, &lo, &hi) == UINT64_MAX);  // 2^64 - 1, exact: kUlpInfinite's bits
+  CHECK(ulp_text(UINT64_MAX, true) == "18446744073709551615");
+  CHECK(ulp_text(UINT64_MAX) == "inf");
   const int32_t a = -3, b = 4;
   CHECK(ulp_distance(DType::kInt32, &a, &b) == 7);
   const uint8_t x = 250, y = 5;
