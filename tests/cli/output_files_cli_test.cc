@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -237,6 +238,77 @@ TEST_CASE("run -o and --save-inputs refuse to replace a file the run reads, and 
   CHECK_EXIT(r, 0);
   CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb"});
   CHECK(names_in(d.file("dump")) == std::vector<std::string>{"values.tsv", "y.pb"});
+}
+
+// Found by black-box testing: the guard above knew the inputs and expected outputs, not
+// the model nor any external-data file. A model named output_0.pb was replaced by the
+// output, an input's or the model's own external data destroyed, and the dump went into
+// the model's folder.
+TEST_CASE("run -o, --save-inputs and --dump-intermediates refuse the model and every external-data file it reads",
+          "[cli]") {
+  TempDir d;
+  const std::string m1 = d.file("m1"), m2 = d.file("m2"), m3 = d.file("m3");
+  for (const std::string& dir : {m1, m2, m3}) fs::create_directories(dir);
+  // m1: the model under names -o and --save-inputs choose.
+  const onnx::ModelProto plain = leaky_relu_xy_model();
+  for (const char* name : {"output_0.pb", "output_0.npy", "outputs.npz", "input_0.pb"})
+    save_model(plain, m1 + "/" + name);
+  // m2: an input whose data is kept in m2/output_0.pb.
+  onnx::TensorProto x = float_tensor("X", {3}, {-1, 2, -3});
+  make_external(&x, {{"location", "output_0.pb"}, {"length", "12"}});
+  write_message(m2 + "/x.pb", x);
+  write_file(m2 + "/output_0.pb", float_bytes({-1, 2, -3}));
+  save_model(plain, m2 + "/m.onnx");
+  // m3: the model's weight kept in m3/output_0.pb (and, for npy, m3/output_0.npy).
+  for (const char* data : {"output_0.pb", "output_0.npy"}) {
+    onnx::ModelProto weighted = make_model(16);
+    add_input(weighted, "X", TP::FLOAT, {3});
+    add_output(weighted, "Y", TP::FLOAT, {3});
+    onnx::TensorProto w = float_tensor("W", {3}, {1, 2, 3});
+    make_external(&w, {{"location", data}, {"length", "12"}});
+    *weighted.mutable_graph()->add_initializer() = w;
+    add_node(weighted, "Mul", {"X", "W"}, {"M"});
+    add_node(weighted, "LeakyRelu", {"M"}, {"Y"});
+    save_model(weighted, m3 + "/" + data + ".onnx");
+    write_file(m3 + "/" + data, float_bytes({1, 2, 3}));
+  }
+  fs::create_directories(d.file("sub"));
+  const std::string literal = "X=[1,1,1]";
+  const std::vector<std::vector<std::string>> refused = {
+      {m1 + "/output_0.pb", "-i", literal, "-o", m1},                           // the model itself
+      {m1 + "/output_0.npy", "-i", literal, "-o", m1, "--format", "npy"},       // in every format
+      {m1 + "/outputs.npz", "-i", literal, "-o", m1, "--format", "npz"},        //
+      {m1 + "/input_0.pb", "-i", literal, "--save-inputs", m1},                 // --save-inputs
+      {m2 + "/m.onnx", "-i", m2 + "/x.pb", "-o", m2},                           // an input's data
+      {m3 + "/output_0.pb.onnx", "-i", literal, "-o", m3},                      // the model's weights
+      {m3 + "/output_0.npy.onnx", "-i", literal, "-o", m3, "--format", "npy"},  //
+      {m3 + "/output_0.pb.onnx", "-i", literal, "-o", d.file("sub/../m3")},     // through ".."
+      {m2 + "/m.onnx", "-i", literal, "--dump-intermediates", m2},              // the model's folder
+      {m1 + "/output_0.pb", "-i", literal, "--dump-intermediates", m1, "-o", d.file("out")}};
+  std::map<std::string, std::string> before;  // every file's bytes
+  std::map<std::string, std::vector<std::string>> names;
+  for (const std::string& dir : {m1, m2, m3}) {
+    names[dir] = names_in(dir);
+    for (const std::string& n : names[dir]) before[dir + "/" + n] = read_file(dir + "/" + n);
+  }
+  for (const auto& argv : refused) {
+    const auto r = run_cli(argv);
+    INFO(argv[0] << " " << argv.back() << ": " << r.err);
+    CHECK_EXIT(r, 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("a file this run reads"));
+    CHECK(r.out.empty());
+    for (const auto& [path, bytes] : before) CHECK(read_file(path) == bytes);
+    for (const auto& [dir, listed] : names) CHECK(names_in(dir) == listed);
+    CHECK_FALSE(fs::exists(d.file("out")));
+  }
+  // The same runs into a folder of their own write, and read what they read before.
+  auto r = run_cli({m3 + "/output_0.pb.onnx", "-i", literal, "-o", d.file("out"), "-q"});
+  REQUIRE_EXIT(r, 0);
+  CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb"});
+  r = run_cli({m2 + "/m.onnx", "-i", m2 + "/x.pb", "--save-inputs", d.file("saved"), "-q"});
+  REQUIRE_EXIT(r, 0);
+  CHECK(names_in(d.file("saved")) == std::vector<std::string>{"input_0.pb"});
 }
 
 // Issue 32: clean-up trusts no process id. A file of the old ".NAME.tmp.PID.XXXXXX"
