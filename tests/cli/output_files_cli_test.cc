@@ -167,6 +167,70 @@ TEST_CASE("SIGTERM/SIGINT at any moment: all of the run's outputs or none, never
   CHECK(killed > 0);
 }
 
+// Found by black-box testing: a SIGTERM while the commit was removing the replaced files'
+// links (the set already kept) left them as hidden .old files, and one in the middle of
+// the undo removed a file it had just put back. ONNXRUN_TEST_COMMIT_SIGNAL=N (a test hook,
+// io/output_set.cc) raises SIGTERM at the commit's Nth step: every gap of it, every door.
+TEST_CASE("SIGTERM at each step of the commit: every earlier file as it was, or the whole new set, and nothing else",
+          "[cli][signals]") {
+  TempDir d;
+  onnx::ModelProto m = make_model(16);  // a, b -> three outputs
+  add_input(m, "a", TP::FLOAT, {3});
+  add_input(m, "b", TP::FLOAT, {3});
+  for (const char* y : {"y1", "y2", "y3"}) add_output(m, y, TP::FLOAT, {3});
+  add_node(m, "LeakyRelu", {"a"}, {"y1"});
+  add_node(m, "LeakyRelu", {"b"}, {"y2"});
+  add_node(m, "LeakyRelu", {"a"}, {"y3"});
+  const std::string model = save_model(m, d.file("m.onnx"));
+  for (const std::string format : {"pb", "npy", "npz"}) {
+    auto run = [&](const std::string& dir, const std::vector<std::string>& env) {
+      return run_cli_env(env, {model, "-i", "a=[-1,2,-3]", "-i", "b=[4,-5,6]", "-o", dir + "/o", "--save-inputs",
+                               dir + "/s", "--format", format, "-q"});
+    };
+    const std::string clean = d.file("fresh-" + format);
+    REQUIRE_EXIT(run(clean, {}), 0);
+    std::map<std::string, std::string> fresh;  // "o/output_0.pb" -> the new bytes
+    for (const char* sub : {"o", "s"})
+      for (const std::string& n : names_in(clean + "/" + sub))
+        fresh[std::string(sub) + "/" + n] = read_file(clean + "/" + sub + "/" + n);
+    int kept_earlier = 0, got_new = 0;
+    for (int step = 1;; ++step) {
+      INFO("--format " << format << ", SIGTERM at step " << step);
+      REQUIRE(step < 20);
+      const std::string dir = d.file("run");
+      fs::remove_all(dir);
+      for (const auto& [name, bytes] : fresh) {
+        fs::create_directories(fs::path(dir + "/" + name).parent_path());
+        write_text_file(dir + "/" + name, "earlier " + name);
+      }
+      const auto r = run(dir, {"ONNXRUN_TEST_COMMIT_SIGNAL=" + std::to_string(step)});
+      for (const char* sub : {"o", "s"}) {  // exactly the set's names: no temporary, no .old link
+        std::vector<std::string> want;
+        for (const auto& [name, bytes] : fresh)
+          if (name.rfind(std::string(sub) + "/", 0) == 0) want.push_back(name.substr(2));
+        CHECK(names_in(dir + "/" + sub) == want);
+      }
+      size_t earlier = 0, now_new = 0;
+      for (const auto& [name, bytes] : fresh) {
+        const std::string got = read_file(dir + "/" + name);
+        earlier += got == "earlier " + name;
+        now_new += got == bytes;
+      }
+      if (r.exit_code == 0) {  // past the last step
+        CHECK(now_new == fresh.size());
+        break;
+      }
+      CHECK_EXIT(r, 128 + SIGTERM);
+      CHECK(r.err == "onnx-run: interrupted (SIGTERM)\n");
+      CHECK((earlier == fresh.size() || now_new == fresh.size()));  // never a mix
+      kept_earlier += earlier == fresh.size();
+      got_new += now_new == fresh.size();
+    }
+    CHECK(kept_earlier > 0);  // signals before the set was kept
+    CHECK(got_new > 0);       // and after
+  }
+}
+
 TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is replaced, not followed", "[cli]") {
   TempDir d;
   const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
