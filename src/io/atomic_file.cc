@@ -91,10 +91,14 @@ void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& pa
   if (n && std::fwrite(data, 1, n, f) != n) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
 }
 
+void write_text_file(const WriteTarget& target, const std::string& text) {
+  write_file_atomically(target, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), target.path); });
+}
+
 void write_text_file_now(const WriteTarget& target, const std::string& text) {
   WriteTarget now = target;
   now.set = nullptr;
-  write_file_atomically(now, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), now.path); });
+  write_text_file(now, text);
 }
 
 AtomicFile::AtomicFile(const WriteTarget& target) : path_(target.path), set_(target.set) {

@@ -88,6 +88,8 @@ void write_bytes_at(int fd, const void* data, size_t n, uint64_t offset, const s
 // cannot be written. For checking report and output paths before a long run.
 void check_writable_target(const WriteTarget& target);
 
+// `text` as the whole of the target, handed to the target's set if it names one.
+void write_text_file(const WriteTarget& target, const std::string& text);
 // `text` as the whole of the target, put in place now whatever set the target names:
 // reports and the --dump-intermediates index, which a failed run keeps.
 void write_text_file_now(const WriteTarget& target, const std::string& text);

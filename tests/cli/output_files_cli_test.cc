@@ -569,3 +569,47 @@ TEST_CASE("a report path that would replace another report or a file the command
   CHECK_EXIT(run_cli({"verify", model, d.file("m/test_data_set_0"), "--junit", d.file("m/test_data_set_0/v.xml")}), 0);
   CHECK(fs::is_regular_file(d.file("m/test_data_set_0/v.xml")));
 }
+
+// Found by black-box testing: a SIGTERM after `test --json F` was in place and before
+// `--junit G` left a new F beside an old G, as if they came from one run. The reports of
+// a run are one output set now: the hook (ONNXRUN_TEST_COMMIT_SIGNAL=N, io/output_set.cc)
+// raises SIGTERM at each step of putting them in place.
+TEST_CASE("test and report merge: a SIGTERM at any step of putting the reports in place leaves all old or all new",
+          "[cli][signals]") {
+  TempDir d;
+  fs::create_directories(d.file("t"));
+  fs::copy(testdata_dir() + "/leakyrelu_opset16_float_alpha0.1", d.file("t/m"), fs::copy_options::recursive);
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "--json", d.file("shard.json"), "-q"}), 0);
+  const std::string dir = d.file("r");
+  const std::vector<std::string> names = {"base.json", "r.json", "r.xml"};
+  const std::vector<std::vector<std::string>> doors = {
+      {"test", d.file("t"), "-q", "--json", dir + "/r.json", "--junit", dir + "/r.xml", "--update-baseline",
+       dir + "/base.json"},
+      {"report", "merge", d.file("shard.json"), "-q", "--json", dir + "/r.json", "--junit", dir + "/r.xml"}};
+  for (const auto& args : doors) {
+    const size_t reports = args[0] == "test" ? 3 : 2;
+    int kept_earlier = 0, got_new = 0;
+    for (int step = 1;; ++step) {
+      INFO(args[0] << ": SIGTERM at step " << step);
+      REQUIRE(step < 20);
+      fs::remove_all(dir);
+      fs::create_directories(dir);
+      for (const std::string& n : names) write_text_file(dir + "/" + n, "earlier");
+      const auto r = run_cli_env({"ONNXRUN_TEST_COMMIT_SIGNAL=" + std::to_string(step)}, args);
+      CHECK(names_in(dir) == names);  // no temporary, no .old link
+      size_t earlier = 0;
+      for (const std::string& n : names) earlier += read_file(dir + "/" + n) == "earlier";
+      const size_t now_new = names.size() - earlier;  // base.json stays "earlier" for report merge
+      if (r.exit_code == 0) {
+        CHECK(now_new == reports);
+        break;
+      }
+      CHECK_EXIT(r, 128 + SIGTERM);
+      CHECK((now_new == 0 || now_new == reports));  // never a new report beside an old one
+      kept_earlier += now_new == 0;
+      got_new += now_new == reports;
+    }
+    CHECK(kept_earlier > 0);
+    CHECK(got_new > 0);
+  }
+}
