@@ -19,6 +19,7 @@
 #include "core/fail.h"
 #include "core/log.h"
 #include "io/atomic_file.h"
+#include "io/output_set.h"
 #include "suite/baseline.h"
 #include "suite/closing_report.h"
 #include "suite/discovery.h"
@@ -163,9 +164,12 @@ int run_report(ReportArgs& a) {
   if (!closing.baseline_path.empty()) closing.scope = merged_scope(m);
   const ClosingReport c = closing_report(m.tests, m.summary, closing);
   const BaselineNote note{closing.baseline_path, c.missing};
+  OutputSet reports;  // both reports appear together, as `test`'s
   if (!a.json.empty())
-    write_json_report(a.json, m.run, m.summary, m.tests, &m.merge, note.path.empty() ? nullptr : &note);
-  if (!a.junit.empty()) write_junit_report(a.junit, m.summary, m.tests, m.run.strict, report_stamp_now(), c.missing);
+    write_json_report(reports.target(a.json), m.run, m.summary, m.tests, &m.merge, note.path.empty() ? nullptr : &note);
+  if (!a.junit.empty())
+    write_junit_report(reports.target(a.junit), m.summary, m.tests, m.run.strict, report_stamp_now(), c.missing);
+  reports.commit();
   if (!closing.quiet)
     fmt::print("Merged {} of {} shards ({}): {}\n", m.merge.shards.size(), m.merge.shard_count,
                fmt::join(m.merge.shards, ", "),

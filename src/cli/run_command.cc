@@ -251,7 +251,9 @@ const CommandDoc& run_doc() {
           {2, "usage error (malformed command line; --shape where test sets bring their inputs)"},
           {3,
            "model or input rejected: invalid, unsupported, inputs that do not fit the graph, I/O failure, unsafe file"},
-          {130, "interrupted by SIGINT (143: SIGTERM); the run's temporaries and outputs are removed"},
+          {130,
+           "interrupted by SIGINT (143: SIGTERM); the run's temporaries and outputs are removed and the files they "
+           "replaced stand as they were (a signal after every output was in place leaves them all)"},
           {141, "stdout's reader went away (broken pipe)"},
       }};
   return doc;

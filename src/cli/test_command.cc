@@ -32,6 +32,7 @@
 #include "core/log.h"
 #include "io/atomic_file.h"
 #include "io/output_names.h"
+#include "io/output_set.h"
 #include "suite/baseline.h"
 #include "suite/closing_report.h"
 #include "suite/discovery.h"
@@ -267,15 +268,21 @@ int run_test(TestOptions& o) {
 
   const ClosingReport c = closing_report(results, summary, o.closing);
   const BaselineNote note{o.closing.baseline_path, c.missing};
+  // The run's reports appear together: a signal or a failed write leaves them all as
+  // they were, never a new JSON beside an old JUnit.
+  OutputSet reports;
   if (!o.json.empty())
-    write_json_report(o.json, run_info(o), summary, results, nullptr, note.path.empty() ? nullptr : &note);
-  if (!o.junit.empty()) write_junit_report(o.junit, summary, results, o.closing.strict, stamp, c.missing);
+    write_json_report(reports.target(o.json), run_info(o), summary, results, nullptr,
+                      note.path.empty() ? nullptr : &note);
+  if (!o.junit.empty())
+    write_junit_report(reports.target(o.junit), summary, results, o.closing.strict, stamp, c.missing);
   if (!o.update_baseline.empty()) {
     const std::vector<TestResult> updated =
         updated_baseline(results, o.closing.baseline_path.empty() ? nullptr : &o.closing.baseline, o.closing.strict,
                          o.closing.scope ? &*o.closing.scope : nullptr);
-    write_json_report(o.update_baseline, run_info(o), summarize(updated, summary.seconds), updated);
+    write_json_report(reports.target(o.update_baseline), run_info(o), summarize(updated, summary.seconds), updated);
   }
+  reports.commit();
   fmt::print("{}", printable_lines(c.text));
   return c.failed ? report_mismatch(c.failure) : kExitOk;
 }

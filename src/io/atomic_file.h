@@ -88,10 +88,10 @@ void write_bytes_at(int fd, const void* data, size_t n, uint64_t offset, const s
 // cannot be written. For checking report and output paths before a long run.
 void check_writable_target(const WriteTarget& target);
 
-// `text` as the whole of the target, as write_file_atomically writes it (into the
-// target's set, when it names one: the --dump-intermediates index).
+// `text` as the whole of the target, as write_file_atomically writes it: handed to the
+// target's set when it names one (the --dump-intermediates index, a run's reports).
 void write_text_file(const WriteTarget& target, const std::string& text);
-// The same, put in place now whatever set the target names: reports, which a failed run keeps.
+// The same, put in place now whatever set the target names.
 void write_text_file_now(const WriteTarget& target, const std::string& text);
 
 // The file that write_file_atomically(path) would replace, for a path the user names:

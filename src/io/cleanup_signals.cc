@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstring>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace onnxrun {
@@ -16,7 +17,9 @@ struct Slot {
   std::atomic<int> state{static_cast<int>(SlotState::kClaimed)};
   Slot* next = nullptr;                                // set once, before the slot is published
   int dir = AT_FDCWD;                                  // what temp and final are relative to
+  std::atomic<int> fd{-1};                             // set_fd
   std::atomic<const std::atomic<int>*> kept{nullptr};  // set_kept_flag
+  std::atomic<int> backed_up{0};                       // set_backed_up
   char temp[kPathBytes] = {};
   char final[kPathBytes] = {};
   char backup[kPathBytes] = {};
@@ -53,6 +56,8 @@ Slot* claim(const std::string& temp, const std::string& final, int dir, const st
   }
   s->dir = dir;
   s->kept.store(nullptr);
+  s->backed_up.store(0);
+  s->fd.store(-1);
   copy_path(s->temp, temp);
   copy_path(s->final, final);
   copy_path(s->backup, backup);
@@ -61,7 +66,11 @@ Slot* claim(const std::string& temp, const std::string& final, int dir, const st
 
 void set_temp(Slot* s, const std::string& temp) { copy_path(s->temp, temp); }
 
+void set_fd(Slot* s, int fd) { s->fd.store(fd); }
+
 void set_kept_flag(Slot* s, const std::atomic<int>* kept) { s->kept.store(kept); }
+
+void set_backed_up(Slot* s, bool backed_up) { s->backed_up.store(backed_up ? 1 : 0); }
 
 void set_state(Slot* s, SlotState state) { s->state.store(static_cast<int>(state), std::memory_order_seq_cst); }
 
@@ -75,9 +84,14 @@ void release(Slot* s) {
 namespace {
 
 // The final file a commit put in place taken back: the file it replaced renamed back over
-// it from the backup, or, where none stood (or no backup could be made), unlinked.
+// it from the backup, or, where none stood (or no backup could be made), unlinked. A
+// backup that was made but is gone was renamed back by the commit's own undo: the final
+// name holds the user's file again, and stays.
 void take_back(const Slot* p) {
-  if (p->backup[0] && ::renameat(p->dir, p->backup, p->dir, p->final) == 0) return;
+  if (p->backed_up.load()) {
+    if (p->backup[0]) ::renameat(p->dir, p->backup, p->dir, p->final);
+    return;
+  }
   ::unlinkat(p->dir, p->final, 0);
 }
 
@@ -88,6 +102,17 @@ void take_back(const Slot* p) {
 // A slot's kept flag is read only after its state says it is in use: a free slot's flag
 // may belong to an output set that is gone (a signal during exit found one, and reading
 // it was a use after free).
+// Whether `temp` is the name of the slot's open file (fstat and fstatat are
+// async-signal-safe): the name a kLinking slot tried may be another's file.
+bool names_own_file(const Slot* p) {
+  struct stat named {
+  }, own{};
+  const int fd = p->fd.load();
+  return p->temp[0] && fd >= 0 && ::fstat(fd, &own) == 0 &&
+         ::fstatat(p->dir, p->temp, &named, AT_SYMLINK_NOFOLLOW) == 0 && named.st_dev == own.st_dev &&
+         named.st_ino == own.st_ino;
+}
+
 bool kept(const Slot* p) {
   const std::atomic<int>* flag = p->kept.load();
   return flag && flag->load() != 0;
@@ -96,7 +121,12 @@ bool kept(const Slot* p) {
 void remove_registered_files() {
   for (Slot* p = g_head.load(std::memory_order_acquire); p; p = p->next) {
     const auto state = static_cast<SlotState>(p->state.load());
-    if (state == SlotState::kFree || state == SlotState::kClaimed || kept(p)) continue;
+    if (state == SlotState::kFree || state == SlotState::kClaimed) continue;
+    if (kept(p)) {
+      // The commit is done but was still removing the replaced files' links.
+      if (state == SlotState::kRenamed && p->backed_up.load() && p->backup[0]) ::unlinkat(p->dir, p->backup, 0);
+      continue;
+    }
     switch (state) {
       case SlotState::kTemp:
         if (p->temp[0]) ::unlinkat(p->dir, p->temp, 0);
@@ -112,6 +142,9 @@ void remove_registered_files() {
         break;
       case SlotState::kRenamed:
         if (p->final[0]) take_back(p);
+        break;
+      case SlotState::kLinking:
+        if (names_own_file(p)) ::unlinkat(p->dir, p->temp, 0);
         break;
       default: break;
     }

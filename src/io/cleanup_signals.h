@@ -33,8 +33,11 @@ enum class SlotState : int {
   kRenaming = 3,  // a rename is under way: unlink the temporary and the backup; if the
                   // temporary is gone, take the final file back (as kRenamed)
   kRenamed = 4,   // take the final file back (a commit in progress put it there): rename
-                  // the backup over it, or unlink it when there is none
+                  // the backup over it, or unlink it when there is none. Once the set's
+                  // kept flag is up, only the backup goes: the new file is the user's.
   kDir = 5,       // rmdir `final`, a folder the run made for its files, if it is empty
+  kLinking = 6,   // an unnamed temporary is being given the name `temp`: unlink it if
+                  // that name leads to the open file `fd` (set_fd), not another's file
 };
 
 struct Slot;
@@ -49,12 +52,17 @@ struct Slot;
 // that file; normal clean-up still can).
 Slot* claim(const std::string& temp, const std::string& final, int dir = AT_FDCWD, const std::string& backup = "");
 void set_temp(Slot* s, const std::string& temp);  // while kClaimed only
+void set_fd(Slot* s, int fd);                     // the temporary's descriptor, for kLinking
 // Ties the slot to its output set's `kept` flag: once the flag is set, the handler leaves
 // the slot's files alone. A commit sets it when all its files are in place, in one store,
 // so a signal then keeps them all; releasing the slots one by one would leave a window
 // in which it kept some and removed others. `kept` must outlive the slot's claim.
 void set_kept_flag(Slot* s, const std::atomic<int>* kept);
 void set_state(Slot* s, SlotState state);
+// Whether the backup link stands: the handler then takes the final file back by renaming
+// the backup over it, and does nothing when the backup is gone (the commit has renamed it
+// back itself); without one it unlinks the final file. Set before kRenaming.
+void set_backed_up(Slot* s, bool backed_up);
 void release(Slot* s);  // back to kFree
 
 }  // namespace cleanup

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <set>
 
@@ -69,6 +70,15 @@ ExternalDataRef parse_external_data(const onnx::TensorProto& proto) {
   }
   if (!have_location || ref.location.empty()) fail(ErrorKind::kSecurity, "external data has no location");
   return ref;
+}
+
+std::string external_data_file(const onnx::TensorProto& proto, const std::string& base_dir) {
+  if (!has_external_data(proto)) return "";
+  try {
+    return (std::filesystem::path(base_dir) / parse_external_data(proto).location).string();
+  } catch (const Error&) {
+    return "";
+  }
 }
 
 Tensor load_external_tensor(const onnx::TensorProto& proto, const std::string& base_dir) {

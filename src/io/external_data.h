@@ -37,6 +37,11 @@ bool has_external_data(const onnx::TensorProto& proto);
 // or repeated key, a malformed or negative number, or a missing location.
 ExternalDataRef parse_external_data(const onnx::TensorProto& proto);
 
+// The file a tensor's external data is read from (`base_dir`/location), for the checks
+// that keep a run's output files off the files it reads; empty when its data is not
+// external or its keys are bad (reading it reports that).
+std::string external_data_file(const onnx::TensorProto& proto, const std::string& base_dir);
+
 // Reads an external tensor whose location is relative to `base_dir`. An empty
 // `base_dir` means the tensor came without a folder (bytes in memory): refused.
 Tensor load_external_tensor(const onnx::TensorProto& proto, const std::string& base_dir);

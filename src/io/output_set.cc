@@ -1,5 +1,8 @@
 #include "io/output_set.h"
 
+#include <csignal>
+#include <cstdlib>
+
 #include <unistd.h>
 
 #include "core/error.h"
@@ -8,6 +11,28 @@
 #include "io/owned_temp.h"
 
 namespace onnxrun {
+
+namespace {
+
+// A test hook, no user interface: ONNXRUN_TEST_COMMIT_SIGNAL=N raises SIGTERM at the
+// commit's Nth step (each file put in place, the set kept, each replaced file's link
+// removed, each file taken back by a failed commit), so that tests can drive a signal
+// into every gap between them (tests/unit/io/commit_signal_test.cc).
+class CommitSteps {
+ public:
+  CommitSteps() {
+    const char* at = std::getenv("ONNXRUN_TEST_COMMIT_SIGNAL");
+    signal_at_ = at ? std::atoi(at) : 0;
+  }
+  void step() {
+    if (++done_ == signal_at_) std::raise(SIGTERM);
+  }
+
+ private:
+  int signal_at_ = 0, done_ = 0;
+};
+
+}  // namespace
 
 OutputSet::OutputSet() = default;
 
@@ -75,23 +100,30 @@ std::vector<std::string> OutputSet::commit() {
   std::lock_guard<std::mutex> lock(mu_);
   if (done_) fail(ErrorKind::kInternal, "an output set was committed twice");
   done_ = true;
+  CommitSteps steps;
   for (size_t k = 0; k < entries_.size(); ++k) {
     try {
       entries_[k]->put_in_place();
     } catch (const Error&) {
       // Undo: what this commit renamed into place goes, and so do the temporaries left.
-      for (size_t j = 0; j < k; ++j) entries_[j]->remove_placed();
+      for (size_t j = 0; j < k; ++j) {
+        entries_[j]->remove_placed();
+        steps.step();
+      }
       entries_.clear();
       remove_made_folders();
       throw;
     }
+    steps.step();
   }
   // All in place: the run's files are the user's now, all at once for the signal handler.
   kept_.store(1);
+  steps.step();
   std::vector<std::string> finals;
   for (auto& e : entries_) {
     e->keep();
     finals.push_back(e->path());
+    steps.step();
   }
   entries_.clear();
   for (Folder& f : folders_) cleanup::release(f.slot);

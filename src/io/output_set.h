@@ -23,7 +23,9 @@
 //   failed run leaves no empty `-o` folder behind.
 // - SIGINT/SIGTERM (io/cleanup_signals.h) removes what the set holds: every temporary and
 //   made folder is in a clean-up slot from before it exists, and during commit the files
-//   already renamed into place are taken back as a failed commit takes them. Only a
+//   already renamed into place are taken back as a failed commit takes them (and a file
+//   its undo already put back stays). Once every file is in place the set is kept: a
+//   signal then leaves the new files and removes the replaced files' links. Only a
 //   SIGKILL in a commit can leave a replaced file's ".old" link beside its new file.
 // - Writes in place (FIFOs, devices, /dev/stdout) cannot wait: they happen at once.
 // Thread safe: writers on several threads may hand files to one set. Sets are independent

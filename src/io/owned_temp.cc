@@ -93,19 +93,24 @@ void OwnedTemp::link_name() {
   const int dir = folder_->fd();
   char self[64];
   std::snprintf(self, sizeof self, "/proc/self/fd/%d", fd_);
+  cleanup::set_fd(slot_, fd_);
   for (int attempt = 0; attempt < 100; ++attempt) {
     const std::string temp = temp_name_for(name_);
+    // The handler knows the name before it may exist, and removes it only if it leads to
+    // this file: a signal right after linkat leaves no named temporary, and a name that
+    // was another's (EEXIST) is never touched.
+    cleanup::set_temp(slot_, temp);
+    cleanup::set_state(slot_, cleanup::SlotState::kLinking);
     int rc = ::linkat(AT_FDCWD, self, dir, temp.c_str(), AT_SYMLINK_FOLLOW);
     if (rc != 0 && errno != EEXIST) rc = ::linkat(fd_, "", dir, temp.c_str(), AT_EMPTY_PATH);
     if (rc == 0) {
       temp_ = temp;
-      // Registered only once the name is surely this file's: a signal in between leaves a
-      // named temporary whose lock dies with the process, for the next run to remove.
-      cleanup::set_temp(slot_, temp_);
       cleanup::set_state(slot_, cleanup::SlotState::kTemp);
       return;
     }
-    if (errno != EEXIST) fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(errno));
+    const int err = errno;
+    cleanup::set_state(slot_, cleanup::SlotState::kClaimed);
+    if (err != EEXIST) fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(err));
   }
   fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(EEXIST));
 }
@@ -125,6 +130,7 @@ void OwnedTemp::put_in_place() {
   // (none stands there, a folder, a filesystem without hard links) the rename goes on
   // without: what stood there is then gone once the rename is done.
   backed_up_ = ::linkat(dir, name_.c_str(), dir, backup_.c_str(), 0) == 0;
+  cleanup::set_backed_up(slot_, backed_up_);
   cleanup::set_state(slot_, cleanup::SlotState::kRenaming);
   // renameat replaces the entry itself, whatever it is: a symlink there is not followed.
   if (::renameat(dir, temp_.c_str(), dir, name_.c_str()) != 0) {
@@ -143,17 +149,22 @@ void OwnedTemp::join(const std::atomic<int>* kept) {
 }
 
 void OwnedTemp::keep() {
+  // The replaced file's link goes before the slot: a signal in between finds the slot
+  // kept and removes the link itself, so none is left behind.
+  if (std::exchange(backed_up_, false)) ::unlinkat(folder_->fd(), backup_.c_str(), 0);
   if (slot_) cleanup::release(std::exchange(slot_, nullptr));
-  if (std::exchange(backed_up_, false)) ::unlinkat(folder_->fd(), backup_.c_str(), 0);  // the replaced file goes
-  if (fd_ >= 0) ::close(std::exchange(fd_, -1));                                        // the lock goes with it
+  if (fd_ >= 0) ::close(std::exchange(fd_, -1));  // the lock goes with it
 }
 
 void OwnedTemp::remove_placed() noexcept {
   if (!placed_) return;
   const int dir = folder_->fd();
+  // The slot says whether a backup stands, so a signal in the middle neither removes
+  // the file just renamed back nor leaves the new one.
   if (!std::exchange(backed_up_, false) || ::renameat(dir, backup_.c_str(), dir, name_.c_str()) != 0)
     ::unlinkat(dir, name_.c_str(), 0);
   placed_ = false;
+  if (slot_) cleanup::set_state(slot_, cleanup::SlotState::kClaimed);
 }
 
 }  // namespace onnxrun

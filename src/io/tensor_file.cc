@@ -72,6 +72,33 @@ Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const Ra
   return out;
 }
 
+namespace {
+
+// A tensor file that is not raw_data alone (typed data fields, segments, external data),
+// parsed by protobuf (up to 2 GiB).
+onnx::TensorProto parse_tensor_file(const MappedFile& file, const std::string& path) {
+  if (file.size() > static_cast<size_t>(INT32_MAX))
+    fail(ErrorKind::kUnsupported,
+         "{}: larger than the 2 GiB a protobuf message can hold (only raw_data tensors can be)", path);
+  onnx::TensorProto proto;
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(file.data()),
+                                            static_cast<int>(file.size()));
+  in.SetTotalBytesLimit(INT32_MAX);
+  if (!proto.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
+    fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file", path);
+  // Protobuf accepts many byte strings as a message; a tensor file must at least say its type.
+  if (proto.data_type() == 0) fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file (no data_type)", path);
+  return proto;
+}
+
+// External data is looked for beside the .pb file, under the same rules as a model's.
+std::string folder_of(const std::string& path) {
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  return dir.empty() ? "." : dir;
+}
+
+}  // namespace
+
 NamedTensor read_tensor_file(const std::string& path) {
   const std::shared_ptr<const MappedFile> file = MappedFile::open(path);
   try {
@@ -79,24 +106,23 @@ NamedTensor read_tensor_file(const std::string& path) {
   } catch (const Error& e) {
     throw e.with_context(path);
   }
-  // Typed data fields, segments, external data: protobuf parses it (up to 2 GiB).
-  if (file->size() > static_cast<size_t>(INT32_MAX))
-    fail(ErrorKind::kUnsupported,
-         "{}: larger than the 2 GiB a protobuf message can hold (only raw_data tensors can be)", path);
-  onnx::TensorProto proto;
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(file->data()),
-                                            static_cast<int>(file->size()));
-  in.SetTotalBytesLimit(INT32_MAX);
-  if (!proto.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
-    fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file", path);
-  // Protobuf accepts many byte strings as a message; a tensor file must at least say its type.
-  if (proto.data_type() == 0) fail(ErrorKind::kInvalid, "{}: not a valid TensorProto file (no data_type)", path);
+  const onnx::TensorProto proto = parse_tensor_file(*file, path);
   try {
-    // External data is looked for beside the .pb file, under the same rules as a model's.
-    const std::string dir = std::filesystem::path(path).parent_path().string();
-    return {proto.name(), tensor_from_proto_in(proto, dir.empty() ? "." : dir)};
+    return {proto.name(), tensor_from_proto_in(proto, folder_of(path))};
   } catch (const Error& e) {
     throw e.with_context(path);
+  }
+}
+
+std::string tensor_file_data_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return "";  // a FIFO or stdin is read once, by the run
+  try {
+    const std::shared_ptr<const MappedFile> file = MappedFile::open(path);
+    if (find_raw_tensor(file->data(), file->size())) return "";
+    return external_data_file(parse_tensor_file(*file, path), folder_of(path));
+  } catch (const Error&) {
+    return "";  // reading it for the run reports what is wrong
   }
 }
 

@@ -22,6 +22,9 @@ struct NamedTensor {
 // protobuf. The runs read tensor files as streams (io/tensor_stream.h), which come here
 // for what they cannot read a range at a time.
 NamedTensor read_tensor_file(const std::string& path);
+// The file whose bytes read_tensor_file(path) takes as external data, or empty: none, or
+// the file cannot be read (reading it for the run then reports why).
+std::string tensor_file_data_file(const std::string& path);
 
 // The tensor a raw_data TensorProto in `file` holds (find_raw_tensor's layout): a view of
 // the mapping when its data is aligned for the element type, else a copy. Throws

@@ -103,6 +103,9 @@ struct Model {
   ModelMeta meta;
   Graph graph;
   std::vector<Function> functions;
+  // The files its initializers' external data was read from, once each: files the run
+  // reads, which its output files must not replace.
+  std::vector<std::string> data_files;
 };
 
 }  // namespace onnxrun

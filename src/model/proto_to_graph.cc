@@ -1,5 +1,6 @@
 #include "model/proto_to_graph.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -230,6 +231,9 @@ Model model_from_proto(const onnx::ModelProto& proto, const std::string& base_di
     }
     if (!g.initializers.emplace(tp.name(), std::move(t)).second)
       fail(ErrorKind::kInvalid, "initializer '{}' is given twice", tp.name());
+    if (const std::string file = external_data_file(tp, base_dir);
+        !file.empty() && std::find(m.data_files.begin(), m.data_files.end(), file) == m.data_files.end())
+      m.data_files.push_back(file);
   }
   for (int i = 0; i < gp.node_size(); ++i) g.nodes.push_back(node_from_proto(gp.node(i), static_cast<size_t>(i)));
   return m;

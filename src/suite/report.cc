@@ -102,9 +102,9 @@ std::vector<size_t> slowest_tests(const std::vector<TestResult>& results, size_t
   return idx;
 }
 
-void write_json_report(const std::string& path, const RunInfo& info, const Summary& s,
+void write_json_report(const WriteTarget& target, const RunInfo& info, const Summary& s,
                        const std::vector<TestResult>& results, const MergeInfo* merge, const BaselineNote* baseline) {
-  write_text_file_now(path, test_report_json(info, s, results, merge, baseline));
+  write_text_file(target, test_report_json(info, s, results, merge, baseline));
 }
 
 ReportStamp report_stamp_now() {
@@ -169,9 +169,9 @@ std::string junit_report(const Summary& s, const std::vector<TestResult>& result
   return x;
 }
 
-void write_junit_report(const std::string& path, const Summary& s, const std::vector<TestResult>& results, bool strict,
-                        const ReportStamp& stamp, const std::vector<TestResult>& missing) {
-  write_text_file_now(path, junit_report(s, results, strict, stamp, missing));
+void write_junit_report(const WriteTarget& target, const Summary& s, const std::vector<TestResult>& results,
+                        bool strict, const ReportStamp& stamp, const std::vector<TestResult>& missing) {
+  write_text_file(target, junit_report(s, results, strict, stamp, missing));
 }
 
 }  // namespace onnxrun

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/output_folder.h"
 #include "suite/outcome.h"
 
 namespace onnxrun {
@@ -57,10 +58,12 @@ struct BaselineNote {
   std::vector<TestResult> missing;  // named in the run's terms, with the baseline's outcome
 };
 
-// The --json report (test_report_json, suite/json_documents.h), written atomically.
+// The --json report (test_report_json, suite/json_documents.h), written atomically: in
+// place at once, or into the target's output set (io/output_set.h), which a command
+// writing several reports commits as one, so that a signal leaves all old or all new.
 // A merged report also carries `merge` (null: a single run's report); a run against a
 // baseline, `baseline` (null: none).
-void write_json_report(const std::string& path, const RunInfo& info, const Summary& summary,
+void write_json_report(const WriteTarget& target, const RunInfo& info, const Summary& summary,
                        const std::vector<TestResult>& results, const MergeInfo* merge = nullptr,
                        const BaselineNote* baseline = nullptr);
 
@@ -82,7 +85,8 @@ ReportStamp report_stamp_now();
 // type="missing"> says so: a test deleted from the corpus does not vanish from CI's view.
 std::string junit_report(const Summary& summary, const std::vector<TestResult>& results, bool strict,
                          const ReportStamp& stamp, const std::vector<TestResult>& missing = {});
-void write_junit_report(const std::string& path, const Summary& summary, const std::vector<TestResult>& results,
+// Written as write_json_report's.
+void write_junit_report(const WriteTarget& target, const Summary& summary, const std::vector<TestResult>& results,
                         bool strict, const ReportStamp& stamp, const std::vector<TestResult>& missing = {});
 
 }  // namespace onnxrun

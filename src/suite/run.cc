@@ -17,6 +17,7 @@
 #include "io/output_folder.h"
 #include "io/output_set.h"
 #include "io/streamed_outputs.h"
+#include "io/tensor_file.h"
 #include "io/tensor_format.h"
 #include "io/tensor_literal.h"
 #include "model/load.h"
@@ -56,23 +57,32 @@ void check_request(const RunRequest& r) {
            r.dump_dir, option);
 }
 
-// The files the run reads, for the output files to keep off: the inputs given as files,
-// the .npz, the expected outputs (a folder's files), the test sets' inputs and outputs.
-std::vector<std::string> files_read(const RunRequest& r) {
-  std::vector<std::string> files = r.npz;
+// The files the run reads, for the output files to keep off: the model and its
+// initializers' external data, the inputs given as files, the .npz, the expected outputs
+// (a folder's files), the test sets' inputs and outputs, and the external data of each
+// tensor file among them.
+std::vector<std::string> files_read(const RunRequest& r, const std::vector<std::string>& model_data) {
+  std::vector<std::string> tensors;  // the tensor files given
   for (const std::string& arg : r.inputs)
-    if (const std::string path = split_input_arg(arg).second; !is_tensor_literal(path)) files.push_back(path);
+    if (const std::string path = split_input_arg(arg).second; !is_tensor_literal(path)) tensors.push_back(path);
   for (const std::string& arg : r.expected) {
     const std::string path = split_input_arg(arg, "--expected").second;
     std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) files.push_back(path);
+    if (!std::filesystem::is_directory(path, ec)) tensors.push_back(path);
     else
-      for (const auto& e : std::filesystem::directory_iterator(path, ec)) files.push_back(e.path().string());
+      for (const auto& e : std::filesystem::directory_iterator(path, ec)) tensors.push_back(e.path().string());
   }
   for (const TestSetSpec& set : r.test_sets) {
-    files.insert(files.end(), set.files.inputs.begin(), set.files.inputs.end());
-    files.insert(files.end(), set.files.outputs.begin(), set.files.outputs.end());
+    tensors.insert(tensors.end(), set.files.inputs.begin(), set.files.inputs.end());
+    tensors.insert(tensors.end(), set.files.outputs.begin(), set.files.outputs.end());
   }
+  std::vector<std::string> files = r.npz;
+  files.push_back(r.model);
+  files.insert(files.end(), model_data.begin(), model_data.end());
+  files.insert(files.end(), tensors.begin(), tensors.end());
+  for (const std::string& t : tensors)
+    if (const std::string ext = std::filesystem::path(t).extension().string(); ext != ".npy" && ext != ".npz")
+      if (std::string data = tensor_file_data_file(t); !data.empty()) files.push_back(std::move(data));
   return files;
 }
 
@@ -250,6 +260,7 @@ RunReport run_model(const RunRequest& r) {
   load_options.expand_schema_functions = r.expand_functions;
   Model model = load_model(r.model, load_options);
   log_loaded(r.model, model, ms_since(t0));
+  const std::vector<std::string> reads = files_read(r, model.data_files);
   ThreadPool pool(r.threads);
   report.threads = pool.size();
   Executor exec(std::move(model.graph), exec_options_for(r, &pool));
@@ -262,7 +273,6 @@ RunReport run_model(const RunRequest& r) {
 
   // Output files are written under temporary names and appear only on commit; a folder
   // they cannot go to is refused before anything runs.
-  const std::vector<std::string> reads = files_read(r);
   if (!r.output_dir.empty())
     check_output_targets(r.format, r.output_dir, g.outputs.size(), TensorRole::kOutputs, reads, "-o");
   if (!r.save_inputs_dir.empty())

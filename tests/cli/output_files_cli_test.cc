@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -205,6 +206,70 @@ TEST_CASE("a run that fails part way leaves no dumped value, and a dump folder t
   CHECK(names_in(d.file("dump/y.pb")) == std::vector<std::string>{"inside"});
 }
 
+// Found by black-box testing: a SIGTERM while the commit was removing the replaced files'
+// links (the set already kept) left them as hidden .old files, and one in the middle of
+// the undo removed a file it had just put back. ONNXRUN_TEST_COMMIT_SIGNAL=N (a test hook,
+// io/output_set.cc) raises SIGTERM at the commit's Nth step: every gap of it, every door.
+TEST_CASE("SIGTERM at each step of the commit: every earlier file as it was, or the whole new set, and nothing else",
+          "[cli][signals]") {
+  TempDir d;
+  onnx::ModelProto m = make_model(16);  // a, b -> three outputs
+  add_input(m, "a", TP::FLOAT, {3});
+  add_input(m, "b", TP::FLOAT, {3});
+  for (const char* y : {"y1", "y2", "y3"}) add_output(m, y, TP::FLOAT, {3});
+  add_node(m, "LeakyRelu", {"a"}, {"y1"});
+  add_node(m, "LeakyRelu", {"b"}, {"y2"});
+  add_node(m, "LeakyRelu", {"a"}, {"y3"});
+  const std::string model = save_model(m, d.file("m.onnx"));
+  for (const std::string format : {"pb", "npy", "npz"}) {
+    auto run = [&](const std::string& dir, const std::vector<std::string>& env) {
+      return run_cli_env(env, {model, "-i", "a=[-1,2,-3]", "-i", "b=[4,-5,6]", "-o", dir + "/o", "--save-inputs",
+                               dir + "/s", "--format", format, "-q"});
+    };
+    const std::string clean = d.file("fresh-" + format);
+    REQUIRE_EXIT(run(clean, {}), 0);
+    std::map<std::string, std::string> fresh;  // "o/output_0.pb" -> the new bytes
+    for (const char* sub : {"o", "s"})
+      for (const std::string& n : names_in(clean + "/" + sub))
+        fresh[std::string(sub) + "/" + n] = read_file(clean + "/" + sub + "/" + n);
+    int kept_earlier = 0, got_new = 0;
+    for (int step = 1;; ++step) {
+      INFO("--format " << format << ", SIGTERM at step " << step);
+      REQUIRE(step < 20);
+      const std::string dir = d.file("run");
+      fs::remove_all(dir);
+      for (const auto& [name, bytes] : fresh) {
+        fs::create_directories(fs::path(dir + "/" + name).parent_path());
+        write_text_file(dir + "/" + name, "earlier " + name);
+      }
+      const auto r = run(dir, {"ONNXRUN_TEST_COMMIT_SIGNAL=" + std::to_string(step)});
+      for (const char* sub : {"o", "s"}) {  // exactly the set's names: no temporary, no .old link
+        std::vector<std::string> want;
+        for (const auto& [name, bytes] : fresh)
+          if (name.rfind(std::string(sub) + "/", 0) == 0) want.push_back(name.substr(2));
+        CHECK(names_in(dir + "/" + sub) == want);
+      }
+      size_t earlier = 0, now_new = 0;
+      for (const auto& [name, bytes] : fresh) {
+        const std::string got = read_file(dir + "/" + name);
+        earlier += got == "earlier " + name;
+        now_new += got == bytes;
+      }
+      if (r.exit_code == 0) {  // past the last step
+        CHECK(now_new == fresh.size());
+        break;
+      }
+      CHECK_EXIT(r, 128 + SIGTERM);
+      CHECK(r.err == "onnx-run: interrupted (SIGTERM)\n");
+      CHECK((earlier == fresh.size() || now_new == fresh.size()));  // never a mix
+      kept_earlier += earlier == fresh.size();
+      got_new += now_new == fresh.size();
+    }
+    CHECK(kept_earlier > 0);  // signals before the set was kept
+    CHECK(got_new > 0);       // and after
+  }
+}
+
 TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is replaced, not followed", "[cli]") {
   TempDir d;
   const std::string model = save_model(leaky_relu_model(16), d.file("m.onnx"));
@@ -276,6 +341,77 @@ TEST_CASE("run -o and --save-inputs refuse to replace a file the run reads, and 
   CHECK_EXIT(r, 0);
   CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb"});
   CHECK(names_in(d.file("dump")) == std::vector<std::string>{"values.tsv", "y.pb"});
+}
+
+// Found by black-box testing: the guard above knew the inputs and expected outputs, not
+// the model nor any external-data file. A model named output_0.pb was replaced by the
+// output, an input's or the model's own external data destroyed, and the dump went into
+// the model's folder.
+TEST_CASE("run -o, --save-inputs and --dump-intermediates refuse the model and every external-data file it reads",
+          "[cli]") {
+  TempDir d;
+  const std::string m1 = d.file("m1"), m2 = d.file("m2"), m3 = d.file("m3");
+  for (const std::string& dir : {m1, m2, m3}) fs::create_directories(dir);
+  // m1: the model under names -o and --save-inputs choose.
+  const onnx::ModelProto plain = leaky_relu_xy_model();
+  for (const char* name : {"output_0.pb", "output_0.npy", "outputs.npz", "input_0.pb"})
+    save_model(plain, m1 + "/" + name);
+  // m2: an input whose data is kept in m2/output_0.pb.
+  onnx::TensorProto x = float_tensor("X", {3}, {-1, 2, -3});
+  make_external(&x, {{"location", "output_0.pb"}, {"length", "12"}});
+  write_message(m2 + "/x.pb", x);
+  write_file(m2 + "/output_0.pb", float_bytes({-1, 2, -3}));
+  save_model(plain, m2 + "/m.onnx");
+  // m3: the model's weight kept in m3/output_0.pb (and, for npy, m3/output_0.npy).
+  for (const char* data : {"output_0.pb", "output_0.npy"}) {
+    onnx::ModelProto weighted = make_model(16);
+    add_input(weighted, "X", TP::FLOAT, {3});
+    add_output(weighted, "Y", TP::FLOAT, {3});
+    onnx::TensorProto w = float_tensor("W", {3}, {1, 2, 3});
+    make_external(&w, {{"location", data}, {"length", "12"}});
+    *weighted.mutable_graph()->add_initializer() = w;
+    add_node(weighted, "Mul", {"X", "W"}, {"M"});
+    add_node(weighted, "LeakyRelu", {"M"}, {"Y"});
+    save_model(weighted, m3 + "/" + data + ".onnx");
+    write_file(m3 + "/" + data, float_bytes({1, 2, 3}));
+  }
+  fs::create_directories(d.file("sub"));
+  const std::string literal = "X=[1,1,1]";
+  const std::vector<std::vector<std::string>> refused = {
+      {m1 + "/output_0.pb", "-i", literal, "-o", m1},                           // the model itself
+      {m1 + "/output_0.npy", "-i", literal, "-o", m1, "--format", "npy"},       // in every format
+      {m1 + "/outputs.npz", "-i", literal, "-o", m1, "--format", "npz"},        //
+      {m1 + "/input_0.pb", "-i", literal, "--save-inputs", m1},                 // --save-inputs
+      {m2 + "/m.onnx", "-i", m2 + "/x.pb", "-o", m2},                           // an input's data
+      {m3 + "/output_0.pb.onnx", "-i", literal, "-o", m3},                      // the model's weights
+      {m3 + "/output_0.npy.onnx", "-i", literal, "-o", m3, "--format", "npy"},  //
+      {m3 + "/output_0.pb.onnx", "-i", literal, "-o", d.file("sub/../m3")},     // through ".."
+      {m2 + "/m.onnx", "-i", literal, "--dump-intermediates", m2},              // the model's folder
+      {m1 + "/output_0.pb", "-i", literal, "--dump-intermediates", m1, "-o", d.file("out")}};
+  std::map<std::string, std::string> before;  // every file's bytes
+  std::map<std::string, std::vector<std::string>> names;
+  for (const std::string& dir : {m1, m2, m3}) {
+    names[dir] = names_in(dir);
+    for (const std::string& n : names[dir]) before[dir + "/" + n] = read_file(dir + "/" + n);
+  }
+  for (const auto& argv : refused) {
+    const auto r = run_cli(argv);
+    INFO(argv[0] << " " << argv.back() << ": " << r.err);
+    CHECK_EXIT(r, 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("a file this run reads"));
+    CHECK(r.out.empty());
+    for (const auto& [path, bytes] : before) CHECK(read_file(path) == bytes);
+    for (const auto& [dir, listed] : names) CHECK(names_in(dir) == listed);
+    CHECK_FALSE(fs::exists(d.file("out")));
+  }
+  // The same runs into a folder of their own write, and read what they read before.
+  auto r = run_cli({m3 + "/output_0.pb.onnx", "-i", literal, "-o", d.file("out"), "-q"});
+  REQUIRE_EXIT(r, 0);
+  CHECK(names_in(d.file("out")) == std::vector<std::string>{"output_0.pb"});
+  r = run_cli({m2 + "/m.onnx", "-i", m2 + "/x.pb", "--save-inputs", d.file("saved"), "-q"});
+  REQUIRE_EXIT(r, 0);
+  CHECK(names_in(d.file("saved")) == std::vector<std::string>{"input_0.pb"});
 }
 
 // Issue 32: clean-up trusts no process id. A file of the old ".NAME.tmp.PID.XXXXXX"
@@ -497,4 +633,48 @@ TEST_CASE("a dump of more values than the soft limit of open files holds them al
                                onnx_run_binary(), model, d.file("dump")});
   CHECK_EXIT(r2, 0);
   CHECK(names_in(d.file("dump")).size() == kNodes + 1);  // every value and values.tsv
+}
+
+// Found by black-box testing: a SIGTERM after `test --json F` was in place and before
+// `--junit G` left a new F beside an old G, as if they came from one run. The reports of
+// a run are one output set now: the hook (ONNXRUN_TEST_COMMIT_SIGNAL=N, io/output_set.cc)
+// raises SIGTERM at each step of putting them in place.
+TEST_CASE("test and report merge: a SIGTERM at any step of putting the reports in place leaves all old or all new",
+          "[cli][signals]") {
+  TempDir d;
+  fs::create_directories(d.file("t"));
+  fs::copy(testdata_dir() + "/leakyrelu_opset16_float_alpha0.1", d.file("t/m"), fs::copy_options::recursive);
+  REQUIRE_EXIT(run_cli({"test", d.file("t"), "--json", d.file("shard.json"), "-q"}), 0);
+  const std::string dir = d.file("r");
+  const std::vector<std::string> names = {"base.json", "r.json", "r.xml"};
+  const std::vector<std::vector<std::string>> doors = {
+      {"test", d.file("t"), "-q", "--json", dir + "/r.json", "--junit", dir + "/r.xml", "--update-baseline",
+       dir + "/base.json"},
+      {"report", "merge", d.file("shard.json"), "-q", "--json", dir + "/r.json", "--junit", dir + "/r.xml"}};
+  for (const auto& args : doors) {
+    const size_t reports = args[0] == "test" ? 3 : 2;
+    int kept_earlier = 0, got_new = 0;
+    for (int step = 1;; ++step) {
+      INFO(args[0] << ": SIGTERM at step " << step);
+      REQUIRE(step < 20);
+      fs::remove_all(dir);
+      fs::create_directories(dir);
+      for (const std::string& n : names) write_text_file(dir + "/" + n, "earlier");
+      const auto r = run_cli_env({"ONNXRUN_TEST_COMMIT_SIGNAL=" + std::to_string(step)}, args);
+      CHECK(names_in(dir) == names);  // no temporary, no .old link
+      size_t earlier = 0;
+      for (const std::string& n : names) earlier += read_file(dir + "/" + n) == "earlier";
+      const size_t now_new = names.size() - earlier;  // base.json stays "earlier" for report merge
+      if (r.exit_code == 0) {
+        CHECK(now_new == reports);
+        break;
+      }
+      CHECK_EXIT(r, 128 + SIGTERM);
+      CHECK((now_new == 0 || now_new == reports));  // never a new report beside an old one
+      kept_earlier += now_new == 0;
+      got_new += now_new == reports;
+    }
+    CHECK(kept_earlier > 0);
+    CHECK(got_new > 0);
+  }
 }

@@ -4,6 +4,8 @@
 // run's outputs back until commit.
 #include <catch2/catch.hpp>
 
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <thread>
@@ -12,10 +14,12 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/error.h"
 #include "io/atomic_file.h"
+#include "io/cleanup_signals.h"
 #include "io/output_set.h"
 #include "io/owned_temp.h"
 #include "io/streamed_outputs.h"
@@ -331,6 +335,48 @@ TEST_CASE("output set: a failed commit puts back the files it replaced", "[outpu
   CHECK(names_in(d.path()) == std::vector<std::string>{"a.txt", "c.txt"});
   CHECK(read_file(d.file("a.txt")) == "A");
   CHECK(read_file(d.file("c.txt")) == "C");
+}
+
+// A signal at each step of a commit that fails at its last file and takes back the
+// others (io/output_set.cc's test hook raises it): the files it replaced stand as they
+// were, whether the signal came before, during or after the undo. The undo renamed a file
+// back while the handler still took it for the run's, and removed it.
+TEST_CASE("output set: a signal at any step of a failed commit leaves the replaced files as they were",
+          "[output-files][signals]") {
+  for (int step = 1;; ++step) {
+    TempDir d;
+    write_text_file(d.file("a.txt"), "earlier A");
+    write_text_file(d.file("c.txt"), "earlier C");
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {                                     // the child commits; the handler exits it 143 at `step`
+      const int quiet = ::open("/dev/null", O_WRONLY);  // the handler's "interrupted" line
+      ::dup2(quiet, STDERR_FILENO);
+      install_cleanup_signal_handlers();
+      ::setenv("ONNXRUN_TEST_COMMIT_SIGNAL", std::to_string(step).c_str(), 1);
+      try {
+        OutputSet tx;
+        write_text(tx.target(d.file("a.txt")), "A");
+        write_text(tx.target(d.file("c.txt")), "C");
+        write_text(tx.target(d.file("b.txt")), "B");
+        fs::create_directories(d.file("b.txt/inside"));  // b.txt's rename fails, after a.txt's and c.txt's
+        tx.commit();
+      } catch (const Error&) {
+        ::_exit(1);
+      }
+      ::_exit(0);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    REQUIRE(WIFEXITED(status));
+    INFO("signal at step " << step);
+    CHECK(names_in(d.path()) == std::vector<std::string>{"a.txt", "b.txt", "c.txt"});  // no temporary, no link
+    CHECK(read_file(d.file("a.txt")) == "earlier A");
+    CHECK(read_file(d.file("c.txt")) == "earlier C");
+    if (WEXITSTATUS(status) == 1) break;  // past the last step: the commit failed, no signal came
+    CHECK(WEXITSTATUS(status) == 128 + SIGTERM);
+    REQUIRE(step < 10);
+  }
 }
 
 TEST_CASE("-o's and --save-inputs' files in every format go into the set, in place on its commit", "[output-files]") {
