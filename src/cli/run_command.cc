@@ -268,7 +268,7 @@ void build_run_app(CLI::App& app, RunOptions& o) {
                  "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
       ->type_name("DIR");
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
-  add_tolerance_options(app, o.tol);
+  add_tolerance_options(app, o.tol, "; for test sets, a data.json beside the model overrides");
   app.add_option("--expected", o.request.expected,
                  "compare the outputs with expected ones: an .npz (arrays by output name), a folder of output_K.pb "
                  "or NAME.npy files, or NAME=FILE for one output (repeatable); matched by name, else by position")

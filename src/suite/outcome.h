@@ -45,6 +45,10 @@ struct TestResult {
   // The model's output names, once it loaded (empty when it did not); for checking
   // --atol NAME:V and the like against them. Not written to reports.
   std::vector<std::string> outputs;
+  // The test's own files misuse an option's terms (a data.json NAME that is no output of
+  // the model): the whole run is a usage error, as that option typed would be. Not
+  // written to reports.
+  bool usage_error = false;
 };
 
 struct Summary {
