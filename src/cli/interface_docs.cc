@@ -214,8 +214,9 @@ std::string man_page() {
            "likewise.") +
        "\n.TP\n.I data.json\n" +
        roff(
-           "beside a model in a test tree: \"rtol\" and \"atol\" override the tolerances, each a number for every "
-           "output or {\"NAME\": number} per output.") +
+           "beside a model: \"rtol\" and \"atol\" override the tolerances its test sets are judged with (onnx-run "
+           "MODEL, -d, onnx-run test), each a number for every output or {\"NAME\": number} per output; a NAME that is "
+           "no output of the model is a usage error.") +
        "\n";
   m += ".SH SEE ALSO\n.BR python3 (1),\n.BR jq (1)\n.PP\n" +
        roff("The ONNX operator and test data documentation (onnx.ai); /usr/share/doc/onnx-run/.") + "\n";

@@ -113,6 +113,9 @@ RunRequest request_from_options(const RunOptions& o) {
   if (given && !o.test_dir.empty())
     fail(ErrorKind::kUsage, "give inputs with -i/--npz or a test set with -d, not both");
   if (given && o.random) fail(ErrorKind::kUsage, "give inputs with -i/--npz or ask for --random ones, not both");
+  if (given && !o.ranges.empty())
+    fail(ErrorKind::kUsage, "--range {}: the inputs are given with -i/--npz; --range sets the values of made-up inputs",
+         o.ranges.front());
   if (o.random && !o.test_dir.empty())
     fail(ErrorKind::kUsage, "give a test set with -d or ask for --random inputs, not both");
   if (!r.expected.empty() && !given && !o.random)
@@ -134,6 +137,10 @@ RunRequest request_for(const RunOptions& o) {
            "--shape {}: test sets bring their own input shapes ({} here); --shape is for made-up inputs (add "
            "--random) and -i literals",
            o.shapes.front(), o.test_dir.empty() ? "test_data_set_* beside the model" : "-d " + o.test_dir);
+    else if (!o.ranges.empty())
+      fail(ErrorKind::kUsage,
+           "--range {}: test sets bring their own inputs ({} here); --range is for made-up inputs (add --random)",
+           o.ranges.front(), o.test_dir.empty() ? "test_data_set_* beside the model" : "-d " + o.test_dir);
   }
   return r;
 }
@@ -272,7 +279,7 @@ void build_run_app(CLI::App& app, RunOptions& o) {
                  "write output k as DIR/output_<k>.pb (.npy; or DIR/outputs.npz)")
       ->type_name("DIR");
   app.add_option("-d,--test-dir", o.test_dir, "run this one test_data_set folder and compare")->type_name("DIR");
-  add_tolerance_options(app, o.tol);
+  add_tolerance_options(app, o.tol, "; for test sets, a data.json beside the model overrides");
   app.add_option("--expected", o.request.expected,
                  "compare the outputs with expected ones: an .npz (arrays by output name), a folder of output_K.pb "
                  "or NAME.npy files, or NAME=FILE for one output (repeatable); matched by name, else by position")
@@ -293,7 +300,7 @@ void build_run_app(CLI::App& app, RunOptions& o) {
   app.add_option("--seed", o.request.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
   app.add_option("--range", o.ranges,
                  "made-up values are uniform in [LO,HI] (default -1,1; for example --range=-5,5); NAME:LO,HI sets one "
-                 "input's own (for example --range x:0,1)")
+                 "input's own (for example --range x:0,1); a usage error with inputs given or test sets")
       ->type_name("[NAME:]LO,HI");
   app.add_option("--save-inputs", o.request.save_inputs_dir,
                  "write the inputs the run used (made-up ones too) as DIR/input_<k>.pb (.npy; or DIR/inputs.npz), to "

@@ -193,13 +193,17 @@ void check_selection_found_tests(const TestOptions& o, size_t found, size_t sele
        fmt::join(o.paths, " "));
 }
 
-// --rtol, --atol or --max-ulp NAME:V whose NAME is no output of any test run is a typo
+// A data.json NAME that is no output of its model (a test's usage_error), or
+// --rtol, --atol or --max-ulp NAME:V whose NAME is no output of any test run, is a typo
 // that would leave the default tolerance in force: Error(kUsage), before any report or
 // baseline is written. Outputs are known only from the models that loaded, so a run in
 // which none did checks nothing; and a shard cannot know the others' outputs, so a run of
 // one slice of several checks nothing either (the unsharded run, or any door on the
 // model, says it).
 void check_output_names(const TestOptions& o, const std::vector<TestResult>& results) {
+  // A data.json's names are the model's own: checked in every slice.
+  for (const TestResult& r : results)
+    if (r.usage_error) fail(ErrorKind::kUsage, "{}", r.message);
   if (selection_of(o).shard_count > 1) return;
   std::set<std::string> outputs;
   for (const TestResult& r : results) outputs.insert(r.outputs.begin(), r.outputs.end());
@@ -317,8 +321,8 @@ const CommandDoc& test_doc() {
            "the tests found (as ctest --no-tests=error; an empty --shard slice exits 0), --shard auto without a test "
            "engine's variables or with malformed ones, a --baseline none of whose tests is selected, a --rtol, --atol "
            "or "
-           "--max-ulp NAME:V whose NAME is no output of the tests run: checked once they ran, before any report is "
-           "written)"},
+           "--max-ulp NAME:V whose NAME is no output of the tests run, or a data.json NAME that is no output of its "
+           "model: checked once they ran, before any report is written)"},
           {3, "a baseline or report file could not be read or written"},
       }};
   return doc;

@@ -96,7 +96,7 @@ TensorStats StatsAccumulator::result() const {
   s.min = t.any ? t.min : nan;
   s.max = t.any ? t.max : nan;
   s.mean = t.finite ? t.mean : nan;
-  s.std = t.finite ? std::sqrt(t.m2 / static_cast<double>(t.finite)) : nan;
+  s.std = stats_std(t);
   return s;
 }
 

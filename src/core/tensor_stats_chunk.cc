@@ -1,5 +1,6 @@
 #include "core/tensor_stats_chunk.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -12,7 +13,7 @@ template <class T>
 StatsPart plain_stats(const T* x, size_t n) {
   StatsPart p;
   p.count = static_cast<int64_t>(n);
-  double sum = 0;
+  double sum = 0, biggest = 0;
   for (size_t i = 0; i < n; ++i) {
     const double v = x[i];
     if (std::isnan(v)) {
@@ -28,6 +29,7 @@ StatsPart plain_stats(const T* x, size_t n) {
     }
     ++p.finite;
     sum += v;
+    biggest = std::max(biggest, std::fabs(v));
   }
   if (p.finite == 0) return p;
   p.mean = sum / static_cast<double>(p.finite);
@@ -39,9 +41,20 @@ StatsPart plain_stats(const T* x, size_t n) {
         mean += (static_cast<double>(x[i]) - mean) / static_cast<double>(++k);
     p.mean = mean;
   }
+  if (squares_in_range(biggest)) {
+    for (size_t i = 0; i < n; ++i) {
+      const double v = x[i];
+      if (std::isfinite(v)) p.m2 += (v - p.mean) * (v - p.mean);
+    }
+    return p;
+  }
+  // Doubles whose squares leave the range: deviations of the values divided by 2^scale,
+  // which puts the largest in [1, 2) (exact: a power of two).
+  p.scale = std::ilogb(biggest);
+  const double mean = std::ldexp(p.mean, -p.scale);
   for (size_t i = 0; i < n; ++i) {
     const double v = x[i];
-    if (std::isfinite(v)) p.m2 += (v - p.mean) * (v - p.mean);
+    if (std::isfinite(v)) p.m2 += (std::ldexp(v, -p.scale) - mean) * (std::ldexp(v, -p.scale) - mean);
   }
   return p;
 }

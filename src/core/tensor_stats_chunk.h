@@ -12,6 +12,7 @@
 // bfloat16 take sixteen and their min and max from integer keys (half_order_key).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -70,6 +71,14 @@ const StatsKernels& stats_kernels_for(const HardwareConfig& config);
 // hardware_config() does.
 const StatsKernels& stats_active_kernels();
 
+// Whether a chunk whose largest finite magnitude is `biggest` keeps its squared
+// deviations, summed, inside double's normal range: only doubles beyond 2^400 or below
+// 2^-400 do not (float, the 16-bit floats and the integers always do). Those chunks take
+// the plain loop, which computes M2 on the values divided by a power of two
+// (StatsPart::scale): unscaled, [1e200, -1e200] had an infinite std and [1e-300, -1e-300]
+// a std of 0.
+inline bool squares_in_range(double biggest) { return biggest == 0 || (biggest >= 0x1p-400 && biggest <= 0x1p400); }
+
 // The plain loop over values already widened to T (float or double): every kind of value.
 template <class T>
 StatsPart plain_stats(const T* x, size_t n);
@@ -99,8 +108,8 @@ inline void add_to_lane(T v, double k, double& s, double& q, T& mn, T& mx) {
 
 // The fast paths' common end: the L lanes' sums reduced in order and the part of all n
 // elements made, with their min and max; nullopt when a sum is not finite (the caller
-// then runs the plain loop, which counts NaN and infinities). `k` is the chunk's first
-// element as a double.
+// then runs the plain loop, which counts NaN and infinities) or the squares are out of
+// range (the plain loop scales them). `k` is the chunk's first element as a double.
 template <size_t L>
 inline std::optional<StatsPart> finish_sums(size_t n, double k, const double* s, const double* q, double lo,
                                             double hi) {
@@ -110,6 +119,7 @@ inline std::optional<StatsPart> finish_sums(size_t n, double k, const double* s,
     squares += q[l];
   }
   if (!std::isfinite(sum) || !std::isfinite(squares)) return std::nullopt;
+  if (!squares_in_range(std::max(std::fabs(lo), std::fabs(hi)))) return std::nullopt;
   const double count = static_cast<double>(n);
   const double m2 = squares - sum * (sum / count);
   return finite_part(n, k + sum / count, lo, hi, m2 > 0 ? m2 : 0);

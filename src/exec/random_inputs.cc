@@ -12,11 +12,17 @@
 
 namespace onnxrun {
 
+void check_shape_names(const Graph& g, const std::map<std::string, Shape>& shapes) {
+  for (const auto& entry : shapes)
+    if (!g.find_input(entry.first))
+      fail(ErrorKind::kUsage, "--shape names '{}', which is not an input of the model", entry.first);
+}
+
 std::map<std::string, Shape> resolve_input_shapes(const Graph& g, const std::map<std::string, Shape>& given) {
+  check_shape_names(g, given);
   std::map<std::string, int64_t> symbols;
   for (const auto& [name, shape] : given) {
     const ValueInfo* decl = g.find_input(name);
-    if (!decl) fail(ErrorKind::kUsage, "--shape names '{}', which is not an input of the model", name);
     if (!decl->shape) continue;
     const auto& dims = *decl->shape;
     if (dims.size() != shape.size())

@@ -24,6 +24,10 @@ struct RandomInputSpec {
   std::map<std::string, std::pair<double, double>> ranges;  // input name -> its own [low, high]
 };
 
+// Throws Error(kUsage) when `shapes` (--shape) names what is not an input of the model: a
+// typo would go unused, whether the inputs are made up or given as -i literals.
+void check_shape_names(const Graph& g, const std::map<std::string, Shape>& shapes);
+
 // The shape each required input will have. Throws Error(kUsage) for an input that
 // declares no shape, Error(kInput) for a given shape that contradicts the declaration.
 // Logs a warning for each dim it sets to 1.

@@ -10,6 +10,20 @@
 
 namespace onnxrun {
 
+int64_t broadcast_source_index(const Shape& out, int64_t flat, const Shape& in) {
+  if (in.size() > out.size()) return -1;
+  int64_t index = 0, stride = 1;
+  // Innermost dimension first, as the shapes align on the right.
+  for (size_t j = 0; j < in.size(); ++j) {
+    const int64_t o = out[out.size() - 1 - j], d = in[in.size() - 1 - j];
+    if (d != o && d != 1) return -1;
+    if (d != 1) index += (flat % o) * stride;
+    flat = o ? flat / o : 0;
+    stride *= d;
+  }
+  return index;
+}
+
 Shape broadcast_shapes(const std::vector<Shape>& shapes) {
   size_t rank = 0;
   for (const Shape& s : shapes) rank = std::max(rank, s.size());

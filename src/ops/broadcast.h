@@ -30,6 +30,11 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes);
 // Throws Error(kInvalid) explaining the rule on any other pair.
 Shape legacy_b_shape(const Shape& a, const Shape& b, int64_t broadcast, std::optional<int64_t> axis);
 
+// The flat index, in a tensor of shape `in`, of the element that element `flat` of the
+// broadcast result of shape `out` reads (numpy style); -1 when `in` does not broadcast
+// to `out`.
+int64_t broadcast_source_index(const Shape& out, int64_t flat, const Shape& in);
+
 // The legacy attributes of Less-1 and Mul-1/6, read once per node.
 struct LegacyBroadcast {
   int64_t broadcast = 0;

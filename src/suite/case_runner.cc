@@ -73,7 +73,7 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   RunRequest request;
   request.model = t.model;
   request.source = FeedSource::kTestSets;
-  request.tol = tolerance_for(t.dir, o.tol);
+  request.tol = o.tol;  // run_model reads the data.json beside the model, as every door does
   request.check_tolerance_names = false;
   request.no_fuse = o.no_fuse;
   request.threads = o.threads;  // 1 unless --threads: tests run side by side (-j)
@@ -119,37 +119,6 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
 
 }  // namespace
 
-Tolerance tolerance_for(const std::string& dir, Tolerance base) {
-  const fs::path file = fs::path(dir) / "data.json";
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) return base;
-  std::ifstream in(file);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    fail(ErrorKind::kInvalid, "{}: not valid JSON ({})", file.string(), e.what());
-  }
-  // "rtol": V for every output, or {"NAME": V, ...} per output.
-  auto take = [&](const char* key, double& all, std::map<std::string, double>& per_output) {
-    if (!j.is_object() || !j.contains(key)) return;
-    auto number = [&](const nlohmann::json& v, const std::string& what) {
-      if (!v.is_number() || v.get<double>() < 0)
-        fail(ErrorKind::kInvalid, "{}: {} must be a non-negative number", file.string(), what);
-      return v.get<double>();
-    };
-    if (j[key].is_object()) {
-      for (const auto& [name, v] : j[key].items())
-        per_output[name] = number(v, fmt::format("\"{}\" of output \"{}\"", key, name));
-      return;
-    }
-    all = number(j[key], fmt::format("\"{}\"", key));
-  };
-  take("rtol", base.rtol, base.output_rtol);
-  take("atol", base.atol, base.output_atol);
-  return base;
-}
-
 TestResult run_case(const TestCase& t, const CaseOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   TestResult r;
@@ -170,6 +139,7 @@ TestResult run_case(const TestCase& t, const CaseOptions& o) {
     }
   } catch (const Error& e) {
     r.message = e.what();
+    r.usage_error = e.kind() == ErrorKind::kUsage;
     if (e.kind() == ErrorKind::kUnsupported) {
       r.outcome = Outcome::kUnsupported;
       r.causes = cause_keys(e);

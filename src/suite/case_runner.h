@@ -17,7 +17,7 @@
 namespace onnxrun {
 
 struct CaseOptions {
-  Tolerance tol;         // overridden per test by "rtol"/"atol" in a data.json beside the model
+  Tolerance tol;         // overridden per test by a data.json beside the model (suite/test_set.h)
   bool no_fuse = false;  // no plan-time rewrite (RunRequest::no_fuse)
   unsigned threads = 1;  // within one test (tests run side by side); 0: one per core
   // Test-only hooks (hidden CLI flags): a test whose name matches crash_on raises
@@ -28,11 +28,5 @@ struct CaseOptions {
 };
 
 TestResult run_case(const TestCase& test, const CaseOptions& options);
-
-// The tolerance for a test: `base` overridden by "rtol"/"atol" in dir/data.json when
-// that file exists, each a number for every output or {"NAME": number} per output.
-// Throws Error(kInvalid) for a data.json that is not valid JSON or holds a tolerance
-// that is not a non-negative number.
-Tolerance tolerance_for(const std::string& dir, Tolerance base);
 
 }  // namespace onnxrun

@@ -14,7 +14,6 @@
 #include "suite/ulp.h"
 
 namespace onnxrun {
-namespace {
 
 std::string position_of(const Shape& shape, int64_t k) {
   std::vector<int64_t> idx(shape.size());
@@ -24,6 +23,8 @@ std::string position_of(const Shape& shape, int64_t k) {
   }
   return fmt::format("[{}]", fmt::join(idx, ","));
 }
+
+namespace {
 
 std::string short_number(double v) { return fmt::format("{:.3g}", v); }
 

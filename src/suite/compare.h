@@ -184,4 +184,7 @@ class ComparisonBuilder {
 Comparison compare_tensors(const Tensor& expected, const Tensor& actual, const Tolerance& tol,
                            ThreadPool* pool = nullptr);
 
+// Element `k` of a tensor of `shape` as a report writes its index: "[1,2,0]".
+std::string position_of(const Shape& shape, int64_t k);
+
 }  // namespace onnxrun

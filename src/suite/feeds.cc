@@ -70,6 +70,7 @@ std::pair<std::string, std::string> split_input_arg(const std::string& arg, cons
 }
 
 std::vector<InputSource> open_given_inputs(const Graph& g, const RunRequest& r) {
+  check_shape_names(g, r.shapes);  // the shapes of -i literals
   std::vector<InputSource> inputs;
   for (size_t k = 0; k < r.inputs.size(); ++k) inputs.push_back(open_arg(g, r.inputs[k], k, r.shapes));
   for (const std::string& path : r.npz)

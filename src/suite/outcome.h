@@ -48,6 +48,10 @@ struct TestResult {
   // What the user should see of a test that ran, pass or fail, each line once
   // (RunReport::warnings: an output computed in a shape other than the declared one).
   std::vector<std::string> warnings;
+  // The test's own files misuse an option's terms (a data.json NAME that is no output of
+  // the model): the whole run is a usage error, as that option typed would be. Not
+  // written to reports.
+  bool usage_error = false;
 };
 
 struct Summary {

@@ -291,9 +291,13 @@ RunReport run_model(const RunRequest& r) {
   if (!r.output_dir.empty() || !r.save_inputs_dir.empty()) report.outputs_ = std::make_unique<OutputSet>();
 
   if (r.source == FeedSource::kTestSets) {
+    // Judged with the data.json beside the model over the command line's tolerance, in
+    // every door that runs test sets (a copy of the request: small beside the run).
+    RunRequest judged = r;
+    judged.tol = test_set_tolerance(r.model, r.tol, report.output_names);
     for (const TestSetSpec& set : r.test_sets) {
       report.runs.emplace_back();
-      run_test_set(r, exec, &pool, set, report.runs.back(), report, report.outputs_.get());
+      run_test_set(judged, exec, &pool, set, report.runs.back(), report, report.outputs_.get());
     }
     return report;
   }

@@ -93,16 +93,19 @@ bool read_all(int fd, void* p, size_t size) {
 }
 
 // A worker's result as it crosses the pipe: the report's entry, and the model's output
-// names, which reports leave out but the parent needs (result_of_frame reads them back).
+// names and usage error, which reports leave out but the parent needs (result_of_frame
+// reads them back).
 nlohmann::ordered_json frame_of(const TestResult& r) {
   nlohmann::ordered_json j = result_to_json(r);
   if (!r.outputs.empty()) j["outputs"] = r.outputs;
+  if (r.usage_error) j["usage_error"] = true;
   return j;
 }
 
 TestResult result_of_frame(const nlohmann::json& j) {
   TestResult r = result_from_json(j);
   if (j.contains("outputs")) r.outputs = j["outputs"].get<std::vector<std::string>>();
+  r.usage_error = j.value("usage_error", false);
   return r;
 }
 

@@ -1,6 +1,12 @@
 #include "suite/test_set.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -50,6 +56,41 @@ std::vector<size_t> test_set_output_slots(const Graph& g, const TestSetFiles& fi
 
 std::string test_set_input_name(const Graph& g, const std::string& proto_name) {
   return !proto_name.empty() && g.find_input(proto_name) ? proto_name : "";
+}
+
+Tolerance test_set_tolerance(const std::string& model, Tolerance base, const std::vector<std::string>& outputs) {
+  const std::filesystem::path file = std::filesystem::path(model).parent_path() / "data.json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return base;
+  std::ifstream in(file);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    fail(ErrorKind::kInvalid, "{}: not valid JSON ({})", file.string(), e.what());
+  }
+  // "rtol": V for every output, or {"NAME": V, ...} per output.
+  auto take = [&](const char* key, double& all, std::map<std::string, double>& per_output) {
+    if (!j.is_object() || !j.contains(key)) return;
+    auto number = [&](const nlohmann::json& v, const std::string& what) {
+      if (!v.is_number() || v.get<double>() < 0)
+        fail(ErrorKind::kInvalid, "{}: {} must be a non-negative number", file.string(), what);
+      return v.get<double>();
+    };
+    if (!j[key].is_object()) {
+      all = number(j[key], fmt::format("\"{}\"", key));
+      return;
+    }
+    for (const auto& [name, v] : j[key].items()) {
+      if (std::find(outputs.begin(), outputs.end(), name) == outputs.end())
+        fail(ErrorKind::kUsage, "{}: \"{}\": {{\"{}\": {}}}: no value '{}' among the model's outputs ({})",
+             file.string(), key, name, v.dump(), name, fmt::join(outputs, ", "));
+      per_output[name] = number(v, fmt::format("\"{}\" of output \"{}\"", key, name));
+    }
+  };
+  take("rtol", base.rtol, base.output_rtol);
+  take("atol", base.atol, base.output_atol);
+  return base;
 }
 
 }  // namespace onnxrun

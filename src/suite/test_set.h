@@ -11,6 +11,7 @@
 #include "model/graph.h"
 #include "suite/feeds.h"
 #include "suite/run_sinks.h"
+#include "suite/tolerance.h"
 
 namespace onnxrun {
 
@@ -33,5 +34,14 @@ std::vector<size_t> test_set_output_slots(const Graph& g, const TestSetFiles& fi
 // The input a test set's TensorProto named `proto_name` binds by name: that name when it
 // is a graph input, else "" (bound by position): old exporters leave names empty or stale.
 std::string test_set_input_name(const Graph& g, const std::string& proto_name);
+
+// The tolerance the test sets of `model` are judged with, the same in every door that
+// runs them (test-set mode, -d, `onnx-run test`): `base`, the command line's, overridden
+// by "rtol" and "atol" in the data.json beside the model when there is one, each a
+// number for every output or {"NAME": number} per output. Throws Error(kInvalid) for a
+// data.json that is not valid JSON or holds a tolerance that is not a non-negative
+// number, and Error(kUsage) for a NAME that is none of the model's `outputs`: a typo would
+// leave that output at the command line's tolerance without a word.
+Tolerance test_set_tolerance(const std::string& model, Tolerance base, const std::vector<std::string>& outputs);
 
 }  // namespace onnxrun

@@ -16,6 +16,8 @@
 #include "io/value_index.h"
 #include "model/describe.h"
 #include "model/load.h"
+#include "ops/broadcast.h"
+#include "ops/elementwise.h"
 #include "ops/registry.h"
 #include "suite/ulp.h"
 
@@ -75,22 +77,37 @@ Tensor typed(const ResultTensor& v, const GraphTypes& types, const std::string& 
   return v.as_declared(it == types.dtype.end() ? std::nullopt : std::optional<DType>(it->second));
 }
 
-// `names` and `inputs` one per node input (absent optional ones invalid).
-std::vector<std::string> worst_inputs(const Comparison& c, const std::vector<std::string>& names,
-                                      const std::vector<Tensor>& inputs, int64_t numel) {
-  std::vector<std::string> out;
-  if (c.worst_index < 0) return out;
+// The shape node `n` broadcasts input `k` with: its own, or under a binary op's legacy
+// rule (Mul-6's `broadcast` and `axis`) the view legacy_b_shape gives its second input;
+// nullopt when the rule refuses the pair.
+std::optional<Shape> broadcast_view(const Node& n, const std::vector<Tensor>& inputs, size_t k) {
+  const std::optional<LegacyBroadcast> legacy = binary_broadcast_rule(*n.op, n.attrs);
+  if (!legacy || k != 1) return inputs[k].shape();
+  try {
+    return legacy_b_shape(inputs[0].shape(), inputs[1].shape(), legacy->broadcast, legacy->axis);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+// `inputs` one per node input (absent optional ones invalid): each input's element that
+// the output's worst element (of an output of shape `out`) was computed from, broadcast
+// inputs included, at its own index (none for a single element).
+std::vector<std::string> worst_inputs(const Comparison& c, const Node& n, const std::vector<Tensor>& inputs,
+                                      const Shape& out) {
+  std::vector<std::string> lines;
+  if (c.worst_index < 0) return lines;
   for (size_t k = 0; k < inputs.size(); ++k) {
     const Tensor& t = inputs[k];
     if (!t.valid()) continue;
-    const bool same = t.numel() == numel;
-    if (!same && t.numel() != 1) continue;
-    const int64_t at = same ? c.worst_index : 0;
+    const std::optional<Shape> view = broadcast_view(n, inputs, k);
+    const int64_t at = view ? broadcast_source_index(out, c.worst_index, *view) : -1;
+    if (at < 0) continue;
     const std::string bits = element_bits(t, at);
-    out.push_back(fmt::format("{}{} = {}{}", names[k], same ? c.worst_position : "", format_element_shortest(t, at),
-                              bits.empty() ? "" : " (" + bits + ")"));
+    lines.push_back(fmt::format("{}{} = {}{}", n.inputs[k], t.numel() == 1 ? "" : position_of(t.shape(), at),
+                                format_element_shortest(t, at), bits.empty() ? "" : " (" + bits + ")"));
   }
-  return out;
+  return lines;
 }
 
 // An elementwise node a block at a time: the dumped input and output stay where they lie
@@ -230,7 +247,7 @@ void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTy
   for (size_t j = 0; j < c.outputs.size(); ++j) {
     VerifiedOutput& o = c.outputs[j];
     if (!o.comparison.ok || !o.comparison.bit_identical())
-      o.worst_inputs = worst_inputs(o.comparison, n.inputs, inputs, dumped[j].numel());
+      o.worst_inputs = worst_inputs(o.comparison, n, inputs, dumped[j].shape());
   }
   c.checked = true;
 }

@@ -33,8 +33,9 @@ struct VerifyValue {
 struct VerifiedOutput {
   VerifyValue value;
   Comparison comparison;
-  // At the worst element of a differing output: each input's element there ("x[0,3] =
-  // -1.5 (0xbe00)"), for inputs of the output's size or a single element.
+  // At the worst element of a differing output: each input's element it was computed
+  // from, at the input's own index ("x[0,3] = -1.5 (0xbe00)"; a broadcast input "b[3] =
+  // ...", a single element without an index).
   std::vector<std::string> worst_inputs;
 };
 

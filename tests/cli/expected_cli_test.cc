@@ -258,6 +258,7 @@ TEST_CASE("test: per-output tolerances from --atol NAME:V and from data.json", "
   CHECK_EXIT(bad, 1);  // the test errors; its message names the file and the output
   CHECK_THAT(bad.out, Contains("\"atol\" of output \"y\" must be a non-negative number"));
   // The run command's test-set mode takes them too.
+  std::filesystem::remove(dir + "/data.json");
   CHECK_EXIT(run_cli({dir + "/model.onnx", "-q", "--atol", "y:0.2"}), 0);
   CHECK_EXIT(run_cli({dir + "/model.onnx", "-q"}), 1);
 }

@@ -57,3 +57,24 @@ TEST_CASE("JSON statistics are in the tensor's type", "[cli][numbers]") {
   CHECK_FALSE(has_long_number(r.out));
   CHECK_THAT(r.out, Contains("\"min\": -0.3") && Contains("\"max\": 0.1"));
 }
+
+TEST_CASE("the std of doubles whose squares leave the double range, printed and in JSON on every path",
+          "[cli][numbers]") {
+  // Printed inf, 0 and 9.99994e-161 (the sums of squares overflowed or underflowed).
+  const std::string model = testdata_dir() + "/quick/leaky_double.onnx";
+  struct Case {
+    std::string literal, json, text;
+  };
+  const std::vector<Case> cases = {{"x=[1e200,-1e200,1,2]", "7.071067811865475e+199", "7.07107e+199"},
+                                   {"x=[1e-300,-1e-300,1e-300,-1e-300]", "1e-300", "1e-300"},
+                                   {"x=[1e-160,3e-160,1e-160,3e-160]", "1e-160", "1e-160"}};
+  for (const char* isa : {"ONNXRUN_ISA=scalar", "ONNXRUN_ISA=avx2", "ONNXRUN_ISA=avx512"})
+    for (const Case& c : cases) {
+      INFO(isa << " " << c.literal);
+      const auto json = run_cli_env({isa}, {model, "-i", c.literal, "--json"});
+      CHECK_EXIT(json, 0);
+      CHECK_THAT(json.out, Contains("\"std\": " + c.json + ","));
+      const auto text = run_cli_env({isa}, {model, "-i", c.literal});
+      CHECK_THAT(text.out, Contains(" std " + c.text + " nan 0 inf 0"));
+    }
+}

@@ -97,6 +97,51 @@ TEST_CASE("bad literals and shapes: one line, exit 2, nothing written", "[cli][q
   CHECK_THAT(r.err, Catch::Contains("fixed at 2"));
 }
 
+TEST_CASE("a --shape naming no input and a --range with given inputs: exit 2 in every door", "[cli][quick]") {
+  // With -i or --npz both were accepted without a word; with made-up inputs a typo'd
+  // name was already refused.
+  TempDir out;
+  const std::string dir = out.file("o"), npz = out.file("x.npz");
+  REQUIRE_EXIT(
+      run_cli({quick("leaky_nxm.onnx"), "-i", "x=[[1,-2]]", "--save-inputs", out.file("in"), "--format", "npz", "-q"}),
+      0);
+  const std::vector<std::vector<std::string>> inputs = {
+      {}, {"--random"}, {"-i", "x=[[1,-2]]"}, {"--npz", out.file("in/inputs.npz")}};
+  for (const std::vector<std::string>& feed : inputs)
+    for (const std::vector<std::string>& option : {std::vector<std::string>{"--shape", "zz=5"},
+                                                   {"--range", "zz:0,1"},
+                                                   {"--range", "x:0,1"},
+                                                   {"--range", "0,1"}}) {
+      const bool given = feed.size() == 2 && feed[0] != "--random";
+      if (!given && option[1] != "zz:0,1" && option[0] == "--range") continue;  // made-up inputs take them
+      std::vector<std::string> args{quick("leaky_nxm.onnx"), "-o", dir};
+      args.insert(args.end(), feed.begin(), feed.end());
+      args.insert(args.end(), option.begin(), option.end());
+      INFO(args[3] + " " + args.back());
+      const auto r = run_cli(args);
+      CHECK_EXIT(r, 2);
+      CHECK(lines(r.err) == 1);
+      CHECK_THAT(r.err, Catch::StartsWith("onnx-run: " + option[0]));
+      if (option[1] == "zz=5") CHECK_THAT(r.err, Catch::Contains("'zz', which is not an input of the model"));
+      else if (given) CHECK_THAT(r.err, Catch::Contains("the inputs are given with -i/--npz"));
+      CHECK(r.out.empty());
+      CHECK_FALSE(fs::exists(dir));
+    }
+  // Test sets bring their own inputs too.
+  const std::string sets = onnxrun::test::testdata_dir() + "/leakyrelu_opset16_float_alpha0.1";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{sets + "/model.onnx", "--range", "0,1"},
+        {sets + "/model.onnx", "-d", sets + "/test_data_set_0", "--range", "x:0,1"}}) {
+    const auto r = run_cli(args);
+    CHECK_EXIT(r, 2);
+    CHECK(lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::StartsWith("onnx-run: --range ") && Catch::Contains("test sets bring their own inputs"));
+  }
+  // The same option, where it is meant: a literal's shape; a made-up input's range.
+  CHECK_EXIT(run_cli({quick("leaky_nxm.onnx"), "-i", "x=[1,-2]", "--shape", "x=1,2", "-q"}), 0);
+  CHECK_EXIT(run_cli({quick("leaky_nxm.onnx"), "--range", "x:0,1", "-q"}), 0);
+}
+
 TEST_CASE("random inputs: from declared shapes, --shape for symbols, seeded, in range", "[cli][quick]") {
   auto a = run_cli({quick("two_chains.onnx"), "--seed", "5", "--json"});
   REQUIRE_EXIT(a, 0);

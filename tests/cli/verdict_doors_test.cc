@@ -188,6 +188,49 @@ TEST_CASE("a NAME:V naming no output is a usage error in every door, nothing wri
   CHECK_THAT(none.err, Contains("(error)"));
 }
 
+TEST_CASE("a data.json beside the model judges its test sets alike in every door that runs them", "[cli][verdict]") {
+  // 0.5 off at [2]: `test` passed with the data.json below while `onnx-run MODEL` and -d
+  // ignored it and failed, and a NAME that is no output was ignored everywhere.
+  const Doors doors({0.0f, -0.0f, 1.5f, -0.2f});
+  const std::string model = doors.d.file("m/model.onnx"), json = doors.d.file("m/data.json");
+  const std::string r = doors.d.file("r.out");
+  const std::vector<std::vector<std::string>> test_set_doors = {{model},
+                                                                {model, "-d", doors.d.file("m/test_data_set_0")},
+                                                                {"test", doors.d.file("m"), "--json", r},
+                                                                {"test", doors.d.file("m"), "--isolate", "--json", r}};
+  auto in_every_door = [&](const std::vector<std::string>& extra, auto&& check) {
+    for (std::vector<std::string> args : test_set_doors) {
+      args.insert(args.end(), extra.begin(), extra.end());
+      INFO(joined(args));
+      fs::remove(r);
+      check(run_cli(args), args[0] == "test");
+    }
+  };
+  in_every_door({"-q"}, [](const ProcessResult& run, bool) { CHECK_EXIT(run, 1); });
+  // Per output or for every output; over the command line's tolerance (regression-runs.md).
+  for (const char* tol : {R"({"atol": {"y": 0.5}})", R"({"atol": 0.5, "rtol": 0})"}) {
+    write_text_file(json, tol);
+    in_every_door({"-q", "--atol", "0"}, [](const ProcessResult& run, bool) { CHECK_EXIT(run, 0); });
+  }
+  // A NAME that is no output: one line, exit 2, no report.
+  for (const char* key : {"atol", "rtol"}) {
+    write_text_file(json, fmt::format(R"({{"{}": {{"Y": 0.5}}}})", key));
+    in_every_door({"-q"}, [&](const ProcessResult& run, bool) {
+      CHECK_EXIT(run, 2);
+      CHECK(run.err == fmt::format("onnx-run: {}: \"{}\": {{\"Y\": 0.5}}: no value 'Y' among the model's outputs (y)\n",
+                                   json, key));
+      CHECK_FALSE(fs::exists(r));
+    });
+  }
+  // A tolerance that is no number is the data's fault: exit 3 where the model runs, the
+  // test's error in `test`.
+  write_text_file(json, R"({"atol": {"y": -1}})");
+  in_every_door({"-q"}, [](const ProcessResult& run, bool test_door) {
+    CHECK_EXIT(run, test_door ? 1 : 3);
+    CHECK_THAT(test_door ? run.out : run.err, Contains("\"atol\" of output \"y\" must be a non-negative number"));
+  });
+}
+
 TEST_CASE("--exact and --max-ulp are usage errors together, or with another statistic", "[cli][verdict]") {
   const Doors doors({0.0f, -0.0f, 1.0f, -0.2f});
   for (const std::vector<std::string>& bad : {std::vector<std::string>{"--exact", "--max-ulp", "1"},

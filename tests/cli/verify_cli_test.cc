@@ -168,3 +168,54 @@ TEST_CASE("verify: onnx-run's value is expected, the dump's got, with the errors
     CHECK(got["needed_rtol"] == want["needed_rtol"]);
   }
 }
+
+TEST_CASE("verify: the worst element's inputs include those broadcast to it, at their own index", "[cli][verify]") {
+  // m = a[3,1] * b[4], its dump 1 off at [2,3]: a[2,0] and b[3] made it. The line
+  // named no input at all where an input was broadcast (a Where showed its condition only).
+  TempDir d;
+  onnx::ModelProto m = make_model(13);
+  add_input(m, "a", onnx::TensorProto::FLOAT, {3, 1});
+  add_input(m, "b", onnx::TensorProto::FLOAT, {4});
+  add_input(m, "c", onnx::TensorProto::BOOL, {1, 4});
+  add_output(m, "w", onnx::TensorProto::FLOAT, {3, 4});
+  add_node(m, "Mul", {"a", "b"}, {"m"}, "mul");
+  add_node(m, "Where", {"c", "m", "a"}, {"w"}, "where");
+  save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("a.pb"), float_tensor({3, 1}, {1, 2, 3}), "a");
+  write_tensor_file(d.file("b.pb"), float_tensor({4}, {1, 2, 3, 4}), "b");
+  write_tensor_file(d.file("c.pb"), make_tensor<uint8_t>(DType::kBool, {1, 4}, {1, 1, 1, 0}), "c");
+  write_tensor_file(d.file("m.pb"), float_tensor({3, 4}, {1, 2, 3, 4, 2, 4, 6, 8, 3, 6, 9, 13}), "m");
+  write_tensor_file(d.file("w.pb"), float_tensor({3, 4}, {1, 2, 3, 1, 2, 4, 6, 2, 3, 6, 9, 3.5f}), "w");
+  const std::vector<std::string> args{"verify",       d.file("m.onnx"), d.file("a.pb"), d.file("b.pb"),
+                                      d.file("c.pb"), d.file("m.pb"),   d.file("w.pb")};
+  const ProcessResult r = run_cli(args);
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.out, Contains("    at the worst element: a[2,0] = 3 (0x40400000), b[3] = 4 (0x40800000)\n"));
+  CHECK_THAT(r.out, Contains("    at the worst element: c[0,3] = False, m[2,3] = 13 (0x41500000), a[2,0] = 3 "
+                             "(0x40400000)\n"));
+  std::vector<std::string> json_args = args;
+  json_args.push_back("--json");
+  const nlohmann::json j = nlohmann::json::parse(run_cli(json_args).out);
+  CHECK(j["nodes"][0]["outputs"][0]["worst_inputs"] ==
+        nlohmann::json({"a[2,0] = 3 (0x40400000)", "b[3] = 4 (0x40800000)"}));
+}
+
+TEST_CASE("verify: under Mul-6's legacy broadcast, the worst element's input is the one its axis picks",
+          "[cli][verify]") {
+  // b[2] along axis 0 of a[2,3]: element [1,2] reads b[1], where numpy's rule would read b[2].
+  TempDir d;
+  onnx::ModelProto m = make_model(6);
+  add_input(m, "a", onnx::TensorProto::FLOAT, {2, 3});
+  add_input(m, "b", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "m", onnx::TensorProto::FLOAT, {2, 3});
+  onnx::NodeProto* mul = add_node(m, "Mul", {"a", "b"}, {"m"}, "mul");
+  add_int_attr(*mul, "broadcast", 1);
+  add_int_attr(*mul, "axis", 0);
+  save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("a.pb"), float_tensor({2, 3}, {1, 2, 3, 4, 5, 6}), "a");
+  write_tensor_file(d.file("b.pb"), float_tensor({2}, {10, 100}), "b");
+  write_tensor_file(d.file("m.pb"), float_tensor({2, 3}, {10, 20, 30, 400, 500, 601}), "m");
+  const ProcessResult r = run_cli({"verify", d.file("m.onnx"), d.file("a.pb"), d.file("b.pb"), d.file("m.pb")});
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.out, Contains("    at the worst element: a[1,2] = 6 (0x40c00000), b[1] = 100 (0x42c80000)\n"));
+}

@@ -364,3 +364,60 @@ TEST_CASE("statistics of empty and 0-d tensors", "[stats]") {
   CHECK(scalar.min == 2.5);
   CHECK(scalar.std == 0);
 }
+
+TEST_CASE("double statistics whose squares leave the double range: scaled, alike on every path", "[stats]") {
+  // Unscaled, the std of the first was inf, of the second 0 and of the third 9.99994e-161.
+  const std::vector<std::vector<double>> cases = {{1e200, -1e200, 1, 2},
+                                                  {1e-300, -1e-300, 1e-300, -1e-300},
+                                                  {1e-160, 3e-160, 1e-160, 3e-160},
+                                                  {std::numeric_limits<double>::max(), -1e308, 5e307},
+                                                  {1e-310, -1e-310, 3e-310}};
+  for (const std::vector<double>& v : cases) {
+    CAPTURE(v);
+    Tensor t(DType::kDouble, Shape{static_cast<int64_t>(v.size())});
+    std::copy(v.begin(), v.end(), t.mutable_data<double>());
+    const TensorStats got = tensor_stats(t), want = reference_stats(v);
+    CHECK(got.mean == Approx(want.mean).epsilon(1e-12).margin(1e-320));
+    CHECK(got.std == Approx(want.std).epsilon(1e-12));
+  }
+  // Over chunks: tiny, zero, huge and middling ones merged in both orders.
+  const size_t n = 4 * kStatsChunk + 5;
+  for (bool huge_first : {false, true}) {
+    CAPTURE(huge_first);
+    std::vector<double> v(n);
+    for (size_t i = 0; i < n; ++i) {
+      const double sign = i % 2 ? -1 : 1;
+      const size_t chunk = huge_first ? 3 - std::min<size_t>(i / kStatsChunk, 3) : i / kStatsChunk;
+      v[i] = chunk == 0 ? sign * 1e-300 * (1 + i % 7) : chunk == 1 ? 0 : chunk == 2 ? sign * 1e300 * (1 + i % 5) : 1.5;
+    }
+    Tensor t(DType::kDouble, Shape{static_cast<int64_t>(n)});
+    std::copy(v.begin(), v.end(), t.mutable_data<double>());
+    const TensorStats got = tensor_stats(t), want = reference_stats(v);
+    CHECK(got.mean == Approx(want.mean).epsilon(1e-12));
+    CHECK(got.std == Approx(want.std).epsilon(1e-12));
+    // The tiny values among zeros alone: nothing lost to the scale of a chunk of zeros.
+    for (double& x : v) x = std::fabs(x) < 1e-200 ? x : 0;
+    std::copy(v.begin(), v.end(), t.mutable_data<double>());
+    CHECK(tensor_stats(t).std == Approx(reference_stats(v).std).epsilon(1e-12));
+  }
+  // Every vector path scales the chunks it cannot sum as the portable one does.
+  for (const StatsKernels* path : vector_paths_here())
+    for (const std::vector<double>& v : cases) {
+      CAPTURE(path->name, v);
+      const StatsPart a = path->f64(v.data(), v.size()), b = stats_portable_kernels().f64(v.data(), v.size());
+      check_identical(as_stats(a), as_stats(b));
+      CHECK(a.scale == b.scale);
+      CHECK(a.scale != 0);
+    }
+}
+
+TEST_CASE("float, 16-bit and in-range double parts are never scaled", "[stats]") {
+  for (DType dtype : {DType::kFloat, DType::kDouble, DType::kFloat16, DType::kBFloat16, DType::kInt32}) {
+    CAPTURE(dtype_name(dtype));
+    const auto [t, values] = sample(dtype, 4096, true, 9);
+    CHECK(chunk_stats(dtype, t.raw(), 4096).scale == 0);
+  }
+  const float extremes[] = {std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                            std::numeric_limits<float>::denorm_min(), 0};
+  CHECK(chunk_stats(DType::kFloat, extremes, 4).scale == 0);
+}

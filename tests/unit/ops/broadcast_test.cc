@@ -118,3 +118,15 @@ TEST_CASE("broadcast Mul and Where match a plain index computation on random sha
         where);
   }
 }
+
+TEST_CASE("the element of a broadcast input that an output element reads", "[broadcast]") {
+  const Shape out{2, 3, 4};
+  // Output [1,2,3] (flat 23): a [3,1] reads [2,0], a [4] reads [3], a [2,1,4] reads [1,0,3].
+  CHECK(broadcast_source_index(out, 23, {3, 1}) == 2);
+  CHECK(broadcast_source_index(out, 23, {4}) == 3);
+  CHECK(broadcast_source_index(out, 23, {2, 1, 4}) == 7);
+  CHECK(broadcast_source_index(out, 23, {2, 3, 4}) == 23);
+  CHECK(broadcast_source_index(out, 23, {}) == 0);
+  CHECK(broadcast_source_index(out, 23, {1, 1, 1, 1}) == -1);  // a rank above the output's
+  CHECK(broadcast_source_index(out, 23, {3}) == -1);           // 3 against 4
+}

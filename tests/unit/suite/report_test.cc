@@ -390,17 +390,3 @@ TEST_CASE("a baseline that is not a report is refused", "[suite]") {
   }
   CHECK_THROWS_AS(read_baseline(d.file("missing.json")), Error);
 }
-
-TEST_CASE("data.json beside a model overrides the tolerances", "[suite]") {
-  TempDir d;
-  const Tolerance base{1e-3, 1e-7};
-  CHECK(tolerance_for(d.path(), base).rtol == 1e-3);
-  write_text_file(d.file("data.json"), R"({"rtol": 0.05, "url": "x"})");
-  const Tolerance t = tolerance_for(d.path(), base);
-  CHECK(t.rtol == 0.05);
-  CHECK(t.atol == 1e-7);
-  write_text_file(d.file("data.json"), R"({"atol": -1})");
-  CHECK_THROWS_AS(tolerance_for(d.path(), base), Error);
-  write_text_file(d.file("data.json"), "[");
-  CHECK_THROWS_AS(tolerance_for(d.path(), base), Error);
-}
