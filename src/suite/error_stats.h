@@ -53,8 +53,7 @@ class ErrorStatsBuilder {
       : abs_median_(kept_errors, count_hint), rel_median_(kept_errors, count_hint) {}
   // Elements per partial sum of the means, and so where parts may begin.
   static constexpr int64_t kSumChunk = int64_t{1} << 16;
-  // Sums per chunk, an element's chosen by its index (above): eight, so that each lane's
-  // add waits on one eight elements back, longer ago than an add takes.
+  // Sums per chunk, an element's chosen by its index (above): one AVX-512 vector of doubles.
   static constexpr int kSumLanes = 8;
 
   // The errors of the next n elements, in order (each abs_err >= 0, rel_err >= 0, either
