@@ -34,7 +34,7 @@ int decade_of_subnormal(double v);
   if (biased == 0) return decade_of_subnormal(v);
   // [2^e, 2^(e+1)) spans less than a decade: v's decade is 2^e's or the next.
   const int d = t.binade[biased];
-  return d + (t.power[d + 1 - kMinDecade] <= v);  // no branch: where v falls in its binade is a coin toss
+  return t.power[d + 1 - kMinDecade] <= v ? d + 1 : d;
 }
 inline int decade_of(double v) { return decade_of(v, decade_tables()); }
 

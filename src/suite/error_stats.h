@@ -7,13 +7,8 @@
 //
 // Consecutive parts of the elements may be counted by builders of their own, on other
 // threads, and merged in order (part, merge), with the same result bit for bit: the means'
-// sums are taken the same way whoever adds. In each run of kSumChunk elements (by index),
-// the element at index i goes to lane i % kSumLanes, each lane summed in order; the lanes
-// are then summed in order, and those chunks' sums in order. Lanes rather than one sum in
-// element order: each element's add then waits for the one kSumLanes before it, not the
-// one before, so that the sums of a comparison whose every element differs cost a vector
-// add per kSumLanes elements (docs/perf.md). numpy's own sums are pairwise, so no user can
-// expect element order either.
+// sums are taken the same way whoever adds, each run of kSumChunk elements (by index) summed
+// in order, then those sums in order.
 #pragma once
 
 #include <algorithm>
@@ -53,8 +48,6 @@ class ErrorStatsBuilder {
       : abs_median_(kept_errors, count_hint), rel_median_(kept_errors, count_hint) {}
   // Elements per partial sum of the means, and so where parts may begin.
   static constexpr int64_t kSumChunk = int64_t{1} << 16;
-  // Sums per chunk, an element's chosen by its index (above): one AVX-512 vector of doubles.
-  static constexpr int kSumLanes = 8;
 
   // The errors of the next n elements, in order (each abs_err >= 0, rel_err >= 0, either
   // may be infinite). In a later pass only the medians look at them. Taken a run at a
@@ -94,14 +87,14 @@ class ErrorStatsBuilder {
  private:
   ErrorStats s_;
   int pass_ = 0;
-  using Lanes = std::array<double, kSumLanes>;
-  // The elements [s_.count, s_.count + n) of one chunk: the sums, maxima and counts.
-  void add_within_chunk(const double* abs_err, const double* rel_err, int64_t n);
-  void close_chunk();
-  // The open chunk's sums by lane (of elements since the last multiple of kSumChunk in
-  // s_.count: a part begins at one), and the closed chunks' in order (those of zeros left
-  // out, as adding them changes nothing): 16 bytes per 64 Ki elements.
-  Lanes lane_abs_{}, lane_rel_{};
+  void close_chunk() {
+    if (chunk_abs_ != 0 || chunk_rel_ != 0) chunk_sums_.emplace_back(chunk_abs_, chunk_rel_);
+    chunk_abs_ = chunk_rel_ = 0;
+  }
+  // The open chunk's sums (of elements since the last multiple of kSumChunk in s_.count:
+  // a part begins at one), and the closed chunks' in order (those of zeros left out, as
+  // adding them changes nothing): 16 bytes per 64 Ki elements.
+  double chunk_abs_ = 0, chunk_rel_ = 0;
   std::vector<std::pair<double, double>> chunk_sums_;
   // Only nonzero errors go there: an output that mostly matches costs them nothing.
   ErrorMedian abs_median_, rel_median_;
@@ -109,7 +102,7 @@ class ErrorStatsBuilder {
   // than the comparison; finish() gives the map. Four of them, an element's chosen by its
   // index, since errors in a row mostly share a decade, and each increment of one counter
   // would wait for the one before.
-  static constexpr int kDecadeLanes = 8;
+  static constexpr int kDecadeLanes = 4;
   std::array<std::array<int64_t, kMaxDecade - kMinDecade + 1>, kDecadeLanes> decade_counts_{};
   const DecadeTables* decade_tables_ = &decade_tables();
 };
