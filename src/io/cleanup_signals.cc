@@ -95,13 +95,6 @@ void take_back(const Slot* p) {
   ::unlinkat(p->dir, p->final, 0);
 }
 
-// Async-signal-safe: atomics (lock-free on every target we build for), unlinkat, renameat, rmdir.
-// Files first, then folders: the newest slots come first, so a folder made inside
-// another one the run made goes before its parent.
-//
-// A slot's kept flag is read only after its state says it is in use: a free slot's flag
-// may belong to an output set that is gone (a signal during exit found one, and reading
-// it was a use after free).
 // Whether `temp` is the name of the slot's open file (fstat and fstatat are
 // async-signal-safe): the name a kLinking slot tried may be another's file.
 bool names_own_file(const Slot* p) {
@@ -113,6 +106,13 @@ bool names_own_file(const Slot* p) {
          named.st_ino == own.st_ino;
 }
 
+// Async-signal-safe: atomics (lock-free on every target we build for), unlinkat, renameat, rmdir, fstat.
+// Files first, then folders: the newest slots come first, so a folder made inside
+// another one the run made goes before its parent.
+//
+// A slot's kept flag is read only after its state says it is in use: a free slot's flag
+// may belong to an output set that is gone (a signal during exit found one, and reading
+// it was a use after free).
 bool kept(const Slot* p) {
   const std::atomic<int>* flag = p->kept.load();
   return flag && flag->load() != 0;
