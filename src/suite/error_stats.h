@@ -48,6 +48,11 @@ class ErrorStatsBuilder {
       : abs_median_(kept_errors, count_hint), rel_median_(kept_errors, count_hint) {}
   // Elements per partial sum of the means, and so where parts may begin.
   static constexpr int64_t kSumChunk = int64_t{1} << 16;
+  // The sums are of the errors times 2^-16 (exact, for errors from 2^-1006 up), so that
+  // no chunk's sum overflows: a mean of errors near the largest double is that, not inf.
+  // The mean is then the sum's over the count times 2^16: the bits of the unscaled sum's.
+  static constexpr int kSumScaleExp = 16;
+  static constexpr double kSumScale = 1.0 / (1 << kSumScaleExp);
 
   // The errors of the next n elements, in order (each abs_err >= 0, rel_err >= 0, either
   // may be infinite). In a later pass only the medians look at them. Taken a run at a
@@ -87,6 +92,8 @@ class ErrorStatsBuilder {
  private:
   ErrorStats s_;
   int pass_ = 0;
+  // The mean from the chunks' sums (`which` of each pair) and the open chunk's.
+  double mean_of(double std::pair<double, double>::*which, double open) const;
   void close_chunk() {
     if (chunk_abs_ != 0 || chunk_rel_ != 0) chunk_sums_.emplace_back(chunk_abs_, chunk_rel_);
     chunk_abs_ = chunk_rel_ = 0;

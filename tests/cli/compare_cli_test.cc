@@ -114,6 +114,25 @@ TEST_CASE("compare: tensor files beside a test set's outputs are compared too", 
   CHECK_THAT(q.err, Contains("2 of 3 values differ"));
 }
 
+TEST_CASE("compare: the mean error of doubles near the largest is theirs, and judged so", "[cli][compare]") {
+  // Found by black-box testing: three errors of 1e308 had the mean inf, so the mean
+  // statistic failed under any atol ("would pass with atol >= inf").
+  TempDir d;
+  for (const char* side : {"a", "b"}) fs::create_directories(d.file(side));
+  Tensor zeros(DType::kDouble, {3}), big(DType::kDouble, {3});
+  for (int k = 0; k < 3; ++k) {
+    zeros.mutable_data<double>()[k] = 0;
+    big.mutable_data<double>()[k] = 1e308;
+  }
+  write_npy_file(d.file("a") + "/v.npy", zeros);
+  write_npy_file(d.file("b") + "/v.npy", big);
+  const ProcessResult j = run_cli({"compare", d.file("a"), d.file("b"), "--json"});
+  CHECK_EXIT(j, 1);
+  CHECK(nlohmann::json::parse(j.out)["values"][0]["comparison"]["errors"]["mean_abs_err"] == 1e308);
+  CHECK_EXIT(run_cli({"compare", d.file("a"), d.file("b"), "-q", "--check-error-stat", "mean", "--atol", "1.5e308"}),
+             0);
+}
+
 TEST_CASE("compare: a value on one side only is a difference", "[cli][compare]") {
   Sets s;
   fs::remove(s.flipped + "/z.pb");

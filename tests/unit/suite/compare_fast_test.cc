@@ -373,6 +373,27 @@ TEST_CASE("the mean error sums each run of 65536 elements in order, then those s
   CHECK(same_double(s.mean_abs, total / static_cast<double>(n)));
 }
 
+TEST_CASE("the mean of errors near the largest double is theirs, not inf", "[compare][error-stats]") {
+  // Found by black-box testing: three errors of 1e308 had the mean inf, and so failed
+  // --check-error-stat mean under any atol. In one chunk, across chunks (whose sums then
+  // add up past the largest double), and an infinite error still infinite. Errors of
+  // 2^1023, whose sums are exact, so that the mean must be exactly that.
+  const double top = std::ldexp(1.0, 1023);
+  for (const int64_t n : {int64_t{3}, 3 * ErrorStatsBuilder::kSumChunk + 5}) {
+    INFO(n << " errors of 2^1023");
+    const std::vector<double> big(static_cast<size_t>(n), top), rel(static_cast<size_t>(n), 1.0);
+    ErrorStatsBuilder b(0);
+    b.add_batch(big.data(), rel.data(), n);
+    const ErrorStats s = b.finish();
+    CHECK(s.mean_abs == top);
+    CHECK(s.mean_rel == 1.0);
+  }
+  ErrorStatsBuilder b(0);
+  b.add(top, 1);
+  b.add(std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity());
+  CHECK(std::isinf(b.finish().mean_abs));
+}
+
 TEST_CASE("two sides of another type or shape are the problem, in blocks too", "[compare][compare_fast]") {
   ComparisonBuilder b(DType::kFloat, {2, 3}, DType::kFloat16, {2, 3}, Tolerance{});
   int passes = 0;
