@@ -216,9 +216,7 @@ class ScratchGuard {
 
 }  // namespace
 
-void Executor::run(std::map<std::string, Tensor> inputs, std::vector<Tensor>& out,
-                   const ValueObserver& observer) const {
-  out.clear();
+std::vector<Tensor> Executor::run(std::map<std::string, Tensor> inputs, const ValueObserver& observer) const {
   ScratchGuard guard;
   RunScratch& scratch = *guard;
   std::vector<Tensor>& values = scratch.values;
@@ -276,7 +274,10 @@ void Executor::run(std::map<std::string, Tensor> inputs, std::vector<Tensor>& ou
 
   // Outputs moved out (the constructor made sure no value is named twice): a copy would
   // copy its shape's vector, an allocation and a free more per run.
+  std::vector<Tensor> out;
+  out.reserve(output_ids_.size());
   for (int id : output_ids_) out.push_back(std::move(values[id]));
+  return out;
 }
 
 }  // namespace onnxrun

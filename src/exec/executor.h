@@ -62,15 +62,7 @@ class Executor {
 
   // `inputs` as bind_inputs returns them. Returns the graph outputs in declared order.
   // `observer`, when given, sees every node output as it is produced.
-  std::vector<Tensor> run(std::map<std::string, Tensor> inputs, const ValueObserver& observer = nullptr) const {
-    std::vector<Tensor> out;
-    run(std::move(inputs), out, observer);
-    return out;
-  }
-  // The same, into `out` (emptied first, so empty when the run throws), whose capacity a
-  // caller that runs again keeps: no vector is allocated per run.
-  void run(std::map<std::string, Tensor> inputs, std::vector<Tensor>& out,
-           const ValueObserver& observer = nullptr) const;
+  std::vector<Tensor> run(std::map<std::string, Tensor> inputs, const ValueObserver& observer = nullptr) const;
 
  private:
   // One step of the plan: a node, or what the plan rewrote into one (a chain, a fan-out),

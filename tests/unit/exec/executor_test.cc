@@ -355,22 +355,6 @@ TEST_CASE("an elementwise output takes a shared input's shape over, and its othe
   CHECK(shared.data<float>()[0] == -2.0f);
 }
 
-TEST_CASE("a run into the caller's vector replaces what it held and keeps its capacity", "[exec]") {
-  // Executor::run(inputs, out): a caller running again (bench) allocates no vector per run.
-  const Executor e(load(leaky_relu_model(16)).graph, ExecOptions{});
-  const Tensor x = float_tensor({2}, {-1, 2});
-  std::vector<Tensor> out = {float_tensor({9}), float_tensor({8})};  // a previous run's, stale
-  const Tensor* storage = out.data();
-  e.run({{"x", x}}, out);
-  REQUIRE(out.size() == 1);
-  CHECK(out.data() == storage);
-  CHECK(out[0].shape() == Shape{2});
-  CHECK(out[0].data<float>()[0] == -0.01f);
-  CHECK(out[0].data<float>()[1] == 2.0f);
-  CHECK_THROWS_WITH(e.run({{"nope", x}}, out), Catch::Contains("unknown input 'nope'"));
-  CHECK(out.empty());  // no stale outputs after a failed run
-}
-
 TEST_CASE("an elementwise output over the memory limit is refused naming it, and counts nothing", "[exec]") {
   // overwrite_or_allocate reuses its input's checked shape and size; the refusal still
   // names the tensor, as Tensor's constructor does.
