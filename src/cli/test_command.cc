@@ -383,8 +383,8 @@ void build_test_app(CLI::App& app, TestOptions& o) {
 void check_test(TestOptions& o) {
   resolve_auto_shard(o);
   select_tests({}, selection_of(o));  // compiles --filter and --exclude
-  compile_name_pattern(o.runner.case_options.crash_on, "--debug-crash-on");
-  compile_name_pattern(o.runner.case_options.hang_on, "--debug-hang-on");
+  NamePattern(o.runner.case_options.crash_on, "--debug-crash-on");
+  NamePattern(o.runner.case_options.hang_on, "--debug-hang-on");
 }
 
 // What the parser alone knows: whether --threads was given (tests run one thread each

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <new>
-#include <regex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -23,7 +22,7 @@ namespace onnxrun {
 namespace {
 
 bool matches(const std::string& pattern, const std::string& name) {
-  return !pattern.empty() && std::regex_search(name, compile_name_pattern(pattern, "--debug-crash-on/--debug-hang-on"));
+  return !pattern.empty() && NamePattern(pattern, "--debug-crash-on/--debug-hang-on").found_in(name);
 }
 
 std::string missing_model_message(const TestCase& t) {

@@ -341,7 +341,7 @@ std::string names_digest(std::vector<std::string> names) {
   return fmt::format("{} tests, digest {:016x}", names.size(), h);
 }
 
-std::regex compile_name_pattern(const std::string& pattern, const char* option) {
+NamePattern::NamePattern(const std::string& pattern, const char* option) {
   // libstdc++ compiles a regex by recursion, a level per term and per group: a pattern
   // of 100,000 characters or 30,000 nested groups overflows the stack. These limits are
   // far above any name filter and, under ASan's larger frames too, far below the overflow.
@@ -358,20 +358,28 @@ std::regex compile_name_pattern(const std::string& pattern, const char* option) 
   if (deepest > kMaxNesting)
     fail(ErrorKind::kUsage, "{}: groups nested {} deep; at most {} are allowed", option, deepest, kMaxNesting);
   try {
-    return std::regex(pattern, std::regex::ECMAScript);
+    // Compiled alone first: wrapped, a pattern such as `a)|(b` would be valid.
+    std::regex(pattern, std::regex::ECMAScript | std::regex_constants::__polynomial);
+    // Searched as one match of the whole name, so that the breadth-first run passes over
+    // the name once; a search would start it again at every character (quadratic). `^`
+    // and `$` still anchor at the name's ends: [\s\S]* before `^` can only be empty.
+    regex_ = std::regex("[\\s\\S]*(?:" + pattern + ")[\\s\\S]*",
+                        std::regex::ECMAScript | std::regex_constants::__polynomial);
   } catch (const std::regex_error& e) {
+    if (e.code() == std::regex_constants::error_complexity)  // what libstdc++ says of \1 here
+      fail(ErrorKind::kUsage, "{} '{}': back-references are not supported", option, pattern);
     fail(ErrorKind::kUsage, "{} '{}': not a valid regular expression ({})", option, pattern, e.what());
   }
 }
 
+bool NamePattern::found_in(const std::string& name) const { return std::regex_match(name, regex_); }
+
 NameSelector::NameSelector(const Selection& sel)
-    : sel_(sel),
-      filter_(compile_name_pattern(sel.filter, "--filter")),
-      exclude_(compile_name_pattern(sel.exclude, "--exclude")) {}
+    : sel_(sel), filter_(sel.filter, "--filter"), exclude_(sel.exclude, "--exclude") {}
 
 bool NameSelector::keeps(const std::string& name) const {
-  if (!sel_.filter.empty() && !std::regex_search(name, filter_)) return false;
-  if (!sel_.exclude.empty() && std::regex_search(name, exclude_)) return false;
+  if (!sel_.filter.empty() && !filter_.found_in(name)) return false;
+  if (!sel_.exclude.empty() && exclude_.found_in(name)) return false;
   return sel_.shard_count == 0 || shard_of(name, sel_.shard_count) == sel_.shard_index - 1;
 }
 
