@@ -123,7 +123,7 @@ class Walker {
 
   void add_folder_test(const fs::path& dir, const fs::path& model, std::string name) {
     ++candidates;
-    if (!seen(model)) return;
+    if (!seen(dir)) return;
     TestCase c;
     c.name = std::move(name);
     c.kind = CaseKind::kFolder;
@@ -135,7 +135,7 @@ class Walker {
 
   void add_file_test(const fs::path& model, std::string name) {
     ++candidates;
-    if (!seen(model)) return;
+    if (!seen(model.parent_path().empty() ? fs::path(".") : model.parent_path(), model.filename())) return;
     TestCase c;
     c.name = std::move(name);
     c.model = model.string();
@@ -237,13 +237,17 @@ class Walker {
     }
   }
 
-  // False when this model (by canonical path) was already found from another PATH.
-  bool seen(const fs::path& p) {
+  // False when this test was already found from another PATH: the same folder (by
+  // canonical path), or the same `file` in it. A test is its data as much as its model:
+  // a folder whose model.onnx links to another test's model is a test of its own, with
+  // its own test sets (so `file` is not resolved: NAME.onnx pairs with the NAME_*.pb
+  // beside the link).
+  bool seen(const fs::path& dir, const fs::path& file = {}) {
     std::error_code ec;
-    fs::path c = fs::canonical(p, ec);
-    return models_.insert(ec ? p.string() : c.string()).second;
+    const fs::path c = fs::canonical(dir, ec);
+    return tests_.insert(((ec ? dir : c) / file).string()).second;
   }
-  std::set<std::string> models_;
+  std::set<std::string> tests_;
   std::set<std::pair<dev_t, ino_t>> visited_;
   std::string root_;
 };

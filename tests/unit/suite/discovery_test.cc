@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "core/error.h"
@@ -70,6 +71,31 @@ TEST_CASE("a model folder or model file given directly is one test named after i
   REQUIRE(file.size() == 1);
   CHECK(file[0].name == "light_a");
   CHECK(file[0].kind == CaseKind::kFile);
+}
+
+// Found by an outside tester: tests were told apart by their model's real path, so a
+// folder whose model.onnx links to another test's model vanished with its own (failing)
+// test sets, and `test a b` and `test b a` gave different verdicts.
+TEST_CASE("a test is its folder: a model linked from another test's folder is a test of its own", "[suite]") {
+  TempDir d;
+  make_tree(d);
+  std::filesystem::create_directories(d.file("linked/test_data_set_0"));
+  std::filesystem::create_symlink(d.file("node/test_2/model.onnx"), d.file("linked/model.onnx"));
+  std::filesystem::create_symlink(d.file("light/light_a.onnx"), d.file("linked/light_a.onnx"));
+  write_text_file(d.file("linked/light_a_output_0.pb"), "");
+  for (const auto& paths : {std::vector<std::string>{d.file("node/test_2"), d.file("linked")},
+                            std::vector<std::string>{d.file("linked"), d.file("node/test_2")}}) {
+    auto found = names(discover_tests(paths));
+    std::sort(found.begin(), found.end());
+    CHECK(found == std::vector<std::string>{"light_a", "linked", "test_2"});
+  }
+  // The same folder reached twice, through a PATH and through a link to it, is one test.
+  std::filesystem::create_directory_symlink(d.file("node/test_2"), d.file("alias"));
+  CHECK(names(discover_tests({d.file("node/test_2"), d.file("alias"), d.file("node/test_2/model.onnx")})) ==
+        std::vector<std::string>{"test_2"});
+  const auto all = names(discover_tests({d.path()}));
+  CHECK(std::count(all.begin(), all.end(), "linked") == 1);
+  CHECK(std::count(all.begin(), all.end(), "node/test_2") + std::count(all.begin(), all.end(), "alias") == 1);
 }
 
 TEST_CASE("a name that is not UTF-8 has its bad bytes escaped, so reports keep it", "[suite]") {
