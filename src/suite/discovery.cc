@@ -309,7 +309,12 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
   return w.found;
 }
 
-std::string reported_model(const TestCase& t) { return printable(valid_utf8(t.model.empty() ? t.dir : t.model)); }
+std::string reported_model(const TestCase& t) {
+  const fs::path p = t.model.empty() ? t.dir : t.model;
+  std::error_code ec;
+  const fs::path abs = fs::absolute(p, ec).lexically_normal();
+  return printable(valid_utf8((ec ? p : abs).string()));
+}
 
 void parse_shard(const std::string& text, Selection& sel) {
   static const std::regex kShard(R"((\d{1,6})/(\d{1,6}))");

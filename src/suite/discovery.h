@@ -47,8 +47,11 @@ struct TestCase {
 };
 
 // The model path a report records for `t`: its model, or its folder when it has none,
-// as valid UTF-8 (core/error.h valid_utf8), so that it reads back as the same text and a
-// baseline or merge matches it. Test names are made valid UTF-8 so at discovery.
+// absolute (links not resolved), as valid UTF-8 (core/error.h valid_utf8), so that it
+// reads back as the same text and a baseline or merge matches it. Absolute, because a
+// relative path says nothing of the folders above it: a baseline's "t/model.onnx",
+// typed from inside tree/x, matched a new tree/y/t of another run. Test names are made
+// valid UTF-8 so at discovery.
 std::string reported_model(const TestCase& t);
 
 // How many folders deep below a PATH discovery looks. Each folder costs one listing and

@@ -86,6 +86,17 @@ TEST_CASE("a test typed as . from inside its folder matches its baseline entry, 
   const auto moved = run_cli({"test", d.file("two"), "--baseline", d.file("x.json")});
   CHECK_EXIT(moved, 1);  // it exited 0: y/t was taken for the known failure t
   CHECK_THAT(moved.out, Contains("  y/t: new test, failed\n") && Contains("  x/t (was failed)\n"));
+  // The same with the baseline's PATHs typed relative, from inside two/x (found by an
+  // outside tester): its "t/model.onnx" said nothing of the x above it, and matched y/t.
+  fs::rename(d.file("two/y/t"), d.file("two/x/t"));
+  const auto typed = run_process({"/bin/sh", "-c", "cd \"$1\" && exec \"$2\" test t u -q --json \"$3\"", "sh",
+                                  d.file("two/x"), onnx_run_binary(), d.file("rel.json")});
+  REQUIRE_EXIT(typed, 1);
+  CHECK(read_json_file(d.file("rel.json"))["tests"][0]["model"] == d.file("two/x/t/model.onnx"));
+  fs::rename(d.file("two/x/t"), d.file("two/y/t"));
+  const auto moved_rel = run_cli({"test", d.file("two"), "--baseline", d.file("rel.json")});
+  CHECK_EXIT(moved_rel, 1);  // it exited 0
+  CHECK_THAT(moved_rel.out, Contains("  y/t: new test, failed\n") && Contains("  x/t (was failed)\n"));
 }
 
 TEST_CASE("a baseline none of whose tests is selected is a usage error, before anything runs", "[cli][baseline]") {
