@@ -63,19 +63,19 @@ namespace {
 // The members of an .npz, each read on its own when asked.
 std::vector<ResultTensor> read_npz_members(const std::string& path) {
   std::vector<ResultTensor> out;
-  std::vector<TensorStream> streams = open_npz_streams(path);
-  for (size_t j = 0; j < streams.size(); ++j) {
-    TensorStream& m = streams[j];
+  NpzStreams npz = open_npz(path);
+  for (size_t j = 0; j < npz.members.size(); ++j) {
+    TensorStream& m = npz.members[j];
     ResultTensor r{m.name, path + ":" + m.name, true, m.dtype, m.shape, nullptr, nullptr};
     if (m.held) {  // the archive was read whole
       r.load = [t = *m.held] { return t; };
       r.open_stream = [m = std::move(m)] { return m; };
     } else {
-      r.open_stream = [path, j, dtype = m.dtype, shape = m.shape] {
-        std::vector<TensorStream> again = open_npz_streams(path);
-        if (again.size() <= j || again[j].dtype != dtype || again[j].shape != shape)
+      r.open_stream = [reopen = npz.reopen, path, j, dtype = m.dtype, shape = m.shape] {
+        TensorStream again = reopen(j);
+        if (again.dtype != dtype || again.shape != shape)
           fail(ErrorKind::kIo, "{}: changed while being compared", path);
-        return std::move(again[j]);
+        return again;
       };
       r.load = [open = r.open_stream] {
         TensorStream s = open();

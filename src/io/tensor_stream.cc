@@ -357,22 +357,38 @@ TensorStream open_tensor_stream(const std::string& path, std::optional<DType> de
 }
 
 std::vector<TensorStream> open_npz_streams(const std::string& path, const DeclaredType& declared) {
-  std::vector<TensorStream> out;
+  return open_npz(path, declared).members;
+}
+
+NpzStreams open_npz(const std::string& path, const DeclaredType& declared) {
+  NpzStreams out;
   if (is_regular_file(path)) {
     const std::shared_ptr<const ReadAtFile> file = ReadAtFile::open(path);
-    std::vector<ZipMember> members;
-    for_each_npz_member(ZipBytes(file, path), [&](const ZipMember& m) { members.push_back(m); });
-    for (const ZipMember& m : members) {
-      std::optional<TensorStream> s = open_member(file, m, path);
+    auto members = std::make_shared<std::vector<ZipMember>>();
+    for_each_npz_member(ZipBytes(file, path), [&](const ZipMember& m) { members->push_back(m); });
+    auto open = [file, members, path, declared](size_t j) {
+      std::optional<TensorStream> s = open_member(file, (*members)[j], path);
+      if (s && declared) s->dtype = numpy_type_as_declared(s->dtype, declared(s->name));
+      return s;
+    };
+    for (size_t j = 0; j < members->size(); ++j) {
+      std::optional<TensorStream> s = open(j);
       if (!s) break;
-      if (declared) s->dtype = numpy_type_as_declared(s->dtype, declared(s->name));
-      out.push_back(std::move(*s));
+      out.members.push_back(std::move(*s));
     }
-    if (out.size() == members.size()) return out;
+    if (out.members.size() == members->size()) {
+      out.reopen = [open, path](size_t j) {
+        std::optional<TensorStream> s = open(j);
+        if (!s) fail(ErrorKind::kIo, "{}: changed while being read", path);
+        return std::move(*s);
+      };
+      return out;
+    }
   }
-  out.clear();
+  out.members.clear();
   for (NamedArray& a : read_npz_file(path, declared))
-    out.push_back(memory_stream(a.name, std::move(a.tensor), path + ": " + a.name + ".npy"));
+    out.members.push_back(memory_stream(a.name, std::move(a.tensor), path + ": " + a.name + ".npy"));
+  out.reopen = [held = out.members](size_t j) { return held[j]; };  // read() of a held tensor keeps no state
   return out;
 }
 
