@@ -32,7 +32,10 @@ bool is_problem(Outcome o, bool strict);
 inline constexpr int kSetsNotRecorded = -1;
 
 struct TestResult {
-  std::string name;   // stable test name (see discovery.h)
+  std::string name;  // stable test name (see discovery.h)
+  // The JUnit classname, where it is not the folder part of the name (the name is then
+  // the test case's name whole): verify's operator, whose node names hold '/' of their own.
+  std::string junit_class;
   std::string model;  // the model file (or folder when the model is absent)
   Outcome outcome = Outcome::kError;
   double seconds = 0;

@@ -71,10 +71,12 @@ std::string xml_escape(const std::string& s) {
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 // `<testcase classname=... name=... time=...` of `r`, left open: classname is the folder
-// part of its name ("." at the top), name the rest.
+// part of its name ("." at the top), name the rest; or junit_class, and the whole name.
 std::string testcase_open(const TestResult& r) {
-  const size_t slash = r.name.rfind('/');
-  const std::string classname = slash == std::string::npos ? "." : r.name.substr(0, slash);
+  const size_t slash = r.junit_class.empty() ? r.name.rfind('/') : std::string::npos;
+  const std::string classname = !r.junit_class.empty()       ? r.junit_class
+                                : slash == std::string::npos ? "."
+                                                             : r.name.substr(0, slash);
   const std::string name = slash == std::string::npos ? r.name : r.name.substr(slash + 1);
   return fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"{:.6f}\"", xml_escape(classname),
                      xml_escape(name), r.seconds);

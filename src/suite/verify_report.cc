@@ -102,7 +102,8 @@ std::string verify_junit(const VerifyReport& r, const ReportStamp& stamp) {
   std::vector<TestResult> results;
   for (const NodeCheck& c : r.nodes) {
     TestResult t;
-    t.name = fmt::format("{}/{}", c.op_type, c.name);
+    t.junit_class = c.op_type;  // a node's name may hold '/' ("/layer1/act/LeakyRelu")
+    t.name = c.name;
     t.model = r.model;
     t.seconds = c.seconds;
     if (c.checked) {
@@ -119,7 +120,8 @@ std::string verify_junit(const VerifyReport& r, const ReportStamp& stamp) {
   if (r.checked() == 0) {
     // Nothing verified is no pass: one error says why, where CI would see 0 tests.
     TestResult t;
-    t.name = "verify/no node checked";
+    t.junit_class = "verify";
+    t.name = "no node checked";
     t.model = r.model;
     t.outcome = Outcome::kError;
     t.message = r.none_checked_summary();

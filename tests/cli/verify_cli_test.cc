@@ -32,13 +32,13 @@ namespace {
 struct Dumped {
   TempDir d;
   std::string model = d.file("m.onnx");
-  explicit Dumped(float y1) {
+  explicit Dumped(float y1, const std::string& lr = "lr") {
     onnx::ModelProto m = make_model(13);
     add_input(m, "x", onnx::TensorProto::FLOAT, {1, 1, 2, 2});
     add_output(m, "y", onnx::TensorProto::FLOAT, {1, 1, 2, 2});
     *m.mutable_graph()->add_initializer() = float_tensor("w", {1, 1, 1, 1}, {1.f});
     add_node(m, "Conv", {"x", "w"}, {"c"}, "conv");
-    add_float_attr(*add_node(m, "LeakyRelu", {"c"}, {"y"}, "lr"), "alpha", 0.5f);
+    add_float_attr(*add_node(m, "LeakyRelu", {"c"}, {"y"}, lr), "alpha", 0.5f);
     save_model(m, model);
     write_tensor_file(d.file("c.pb"), float_tensor({1, 1, 2, 2}, {-2, -1, 0, 1}), "c");
     write_tensor_file(d.file("y.pb"), float_tensor({1, 1, 2, 2}, {-1, y1, 0, 1}), "y");
@@ -59,6 +59,16 @@ TEST_CASE("verify: exit 0 when every checked node is exact, Conv named with its 
   CHECK_THAT(r.out, Contains("node 'conv' (Conv): not checked: onnx-run does not run Conv (ai.onnx)"));
   CHECK_THAT(r.out, Contains("node 'lr' (LeakyRelu v6 (6-15)): exact"));
   CHECK_THAT(r.out, Contains("2 nodes: 1 checked (1 exact, 0 differ), 1 not checked"));
+}
+
+// Found by an outside tester: the JUnit name was split at the last '/' of "OP/NODE", so a
+// node named as PyTorch names them was the test case "LeakyRelu" of class
+// "LeakyRelu//layer1/act".
+TEST_CASE("verify --junit: the class is the operator and the name the node's whole name", "[cli][verify]") {
+  const Dumped v(-0.5f, "/layer1/act/LeakyRelu");
+  REQUIRE_EXIT(run_cli(v.args({"--junit", v.d.file("r.xml")})), 0);
+  CHECK_THAT(read_file(v.d.file("r.xml")),
+             Contains("<testcase classname=\"LeakyRelu\" name=\"/layer1/act/LeakyRelu\""));
 }
 
 TEST_CASE("verify: a differing node is exit 1, one stderr line naming it, and JSON and JUnit say the same",
