@@ -190,9 +190,11 @@ class OpRegistry {
 // The default domain is written "" or "ai.onnx"; both become "".
 std::string canonical_domain(const std::string& domain);
 
-// Checks the element types of a node's inputs against `def`. Throws Error(kUnsupported)
-// naming the input, its type and the allowed types; Error(kInvalid) when inputs of one
-// constraint disagree. Unknown input types are skipped. Allocates nothing unless it throws.
+// Checks the element types of a node's inputs against `def`. Throws, naming the input,
+// its type and the allowed types, Error(kInvalid) for a type ONNX does not allow there
+// either (a row's types are ONNX's but for float8, 4-bit, 2-bit, string and complex), and
+// Error(kUnsupported) for one of those; Error(kInvalid) when inputs of one constraint
+// disagree. Unknown input types are skipped. Allocates nothing unless it throws.
 void check_input_types(const OpDef& def, const std::vector<std::optional<DType>>& inputs);
 
 // check_input_types, then the element types of the node's outputs (nullopt where not known).

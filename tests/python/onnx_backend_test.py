@@ -104,8 +104,9 @@ check("run_node with outputs_info", np.array_equal(backend.run_node(node, [x], o
                                                   half))
 check("run_node opset_version=6", np.array_equal(backend.run_node(node, [x], opset_version=6)[0], half))
 bf_input = helper.make_tensor("x", TensorProto.BFLOAT16, x.shape, bits.tobytes(), raw=True)
-e = raises(lambda: backend.run_node(node, [bf_input], opset_version=6), backend.OnnxRunUnsupported)
-check("run_node: bfloat16 at LeakyRelu-6 is unsupported", isinstance(e, backend.OnnxRunUnsupported), repr(e))
+e = raises(lambda: backend.run_node(node, [bf_input], opset_version=6), backend.OnnxRunError)
+check("run_node: bfloat16 at LeakyRelu-6 is invalid (ONNX allows it from 16), not unsupported",
+      isinstance(e, backend.OnnxRunError) and not isinstance(e, backend.OnnxRunUnsupported), repr(e))
 check("run_node: bfloat16 at opset 16", backend.run_node(node, [bf_input], opset_version=16)[0].dtype == np.float32)
 
 # Devices.
@@ -123,9 +124,12 @@ check("an unimplemented op raises BackendIsNotSupposedToImplementIt",
       isinstance(e, backend.OnnxRunUnsupported) and e.causes == ["Abs"], repr(e))
 check("  naming the op, without the temporary path",
       e is not None and str(e).startswith("node '#0' (Abs): operator Abs") and "/tmp" not in str(e), str(e))
-check("bfloat16 at LeakyRelu-6 is unsupported",
-      isinstance(raises(lambda: backend.prepare(leaky_model(TensorProto.BFLOAT16, opset=6)),
+check("float8e4m3fn (17) at LeakyRelu-16 is unsupported (no onnx-run kernel takes float8)",
+      isinstance(raises(lambda: backend.prepare(leaky_model(17, opset=16)),
                         backend.OnnxRunUnsupported), backend.OnnxRunUnsupported))
+e = raises(lambda: backend.prepare(leaky_model(TensorProto.BFLOAT16, opset=6)), backend.OnnxRunError)
+check("bfloat16 at LeakyRelu-6 is invalid, not unsupported",
+      isinstance(e, backend.OnnxRunError) and not isinstance(e, backend.OnnxRunUnsupported), repr(e))
 
 # Other refusals: OnnxRunError with onnx-run's one line, never the unsupported exception.
 cycle = helper.make_model(helper.make_graph(
