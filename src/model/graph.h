@@ -49,9 +49,10 @@ struct Node {
   // Set by resolution (or, for nodes inlined from a function, opset by the inliner).
   const OpDef* op = nullptr;
   int64_t opset = 0;  // the import for this node's domain: the model's, or its function's
-  // Only when loaded with LoadOptions::keep_unsupported: why the node cannot run (no
-  // version serves it, or it is invalid); then `op` is null and the graph cannot run.
-  // An unsupported problem carries its Cause (core/error.h).
+  // Why the node cannot run (no version serves it, it is invalid, or it has an attribute
+  // of a type onnx-run reads nowhere); then `op` is null and the graph cannot run. Kept
+  // only when loaded with LoadOptions::keep_unsupported (otherwise the load throws the
+  // first node's). An unsupported problem carries its Cause (core/error.h).
   std::optional<Error> problem;
 
   // "node 'y' (LeakyRelu)", the context every node error starts with.

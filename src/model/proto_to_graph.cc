@@ -126,7 +126,12 @@ Node node_from_proto(const onnx::NodeProto& p, size_t index) {
       if (!n.attrs.emplace(ap.name(), attribute_from_proto(ap)).second)
         fail(ErrorKind::kInvalid, "attribute '{}' is given twice", ap.name());
     } catch (const Error& e) {
-      throw e.with_context(n.label());
+      // An attribute onnx-run reads nowhere (the GRAPH of an If, a Loop, a Scan) makes the
+      // node one that cannot run, not the model one that cannot load: `info` and `verify`
+      // describe the rest, and resolution gives the better reason where there is one
+      // (model/resolve.cc: the operator not implemented).
+      if (e.kind() != ErrorKind::kUnsupported) throw e.with_context(n.label());
+      if (!n.problem) n.problem = e.with_context(n.label());
     }
   }
   return n;

@@ -97,6 +97,7 @@ void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) 
   for (Node& n : g.nodes) {
     try {
       resolve_one(n, g, registry, types);
+      if (n.problem) throw *n.problem;  // an attribute it could not read (model/proto_to_graph.cc)
     } catch (const Error& e) {
       n.op = nullptr;
       n.problem = e;

@@ -8,6 +8,7 @@
 #include "model/describe.h"
 #include "model/load.h"
 #include "suite/json_documents.h"
+#include "support/model_builder.h"
 #include "support/paths.h"
 
 using namespace onnxrun;
@@ -68,6 +69,36 @@ TEST_CASE("a model onnx-run cannot run still loads for describing", "[describe]"
                                    "  LeakyRelu  x3  v6 (6-15), v16 (16+)\n"
                                    "  Relu       x1  NOT SUPPORTED (operator not implemented)\n"));
   CHECK_THAT(text, Catch::EndsWith("runnable:       no, because:\n  Relu (1 node): operator not implemented\n"));
+}
+
+// Found by an outside tester: one If node (an attribute of type GRAPH) made the whole
+// model fail to load, so neither `info` nor `verify` could describe the rest of it.
+TEST_CASE("a node with an attribute onnx-run reads nowhere cannot run, and the rest still describes", "[describe]") {
+  onnx::ModelProto m = onnxrun::test::leaky_relu_model(16);
+  onnxrun::test::add_input(m, "c", onnx::TensorProto::BOOL, {});
+  onnx::NodeProto* branchy = onnxrun::test::add_node(m, "If", {"c"}, {"z"}, "if");
+  onnx::AttributeProto* g = branchy->add_attribute();
+  g->set_name("then_branch");
+  g->set_type(onnx::AttributeProto::GRAPH);
+  g->mutable_g()->set_name("then");
+  onnx::NodeProto* odd = onnxrun::test::add_node(m, "LeakyRelu", {"x"}, {"w"}, "odd");
+  *odd->add_attribute() = *g;  // an implemented op: the attribute is the reason
+  onnxrun::test::TempDir d;
+  const std::string path = onnxrun::test::save_model(m, d.file("m.onnx"));
+  CHECK_THROWS_WITH(load_model(path),
+                    Catch::Contains("node 'if' (If): operator If") && Catch::Contains("is not implemented"));
+  LoadOptions keep;
+  keep.keep_unsupported = true;
+  const Model kept = load_model(path, keep);
+  REQUIRE(kept.graph.nodes.size() == 3);
+  CHECK(kept.graph.nodes[0].op != nullptr);
+  REQUIRE(kept.graph.nodes[1].problem);
+  CHECK(kept.graph.nodes[1].problem->causes().at(0).key() == "If");
+  REQUIRE(kept.graph.nodes[2].problem);
+  CHECK(kept.graph.nodes[2].op == nullptr);
+  CHECK_THAT(kept.graph.nodes[2].problem->what(),
+             Catch::Contains("node 'odd' (LeakyRelu): attribute 'then_branch' has type GRAPH"));
+  CHECK_THAT(describe_model_text(kept), Catch::Contains("if  If  ai.onnx opset 16 -> NOT SUPPORTED"));
 }
 
 TEST_CASE("info counts initializer-backed inputs and long lists unless --all", "[describe]") {
