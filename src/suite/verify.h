@@ -89,7 +89,8 @@ struct VerifyOptions {
   // given, which then applies to every output without one of its own.
   bool exact_by_default = true;
   bool require_all = false;  // unchecked runnable nodes fail the verdict
-  // The tolerance output `name` is compared with.
+  // The tolerance output `name` is compared with: its own atol/rtol or max_ulp where given
+  // (either wins over a global tolerance of the other kind), else the global one, else exact.
   Tolerance for_output(const std::string& name) const;
 };
 

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -153,7 +154,9 @@ TEST_CASE("verify: onnx-run's value is expected, the dump's got, with the errors
   write_tensor_file(v.d.file("def.pb"), float_tensor({1, 1, 2, 2}, {-1, -0.5f, 0, 1}), "y");
   for (const std::vector<std::string>& tol :
        {std::vector<std::string>{"--exact"}, {"--max-ulp", "1"}, {"--atol", "0", "--rtol", "0"}}) {
-    std::vector<std::string> compare{"compare", v.d.file("def.pb"), v.d.file("y.pb"), "--json"};
+    // verify's atol and rtol are 0 where not given (they show in the JSON and the needed atol).
+    std::vector<std::string> compare{"compare", v.d.file("def.pb"), v.d.file("y.pb"), "--json", "--atol", "0", "--rtol",
+                                     "0"};
     compare.insert(compare.end(), tol.begin(), tol.end());
     std::vector<std::string> more{"--json"};
     more.insert(more.end(), tol.begin(), tol.end());
@@ -218,4 +221,82 @@ TEST_CASE("verify: under Mul-6's legacy broadcast, the worst element's input is 
   const ProcessResult r = run_cli({"verify", d.file("m.onnx"), d.file("a.pb"), d.file("b.pb"), d.file("m.pb")});
   CHECK_EXIT(r, 1);
   CHECK_THAT(r.out, Contains("    at the worst element: a[1,2] = 6 (0x40c00000), b[1] = 100 (0x42c80000)\n"));
+}
+
+namespace {
+
+// x -> LeakyRelu 'ly' -> y and x -> LeakyRelu 'lz' -> z (alpha 0.5), float; x, y and z
+// dumped as .pb files, y and z each `y_ulps` / `z_ulps` ULPs off in every element (towards zero).
+struct TwoOutputs {
+  TempDir d;
+  std::string model = d.file("m.onnx");
+  TwoOutputs(int y_ulps, int z_ulps) {
+    onnx::ModelProto m = make_model(16);
+    add_input(m, "x", onnx::TensorProto::FLOAT, {4});
+    add_output(m, "y", onnx::TensorProto::FLOAT, {4});
+    add_output(m, "z", onnx::TensorProto::FLOAT, {4});
+    add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"y"}, "ly"), "alpha", 0.5f);
+    add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"z"}, "lz"), "alpha", 0.5f);
+    save_model(m, model);
+    write_tensor_file(d.file("x.pb"), float_tensor({4}, {-1, -2, -4, -8}), "x");
+    write_tensor_file(d.file("y.pb"), float_tensor({4}, off_by(y_ulps)), "y");
+    write_tensor_file(d.file("z.pb"), float_tensor({4}, off_by(z_ulps)), "z");
+  }
+  static std::vector<float> off_by(int ulps) {
+    std::vector<float> v{-0.5f, -1, -2, -4};
+    for (float& e : v)
+      for (int k = 0; k < ulps; ++k) e = std::nextafter(e, 0.f);
+    return v;
+  }
+  ProcessResult run(std::vector<std::string> more) const {
+    std::vector<std::string> a{"verify", model, d.path()};
+    a.insert(a.end(), more.begin(), more.end());
+    return run_cli(a);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("verify: a tolerance not given stays exact, not compare's atol 1e-7 / rtol 1e-3", "[cli][verify]") {
+  const TwoOutputs v(1, 0);  // y one ULP off everywhere: a relative error of 6e-8
+  for (const std::vector<std::string>& tol : {std::vector<std::string>{"--atol", "0"},
+                                              {"--rtol", "0"},
+                                              {"--check-error-stat", "median"},
+                                              {"--check-error-stat", "mean"},
+                                              {"--atol", "z:0", "--rtol", "z:0"},
+                                              {"--atol", "z:1"}}) {
+    const ProcessResult r = v.run(tol);
+    INFO(tol.front() << " " << tol.back() << "\n" << r.out << r.err);
+    CHECK_EXIT(r, 1);  // exit 0: rtol 1e-3 came in with the one given, or y left exact for z's sake
+    CHECK_THAT(r.err, StartsWith("onnx-run: node 'ly' (LeakyRelu) differs"));
+  }
+  // The statistic is judged, under atol 0 and rtol 0: a median of the errors 0 passes.
+  write_tensor_file(v.d.file("y.pb"), float_tensor({4}, {7, -1, -2, -4}), "y");
+  CHECK_EXIT(v.run({"--check-error-stat", "median"}), 0);
+  CHECK_EXIT(v.run({"--check-error-stat", "mean"}), 1);
+  CHECK_EXIT(v.run({"--check-error-stat", "median", "--atol", "y:0", "--rtol", "y:0"}), 0);
+  CHECK_EXIT(v.run({"--atol", "y:10"}), 0);
+  CHECK_EXIT(v.run({"--atol", "10"}), 0);
+}
+
+TEST_CASE("verify: an output's own tolerance wins over a global one of the other kind, and --exact takes none",
+          "[cli][verify]") {
+  const TwoOutputs v(0, 3);  // z three ULPs off
+  CHECK_EXIT(v.run({"--max-ulp", "5"}), 0);
+  const ProcessResult r = v.run({"--max-ulp", "5", "--atol", "z:0", "--rtol", "z:0"});
+  CHECK_EXIT(r, 1);  // exit 0: the global --max-ulp judged z in spite of its own atol and rtol
+  CHECK_THAT(r.err, StartsWith("onnx-run: node 'lz' (LeakyRelu) differs"));
+  CHECK_EXIT(v.run({"--max-ulp", "5", "--atol", "z:1"}), 0);
+  CHECK_EXIT(v.run({"--atol", "1", "--max-ulp", "z:2"}), 1);
+  CHECK_EXIT(v.run({"--atol", "1", "--max-ulp", "z:3"}), 0);
+  for (const std::vector<std::string>& both : {std::vector<std::string>{"--exact", "--atol", "z:1"},
+                                               {"--exact", "--rtol", "0.1"},
+                                               {"--exact", "--max-ulp", "z:5"}}) {
+    const ProcessResult u = v.run(both);
+    INFO(both.back());
+    CHECK_EXIT(u, 2);  // --exact --atol z:1 dropped z's tolerance silently
+    CHECK(std::count(u.err.begin(), u.err.end(), '\n') == 1);
+    CHECK_THAT(u.err, Contains("--exact and --"));
+    CHECK(u.out.empty());
+  }
 }
