@@ -300,3 +300,55 @@ TEST_CASE("verify: an output's own tolerance wins over a global one of the other
     CHECK(u.out.empty());
   }
 }
+
+TEST_CASE("verify: a node whose output has no name is not checked, with the reason", "[cli][verify]") {
+  // It was "exact", and the run passed even with --require-all, with nothing compared.
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {""}, "lr"), "alpha", 0.5f);
+  save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("x.pb"), float_tensor({2}, {-1, 2}), "x");
+  for (const std::vector<std::string>& more : {std::vector<std::string>{}, {"--require-all"}}) {
+    std::vector<std::string> args{"verify", d.file("m.onnx"), d.file("x.pb")};
+    args.insert(args.end(), more.begin(), more.end());
+    const ProcessResult r = run_cli(args);
+    CHECK_EXIT(r, 1);
+    CHECK_THAT(r.out, Contains("node 'lr' (LeakyRelu v16 (16+)): not checked: output 0 has no name: nothing to "
+                               "compare it with\n"));
+    CHECK_THAT(r.err, StartsWith("onnx-run: no node could be checked"));
+    args.push_back("--json");
+    CHECK(nlohmann::json::parse(run_cli(args).out)["passed"] == false);
+  }
+}
+
+TEST_CASE("verify: Constant nodes alone checked are no pass: they read nothing", "[cli][verify]") {
+  // Constant 'c' -> k -> LeakyRelu 'lr' -> y; the dump holds k, not y.
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_output(m, "y", onnx::TensorProto::FLOAT, {2});
+  add_tensor_attr(*add_node(m, "Constant", {}, {"k"}, "c"), "value", float_tensor("kv", {2}, {-1, 2}));
+  add_float_attr(*add_node(m, "LeakyRelu", {"k"}, {"y"}, "lr"), "alpha", 0.5f);
+  save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("k.pb"), float_tensor({2}, {-1, 2}), "k");
+  const std::string xml = d.file("r.xml");
+  for (const std::vector<std::string>& door :
+       {std::vector<std::string>{}, {"-q"}, {"--json"}, {"--junit", xml}, {"--require-all"}}) {
+    std::vector<std::string> args{"verify", d.file("m.onnx"), d.file("k.pb")};
+    args.insert(args.end(), door.begin(), door.end());
+    const ProcessResult r = run_cli(args);
+    INFO(r.out);
+    CHECK_EXIT(r, 1);  // exit 0: the Constant's check passed for a verified model
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_THAT(r.err, StartsWith("onnx-run: no node could be checked: of 2 nodes, 1 that reads no value (a Constant "
+                                 "does not count), 1 whose values VALUES lacks or holds in another type or shape; "
+                                 "node 'lr' (LeakyRelu): not in VALUES: output 'y'\n"));
+    if (door.empty()) CHECK_THAT(r.out, Contains("node 'c' (Constant v13 (13-18)): exact\n"));
+    if (door == std::vector<std::string>{"--json"}) CHECK(nlohmann::json::parse(r.out)["passed"] == false);
+  }
+  CHECK_THAT(read_file(xml), Contains("<testcase classname=\"verify\" name=\"no node checked\""));
+  // With y dumped, the LeakyRelu is checked: a pass.
+  write_tensor_file(d.file("y.pb"), float_tensor({2}, {-0.5f, 2}), "y");
+  CHECK_EXIT(run_cli({"verify", d.file("m.onnx"), d.file("k.pb"), d.file("y.pb")}), 0);
+}
