@@ -72,7 +72,9 @@ const CommandDoc& verify_doc() {
            "match none of its values), or (--require-all) a node onnx-run runs was not checked; one line on stderr "
            "says which"},
           {2, "usage error (malformed command line, a path that does not exist)"},
-          {3, "a model or value file that cannot be read or is not what it should be"},
+          {3,
+           "a model or value file that cannot be read or is not what it should be, or a folder holding one value "
+           "twice"},
       }};
   return doc;
 }

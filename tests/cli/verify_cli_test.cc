@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -351,4 +352,37 @@ TEST_CASE("verify: Constant nodes alone checked are no pass: they read nothing",
   // With y dumped, the LeakyRelu is checked: a pass.
   write_tensor_file(d.file("y.pb"), float_tensor({2}, {-0.5f, 2}), "y");
   CHECK_EXIT(run_cli({"verify", d.file("m.onnx"), d.file("k.pb"), d.file("y.pb")}), 0);
+}
+
+TEST_CASE("verify: a folder holding one value twice is exit 3, one line naming both files", "[cli][verify]") {
+  const TwoOutputs v(0, 0);
+  write_npy_file(v.d.file("y.npy"), float_tensor({4}, {7, -1, -2, -4}));
+  const ProcessResult r = v.run({});
+  CHECK_EXIT(r, 3);  // exit 0: y.pb was taken, y.npy never looked at
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_THAT(r.err, StartsWith("onnx-run: " + v.d.path() + ": holds 'y' twice: ") && Contains(v.d.file("y.npy")) &&
+                        Contains(v.d.file("y.pb")));
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("verify: a dump file that records another value's name does not stand for this one", "[cli][verify]") {
+  // x -> 'l1' -> t/1 and x -> 'l2' -> t_1; t/1 never dumped, t_1.pb says 't_1', whose
+  // --dump-intermediates file name t/1 has: l1 was "exact" on t_1's value.
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "t_1", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "t/1", onnx::TensorProto::FLOAT, {2});
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"t/1"}, "l1"), "alpha", 0.5f);
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"t_1"}, "l2"), "alpha", 0.5f);
+  save_model(m, d.file("m.onnx"));
+  const std::string v = d.file("v");
+  std::filesystem::create_directory(v);
+  write_tensor_file(v + "/x.pb", float_tensor({2}, {-1, 2}), "x");
+  write_tensor_file(v + "/t_1.pb", float_tensor({2}, {-0.5f, 2}), "t_1");
+  const ProcessResult r = run_cli({"verify", d.file("m.onnx"), v, "--require-all"});
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.out, Contains("node 'l1' (LeakyRelu v16 (16+)): not checked: not in VALUES: output 't/1'\n"));
+  CHECK_THAT(r.out, Contains("node 'l2' (LeakyRelu v16 (16+)): exact\n"));
+  CHECK_THAT(r.err, Contains("1 node onnx-run runs not checked (--require-all): node 'l1'"));
 }
