@@ -386,3 +386,40 @@ TEST_CASE("verify: a dump file that records another value's name does not stand 
   CHECK_THAT(r.out, Contains("node 'l2' (LeakyRelu v16 (16+)): exact\n"));
   CHECK_THAT(r.err, Contains("1 node onnx-run runs not checked (--require-all): node 'l1'"));
 }
+
+TEST_CASE("verify: a newline in a node's, a value's or a file's name is escaped, and forges no line", "[cli][verify]") {
+  // A node named "lr\nnode 'fake' (LeakyRelu v16 (16+)): exact" printed a second node line.
+  const std::string node = "lr\nnode 'fake' (LeakyRelu v16 (16+)): exact", y = "y\nnode 'y' (Mul): exact";
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_output(m, y, onnx::TensorProto::FLOAT, {2});
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {y}, node), "alpha", 0.5f);
+  save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("x.pb"), float_tensor({2}, {-1, 2}), "x");
+  const std::string y_file = d.file("y\nnode 'f' (Mul): exact.pb");
+  write_tensor_file(y_file, float_tensor({2}, {-0.25f, 2}), y);  // differs: the output's line shows y and its file
+  const auto node_lines = [](const std::string& out) {
+    size_t n = 0;
+    for (size_t at = 0; (at = out.find("\nnode ", at)) != std::string::npos; ++at) ++n;
+    return n;
+  };
+  for (const std::string& door : {"", "-q"}) {
+    std::vector<std::string> args{"verify", d.file("m.onnx"), d.file("x.pb"), y_file};
+    if (!door.empty()) args.push_back(door);
+    const ProcessResult r = run_cli(args);
+    INFO(r.out);
+    CHECK_EXIT(r, 1);
+    CHECK(node_lines("\n" + r.out) == 1);
+    CHECK_THAT(r.out, Contains("node 'lr\\x0anode 'fake' (LeakyRelu v16 (16+)): exact' (LeakyRelu v16 (16+)): "
+                               "differs (y\\x0anode 'y' (Mul): exact: "));
+    CHECK_THAT(r.out, Contains("  y\\x0anode 'y' (Mul): exact (" + d.path() + "/y\\x0anode 'f' (Mul): exact.pb): "));
+    CHECK_THAT(r.out, Contains("; first differing node: 'lr\\x0anode 'fake'"));
+    if (door.empty()) CHECK_THAT(r.out, Contains("/y\\x0anode 'f' (Mul): exact.pb (2 values)\n"));
+  }
+  const ProcessResult info = run_cli({"info", d.file("m.onnx"), "--verify"});
+  CHECK(node_lines("\n" + info.out) == 0);
+  CHECK_THAT(info.out, Contains("  node 'lr\\x0anode 'fake' (LeakyRelu v16 (16+)): exact' (LeakyRelu v16 (16+)): "
+                                "checked given input x and output y\\x0anode 'y' (Mul): exact\n"));
+  CHECK_THAT(info.out, Contains("values it needs: x, y\\x0anode 'y' (Mul): exact\n"));
+}
