@@ -88,8 +88,7 @@ NamedUlps parse_named_ulps(const std::vector<std::string>& args, const std::stri
   return parse_named<uint64_t>(args, option, ulp_problem_with, ulp_count);
 }
 
-void add_tolerance_options(CLI::App& app, ToleranceArgs& a, const std::string& note) {
-  const Tolerance defaults;
+void add_tolerance_options(CLI::App& app, ToleranceArgs& a, const std::string& note, const Tolerance& defaults) {
   app.add_option("--rtol", a.rtol, "relative tolerance for comparisons; NAME:V for one output (repeatable)" + note)
       ->type_name("[NAME:]V")
       ->default_str(fmt::format("{}", defaults.rtol))

@@ -46,7 +46,9 @@ struct ToleranceArgs {
   bool exact = false;
   std::vector<std::string> max_ulp;
 };
-void add_tolerance_options(CLI::App& app, ToleranceArgs& args, const std::string& note = "");
+// `defaults`: the values --help gives for --rtol and --atol.
+void add_tolerance_options(CLI::App& app, ToleranceArgs& args, const std::string& note = "",
+                           const Tolerance& defaults = {});
 // Global values over `base`, per-output ones beside base's. Throws Error(kUsage).
 Tolerance tolerance_from(const ToleranceArgs& args, Tolerance base = {});
 

@@ -17,6 +17,7 @@
 #include "cli/help_text.h"
 #include "cli/named_values.h"
 #include "core/error.h"
+#include "core/fail.h"
 #include "io/atomic_file.h"
 #include "io/output_names.h"
 #include "suite/json_documents.h"
@@ -71,9 +72,19 @@ const CommandDoc& verify_doc() {
            "match none of its values), or (--require-all) a node onnx-run runs was not checked; one line on stderr "
            "says which"},
           {2, "usage error (malformed command line, a path that does not exist)"},
-          {3, "a model or value file that cannot be read or is not what it should be"},
+          {3,
+           "a model or value file that cannot be read or is not what it should be, or a folder holding one value "
+           "twice"},
       }};
   return doc;
+}
+
+// Verify's tolerances where none is given: exact (compare's are atol 1e-7, rtol 1e-3).
+Tolerance verify_defaults() {
+  Tolerance t;
+  t.atol = 0;
+  t.rtol = 0;
+  return t;
 }
 
 void build_verify_app(CLI::App& app, VerifyArgs& a) {
@@ -90,14 +101,22 @@ void build_verify_app(CLI::App& app, VerifyArgs& a) {
   app.add_option("--junit", a.junit, "write a JUnit XML report, one test case per checked node")->type_name("FILE");
   app.add_flag("--require-all", a.require_all,
                "fail when a node onnx-run runs (LeakyRelu, the function-body ops; not Constant) cannot be checked");
-  add_tolerance_options(app, a.tol, " (verify's default: bit-exact, as --exact)");
+  add_tolerance_options(app, a.tol, " (verify's default: bit-exact, as --exact; one not given stays 0)",
+                        verify_defaults());
 }
 
 // Bit-exact unless a tolerance is asked for (the definition leaves no room): a global one
-// applies to every output, NAME:V ones to theirs while the others stay exact.
+// applies to every output, NAME:V ones to theirs while the others stay exact. A tolerance
+// not given keeps its exact value, atol 0 and rtol 0, not compare's 1e-7 and 1e-3: `--atol
+// 0` alone, or `--check-error-stat median` alone, must not bring in an rtol nobody asked for.
 VerifyOptions verify_options(const VerifyArgs& a) {
   VerifyOptions o;
-  o.tolerance = tolerance_from(a.tol);
+  o.tolerance = tolerance_from(a.tol, verify_defaults());
+  // --exact is verify's default said aloud; with a tolerance beside it one of them would be
+  // dropped silently (compare's --exact ignores atol and rtol), as --max-ulp beside it is refused.
+  for (const auto& [option, given] : {std::pair{"--atol", &a.tol.atol}, {"--rtol", &a.tol.rtol}})
+    if (a.tol.exact && !given->empty())
+      fail(ErrorKind::kUsage, "--exact and {} {}: give one of them", option, given->front());
   o.exact_by_default =
       !(parse_named_numbers(a.tol.rtol, "--rtol").all || parse_named_numbers(a.tol.atol, "--atol").all ||
         parse_named_ulps(a.tol.max_ulp, "--max-ulp").all || a.tol.stat != "elemwise");

@@ -1,10 +1,12 @@
 #include "io/value_index.h"
 
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/fail.h"
 #include "core/log.h"
 #include "io/output_names.h"
 #include "io/polygraphy_results.h"
@@ -56,13 +58,23 @@ void ValueIndex::add(const std::string& path) {
     for (ResultTensor& v : polygraphy_values(path)) put(std::move(v), "");
     return;
   }
-  // A file's value is found by its file name too, and named by it when the file does not
-  // say; an archive's members by their names alone.
+  // A file that does not record its value's name (an .npy, a .pb without one, outside a
+  // values.tsv folder) is named by its file name and found by it; one that records a name
+  // is that value alone: a t_1.pb that says 't_1' is not the never-dumped 't/1', whose
+  // --dump-intermediates file name it has, nor a y.pb that says 'z' the value y.
   const bool files = folder || p.extension() != ".npz";
+  std::error_code none;
+  const bool listed = folder && fs::exists(fs::symlink_status(p / kDumpIndexName, none));
+  std::map<std::string, std::string> seen;  // value name -> the file of this source holding it
   for (ResultTensor& v : read_result_files(path, FolderTensors::kEveryFile)) {
     const std::string stem = files ? fs::path(v.file).stem().string() : "";
+    const bool unnamed = v.name.empty() || (v.numpy && files && !listed);
     if (v.name.empty()) v.name = stem;
-    put(std::move(v), stem);
+    // Two files for one value: which one the other runtime meant cannot be told (an .npz
+    // holding a name twice is refused alike).
+    if (const auto [it, fresh] = seen.emplace(v.name, v.file); !fresh)
+      fail(ErrorKind::kInvalid, "{}: holds '{}' twice: {} and {}", path, v.name, it->second, v.file);
+    put(std::move(v), unnamed ? stem : "");
   }
 }
 

@@ -11,9 +11,12 @@
 //   - Polygraphy's --save-outputs JSON (io/polygraphy_results.h);
 //   - a single .pb / .tensorproto / .npy file.
 // A TensorProto is named by its own name field when it has one, else by its file name; an
-// .npy by its file name. A value name is found as written, else by the file name
-// --dump-intermediates would give it (io/output_names.h: file_name_for_value), else by
-// onnxruntime's (every character other than a letter or digit as '_').
+// .npy by its file name; a values.tsv folder's files by the names it lists. A value name is
+// found as written, else, among the files that record no name of their own (an .npy, a .pb
+// without one, outside a values.tsv folder), by the file name --dump-intermediates would
+// give it (io/output_names.h: file_name_for_value), else by onnxruntime's (every character
+// other than a letter or digit as '_'). A file that records a name stands for that value
+// alone. One source holding a name twice (two files of a folder) is refused.
 // Each file is opened as `compare` opens a result file (io/result_files.h): its header
 // read and checked now, its data when asked; .npz members read on their own; a Polygraphy
 // JSON is held as its text (base64, 4/3 of the arrays' size), as Polygraphy itself holds it.
@@ -32,7 +35,7 @@ class ValueIndex {
  public:
   // Indexes `path` (what it holds is read, not its data). Throws Error(kIo) for a path
   // that cannot be read, Error(kInvalid) for a damaged file, a folder without tensor
-  // files, or a JSON that is not Polygraphy's RunResults, Error(kUnsupported) for a
+  // files or with two files for one value, or a JSON that is not Polygraphy's RunResults, Error(kUnsupported) for a
   // tensor of a type onnx-run does not hold. A name seen in an earlier
   // source keeps that source's value (the first given wins).
   void add(const std::string& path);

@@ -156,6 +156,10 @@ NodeCheck plan_node(const Node& n, size_t index) {
 
 void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTypes& types,
                 const VerifyOptions& options, NodeCheck& c) {
+  // An output with no name is no value VALUES can hold: with nothing to compare it with, the
+  // node would be "exact" having compared nothing.
+  for (size_t k = 0; k < n.outputs.size(); ++k)
+    if (n.outputs[k].empty()) throw NotChecked{fmt::format("output {} has no name: nothing to compare it with", k)};
   // Every value first, by name alone: a node with one missing is not checked, and nothing
   // of it is read.
   std::vector<std::string> missing;
@@ -256,9 +260,12 @@ void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTy
 
 Tolerance VerifyOptions::for_output(const std::string& name) const {
   Tolerance t = tolerance.for_output(name);
-  const bool own =
-      tolerance.output_max_ulp.count(name) || tolerance.output_atol.count(name) || tolerance.output_rtol.count(name);
-  if (exact_by_default && !own) t.exact = true;
+  const bool own_ulp = tolerance.output_max_ulp.count(name) > 0;
+  const bool own_tol = tolerance.output_atol.count(name) || tolerance.output_rtol.count(name);
+  // An output's own atol or rtol wins over a global --max-ulp, as its own --max-ulp wins
+  // over a global atol and rtol: the tolerance named for it is the one it is judged by.
+  if (own_tol && !own_ulp) t.max_ulp.reset();
+  if (exact_by_default && !own_ulp && !own_tol) t.exact = true;
   return t;
 }
 
@@ -292,6 +299,10 @@ size_t VerifyReport::checked() const {
   return std::count_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return c.checked; });
 }
 
+size_t VerifyReport::verified() const {
+  return std::count_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return c.checked && c.reads_values; });
+}
+
 size_t VerifyReport::differing() const {
   return std::count_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return c.checked && !c.agrees(); });
 }
@@ -303,28 +314,37 @@ std::vector<size_t> VerifyReport::unchecked_runnable() const {
   return out;
 }
 
-// Not one node checked: nothing was verified, whatever else the run says (values of
-// another type than the graph's, names that match none of its values).
+// Not one node checked but Constants: nothing was verified, whatever else the run says
+// (values of another type than the graph's, names that match none of its values).
 bool VerifyReport::passed() const {
-  return checked() > 0 && !first_differing && (!require_all || unchecked_runnable().empty());
+  return verified() > 0 && !first_differing && (!require_all || unchecked_runnable().empty());
 }
 
 std::string VerifyReport::none_checked_summary() const {
   if (nodes.empty()) return "no node could be checked: the graph has no nodes";
-  const size_t foreign = std::count_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return !c.runnable; });
-  const size_t lacking = nodes.size() - foreign;
+  const auto count = [&](auto pred) { return std::count_if(nodes.begin(), nodes.end(), pred); };
+  const size_t foreign = count([](const NodeCheck& c) { return !c.runnable; });
+  const size_t constants = count([](const NodeCheck& c) { return c.runnable && !c.reads_values; });
+  const size_t lacking = nodes.size() - foreign - constants;
   std::vector<std::string> counts;
   if (foreign) counts.push_back(fmt::format("{} of an operator onnx-run does not run", foreign));
+  if (constants)
+    counts.push_back(
+        fmt::format("{} that read{} no value (a Constant does not count)", constants, constants == 1 ? "s" : ""));
   if (lacking) counts.push_back(fmt::format("{} whose values VALUES lacks or holds in another type or shape", lacking));
-  // The first node onnx-run runs says the likelier cause: the values.
-  const auto first = std::find_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return c.runnable; });
-  const NodeCheck& c = first == nodes.end() ? nodes.front() : *first;
-  return fmt::format("no node could be checked: of {} node{}, {}; node '{}' ({}): {}", nodes.size(),
-                     nodes.size() == 1 ? "" : "s", fmt::join(counts, ", "), c.name, c.op_type, c.reason);
+  // The first node onnx-run runs and that reads values says the likelier cause: the values.
+  const auto first = std::find_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return !c.reason.empty(); });
+  const auto reader =
+      std::find_if(nodes.begin(), nodes.end(), [](const NodeCheck& c) { return c.runnable && c.reads_values; });
+  std::string line = fmt::format("no node could be checked: of {} node{}, {}", nodes.size(),
+                                 nodes.size() == 1 ? "" : "s", fmt::join(counts, ", "));
+  const auto why = reader != nodes.end() ? reader : first;
+  if (why != nodes.end()) line += fmt::format("; node '{}' ({}): {}", why->name, why->op_type, why->reason);
+  return line;
 }
 
 std::string VerifyReport::failure_summary() const {
-  if (checked() == 0) return none_checked_summary();
+  if (verified() == 0 && !first_differing) return none_checked_summary();
   std::vector<std::string> parts;
   if (first_differing) {
     const NodeCheck& c = nodes[*first_differing];

@@ -69,10 +69,12 @@ struct VerifyReport {
   bool require_all = false;
 
   size_t checked() const;
+  // Checked nodes that read values: a Constant reads none, so checking it verifies nothing.
+  size_t verified() const;
   size_t differing() const;
   // Nodes onnx-run runs, reading inputs, that were not checked (what --require-all refuses).
   std::vector<size_t> unchecked_runnable() const;
-  // Some node checked, nothing differs, and with require_all nothing runnable is unchecked.
+  // Some node that reads values checked, nothing differs, and with require_all nothing runnable is unchecked.
   bool passed() const;
   // Why not, as one line: "node 'lr1' (LeakyRelu) differs: y1: 1 of 60 elements ..., and 1
   // more node differs", or none_checked_summary(); empty when passed.
@@ -89,7 +91,8 @@ struct VerifyOptions {
   // given, which then applies to every output without one of its own.
   bool exact_by_default = true;
   bool require_all = false;  // unchecked runnable nodes fail the verdict
-  // The tolerance output `name` is compared with.
+  // The tolerance output `name` is compared with: its own atol/rtol or max_ulp where given
+  // (either wins over a global tolerance of the other kind), else the global one, else exact.
   Tolerance for_output(const std::string& name) const;
 };
 

@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -163,7 +165,9 @@ TEST_CASE("verify: onnx-run's value is expected, the dump's got, with the errors
   write_tensor_file(v.d.file("def.pb"), float_tensor({1, 1, 2, 2}, {-1, -0.5f, 0, 1}), "y");
   for (const std::vector<std::string>& tol :
        {std::vector<std::string>{"--exact"}, {"--max-ulp", "1"}, {"--atol", "0", "--rtol", "0"}}) {
-    std::vector<std::string> compare{"compare", v.d.file("def.pb"), v.d.file("y.pb"), "--json"};
+    // verify's atol and rtol are 0 where not given (they show in the JSON and the needed atol).
+    std::vector<std::string> compare{"compare", v.d.file("def.pb"), v.d.file("y.pb"), "--json", "--atol", "0", "--rtol",
+                                     "0"};
     compare.insert(compare.end(), tol.begin(), tol.end());
     std::vector<std::string> more{"--json"};
     more.insert(more.end(), tol.begin(), tol.end());
@@ -228,4 +232,204 @@ TEST_CASE("verify: under Mul-6's legacy broadcast, the worst element's input is 
   const ProcessResult r = run_cli({"verify", d.file("m.onnx"), d.file("a.pb"), d.file("b.pb"), d.file("m.pb")});
   CHECK_EXIT(r, 1);
   CHECK_THAT(r.out, Contains("    at the worst element: a[1,2] = 6 (0x40c00000), b[1] = 100 (0x42c80000)\n"));
+}
+
+namespace {
+
+// x -> LeakyRelu 'ly' -> y and x -> LeakyRelu 'lz' -> z (alpha 0.5), float; x, y and z
+// dumped as .pb files, y and z each `y_ulps` / `z_ulps` ULPs off in every element (towards zero).
+struct TwoOutputs {
+  TempDir d;
+  std::string model = d.file("m.onnx");
+  TwoOutputs(int y_ulps, int z_ulps) {
+    onnx::ModelProto m = make_model(16);
+    add_input(m, "x", onnx::TensorProto::FLOAT, {4});
+    add_output(m, "y", onnx::TensorProto::FLOAT, {4});
+    add_output(m, "z", onnx::TensorProto::FLOAT, {4});
+    add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"y"}, "ly"), "alpha", 0.5f);
+    add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"z"}, "lz"), "alpha", 0.5f);
+    save_model(m, model);
+    write_tensor_file(d.file("x.pb"), float_tensor({4}, {-1, -2, -4, -8}), "x");
+    write_tensor_file(d.file("y.pb"), float_tensor({4}, off_by(y_ulps)), "y");
+    write_tensor_file(d.file("z.pb"), float_tensor({4}, off_by(z_ulps)), "z");
+  }
+  static std::vector<float> off_by(int ulps) {
+    std::vector<float> v{-0.5f, -1, -2, -4};
+    for (float& e : v)
+      for (int k = 0; k < ulps; ++k) e = std::nextafter(e, 0.f);
+    return v;
+  }
+  ProcessResult run(std::vector<std::string> more) const {
+    std::vector<std::string> a{"verify", model, d.path()};
+    a.insert(a.end(), more.begin(), more.end());
+    return run_cli(a);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("verify: a tolerance not given stays exact, not compare's atol 1e-7 / rtol 1e-3", "[cli][verify]") {
+  const TwoOutputs v(1, 0);  // y one ULP off everywhere: a relative error of 6e-8
+  for (const std::vector<std::string>& tol : {std::vector<std::string>{"--atol", "0"},
+                                              {"--rtol", "0"},
+                                              {"--check-error-stat", "median"},
+                                              {"--check-error-stat", "mean"},
+                                              {"--atol", "z:0", "--rtol", "z:0"},
+                                              {"--atol", "z:1"}}) {
+    const ProcessResult r = v.run(tol);
+    INFO(tol.front() << " " << tol.back() << "\n" << r.out << r.err);
+    CHECK_EXIT(r, 1);  // exit 0: rtol 1e-3 came in with the one given, or y left exact for z's sake
+    CHECK_THAT(r.err, StartsWith("onnx-run: node 'ly' (LeakyRelu) differs"));
+  }
+  // The statistic is judged, under atol 0 and rtol 0: a median of the errors 0 passes.
+  write_tensor_file(v.d.file("y.pb"), float_tensor({4}, {7, -1, -2, -4}), "y");
+  CHECK_EXIT(v.run({"--check-error-stat", "median"}), 0);
+  CHECK_EXIT(v.run({"--check-error-stat", "mean"}), 1);
+  CHECK_EXIT(v.run({"--check-error-stat", "median", "--atol", "y:0", "--rtol", "y:0"}), 0);
+  CHECK_EXIT(v.run({"--atol", "y:10"}), 0);
+  CHECK_EXIT(v.run({"--atol", "10"}), 0);
+}
+
+TEST_CASE("verify: an output's own tolerance wins over a global one of the other kind, and --exact takes none",
+          "[cli][verify]") {
+  const TwoOutputs v(0, 3);  // z three ULPs off
+  CHECK_EXIT(v.run({"--max-ulp", "5"}), 0);
+  const ProcessResult r = v.run({"--max-ulp", "5", "--atol", "z:0", "--rtol", "z:0"});
+  CHECK_EXIT(r, 1);  // exit 0: the global --max-ulp judged z in spite of its own atol and rtol
+  CHECK_THAT(r.err, StartsWith("onnx-run: node 'lz' (LeakyRelu) differs"));
+  CHECK_EXIT(v.run({"--max-ulp", "5", "--atol", "z:1"}), 0);
+  CHECK_EXIT(v.run({"--atol", "1", "--max-ulp", "z:2"}), 1);
+  CHECK_EXIT(v.run({"--atol", "1", "--max-ulp", "z:3"}), 0);
+  for (const std::vector<std::string>& both : {std::vector<std::string>{"--exact", "--atol", "z:1"},
+                                               {"--exact", "--rtol", "0.1"},
+                                               {"--exact", "--max-ulp", "z:5"}}) {
+    const ProcessResult u = v.run(both);
+    INFO(both.back());
+    CHECK_EXIT(u, 2);  // --exact --atol z:1 dropped z's tolerance silently
+    CHECK(std::count(u.err.begin(), u.err.end(), '\n') == 1);
+    CHECK_THAT(u.err, Contains("--exact and --"));
+    CHECK(u.out.empty());
+  }
+}
+
+TEST_CASE("verify: a node whose output has no name is not checked, with the reason", "[cli][verify]") {
+  // It was "exact", and the run passed even with --require-all, with nothing compared.
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {""}, "lr"), "alpha", 0.5f);
+  save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("x.pb"), float_tensor({2}, {-1, 2}), "x");
+  for (const std::vector<std::string>& more : {std::vector<std::string>{}, {"--require-all"}}) {
+    std::vector<std::string> args{"verify", d.file("m.onnx"), d.file("x.pb")};
+    args.insert(args.end(), more.begin(), more.end());
+    const ProcessResult r = run_cli(args);
+    CHECK_EXIT(r, 1);
+    CHECK_THAT(r.out, Contains("node 'lr' (LeakyRelu v16 (16+)): not checked: output 0 has no name: nothing to "
+                               "compare it with\n"));
+    CHECK_THAT(r.err, StartsWith("onnx-run: no node could be checked"));
+    args.push_back("--json");
+    CHECK(nlohmann::json::parse(run_cli(args).out)["passed"] == false);
+  }
+}
+
+TEST_CASE("verify: Constant nodes alone checked are no pass: they read nothing", "[cli][verify]") {
+  // Constant 'c' -> k -> LeakyRelu 'lr' -> y; the dump holds k, not y.
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_output(m, "y", onnx::TensorProto::FLOAT, {2});
+  add_tensor_attr(*add_node(m, "Constant", {}, {"k"}, "c"), "value", float_tensor("kv", {2}, {-1, 2}));
+  add_float_attr(*add_node(m, "LeakyRelu", {"k"}, {"y"}, "lr"), "alpha", 0.5f);
+  save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("k.pb"), float_tensor({2}, {-1, 2}), "k");
+  const std::string xml = d.file("r.xml");
+  for (const std::vector<std::string>& door :
+       {std::vector<std::string>{}, {"-q"}, {"--json"}, {"--junit", xml}, {"--require-all"}}) {
+    std::vector<std::string> args{"verify", d.file("m.onnx"), d.file("k.pb")};
+    args.insert(args.end(), door.begin(), door.end());
+    const ProcessResult r = run_cli(args);
+    INFO(r.out);
+    CHECK_EXIT(r, 1);  // exit 0: the Constant's check passed for a verified model
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_THAT(r.err, StartsWith("onnx-run: no node could be checked: of 2 nodes, 1 that reads no value (a Constant "
+                                 "does not count), 1 whose values VALUES lacks or holds in another type or shape; "
+                                 "node 'lr' (LeakyRelu): not in VALUES: output 'y'\n"));
+    if (door.empty()) CHECK_THAT(r.out, Contains("node 'c' (Constant v13 (13-18)): exact\n"));
+    if (door == std::vector<std::string>{"--json"}) CHECK(nlohmann::json::parse(r.out)["passed"] == false);
+  }
+  CHECK_THAT(read_file(xml), Contains("<testcase classname=\"verify\" name=\"no node checked\""));
+  // With y dumped, the LeakyRelu is checked: a pass.
+  write_tensor_file(d.file("y.pb"), float_tensor({2}, {-0.5f, 2}), "y");
+  CHECK_EXIT(run_cli({"verify", d.file("m.onnx"), d.file("k.pb"), d.file("y.pb")}), 0);
+}
+
+TEST_CASE("verify: a folder holding one value twice is exit 3, one line naming both files", "[cli][verify]") {
+  const TwoOutputs v(0, 0);
+  write_npy_file(v.d.file("y.npy"), float_tensor({4}, {7, -1, -2, -4}));
+  const ProcessResult r = v.run({});
+  CHECK_EXIT(r, 3);  // exit 0: y.pb was taken, y.npy never looked at
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK_THAT(r.err, StartsWith("onnx-run: " + v.d.path() + ": holds 'y' twice: ") && Contains(v.d.file("y.npy")) &&
+                        Contains(v.d.file("y.pb")));
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("verify: a dump file that records another value's name does not stand for this one", "[cli][verify]") {
+  // x -> 'l1' -> t/1 and x -> 'l2' -> t_1; t/1 never dumped, t_1.pb says 't_1', whose
+  // --dump-intermediates file name t/1 has: l1 was "exact" on t_1's value.
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "t_1", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "t/1", onnx::TensorProto::FLOAT, {2});
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"t/1"}, "l1"), "alpha", 0.5f);
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {"t_1"}, "l2"), "alpha", 0.5f);
+  save_model(m, d.file("m.onnx"));
+  const std::string v = d.file("v");
+  std::filesystem::create_directory(v);
+  write_tensor_file(v + "/x.pb", float_tensor({2}, {-1, 2}), "x");
+  write_tensor_file(v + "/t_1.pb", float_tensor({2}, {-0.5f, 2}), "t_1");
+  const ProcessResult r = run_cli({"verify", d.file("m.onnx"), v, "--require-all"});
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.out, Contains("node 'l1' (LeakyRelu v16 (16+)): not checked: not in VALUES: output 't/1'\n"));
+  CHECK_THAT(r.out, Contains("node 'l2' (LeakyRelu v16 (16+)): exact\n"));
+  CHECK_THAT(r.err, Contains("1 node onnx-run runs not checked (--require-all): node 'l1'"));
+}
+
+TEST_CASE("verify: a newline in a node's, a value's or a file's name is escaped, and forges no line", "[cli][verify]") {
+  // A node named "lr\nnode 'fake' (LeakyRelu v16 (16+)): exact" printed a second node line.
+  const std::string node = "lr\nnode 'fake' (LeakyRelu v16 (16+)): exact", y = "y\nnode 'y' (Mul): exact";
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_output(m, y, onnx::TensorProto::FLOAT, {2});
+  add_float_attr(*add_node(m, "LeakyRelu", {"x"}, {y}, node), "alpha", 0.5f);
+  save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("x.pb"), float_tensor({2}, {-1, 2}), "x");
+  const std::string y_file = d.file("y\nnode 'f' (Mul): exact.pb");
+  write_tensor_file(y_file, float_tensor({2}, {-0.25f, 2}), y);  // differs: the output's line shows y and its file
+  const auto node_lines = [](const std::string& out) {
+    size_t n = 0;
+    for (size_t at = 0; (at = out.find("\nnode ", at)) != std::string::npos; ++at) ++n;
+    return n;
+  };
+  for (const std::string& door : {"", "-q"}) {
+    std::vector<std::string> args{"verify", d.file("m.onnx"), d.file("x.pb"), y_file};
+    if (!door.empty()) args.push_back(door);
+    const ProcessResult r = run_cli(args);
+    INFO(r.out);
+    CHECK_EXIT(r, 1);
+    CHECK(node_lines("\n" + r.out) == 1);
+    CHECK_THAT(r.out, Contains("node 'lr\\x0anode 'fake' (LeakyRelu v16 (16+)): exact' (LeakyRelu v16 (16+)): "
+                               "differs (y\\x0anode 'y' (Mul): exact: "));
+    CHECK_THAT(r.out, Contains("  y\\x0anode 'y' (Mul): exact (" + d.path() + "/y\\x0anode 'f' (Mul): exact.pb): "));
+    CHECK_THAT(r.out, Contains("; first differing node: 'lr\\x0anode 'fake'"));
+    if (door.empty()) CHECK_THAT(r.out, Contains("/y\\x0anode 'f' (Mul): exact.pb (2 values)\n"));
+  }
+  const ProcessResult info = run_cli({"info", d.file("m.onnx"), "--verify"});
+  CHECK(node_lines("\n" + info.out) == 0);
+  CHECK_THAT(info.out, Contains("  node 'lr\\x0anode 'fake' (LeakyRelu v16 (16+)): exact' (LeakyRelu v16 (16+)): "
+                                "checked given input x and output y\\x0anode 'y' (Mul): exact\n"));
+  CHECK_THAT(info.out, Contains("values it needs: x, y\\x0anode 'y' (Mul): exact\n"));
 }

@@ -144,3 +144,57 @@ TEST_CASE("a damaged or unsupported tensor file is refused when indexed, naming 
   }
   CHECK(index.size() == 0);
 }
+
+TEST_CASE("a file that records its value's name stands for that value alone", "[value-index]") {
+  // t_1.pb says 't_1': it is not the never-dumped 't/1', whose --dump-intermediates file
+  // name it has; y.pb says 'z': it is z, not y. An .npy and a .pb without a name record
+  // none, so their file names find them.
+  TempDir d;
+  write_tensor_file(d.file("t_1.pb"), float_tensor({1}), "t_1");
+  write_tensor_file(d.file("y.pb"), float_tensor({2}), "z");
+  write_npy_file(d.file("u_2.npy"), float_tensor({3}));
+  write_tensor_file(d.file("w_3.pb"), float_tensor({4}), "");
+  ValueIndex index;
+  index.add(d.path());
+  CHECK(index.find("t/1") == nullptr);  // it borrowed t_1's value
+  REQUIRE(index.find("t_1"));
+  CHECK(index.find("y") == nullptr);  // it took z's
+  REQUIRE(index.find("z"));
+  CHECK(index.find("z")->file == d.file("y.pb"));
+  REQUIRE(index.find("u/2"));
+  CHECK(index.find("u/2")->file == d.file("u_2.npy"));
+  REQUIRE(index.find("w/3"));
+  CHECK(index.find("w/3")->file == d.file("w_3.pb"));
+
+  // In a values.tsv folder every file's name is listed: an .npy listed as 't_1' is t_1.
+  TempDir listed;
+  write_npy_file(listed.file("t_1.npy"), float_tensor({5}));
+  write_file(listed.file("values.tsv"), "t_1.npy\tt_1\n");
+  ValueIndex from_listed;
+  from_listed.add(listed.path());
+  CHECK(from_listed.find("t_1"));
+  CHECK(from_listed.find("t/1") == nullptr);
+}
+
+TEST_CASE("a folder holding one value twice is refused, naming both files", "[value-index]") {
+  // Which of the two the runtime meant cannot be told; it picked one silently (an .npz
+  // holding a name twice is refused alike).
+  TempDir pb_npy, two_pb;
+  write_tensor_file(pb_npy.file("y.pb"), float_tensor({7}), "y");
+  write_npy_file(pb_npy.file("y.npy"), float_tensor({-0.5f}));
+  write_tensor_file(two_pb.file("a.pb"), float_tensor({-0.5f}), "y");
+  write_tensor_file(two_pb.file("b.pb"), float_tensor({7}), "y");
+  for (const TempDir* d : {&pb_npy, &two_pb}) {
+    ValueIndex index;
+    try {
+      index.add(d->path());
+      FAIL("a folder holding 'y' twice was indexed");
+    } catch (const Error& e) {
+      CHECK(e.kind() == ErrorKind::kInvalid);
+      const bool npy = d == &pb_npy;
+      CHECK_THAT(e.what(), Catch::Contains(d->path() + ": holds 'y' twice: ") &&
+                               Catch::Contains(d->file(npy ? "y.pb" : "a.pb")) &&
+                               Catch::Contains(d->file(npy ? "y.npy" : "b.pb")));
+    }
+  }
+}
