@@ -18,6 +18,8 @@
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
+#include "support/tensors.h"
 
 using namespace onnxrun::test;
 namespace fs = std::filesystem;
@@ -295,4 +297,47 @@ TEST_CASE("the --json comparison carries bit identity and the max ULP", "[cli][v
   CHECK_EXIT(r, 0);
   CHECK_THAT(r.out, Contains("\"bit_identical\": false") && Contains("\"bit_differences\": 2") &&
                         Contains("\"max_ulp\": 1") && Contains("\"max_ulp_bound\": 1"));
+}
+
+TEST_CASE("--max-ulp passes no wrong bool or integer in any door or on any kernel path", "[cli][verdict]") {
+  // Less gives bool: the expected output is wrong at [1]. --max-ulp 1 passed it (a bool's
+  // ULP distance is 0 or 1), and `compare` passed int32 5 against 6, in every door.
+  TempDir d;
+  fs::create_directories(d.file("m/test_data_set_0"));
+  fs::create_directories(d.file("exp"));
+  onnx::ModelProto m = make_model(13);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {4});
+  add_output(m, "y", onnx::TensorProto::BOOL, {4});
+  *m.mutable_graph()->add_initializer() = float_tensor("zero", {}, {0.0f});
+  add_node(m, "Less", {"x", "zero"}, {"y"});
+  const std::string model = save_model(m, d.file("m/model.onnx"));
+  const std::string set = d.file("m/test_data_set_0");
+  const onnxrun::Tensor wrong = make_tensor<uint8_t>(onnxrun::DType::kBool, {4}, {1, 1, 1, 0});
+  write_float_tensor(set + "/input_0.pb", {-1, 2, -3, 4}, "x");
+  onnxrun::write_tensor_file(set + "/output_0.pb", wrong, "y");
+  onnxrun::write_tensor_file(d.file("exp/output_0.pb"), wrong, "y");
+  onnxrun::write_tensor_file(d.file("five.pb"), make_tensor<int32_t>(onnxrun::DType::kInt32, {1}, {5}), "v");
+  onnxrun::write_tensor_file(d.file("six.pb"), make_tensor<int32_t>(onnxrun::DType::kInt32, {1}, {6}), "v");
+  const std::vector<std::vector<std::string>> doors = {{model, "-i", set + "/input_0.pb", "--expected", d.file("exp")},
+                                                       {model},
+                                                       {model, "-d", set},
+                                                       {"test", d.file("m")},
+                                                       {"test", d.file("m"), "--isolate"}};
+  for (const char* bound : {"1", "y:1", "1000"})
+    for (std::vector<std::string> args : doors) {
+      args.insert(args.end(), {"--max-ulp", bound});
+      INFO(joined(args));
+      const ProcessResult r = run_cli(args);
+      check_one_line_failure(r);
+      if (args[0] != "test") CHECK_THAT(r.out, Contains("no tolerance passes it"));
+    }
+  for (const onnxrun::LeakyReluPath* p : onnxrun::leaky_relu_supported_paths())
+    for (const char* bound : {"1", "1000"}) {
+      INFO(p->name << " --max-ulp " << bound);
+      const ProcessResult r = run_process({"/usr/bin/env", std::string("ONNXRUN_ISA=") + p->name, onnx_run_binary(),
+                                           "compare", d.file("five.pb"), d.file("six.pb"), "--max-ulp", bound});
+      check_one_line_failure(r);
+      CHECK_THAT(r.err, Contains("1 of 1 elements beyond"));
+      CHECK_THAT(r.out, Contains("max ulp 1; no tolerance passes it"));
+    }
 }

@@ -229,3 +229,23 @@ TEST_CASE("verify: under Mul-6's legacy broadcast, the worst element's input is 
   CHECK_EXIT(r, 1);
   CHECK_THAT(r.out, Contains("    at the worst element: a[1,2] = 6 (0x40c00000), b[1] = 100 (0x42c80000)\n"));
 }
+
+TEST_CASE("verify: --max-ulp passes no wrong bool", "[cli][verify]") {
+  // x -> Less 'less' (against 0) -> y, bool, the dump wrong at [1]: --max-ulp 1 passed it.
+  TempDir d;
+  onnx::ModelProto m = make_model(13);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {4});
+  add_output(m, "y", onnx::TensorProto::BOOL, {4});
+  *m.mutable_graph()->add_initializer() = float_tensor("zero", {}, {0.f});
+  add_node(m, "Less", {"x", "zero"}, {"y"}, "less");
+  const std::string model = save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("x.pb"), float_tensor({4}, {-1, 2, -3, 4}), "x");
+  write_tensor_file(d.file("y.pb"), make_tensor<uint8_t>(DType::kBool, {4}, {1, 1, 1, 0}), "y");
+  for (const char* bound : {"1", "y:1", "1000"}) {
+    INFO("--max-ulp " << bound);
+    const ProcessResult r = run_cli({"verify", model, d.file("x.pb"), d.file("y.pb"), "--max-ulp", bound});
+    CHECK_EXIT(r, 1);
+    CHECK_THAT(r.err, StartsWith("onnx-run: node 'less' (Less) differs"));
+    CHECK_THAT(r.out, Contains("no tolerance passes it"));
+  }
+}
