@@ -13,6 +13,9 @@
 
 #include <fmt/core.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "support/check_exit.h"
 #include "support/model_builder.h"
 #include "support/model_tree.h"
@@ -231,6 +234,69 @@ TEST_CASE("a data.json beside the model judges its test sets alike in every door
     CHECK_EXIT(run, test_door ? 1 : 3);
     CHECK_THAT(test_door ? run.out : run.err, Contains("\"atol\" of output \"y\" must be a non-negative number"));
   });
+}
+
+TEST_CASE("a data.json that is there but cannot be read is the data's error in every door", "[cli][verdict]") {
+  // 1 ULP off at [2]: the default tolerance passes it, the data.json's atol 0 rtol 0 does
+  // not. A data.json that was a dangling link, a folder, a FIFO or unreadable was ignored,
+  // so the set passed (exit 0) with the looser tolerance in every door.
+  const Doors doors({0.0f, -0.0f, kOneUp, -0.2f});
+  const std::string model = doors.d.file("m/model.onnx"), json = doors.d.file("m/data.json");
+  // As an unprivileged user where the tests run as root (root reads a mode-0 file).
+  const bool as_nobody = ::geteuid() == 0;
+  auto run = [&](const std::vector<std::string>& args) {
+    if (!as_nobody) return run_cli(args);
+    std::vector<std::string> argv{"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                  onnx_run_binary()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv);
+  };
+  fs::permissions(doors.d.path(), fs::perms::all);  // the set's folders are a+rx already
+  const std::vector<std::vector<std::string>> test_set_doors = {{model},
+                                                                {model, "-d", doors.d.file("m/test_data_set_0")},
+                                                                {"test", doors.d.file("m")},
+                                                                {"test", doors.d.file("m"), "--isolate"}};
+  auto in_every_door = [&](const std::string& why) {
+    for (std::vector<std::string> args : test_set_doors) {
+      args.push_back("-q");
+      INFO(joined(args) << " (data.json: " << why << ")");
+      const ProcessResult r = run(args);
+      if (args[0] == "test") {
+        CHECK_EXIT(r, 1);
+        CHECK_THAT(r.out, Contains("error") && Contains(why));
+        CHECK(r.err == "onnx-run: 1 of 1 test did not pass: m (error)\n");
+      } else {
+        CHECK_EXIT(r, 3);
+        CHECK_THAT(r.err, StartsWith("onnx-run: ") && Contains(json) && Contains(why));
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      }
+    }
+  };
+  write_text_file(json, R"({"atol": 0, "rtol": 0})");
+  fs::permissions(json, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  for (std::vector<std::string> args : test_set_doors) {
+    args.push_back("-q");
+    INFO(joined(args));
+    CHECK_EXIT(run(args), 1);  // read: the data.json's tolerance fails the set
+  }
+  fs::permissions(json, fs::perms::none);
+  in_every_door("Permission denied");
+  fs::remove(json);
+  fs::create_symlink("gone.json", json);
+  in_every_door("a dangling symbolic link");
+  fs::remove(json);
+  fs::create_directory(json);
+  in_every_door("is a folder");
+  fs::remove(json);
+  REQUIRE(::mkfifo(json.c_str(), 0644) == 0);
+  in_every_door("a FIFO");  // refused at once: nothing writes to it
+  // A folder with a data.json and no model (the model downloaded by URL): a FIFO there is
+  // still the missing model (unsupported), never a wait for a writer.
+  fs::create_directories(doors.d.file("real"));
+  REQUIRE(::mkfifo(doors.d.file("real/data.json").c_str(), 0644) == 0);
+  const ProcessResult missing = run_cli({"test", doors.d.file("real")});
+  CHECK_EXIT(missing, 0);
+  CHECK_THAT(missing.out, Contains("unsupported real") && Contains("model not present"));
 }
 
 TEST_CASE("--exact and --max-ulp are usage errors together, or with another statistic", "[cli][verdict]") {
