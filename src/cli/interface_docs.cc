@@ -216,7 +216,8 @@ std::string man_page() {
        roff(
            "beside a model: \"rtol\" and \"atol\" override the tolerances its test sets are judged with (onnx-run "
            "MODEL, -d, onnx-run test), each a number for every output or {\"NAME\": number} per output; a NAME that is "
-           "no output of the model is a usage error.") +
+           "no output of the model is a usage error; one that is there but is no readable regular file (a dangling "
+           "symbolic link, a folder, a FIFO, no read permission) is an error (exit 3), never ignored.") +
        "\n";
   m += ".SH SEE ALSO\n.BR python3 (1),\n.BR jq (1)\n.PP\n" +
        roff("The ONNX operator and test data documentation (onnx.ai); /usr/share/doc/onnx-run/.") + "\n";

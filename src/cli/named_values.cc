@@ -107,8 +107,8 @@ void add_tolerance_options(CLI::App& app, ToleranceArgs& a, const std::string& n
                "apply");
   app.add_option("--max-ulp", a.max_ulp,
                  "every element within N units in the last place of the tensor's own type, instead of atol and rtol "
-                 "(+0 and -0 are 0 apart, NaN matches NaN, NaN or inf against anything else is never within); "
-                 "NAME:N for one output (repeatable)")
+                 "(+0 and -0 are 0 apart, NaN matches NaN, NaN or inf against anything else is never within; "
+                 "integers and bool must still be equal); NAME:N for one output (repeatable)")
       ->type_name("[NAME:]N")
       ->check(CLI::Validator(ulp_problem_with, "", "[NAME:]whole number"));
 }

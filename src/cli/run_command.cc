@@ -298,9 +298,11 @@ void build_run_app(CLI::App& app, RunOptions& o) {
       ->type_name("NAME=d0,d1,...");
   app.add_flag("--random", o.random, "run on made-up inputs even when test sets exist");
   app.add_option("--seed", o.request.seed, "seed for made-up inputs")->capture_default_str()->check(whole_number(0));
-  app.add_option("--range", o.ranges,
-                 "made-up values are uniform in [LO,HI] (default -1,1; for example --range=-5,5); NAME:LO,HI sets one "
-                 "input's own (for example --range x:0,1); a usage error with inputs given or test sets")
+  app.add_option(
+         "--range", o.ranges,
+         "made-up values are uniform in [LO,HI] (default -1,1; for example --range=-5,5); NAME:LO,HI sets one "
+         "input's own (for example --range x:0,1); LO and HI finite, and within a float input's finite values; a usage "
+         "error with inputs given or test sets")
       ->type_name("[NAME:]LO,HI");
   app.add_option("--save-inputs", o.request.save_inputs_dir,
                  "write the inputs the run used (made-up ones too) as DIR/input_<k>.pb (.npy; or DIR/inputs.npz), to "

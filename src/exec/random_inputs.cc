@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include "core/error.h"
@@ -70,6 +71,29 @@ std::map<std::string, Shape> resolve_input_shapes(const Graph& g, const std::map
 }
 
 namespace {
+
+// A value uniform in [low, high]: u * (high - low) + low with u from generate_canonical,
+// which is what std::uniform_real_distribution<double>(low, high) computed here before,
+// bit for bit wherever high - low is finite, so that a seed still makes the same inputs.
+// Where the width overflows (bounds near the double's largest, of both signs) it is taken
+// on the halves, exact there, and kept within [low, high]: it made every value +inf.
+double uniform(std::mt19937_64& rng, double low, double high) {
+  const double u = std::generate_canonical<double, std::numeric_limits<double>::digits>(rng);
+  if (std::isfinite(high - low)) return u * (high - low) + low;
+  return std::clamp((u * (high / 2 - low / 2) + low / 2) * 2, low, high);
+}
+
+// The largest finite value of a float type; 0 for other types (no bound applies).
+double largest_finite(DType type) {
+  switch (type) {
+    case DType::kFloat: return std::numeric_limits<float>::max();
+    case DType::kDouble: return std::numeric_limits<double>::max();
+    case DType::kFloat16: return float16_to_float(0x7bff);
+    case DType::kBFloat16: return bfloat16_to_float(0x7f7f);
+    default: return 0;
+  }
+}
+
 template <typename T, typename Next>
 void fill(Tensor& t, Next next) {
   T* p = t.mutable_data<T>();
@@ -78,10 +102,17 @@ void fill(Tensor& t, Next next) {
 }  // namespace
 
 Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, double high) {
+  if (!std::isfinite(low) || !std::isfinite(high))
+    fail(ErrorKind::kUsage, "value range [{}, {}]: LO and HI must be finite numbers", low, high);
   if (!(low <= high)) fail(ErrorKind::kUsage, "value range [{}, {}] is empty", low, high);
+  if (const double most = largest_finite(type); most > 0 && std::max(-low, high) > most)
+    fail(ErrorKind::kUsage,
+         "value range [{}, {}] is beyond {}'s finite values (largest {}): values would round to "
+         "infinity",
+         low, high, dtype_name(type), most);
   Tensor t(type, shape);
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> real(low, high);
+  auto real = [&](std::mt19937_64& r) { return uniform(r, low, high); };
   const double ilo = std::ceil(low), ihi = std::floor(high);
   auto integer = [&]() -> int64_t {
     if (ilo > ihi) fail(ErrorKind::kUsage, "value range [{}, {}] holds no integer", low, high);
@@ -122,7 +153,13 @@ std::map<std::string, Tensor> random_inputs(const Graph& g, const RandomInputSpe
     if (!v->dtype) fail(ErrorKind::kUsage, "input '{}' declares no element type; give it with -i", v->name);
     std::pair<double, double> range{spec.low, spec.high};
     if (auto it = spec.ranges.find(v->name); it != spec.ranges.end()) range = it->second;
-    out[v->name] = random_tensor(*v->dtype, shapes.at(v->name), spec.seed * 1000003u + k++, range.first, range.second);
+    try {
+      out[v->name] =
+          random_tensor(*v->dtype, shapes.at(v->name), spec.seed * 1000003u + k++, range.first, range.second);
+    } catch (const Error& e) {  // a range this input's type cannot take: say which input
+      if (e.kind() != ErrorKind::kUsage) throw;
+      throw e.with_context(fmt::format("input '{}' ({})", v->name, dtype_name(*v->dtype)));
+    }
   }
   return out;
 }

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <new>
 #include <thread>
 
@@ -15,6 +14,7 @@
 #include "core/fail.h"
 #include "io/test_data.h"
 #include "suite/run.h"
+#include "suite/test_set.h"
 
 namespace fs = std::filesystem;
 
@@ -27,9 +27,8 @@ bool matches(const std::string& pattern, const std::string& name) {
 
 std::string missing_model_message(const TestCase& t) {
   std::string url;
-  try {
-    std::ifstream f(fs::path(t.dir) / "data.json");
-    const auto j = nlohmann::json::parse(f);
+  try {  // read as the data.json of a model is (never blocking on a FIFO); for the URL alone
+    const auto j = nlohmann::json::parse(read_data_json((fs::path(t.dir) / "data.json").string()).value_or(""));
     if (j.contains("url") && j["url"].is_string()) url = j["url"].get<std::string>();
   } catch (const std::exception&) {
   }

@@ -232,11 +232,12 @@ std::string Comparison::verdict() const {
   const auto [needed_atol, needed_rtol] =
       by_stat ? stat_errors(errors, stat) : std::pair{this->needed_atol, this->needed_rtol};
   std::string remedy;
-  // Under a ULP rule, unequal integers are within reach of a bound (their distance is their difference).
-  if ((exact || ulp_bound) && max_ulp != kUlpInfinite) {
-    remedy = fmt::format("would pass with --max-ulp {}", max_ulp);
-  } else if (hard_mismatch) {
+  // A hard mismatch first: no ULP bound passes unequal integers either (their distance is
+  // only reported).
+  if (hard_mismatch) {
     remedy = "no tolerance passes it (NaN, infinities, integers and bytes must match exactly)";
+  } else if ((exact || ulp_bound) && max_ulp != kUlpInfinite) {
+    remedy = fmt::format("would pass with --max-ulp {}", max_ulp);
   } else if (std::isinf(needed_rtol)) {
     remedy = fmt::format("would pass with atol >= {} (no rtol would: an expected value there is 0)",
                          short_number_up(needed_atol));

@@ -35,11 +35,13 @@ namespace onnxrun {
     c.needed_atol = c.needed_rtol = kInf;
   }
   // Under --exact the bits decide, under --max-ulp the ULP distance; the score keeps
-  // "> 1 fails" and ranks the worst element by its ULPs. Unequal integers stay within
-  // reach of a ULP bound (their distance is their difference).
+  // "> 1 fails" and ranks the worst element by its ULPs. A hard mismatch fails under a ULP
+  // bound too: unequal integers, bools and bytes must be equal under every tolerance, and
+  // their ULP distance (the difference) is reported, never allowed.
   const double ulps = ulp == kUlpInfinite ? kInf : static_cast<double>(ulp);
   if (tol_.exact) score = same_bits ? 0 : 2 + ulps;
-  else if (tol_.max_ulp) score = ulp == 0 ? 0 : *tol_.max_ulp == 0 ? kInf : ulps / static_cast<double>(*tol_.max_ulp);
+  else if (tol_.max_ulp)
+    score = hard ? kInf : ulp == 0 ? 0 : *tol_.max_ulp == 0 ? kInf : ulps / static_cast<double>(*tol_.max_ulp);
   c.bit_differences += !same_bits;
   c.max_ulp = std::max(c.max_ulp, ulp);
   if (score > 1) ++c.mismatches;

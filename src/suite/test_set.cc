@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/fail.h"
+#include "io/file_bytes.h"
 #include "io/result_files.h"
 #include "io/tensor_stream.h"
 #include "io/test_data.h"
@@ -58,14 +59,24 @@ std::string test_set_input_name(const Graph& g, const std::string& proto_name) {
   return !proto_name.empty() && g.find_input(proto_name) ? proto_name : "";
 }
 
+std::optional<std::string> read_data_json(const std::string& file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(file, ec))) return std::nullopt;
+  // open() would say only "No such file or directory" of an entry that is there.
+  if (fs::is_symlink(fs::symlink_status(file, ec)) && fs::status(file, ec).type() == fs::file_type::not_found)
+    fail(ErrorKind::kIo, "{}: a dangling symbolic link (its target does not exist)", file);
+  const FileBytes bytes = FileBytes::read(file, FileBytes::Limit::kMemoryOnly);
+  return std::string(bytes.data(), bytes.size());
+}
+
 Tolerance test_set_tolerance(const std::string& model, Tolerance base, const std::vector<std::string>& outputs) {
   const std::filesystem::path file = std::filesystem::path(model).parent_path() / "data.json";
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) return base;
-  std::ifstream in(file);
+  const std::optional<std::string> text = read_data_json(file.string());
+  if (!text) return base;
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(*text);
   } catch (const nlohmann::json::exception& e) {
     fail(ErrorKind::kInvalid, "{}: not valid JSON ({})", file.string(), e.what());
   }

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -347,4 +348,52 @@ TEST_CASE("given inputs whose symbolic dims disagree are still refused", "[cli][
   CHECK_THAT(r.err, !Contains("set to 1"));
   CHECK(folder_is_empty(dir.file("in")));
   CHECK(folder_is_empty(dir.file("out")));
+}
+
+TEST_CASE("--range wider than a double can span makes values within it in every door that makes inputs up",
+          "[cli][range]") {
+  // HI - LO overflowed: every made-up double was +inf (and -inf,inf made them NaN).
+  TempDir dir;
+  const std::string model = leaky_model(dir, TP::DOUBLE, {1000});
+  const ProcessResult r = run_cli({model, "--random", "--range=-1.5e308,1.5e308", "--save-inputs", dir.file("in"), "-o",
+                                   dir.file("out"), "--format", "npy"});
+  REQUIRE_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("from random\n  min -1.4") && Contains(" nan 0 inf 0\n"));
+  const std::vector<double> x = values_in(read_npy_file(dir.file("in/input_0.npy")));
+  REQUIRE(x.size() == 1000);
+  const auto negative = std::count_if(x.begin(), x.end(), [](double v) { return v < 0; });
+  CHECK((negative > 400 && negative < 600));
+  for (double v : x) CHECK((v >= -1.5e308 && v <= 1.5e308));
+  for (double v : values_in(read_npy_file(dir.file("out/output_0.npy")))) CHECK(std::isfinite(v));
+  const ProcessResult json_door = run_cli({model, "--random", "--range", "x:-1.7e308,1.7e308", "--json", "-q"});
+  CHECK_EXIT(json_door, 0);
+  const json stats = json::parse(json_door.out)["inputs"][0]["stats"];
+  CHECK(stats["nan"] == 0);
+  CHECK(stats["inf"] == 0);
+  CHECK(stats["min"].get<double>() < -1e307);
+  CHECK(stats["max"].get<double>() > 1e307);
+}
+
+TEST_CASE("a --range bound that is not finite or goes beyond the input's type is a usage error with one line",
+          "[cli][range]") {
+  TempDir dir;
+  const std::string model = leaky_model(dir, TP::FLOAT16, {4});
+  for (const auto& [arg, line] : std::vector<std::pair<std::string, std::string>>{
+           {"-inf,inf", "onnx-run: --range -inf,inf: LO and HI must be finite numbers\n"},
+           {"x:0,1e999", "onnx-run: --range x:0,1e999: LO and HI must be finite numbers\n"},
+           {"0,1e5",
+            "onnx-run: input 'x' (float16): value range [0, 100000] is beyond float16's finite values (largest 65504): "
+            "values would round to infinity\n"}})
+    for (const std::vector<std::string> door :
+         {std::vector<std::string>{"-o", dir.file("out")}, {"--save-inputs", dir.file("in")}, {"--json"}, {"-q"}}) {
+      std::vector<std::string> args{model, "--random", "--range", arg};
+      args.insert(args.end(), door.begin(), door.end());
+      CAPTURE(arg, door.front());
+      const ProcessResult r = run_cli(args);
+      CHECK_EXIT(r, 2);
+      CHECK(r.err == line);
+      CHECK(r.out.empty());
+      CHECK(folder_is_empty(dir.file("out")));
+      CHECK(folder_is_empty(dir.file("in")));
+    }
 }

@@ -13,11 +13,16 @@
 
 #include <fmt/core.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "support/check_exit.h"
 #include "support/model_builder.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
+#include "support/shortcuts.h"
+#include "support/tensors.h"
 
 using namespace onnxrun::test;
 namespace fs = std::filesystem;
@@ -231,6 +236,69 @@ TEST_CASE("a data.json beside the model judges its test sets alike in every door
   });
 }
 
+TEST_CASE("a data.json that is there but cannot be read is the data's error in every door", "[cli][verdict]") {
+  // 1 ULP off at [2]: the default tolerance passes it, the data.json's atol 0 rtol 0 does
+  // not. A data.json that was a dangling link, a folder, a FIFO or unreadable was ignored,
+  // so the set passed (exit 0) with the looser tolerance in every door.
+  const Doors doors({0.0f, -0.0f, kOneUp, -0.2f});
+  const std::string model = doors.d.file("m/model.onnx"), json = doors.d.file("m/data.json");
+  // As an unprivileged user where the tests run as root (root reads a mode-0 file).
+  const bool as_nobody = ::geteuid() == 0;
+  auto run = [&](const std::vector<std::string>& args) {
+    if (!as_nobody) return run_cli(args);
+    std::vector<std::string> argv{"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                  onnx_run_binary()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv);
+  };
+  fs::permissions(doors.d.path(), fs::perms::all);  // the set's folders are a+rx already
+  const std::vector<std::vector<std::string>> test_set_doors = {{model},
+                                                                {model, "-d", doors.d.file("m/test_data_set_0")},
+                                                                {"test", doors.d.file("m")},
+                                                                {"test", doors.d.file("m"), "--isolate"}};
+  auto in_every_door = [&](const std::string& why) {
+    for (std::vector<std::string> args : test_set_doors) {
+      args.push_back("-q");
+      INFO(joined(args) << " (data.json: " << why << ")");
+      const ProcessResult r = run(args);
+      if (args[0] == "test") {
+        CHECK_EXIT(r, 1);
+        CHECK_THAT(r.out, Contains("error") && Contains(why));
+        CHECK(r.err == "onnx-run: 1 of 1 test did not pass: m (error)\n");
+      } else {
+        CHECK_EXIT(r, 3);
+        CHECK_THAT(r.err, StartsWith("onnx-run: ") && Contains(json) && Contains(why));
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      }
+    }
+  };
+  write_text_file(json, R"({"atol": 0, "rtol": 0})");
+  fs::permissions(json, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  for (std::vector<std::string> args : test_set_doors) {
+    args.push_back("-q");
+    INFO(joined(args));
+    CHECK_EXIT(run(args), 1);  // read: the data.json's tolerance fails the set
+  }
+  fs::permissions(json, fs::perms::none);
+  in_every_door("Permission denied");
+  fs::remove(json);
+  fs::create_symlink("gone.json", json);
+  in_every_door("a dangling symbolic link");
+  fs::remove(json);
+  fs::create_directory(json);
+  in_every_door("is a folder");
+  fs::remove(json);
+  REQUIRE(::mkfifo(json.c_str(), 0644) == 0);
+  in_every_door("a FIFO");  // refused at once: nothing writes to it
+  // A folder with a data.json and no model (the model downloaded by URL): a FIFO there is
+  // still the missing model (unsupported), never a wait for a writer.
+  fs::create_directories(doors.d.file("real"));
+  REQUIRE(::mkfifo(doors.d.file("real/data.json").c_str(), 0644) == 0);
+  const ProcessResult missing = run_cli({"test", doors.d.file("real")});
+  CHECK_EXIT(missing, 0);
+  CHECK_THAT(missing.out, Contains("unsupported real") && Contains("model not present"));
+}
+
 TEST_CASE("--exact and --max-ulp are usage errors together, or with another statistic", "[cli][verdict]") {
   const Doors doors({0.0f, -0.0f, 1.0f, -0.2f});
   for (const std::vector<std::string>& bad : {std::vector<std::string>{"--exact", "--max-ulp", "1"},
@@ -295,4 +363,47 @@ TEST_CASE("the --json comparison carries bit identity and the max ULP", "[cli][v
   CHECK_EXIT(r, 0);
   CHECK_THAT(r.out, Contains("\"bit_identical\": false") && Contains("\"bit_differences\": 2") &&
                         Contains("\"max_ulp\": 1") && Contains("\"max_ulp_bound\": 1"));
+}
+
+TEST_CASE("--max-ulp passes no wrong bool or integer in any door or on any kernel path", "[cli][verdict]") {
+  // Less gives bool: the expected output is wrong at [1]. --max-ulp 1 passed it (a bool's
+  // ULP distance is 0 or 1), and `compare` passed int32 5 against 6, in every door.
+  TempDir d;
+  fs::create_directories(d.file("m/test_data_set_0"));
+  fs::create_directories(d.file("exp"));
+  onnx::ModelProto m = make_model(13);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {4});
+  add_output(m, "y", onnx::TensorProto::BOOL, {4});
+  *m.mutable_graph()->add_initializer() = float_tensor("zero", {}, {0.0f});
+  add_node(m, "Less", {"x", "zero"}, {"y"});
+  const std::string model = save_model(m, d.file("m/model.onnx"));
+  const std::string set = d.file("m/test_data_set_0");
+  const onnxrun::Tensor wrong = make_tensor<uint8_t>(onnxrun::DType::kBool, {4}, {1, 1, 1, 0});
+  write_float_tensor(set + "/input_0.pb", {-1, 2, -3, 4}, "x");
+  onnxrun::write_tensor_file(set + "/output_0.pb", wrong, "y");
+  onnxrun::write_tensor_file(d.file("exp/output_0.pb"), wrong, "y");
+  onnxrun::write_tensor_file(d.file("five.pb"), make_tensor<int32_t>(onnxrun::DType::kInt32, {1}, {5}), "v");
+  onnxrun::write_tensor_file(d.file("six.pb"), make_tensor<int32_t>(onnxrun::DType::kInt32, {1}, {6}), "v");
+  const std::vector<std::vector<std::string>> doors = {{model, "-i", set + "/input_0.pb", "--expected", d.file("exp")},
+                                                       {model},
+                                                       {model, "-d", set},
+                                                       {"test", d.file("m")},
+                                                       {"test", d.file("m"), "--isolate"}};
+  for (const char* bound : {"1", "y:1", "1000"})
+    for (std::vector<std::string> args : doors) {
+      args.insert(args.end(), {"--max-ulp", bound});
+      INFO(joined(args));
+      const ProcessResult r = run_cli(args);
+      check_one_line_failure(r);
+      if (args[0] != "test") CHECK_THAT(r.out, Contains("no tolerance passes it"));
+    }
+  for (const onnxrun::LeakyReluPath* p : onnxrun::leaky_relu_supported_paths())
+    for (const char* bound : {"1", "1000"}) {
+      INFO(p->name << " --max-ulp " << bound);
+      const ProcessResult r = run_process({"/usr/bin/env", std::string("ONNXRUN_ISA=") + p->name, onnx_run_binary(),
+                                           "compare", d.file("five.pb"), d.file("six.pb"), "--max-ulp", bound});
+      check_one_line_failure(r);
+      CHECK_THAT(r.err, Contains("1 of 1 elements beyond"));
+      CHECK_THAT(r.out, Contains("max ulp 1; no tolerance passes it"));
+    }
 }

@@ -433,3 +433,23 @@ TEST_CASE("verify: a newline in a node's, a value's or a file's name is escaped,
                                 "checked given input x and output y\\x0anode 'y' (Mul): exact\n"));
   CHECK_THAT(info.out, Contains("values it needs: x, y\\x0anode 'y' (Mul): exact\n"));
 }
+
+TEST_CASE("verify: --max-ulp passes no wrong bool", "[cli][verify]") {
+  // x -> Less 'less' (against 0) -> y, bool, the dump wrong at [1]: --max-ulp 1 passed it.
+  TempDir d;
+  onnx::ModelProto m = make_model(13);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {4});
+  add_output(m, "y", onnx::TensorProto::BOOL, {4});
+  *m.mutable_graph()->add_initializer() = float_tensor("zero", {}, {0.f});
+  add_node(m, "Less", {"x", "zero"}, {"y"}, "less");
+  const std::string model = save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("x.pb"), float_tensor({4}, {-1, 2, -3, 4}), "x");
+  write_tensor_file(d.file("y.pb"), make_tensor<uint8_t>(DType::kBool, {4}, {1, 1, 1, 0}), "y");
+  for (const char* bound : {"1", "y:1", "1000"}) {
+    INFO("--max-ulp " << bound);
+    const ProcessResult r = run_cli({"verify", model, d.file("x.pb"), d.file("y.pb"), "--max-ulp", bound});
+    CHECK_EXIT(r, 1);
+    CHECK_THAT(r.err, StartsWith("onnx-run: node 'less' (Less) differs"));
+    CHECK_THAT(r.out, Contains("no tolerance passes it"));
+  }
+}

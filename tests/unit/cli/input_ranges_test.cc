@@ -43,10 +43,16 @@ TEST_CASE("--range gives one range for every input and one per named input", "[i
 
 TEST_CASE("a malformed --range is a usage error naming it", "[input_ranges]") {
   CHECK_THAT(usage_error({"1,0"}), Catch::Contains("--range 1,0") && Catch::Contains("LO <= HI"));
-  CHECK_THAT(usage_error({"x:1,0"}), Catch::Contains("--range x:1,0") && Catch::Contains("NAME:LO,HI"));
+  CHECK_THAT(usage_error({"x:1,0"}), Catch::Contains("--range x:1,0") && Catch::Contains("[NAME:]LO,HI"));
   CHECK_THAT(usage_error({"x:a,1"}), Catch::Contains("--range x:a,1"));
   CHECK_THAT(usage_error({"x:0"}), Catch::Contains("--range x:0"));
   CHECK_THAT(usage_error({":0,1"}), Catch::Contains("--range :0,1"));
   CHECK_THAT(usage_error({"0,1", "0,2"}), Catch::Contains("given twice"));
   CHECK_THAT(usage_error({"x:0,1", "x:0,2"}), Catch::Contains("'x' twice"));
+}
+
+TEST_CASE("a --range bound that is not finite is a usage error", "[input_ranges]") {
+  // -inf,inf made every value NaN; 1e999 reads as inf.
+  for (const std::string arg : {"-inf,inf", "0,inf", "-inf,0", "nan,1", "0,1e999", "x:-inf,inf", "x:0,nan"})
+    CHECK(usage_error({arg}) == "--range " + arg + ": LO and HI must be finite numbers");
 }

@@ -17,6 +17,7 @@
 #include "core/thread_pool.h"
 #include "suite/compare.h"
 #include "suite/error_decade.h"
+#include "suite/ulp.h"
 #include "support/edge_values.h"
 #include "support/references.h"
 
@@ -427,6 +428,37 @@ TEST_CASE("a negative or NaN tolerance takes the element-by-element path and agr
       INFO("atol " << atol << " rtol " << rtol);
       check_same(compare_tensors(e, a, tol), compare_tensors_reference(e, a, tol));
     }
+}
+
+TEST_CASE("no ULP bound passes unequal integers or bools or bytes on either path", "[compare][compare_fast]") {
+  // --max-ulp N once passed them when their difference was within N: 5 against 6 passed
+  // --max-ulp 1, a wrong bool any bound at all.
+  for (DType dtype : kAllTypes) {
+    if (dtype == DType::kFloat || dtype == DType::kDouble || dtype == DType::kFloat16 || dtype == DType::kBFloat16)
+      continue;
+    const auto [e, a] = pair_of(dtype, {1025}, 30, 17);
+    for (uint64_t bound : {uint64_t{1}, uint64_t{1000}, kUlpInfinite - 1}) {
+      Tolerance tol;
+      tol.max_ulp = bound;
+      INFO(dtype_name(dtype) << " --max-ulp " << bound);
+      const Comparison fast = compare_tensors(e, a, tol);
+      check_same(fast, compare_tensors_reference(e, a, tol));
+      CHECK_FALSE(fast.ok);
+      CHECK(fast.hard_mismatch);
+      CHECK(fast.bit_differences > 0);
+      CHECK(fast.mismatches == fast.bit_differences);
+      CHECK_THAT(fast.verdict(), Catch::Contains("no tolerance passes it"));
+    }
+  }
+  Tensor five(DType::kInt32, {1}), six(DType::kInt32, {1});
+  five.mutable_data<int32_t>()[0] = 5;
+  six.mutable_data<int32_t>()[0] = 6;
+  Tolerance one_ulp;
+  one_ulp.max_ulp = 1;
+  const Comparison c = compare_tensors(five, six, one_ulp);
+  CHECK_FALSE(c.ok);
+  CHECK(c.max_ulp == 1);  // reported, not allowed
+  CHECK(c.brief() == "1 of 1 elements beyond 1 ULP, max ulp 1");
 }
 
 TEST_CASE("the fast error decade is floor(log10) as the reference defines it", "[compare][compare_fast]") {

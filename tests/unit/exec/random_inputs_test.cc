@@ -1,0 +1,128 @@
+// Made-up values (exec/random_inputs.h): uniform in [LO, HI] for every float type, the
+// same bits as before for every range whose width is a double (a seed must keep making
+// the same inputs), within [LO, HI] where the width overflows, and a range a type cannot
+// hold refused.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/element.h"
+#include "core/error.h"
+#include "core/half.h"
+#include "exec/random_inputs.h"
+
+using namespace onnxrun;
+
+namespace {
+
+constexpr double kMax = std::numeric_limits<double>::max();
+
+// The bits of what the code before made: std::uniform_real_distribution over the seed's
+// mt19937_64, rounded to the type.
+std::vector<uint64_t> old_bits(DType type, int64_t n, uint64_t seed, double low, double high) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> real(low, high);
+  std::vector<uint64_t> out;
+  for (int64_t k = 0; k < n; ++k) {
+    const double v = real(rng);
+    uint64_t b = 0;
+    if (type == DType::kDouble) std::memcpy(&b, &v, sizeof v);
+    if (type == DType::kFloat) {
+      const auto f = static_cast<float>(v);
+      std::memcpy(&b, &f, sizeof f);
+    }
+    if (type == DType::kFloat16) b = double_to_float16(v);
+    if (type == DType::kBFloat16) b = double_to_bfloat16(v);
+    out.push_back(b);
+  }
+  return out;
+}
+
+std::vector<uint64_t> bits_of(const Tensor& t) {
+  std::vector<uint64_t> out;
+  const size_t size = dtype_size(t.dtype());
+  for (int64_t k = 0; k < t.numel(); ++k) {
+    uint64_t b = 0;
+    std::memcpy(&b, static_cast<const char*>(t.raw()) + k * size, size);
+    out.push_back(b);
+  }
+  return out;
+}
+
+std::string usage_error(DType type, double low, double high) {
+  try {
+    random_tensor(type, {4}, 1, low, high);
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kUsage);
+    return e.what();
+  }
+  return "accepted";
+}
+
+const DType kFloatTypes[] = {DType::kFloat, DType::kDouble, DType::kFloat16, DType::kBFloat16};
+
+}  // namespace
+
+TEST_CASE("made-up floats are the bits std::uniform_real_distribution gave, for every range it could take",
+          "[random-inputs]") {
+  const std::vector<std::pair<double, double>> ranges = {{-1, 1},     {0, 1},        {-5, 5},
+                                                         {-2.5, 1e3}, {3, 3},        {1e-300, 2e-300},
+                                                         {-6e4, 6e4}, {-3e38, 3e38}, {-kMax / 2, kMax / 2}};
+  for (DType type : kFloatTypes)
+    for (const auto& [low, high] : ranges)
+      for (uint64_t seed : {0u, 1u, 1000003u}) {
+        if (type == DType::kFloat16 && high > 65504) continue;  // refused: see below
+        if (type != DType::kDouble && high > 3e38) continue;
+        INFO(dtype_name(type) << " [" << low << ", " << high << "] seed " << seed);
+        CHECK(bits_of(random_tensor(type, {1001}, seed, low, high)) == old_bits(type, 1001, seed, low, high));
+      }
+}
+
+TEST_CASE("made-up doubles stay within a range whose width overflows, spread across it", "[random-inputs]") {
+  // HI - LO was +inf: every value was +inf.
+  for (const auto& [low, high] : std::vector<std::pair<double, double>>{{-1.5e308, 1.5e308}, {-kMax, kMax}}) {
+    INFO("[" << low << ", " << high << "]");
+    const Tensor t = random_tensor(DType::kDouble, {1000}, 7, low, high);
+    int negative = 0;
+    double least = kMax, most = -kMax;
+    for (int64_t k = 0; k < t.numel(); ++k) {
+      const double v = element_as_double(t, k);
+      CHECK((v >= low && v <= high));
+      negative += v < 0;
+      least = std::min(least, v);
+      most = std::max(most, v);
+    }
+    CHECK((negative > 400 && negative < 600));
+    CHECK(least < low / 2);
+    CHECK(most > high / 2);
+    CHECK(bits_of(t) == bits_of(random_tensor(DType::kDouble, {1000}, 7, low, high)));  // the seed decides
+  }
+  REQUIRE(std::isinf(1e300 - -kMax));
+  const Tensor lopsided = random_tensor(DType::kDouble, {1000}, 3, -kMax, 1e300);
+  for (int64_t k = 0; k < lopsided.numel(); ++k) CHECK(std::isfinite(element_as_double(lopsided, k)));
+  for (int64_t k = 0; k < lopsided.numel(); ++k) CHECK(element_as_double(lopsided, k) <= 1e300);
+}
+
+TEST_CASE("a range that is not finite or goes beyond the type's finite values is a usage error", "[random-inputs]") {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  for (DType type : kFloatTypes) {
+    INFO(dtype_name(type));
+    CHECK(usage_error(type, -kInf, kInf) == "value range [-inf, inf]: LO and HI must be finite numbers");
+    CHECK(usage_error(type, 0, std::nan("")) == "value range [0, nan]: LO and HI must be finite numbers");
+  }
+  CHECK(usage_error(DType::kFloat16, 0, 1e5) ==
+        "value range [0, 100000] is beyond float16's finite values (largest 65504): values would round to infinity");
+  CHECK(usage_error(DType::kFloat, -1e39, 0) ==
+        "value range [-1e+39, 0] is beyond float's finite values (largest 3.4028234663852886e+38): values would round "
+        "to infinity");
+  CHECK_THAT(usage_error(DType::kBFloat16, -1e39, 1e39), Catch::Contains("beyond bfloat16's finite values"));
+  CHECK_NOTHROW(random_tensor(DType::kFloat16, {4}, 1, -65504, 65504));  // the largest finite values themselves
+}
