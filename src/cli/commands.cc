@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "cli/suggest.h"
+#include "core/error.h"
 
 namespace onnxrun::cli {
 namespace {
@@ -65,7 +66,7 @@ CommandLine select_command(int argc, char** argv) {
         fmt::print(
             stderr,
             "onnx-run: '{}' is neither a command nor a file; did you mean `onnx-run {}`? (see onnx-run --help)\n",
-            line.args[first], *near);
+            printable(line.args[first]), *near);
         command = nullptr;
       }
     }

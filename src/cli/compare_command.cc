@@ -36,7 +36,8 @@ const CommandDoc& compare_doc() {
   static const CommandDoc doc{
       "onnx-run compare A B [OPTIONS]",
       "Compares two result sets: folders of TensorProto (.pb, .tensorproto) and numpy .npy files (a test "
-      "set's output_K.pb, NAME.npy, a --dump-intermediates folder, whose values.tsv names the values, "
+      "set's output_K.pb, NAME.npy, a --dump-intermediates folder, whose values.tsv names the values it "
+      "lists (every other tensor file in it is compared too, under its own name), "
       "onnxruntime's node dump), .npz "
       "archives or single tensor files, in any mix. Tensors pair by name, else by position, and each "
       "pair is compared as a run compares its outputs: the worst element, the error statistics and a "

@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/error.h"
+
 namespace onnxrun::log {
 namespace {
 
@@ -36,6 +38,9 @@ Level level() {
 
 void set_level(Level l) { spdlog::set_level(to_spdlog(l)); }
 
-void write(Level l, std::string_view message) { spdlog::log(to_spdlog(l), "{}", message); }
+// Every warning and log line passes here, and most quote names from a model or a folder:
+// escaped once here, none can move the terminal's cursor or start a forged line of a CI log
+// (a message is one line; the sink ends it).
+void write(Level l, std::string_view message) { spdlog::log(to_spdlog(l), "{}", printable(message)); }
 
 }  // namespace onnxrun::log

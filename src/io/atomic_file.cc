@@ -37,21 +37,14 @@ bool is_descriptor_path(const std::string& p) {
          p == "/dev/stdin";
 }
 
-// The kernel's protected_symlinks rule (on by default in Debian, Ubuntu, Fedora): a
-// symlink in a sticky world-writable folder (/tmp) is followed only when it is the
-// follower's own or the folder owner's. Links here are followed by hand (readlink), which
-// the kernel's rule never sees: without this, anyone could plant /tmp/r.json -> a file
-// of yours, and `--json /tmp/r.json` would replace that file.
-bool may_follow(const std::string& link, const struct stat& link_st) {
-  std::string dir = std::filesystem::path(link).parent_path().string();
-  if (dir.empty()) dir = ".";
-  struct stat dir_st {};
-  if (::stat(dir.c_str(), &dir_st) != 0) return true;  // the write fails there
-  const bool sticky_world_writable = (dir_st.st_mode & S_ISVTX) && (dir_st.st_mode & S_IWOTH);
-  return !sticky_world_writable || link_st.st_uid == ::geteuid() || link_st.st_uid == dir_st.st_uid;
-}
-
 Target resolve_target(const std::string& path) {
+  if (!is_descriptor_path(path)) {
+    try {
+      refuse_foreign_symlinks(path);
+    } catch (const Error& e) {
+      throw e.with_context("cannot write " + path);
+    }
+  }
   std::string p = path;
   for (int hops = 0; hops < 40; ++hops) {
     if (is_descriptor_path(p)) return {true, path};
@@ -61,9 +54,6 @@ Target resolve_target(const std::string& path) {
       fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
     }
     if (S_ISLNK(st.st_mode)) {
-      if (!may_follow(p, st))
-        fail(ErrorKind::kSecurity,
-             "cannot write {}: {} is another user's symlink in a sticky world-writable folder; not followed", path, p);
       std::error_code ec;
       const std::filesystem::path link = std::filesystem::read_symlink(p, ec);
       if (ec) fail(ErrorKind::kIo, "cannot write {}: {}", path, ec.message());

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <vector>
 
@@ -19,6 +20,27 @@ namespace onnxrun {
 
 namespace {
 
+// The kernel's protected_symlinks rule (on by default in Debian, Ubuntu, Fedora): a
+// symlink in a sticky world-writable folder (/tmp) is followed only when it is the
+// follower's own or the folder owner's. onnx-run also follows links by hand (readlink),
+// which the kernel's rule never sees, and a machine may have the rule off.
+bool may_follow(const fs::path& link, const struct stat& link_st) {
+  const fs::path dir = link.has_parent_path() ? link.parent_path() : fs::path(".");
+  struct stat dir_st {};
+  if (::stat(dir.c_str(), &dir_st) != 0) return true;  // the write fails there
+  const bool sticky_world_writable = (dir_st.st_mode & S_ISVTX) && (dir_st.st_mode & S_IWOTH);
+  return !sticky_world_writable || link_st.st_uid == ::geteuid() || link_st.st_uid == dir_st.st_uid;
+}
+
+// refuse_foreign_symlinks before anything is made, cleaned or written in `dir`.
+void refuse_in(const std::string& dir) {
+  try {
+    refuse_foreign_symlinks(dir.empty() ? "." : dir);
+  } catch (const Error& e) {
+    throw e.with_context("cannot write into " + dir);
+  }
+}
+
 int open_folder(const std::string& dir) {
   // The folder itself is the user's to name: a symlink to a folder is followed, once.
   return ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -26,10 +48,37 @@ int open_folder(const std::string& dir) {
 
 }  // namespace
 
+void refuse_foreign_symlinks(const std::string& path) {
+  // The path walked as the kernel walks it: a link's target takes the link's place, its
+  // own steps walked in turn; `walked` holds no link.
+  std::deque<fs::path> rest;
+  for (const fs::path& part : fs::path(path)) rest.push_back(part);
+  fs::path walked;
+  for (int hops = 0; !rest.empty();) {
+    const fs::path part = rest.front();
+    rest.pop_front();
+    if (part.empty() || part == ".") continue;
+    const fs::path next = part == part.root_path() ? part : walked / part;
+    struct stat st {};
+    if (part == ".." || ::lstat(next.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
+      walked = next;  // nothing to follow (a step that is not there fails where it is used)
+      continue;
+    }
+    if (!may_follow(next, st))
+      fail(ErrorKind::kSecurity, "{} is another user's symlink in a sticky world-writable folder; not followed",
+           next.string());
+    std::error_code ec;
+    const fs::path target = fs::read_symlink(next, ec);
+    if (ec || ++hops > 40) return;  // the open fails there, and says why
+    rest.insert(rest.begin(), target.begin(), target.end());
+  }
+}
+
 std::shared_ptr<const OutputFolder> OutputFolder::make(const std::string& dir, std::vector<std::string>* made) {
   // Made one component at a time, as written: each folder this call makes is one it
   // records, those that `..` steps back out of (`-o a/b/../c` makes a/b) included, and
   // none that stood there already or that another process made meanwhile.
+  refuse_in(dir);
   std::vector<std::string> made_here;
   std::error_code ec;
   fs::path so_far;
@@ -63,6 +112,7 @@ std::shared_ptr<const OutputFolder> OutputFolder::make(const std::string& dir, s
 }
 
 std::shared_ptr<const OutputFolder> OutputFolder::open_existing(const std::string& dir) {
+  refuse_in(dir);
   const int fd = open_folder(dir);
   if (fd < 0) fail(ErrorKind::kIo, "cannot open folder {}: {}", dir.empty() ? "." : dir, std::strerror(errno));
   return std::shared_ptr<const OutputFolder>(new OutputFolder(fd, dir));

@@ -46,6 +46,14 @@ class OutputFolder {
   std::string path_;
 };
 
+// Throws Error(kSecurity) when opening `path` would follow another user's symlink in a
+// sticky world-writable folder (/tmp), at any step of the path: the rule of the kernel's
+// protected_symlinks, kept whatever the machine's setting, for every file and folder
+// onnx-run writes (a report path, an -o, --save-inputs or --dump-intermediates folder).
+// Without it, anyone could plant /tmp/out -> a folder of yours and have a run write or
+// clean there. The message names the link; callers put what was refused in front.
+void refuse_foreign_symlinks(const std::string& path);
+
 // Whether the folder paths `a` and `b` name one folder: the same folder where both exist
 // (symlinks followed, as OutputFolder follows them), else the same path once symlinks in
 // its existing part are resolved and "." and ".." taken out.

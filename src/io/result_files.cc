@@ -7,6 +7,8 @@
 #include <map>
 #include <new>
 #include <sstream>
+#include <string>
+#include <unordered_set>
 
 #include <sys/stat.h>
 
@@ -98,28 +100,31 @@ bool entry_exists(const fs::path& p) {
 std::vector<ResultTensor> read_folder(const fs::path& dir, FolderTensors which) {
   std::vector<ResultTensor> out;
   std::error_code ec;
-  const fs::path index = dir / kDumpIndexName;
-  if (entry_exists(index)) {
-    for (const auto& [file, name] : read_values_tsv(index.string())) out.push_back(read_result_file(dir / file, name));
-    return out;
-  }
   std::vector<std::string> files;
   fs::directory_iterator it(dir, ec);
   if (ec) fail(ErrorKind::kIo, "{}: {}", dir.string(), ec.message());
   for (const fs::directory_entry& e : it)
     if (is_tensor_file(e.path()) && !e.is_directory(ec)) files.push_back(e.path().filename().string());
-  if (files.empty()) fail(ErrorKind::kInvalid, "{}: no .pb, .tensorproto or .npy files", dir.string());
+  // values.tsv (a --dump-intermediates folder) names the files it lists, in its order;
+  // every other tensor file is read as in a folder without it, after them: a file that
+  // values.tsv does not list is still judged, never skipped.
+  if (const fs::path index = dir / kDumpIndexName; entry_exists(index)) {
+    std::unordered_set<std::string> listed;  // a dump may list many thousand values
+    for (const auto& [file, name] : read_values_tsv(index.string())) {
+      out.push_back(read_result_file(dir / file, name));
+      listed.insert(file);
+    }
+    std::erase_if(files, [&](const std::string& f) { return listed.count(f) != 0; });
+  }
+  if (files.empty() && out.empty()) fail(ErrorKind::kInvalid, "{}: no .pb, .tensorproto or .npy files", dir.string());
   // A test set: its output_K.pb files first, in K order, and its input_K.pb left out (they
   // are not results). Any other tensor file beside them is a result too: skipping it would
   // let a value that differs pass unseen.
-  if (which == FolderTensors::kTestSetOutputs && entry_exists(dir / "output_0.pb")) {
+  if (which == FolderTensors::kTestSetOutputs && std::count(files.begin(), files.end(), "output_0.pb")) {
     const TestSetFiles set = list_test_set(dir.string());
-    std::vector<std::string> numbered;
-    for (const auto* list : {&set.inputs, &set.outputs})
-      for (const std::string& f : *list) numbered.push_back(fs::path(f).filename().string());
-    std::erase_if(
-        files, [&](const std::string& f) { return std::find(numbered.begin(), numbered.end(), f) != numbered.end(); });
-    for (const std::string& f : set.outputs) out.push_back(read_result_file(f));
+    for (const std::string& f : set.inputs) std::erase(files, fs::path(f).filename().string());
+    for (const std::string& f : set.outputs)
+      if (std::erase(files, fs::path(f).filename().string())) out.push_back(read_result_file(f));
   }
   std::sort(files.begin(), files.end(), natural_less);
   for (const std::string& f : files) out.push_back(read_result_file(dir / f));

@@ -45,11 +45,11 @@ struct ResultTensor {
 // every tensor file, its inputs too, as values looked up by name (verify).
 enum class FolderTensors { kTestSetOutputs, kEveryFile };
 
-// The tensors of `path`, in order: a folder's tensor files in values.tsv's order when it
-// has one (a --dump-intermediates folder), else sorted naturally, but a test set's first
-// (when it has output_K.pb files and `which` asks for them: those by K, then its other
-// tensor files, its input_K.pb left out); an .npz's members in archive order; a single
-// tensor file. Files of other kinds in a folder are ignored. Only what
+// The tensors of `path`, in order: a folder's tensor files that its values.tsv lists (a
+// --dump-intermediates folder), in its order and under its names, then the others sorted
+// naturally, but a test set's first (when it has output_K.pb files and `which` asks for
+// them: those by K, then its other tensor files, its input_K.pb left out); an .npz's
+// members in archive order; a single tensor file. Files of other kinds in a folder are ignored. Only what
 // the files say of their tensors is read here, not their data (but where a file cannot
 // be streamed). Throws Error(kIo) for what cannot be read, Error(kInvalid) for a damaged
 // file or a folder without tensor files.

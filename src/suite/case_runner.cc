@@ -105,10 +105,13 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
       }
       throw run.labelled_error();
     }
+    // One line per output that differs: its names (the set's folder, the output) escaped,
+    // so that the report's lines are the runner's own wherever they are shown.
     std::string lines;
     for (const OutputVerdict& c : run.checks)
       if (!c.comparison.ok)
-        lines += fmt::format("{}{}: {}", lines.empty() ? "" : "\n", run.label, c.comparison.summary(c.name));
+        lines +=
+            (lines.empty() ? "" : "\n") + printable(fmt::format("{}: {}", run.label, c.comparison.summary(c.name)));
     if (!lines.empty()) failures.push_back(lines);
   }
   r.outcome = failures.empty() ? Outcome::kPassed : Outcome::kFailed;

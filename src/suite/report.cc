@@ -9,8 +9,8 @@
 #include <numeric>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
+#include "core/error.h"
 #include "io/atomic_file.h"
 #include "suite/json_documents.h"
 
@@ -35,10 +35,12 @@ size_t xml_char_length(const std::string& s, size_t i) {
   return n;
 }
 
-// Text safe inside an XML attribute or element: markup escaped, and the control
-// characters XML 1.0 forbids replaced (a message may quote arbitrary bytes), as is a
-// byte that is not valid UTF-8 (a folder's name may be any bytes), by U+FFFD as the JSON
-// report writes it: one such byte would make the whole file unreadable to a JUnit parser.
+// Text safe inside an XML attribute or element: markup escaped; the control characters
+// but for the message's own newlines and tabs written as \xNN, as on the terminal (XML 1.0
+// forbids most of them, and a carriage return would let a quoted name start a line of its
+// own where CI shows the report); a byte that is not valid UTF-8 (a folder's name may be
+// any bytes) replaced by U+FFFD as the JSON report writes it: one such byte would make the
+// whole file unreadable to a JUnit parser.
 std::string xml_escape(const std::string& s) {
   std::string out;
   out.reserve(s.size());
@@ -61,7 +63,8 @@ std::string xml_escape(const std::string& s) {
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
       default:
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') out += '?';
+        if ((static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) && ch != '\n' && ch != '\t')
+          out += printable(std::string_view(&ch, 1));
         else out += ch;
     }
   }
@@ -157,10 +160,13 @@ std::string junit_report(const Summary& s, const std::vector<TestResult>& result
       default:
         body = fmt::format("      <error type=\"{}\" message=\"{}\">{}</error>\n", type, msg, xml_escape(r.message));
     }
-    // A test's warnings (a pass's too) where CI shows a test's own stderr.
-    if (!r.warnings.empty())
-      body += fmt::format("      <system-err>warning: {}</system-err>\n",
-                          xml_escape(fmt::format("{}", fmt::join(r.warnings, "\nwarning: "))));
+    // A test's warnings (a pass's too) where CI shows a test's own stderr, a line each:
+    // a warning's newlines are a name's, escaped as on stderr.
+    if (!r.warnings.empty()) {
+      std::string lines;
+      for (const std::string& w : r.warnings) lines += (lines.empty() ? "warning: " : "\nwarning: ") + printable(w);
+      body += fmt::format("      <system-err>{}</system-err>\n", xml_escape(lines));
+    }
     x += body.empty() ? "/>\n" : ">\n" + body + "    </testcase>\n";
   }
   for (const TestResult& r : missing)

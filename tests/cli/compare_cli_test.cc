@@ -114,6 +114,39 @@ TEST_CASE("compare: tensor files beside a test set's outputs are compared too", 
   CHECK_THAT(q.err, Contains("2 of 3 values differ"));
 }
 
+TEST_CASE("compare: a tensor file that values.tsv does not list is compared under its own name", "[cli][compare]") {
+  // values.tsv in a folder once hid every file it did not list: a z.npy that differs
+  // passed ("1 of 1 values agree"), and with values.tsv on one side only, z was "only in B".
+  TempDir d;
+  for (const char* side : {"a", "b"}) {
+    fs::create_directories(d.file(side));
+    write_npy_file(d.file(side) + "/y_0.npy", float_tensor({2}, {1, 2}));
+    write_npy_file(d.file(side) + "/z.npy", float_tensor({1}, {side[0] == 'a' ? 1.0f : 2.0f}));
+  }
+  write_file(d.file("a/values.tsv"), "y_0.npy\ty/0\n");
+  for (const bool both : {false, true}) {
+    if (both) write_file(d.file("b/values.tsv"), "y_0.npy\ty/0\n");
+    CAPTURE(both);
+    const ProcessResult r = run_cli({"compare", d.file("a"), d.file("b"), "--json"});
+    CHECK_EXIT(r, 1);
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    REQUIRE(doc["values"].size() == 2);
+    if (both) CHECK(doc["values"][0]["name"] == "y/0");  // else y/0 and y_0 pair by position
+    CHECK(doc["values"][1]["name"] == "z");
+    CHECK(doc["values"][1]["comparison"]["ok"] == false);
+    CHECK(doc["same"] == 1);
+    const ProcessResult q = run_cli({"compare", d.file("a"), d.file("b"), "-q"});
+    CHECK_EXIT(q, 1);
+    CHECK_THAT(q.err, Contains("1 of 2 values differs (z:"));
+    const ProcessResult text = run_cli({"compare", d.file("a"), d.file("b")});
+    CHECK_EXIT(text, 1);
+    CHECK_THAT(text.out, Contains("'z': " + d.file("a/z.npy") + " vs " + d.file("b/z.npy")));
+    CHECK_THAT(text.out, !Contains("only in"));
+  }
+  write_npy_file(d.file("b/z.npy"), float_tensor({1}, {1}));
+  CHECK_EXIT(run_cli({"compare", d.file("a"), d.file("b"), "-q"}), 0);
+}
+
 TEST_CASE("compare: the mean error of doubles near the largest is theirs, and judged so", "[cli][compare]") {
   // Found by black-box testing: three errors of 1e308 had the mean inf, so the mean
   // statistic failed under any atol ("would pass with atol >= inf").

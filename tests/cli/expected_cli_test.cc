@@ -108,6 +108,24 @@ TEST_CASE("--expected DIR with output_0.pb reads the other tensor files beside i
   CHECK_EXIT(run_cli({model, "-i", x, "--expected", e, "-q"}), 0);
 }
 
+TEST_CASE("--expected DIR with values.tsv reads the tensor files it does not list too", "[cli][expected]") {
+  // values.tsv naming good.npy as y once hid a y.npy beside it that is all wrong: passed.
+  Fixture f;
+  const std::string e = f.d.file("e");
+  fs::create_directories(e);
+  fs::copy_file(f.good_dir + "/output_0.npy", e + "/good.npy");
+  write_file(e + "/values.tsv", "good.npy\ty\n");
+  REQUIRE_EXIT(run_cli(f.run({"--expected", e, "-q"})), 0);  // the listed file alone: y, by its listed name
+  fs::copy_file(f.bad, e + "/y.npy");
+  for (const char* mode : {"-q", "--json"}) {
+    const ProcessResult r = run_cli(f.run({"--expected", e, mode}));
+    CAPTURE(mode);
+    CHECK_EXIT(r, 3);  // two tensors for one output: ambiguous, as without values.tsv
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_THAT(r.err, Contains("2 tensors for the model's 1 outputs") && Contains("y.npy is left over"));
+  }
+}
+
 TEST_CASE("--expected reports a mismatch with statistics and a histogram, exit 1, no output files", "[cli][expected]") {
   Fixture f;
   const ProcessResult r = run_cli(f.run({"--expected", f.bad, "-o", f.d.file("out")}));

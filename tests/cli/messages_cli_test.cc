@@ -130,3 +130,56 @@ TEST_CASE("names from a model or a folder reach standard output with their contr
     CHECK(r.err.find('\x1b') == std::string::npos);
   }
 }
+
+TEST_CASE("warnings and -v or -vv lines reach stderr and the reports of test with names escaped",
+          "[cli][messages][bad-input]") {
+  // Warnings quote the model's names (a symbolic dim, an output computed in a shape other
+  // than the declared one; -v and -vv name values, nodes and files): raw, this name would
+  // clear the line and print a forged one at column 0 of the terminal or the CI log.
+  const std::string evil = "\x1b[2K\r\nonnx-run: forged\x07";
+  TempDir d;
+  const std::string set = d.file("tree/t/test_data_set_0");
+  std::filesystem::create_directories(set);
+  onnx::ModelProto m = make_model(16);
+  add_symbolic_input(m, "x", onnx::TensorProto::FLOAT, {"N" + evil});
+  add_output(m, "y" + evil, onnx::TensorProto::FLOAT, {4});
+  add_node(m, "LeakyRelu", {"x"}, {"y" + evil}, "n" + evil);
+  const std::string model = save_model(m, d.file("tree/t/model.onnx"));
+  const std::string alone = save_model(m, d.file("m.onnx"));  // no test sets: made-up inputs
+  write_message(set + "/input_0.pb", float_tensor("x", {3}, {-1, 2, 3}));
+  write_message(set + "/output_0.pb", float_tensor("y" + evil, {3}, {5, 5, 5}));  // differs: a failure
+  auto raw_control = [](const std::string& s) {
+    return std::any_of(s.begin(), s.end(), [](char c) { return (c >= 0 && c < 0x20 && c != '\n') || c == 0x7f; });
+  };
+  const std::vector<std::pair<std::vector<std::string>, int>> doors = {
+      {{alone}, 0},  // made up: the symbolic dim and the declared shape
+      {{model, "-i", "x=[1,2,3]", "-v", "-o", d.file("out")}, 0},
+      {{model, "-i", "x=[1,2,3]", "-vv", "--json"}, 0},
+      {{model, "-i", "x=[1,2,3]", "--save-inputs", d.file("si"), "--dump-intermediates", d.file("dump"), "-v"}, 0},
+      {{model, "-d", set}, 1},
+      {{"bench", model, "-i", "x=[1,2,3]", "--repeat", "2", "-v"}, 0},
+      {{"test", d.file("tree"), "--junit", d.file("r.xml"), "-v"}, 1},
+  };
+  for (const auto& [args, code] : doors) {
+    const ProcessResult r = run_cli(args);
+    INFO(args.front() << " ... " << args.back() << "\n" << r.err);
+    CHECK_EXIT(r, code);
+    CHECK_FALSE(raw_control(r.err));
+    CHECK_FALSE(raw_control(r.out));
+    CHECK_THAT(r.err + r.out, Contains("\\x1b[2K\\x0d\\x0aonnx-run: forged\\x07"));
+    CHECK(r.err.find("\nonnx-run: forged") == std::string::npos);
+    CHECK(r.out.find("\nonnx-run: forged") == std::string::npos);
+  }
+  // JUnit: the warning in <system-err> and the failure's report, the name escaped as on
+  // stderr; no carriage return or newline of a name's starts a line.
+  const std::string xml = read_file(d.file("r.xml"));
+  CHECK_FALSE(raw_control(xml));
+  CHECK(xml.find("\nonnx-run: forged") == std::string::npos);
+  CHECK_THAT(xml, Contains("<system-err>warning: graph output &apos;y\\x1b[2K\\x0d\\x0aonnx-run: forged\\x07&apos; "
+                           "is declared float[4] but computed as float[3]</system-err>"));
+  CHECK_THAT(xml, Contains("test_data_set_0: output &apos;y\\x1b[2K\\x0d\\x0aonnx-run: forged\\x07&apos;: 3 of 3"));
+  // -q: no warning at all.
+  const ProcessResult quiet = run_cli({model, "-i", "x=[1,2,3]", "-q"});
+  CHECK_EXIT(quiet, 0);
+  CHECK(quiet.err.empty());
+}

@@ -293,6 +293,46 @@ TEST_CASE("run -o: a folder in an output's place is refused first, a symlink is 
   CHECK(names_in(d.file("real")) == std::vector<std::string>{"y.pb"});
 }
 
+// Found by black-box testing: -o, --save-inputs and --dump-intermediates followed a link
+// that another user planted in /tmp (/tmp/out -> a folder of yours) and wrote there, which
+// the report options refuse, as the kernel's protected_symlinks does.
+TEST_CASE("every output folder through another user's symlink in a sticky folder is refused, nothing written",
+          "[cli][sticky]") {
+  TempDir d;
+  fs::create_directories(d.file("victim"));
+  if (!plant_foreign_symlink(d.file("tmp"), "link", d.file("victim"))) {
+    WARN("not root: cannot make a symlink owned by another user; the refusal is untested here");
+    return;
+  }
+  write_leaky_test(d.file("t"));  // a model (x[4]) and its test set
+  const std::string model = d.file("t/model.onnx"), set = d.file("t/test_data_set_0");
+  const std::string x = set + "/input_0.pb";
+  const std::string link = d.file("tmp/link");
+  const std::vector<std::vector<std::string>> doors = {
+      {model, "-i", "x=[1,-2,3,4]", "-o", link},  // whole run
+      {model, "-i", x, "-o", link},               // block by block
+      {model, "-i", x, "-o", link, "--format", "npz"},
+      {model, "-i", x, "-o", link + "/made/below"},  // a step of the path, not its end
+      {model, "-i", "x=[1,-2,3,4]", "--save-inputs", link},
+      {model, "-i", x, "--dump-intermediates", link},
+      {model, "-d", set, "-o", link},
+      {"test", d.file("t"), "--json", link + "/r.json"},  // a report, below the link
+      {"test", d.file("t"), "--junit", link + "/r.xml"},
+  };
+  for (const auto& args : doors) {
+    const ProcessResult r = run_cli(args);
+    INFO(args[args.size() - 2] << " " << args.back());
+    CHECK_EXIT(r, 3);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains(link + " is another user's symlink in a sticky world-writable folder"));
+    CHECK(names_in(d.file("victim")).empty());
+  }
+  // The same link of one's own (or of the folder's owner) is followed, as the kernel does.
+  REQUIRE(::lchown(link.c_str(), 0, 0) == 0);
+  REQUIRE_EXIT(run_cli({model, "-i", x, "-o", link, "-q"}), 0);
+  CHECK(names_in(d.file("victim")) == std::vector<std::string>{"output_0.pb"});
+}
+
 // Found by black-box testing: `-d SET -o SET` replaced the expected output it had just
 // been compared with (a pass within tolerance then passes --exact too), and `-i D/output_0.pb
 // -o D` its own input. Refused as a report over a file its command reads is.

@@ -453,3 +453,26 @@ TEST_CASE("verify: --max-ulp passes no wrong bool", "[cli][verify]") {
     CHECK_THAT(r.out, Contains("no tolerance passes it"));
   }
 }
+
+TEST_CASE("verify: a dump folder's tensor file that values.tsv does not list is a value too", "[cli][verify]") {
+  // x -> h -> y dumped, then values.tsv left without h's line: h.pb was skipped, and both
+  // nodes went unchecked.
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "y", onnx::TensorProto::FLOAT, {2});
+  add_node(m, "LeakyRelu", {"x"}, {"h"}, "first");
+  add_node(m, "LeakyRelu", {"h"}, {"y"}, "second");
+  const std::string model = save_model(m, d.file("m.onnx")), dump = d.file("dump");
+  REQUIRE_EXIT(run_cli({model, "-i", "x=[-1,1]", "--no-fuse", "--dump-intermediates", dump, "-q"}), 0);
+  REQUIRE(read_file(dump + "/values.tsv") == "h.pb\th\ny.pb\ty\n");
+  write_file(dump + "/values.tsv", "y.pb\ty\n");
+  const ProcessResult r = run_cli({"verify", model, dump, "--json"});
+  CHECK_EXIT(r, 0);
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  CHECK(doc["values"] == 2);
+  REQUIRE(doc["nodes"].size() == 2);
+  CHECK(doc["nodes"][1]["status"] == "exact");
+  CHECK(doc["nodes"][1]["inputs"][0]["file"] == dump + "/h.pb");
+  CHECK_THAT(run_cli({"verify", model, dump}).out, Contains("node 'second' (LeakyRelu v16 (16+)): exact"));
+}

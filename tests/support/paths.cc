@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace onnxrun::test {
 
 std::string onnx_run_binary() { return ONNXRUN_BIN; }
@@ -14,6 +17,16 @@ std::string shared_tests_dir() {
   return other && *other ? other : ONNXRUN_TEST_DATA;
 }
 std::string node_test(const std::string& name) { return shared_tests_dir() + "/node/" + name; }
+
+bool plant_foreign_symlink(const std::string& dir, const std::string& link, const std::string& target) {
+  if (::geteuid() != 0) return false;
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/" + link;
+  std::filesystem::create_symlink(target, path);
+  if (::chmod(dir.c_str(), 01777) != 0 || ::lchown(path.c_str(), 12345, 12345) != 0)
+    throw std::runtime_error("cannot plant another user's symlink " + path);
+  return true;
+}
 
 std::vector<std::string> names_in(const std::string& dir) {
   std::vector<std::string> out;

@@ -17,6 +17,11 @@ std::string node_test(const std::string& name);  // shared_tests_dir()/node/<nam
 // The names of the entries of `dir`, sorted; none when it does not exist.
 std::vector<std::string> names_in(const std::string& dir);
 
+// Makes `dir` a sticky world-writable folder (as /tmp is) holding `link` -> `target`, a
+// symlink of another user (uid 12345): the link the kernel's protected_symlinks will not
+// follow. Only root can give a link away: false, and nothing made, for anyone else.
+bool plant_foreign_symlink(const std::string& dir, const std::string& link, const std::string& target);
+
 // A fresh empty folder under the system temp dir, removed when the object dies.
 class TempDir {
  public:

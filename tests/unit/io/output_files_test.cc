@@ -403,16 +403,12 @@ TEST_CASE("a report path through another user's symlink in a sticky world-writab
   // Report symlinks are followed by hand, past the kernel's protected_symlinks: a link
   // planted in /tmp by another user (/tmp/r.json -> a file of yours) used to make
   // `--json /tmp/r.json` replace that file.
-  if (::geteuid() != 0) {
+  TempDir d;
+  write_file(d.file("victim"), "mine");
+  if (!plant_foreign_symlink(d.file("tmp"), "r.json", d.file("victim"))) {
     WARN("not root: cannot make a symlink owned by another user; the refusal is untested here");
     return;
   }
-  TempDir d;
-  fs::create_directories(d.file("tmp"));
-  REQUIRE(::chmod(d.file("tmp").c_str(), 01777) == 0);
-  write_file(d.file("victim"), "mine");
-  fs::create_symlink(d.file("victim"), d.file("tmp/r.json"));
-  REQUIRE(::lchown(d.file("tmp/r.json").c_str(), 12345, 12345) == 0);  // planted by uid 12345
   CHECK_THROWS_AS(write_text(d.file("tmp/r.json"), "report"), Error);
   CHECK_THROWS_AS(check_writable_target(d.file("tmp/r.json")), Error);
   CHECK(read_file(d.file("victim")) == "mine");
@@ -425,4 +421,31 @@ TEST_CASE("a report path through another user's symlink in a sticky world-writab
   REQUIRE(::lchown(d.file("tmp/r.json").c_str(), 12345, 12345) == 0);
   write_text(d.file("tmp/r.json"), "again");
   CHECK(read_file(d.file("victim")) == "again");
+}
+
+TEST_CASE("an output folder reached through another user's symlink in a sticky folder is refused at any step",
+          "[output-files]") {
+  TempDir d;
+  fs::create_directories(d.file("victim"));
+  if (!plant_foreign_symlink(d.file("tmp"), "foreign", "../victim")) {  // relative, as planted links often are
+    WARN("not root: cannot make a symlink owned by another user; the refusal is untested here");
+    return;
+  }
+  fs::create_symlink(d.file("tmp/foreign"), d.file("mine"));  // one's own link, to it: a chain
+  for (const std::string& dir : {d.file("tmp/foreign"), d.file("tmp/foreign/a/b"), d.file("mine"), d.file("mine/a"),
+                                 d.file("tmp/../tmp/foreign")}) {
+    CAPTURE(dir);
+    CHECK_THROWS_WITH(OutputFolder::make(dir),
+                      Catch::Contains("cannot write into " + dir + ": ") &&
+                          Catch::Contains("foreign is another user's symlink in a sticky world-writable folder"));
+    CHECK_THROWS_AS(OutputFolder::open_existing(dir), Error);
+    CHECK_THROWS_AS(write_text(dir + "/r.json", "report"), Error);
+    CHECK(names_in(d.file("victim")).empty());
+  }
+  // Links of one's own, in folders that are not sticky, and the folder itself are followed.
+  REQUIRE(::lchown(d.file("tmp/foreign").c_str(), 0, 0) == 0);
+  CHECK_NOTHROW(refuse_foreign_symlinks(d.file("mine/a/b")));
+  CHECK_NOTHROW(OutputFolder::make(d.file("mine/a")));
+  CHECK(names_in(d.file("victim")) == std::vector<std::string>{"a"});
+  CHECK_NOTHROW(refuse_foreign_symlinks(d.file("tmp")));
 }

@@ -89,6 +89,38 @@ TEST_CASE("a dump folder's values.tsv names its files' values", "[result-files]"
   CHECK_THROWS_AS(read_result_files(d.path()), Error);
 }
 
+TEST_CASE("a folder with values.tsv gives the files it lists and then every other tensor file in it",
+          "[result-files]") {
+  // A file values.tsv does not list was once skipped: a value that differs passed unseen.
+  TempDir d;
+  write_npy_file(d.file("b_c.npy"), float_tensor({1}));
+  write_tensor_file(d.file("output_0.pb"), float_tensor({2}), "mid");  // a dumped value named output_0
+  write_npy_file(d.file("z.npy"), float_tensor({3}));
+  write_tensor_file(d.file("w.pb"), float_tensor({4}), "w");
+  write_file(d.file("values.tsv"), "output_0.pb\toutput_0\nb_c.npy\tb/c\n");
+  for (const FolderTensors which : {FolderTensors::kTestSetOutputs, FolderTensors::kEveryFile}) {
+    const std::vector<ResultTensor> set = read_result_files(d.path(), which);
+    REQUIRE(set.size() == 4);  // output_0.pb once: listed, not also a test set's output
+    CHECK(set[0].name == "output_0");
+    CHECK(set[1].name == "b/c");
+    CHECK(set[2].name == "w");
+    CHECK(set[3].name == "z");
+    CHECK(set[3].file == d.file("z.npy"));
+  }
+  // Unlisted test-set files keep their rule: outputs first by K, inputs left out.
+  TempDir ts;
+  write_tensor_file(ts.file("input_0.pb"), float_tensor({9}), "x");
+  write_tensor_file(ts.file("output_0.pb"), float_tensor({5}), "y");
+  write_npy_file(ts.file("v.npy"), float_tensor({1}));
+  write_npy_file(ts.file("a.npy"), float_tensor({1}));
+  write_file(ts.file("values.tsv"), "v.npy\tv\n");
+  const std::vector<ResultTensor> set = read_result_files(ts.path());
+  REQUIRE(set.size() == 3);
+  CHECK(set[0].name == "v");
+  CHECK(set[1].name == "y");
+  CHECK(set[2].name == "a");
+}
+
 TEST_CASE("a missing path or a folder without tensors is an error", "[result-files]") {
   TempDir d;
   CHECK_THROWS_AS(read_result_files(d.file("nothing")), Error);
