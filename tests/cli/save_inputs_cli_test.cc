@@ -384,7 +384,7 @@ TEST_CASE("a --range bound that is not finite or goes beyond the input's type is
            {"0,1e5",
             "onnx-run: input 'x' (float16): value range [0, 100000] is beyond float16's finite values (largest 65504): "
             "values would round to infinity\n"}})
-    for (const std::vector<std::string> door :
+    for (const std::vector<std::string>& door :
          {std::vector<std::string>{"-o", dir.file("out")}, {"--save-inputs", dir.file("in")}, {"--json"}, {"-q"}}) {
       std::vector<std::string> args{model, "--random", "--range", arg};
       args.insert(args.end(), door.begin(), door.end());

@@ -414,7 +414,7 @@ TEST_CASE("verify: a newline in a node's, a value's or a file's name is escaped,
     for (size_t at = 0; (at = out.find("\nnode ", at)) != std::string::npos; ++at) ++n;
     return n;
   };
-  for (const std::string& door : {"", "-q"}) {
+  for (const std::string door : {"", "-q"}) {
     std::vector<std::string> args{"verify", d.file("m.onnx"), d.file("x.pb"), y_file};
     if (!door.empty()) args.push_back(door);
     const ProcessResult r = run_cli(args);
