@@ -229,7 +229,7 @@ std::string Comparison::verdict() const {
   // Under an error statistic, the tolerance that would pass is that statistic's error,
   // not the worst element's (which would loosen it more than needed).
   const bool by_stat = stat != ErrorStat::kElemwise && !exact && !ulp_bound;
-  const auto [needed_atol, needed_rtol] =
+  const auto [pass_atol, pass_rtol] =
       by_stat ? stat_errors(errors, stat) : std::pair{this->needed_atol, this->needed_rtol};
   std::string remedy;
   // A hard mismatch first: no ULP bound passes unequal integers either (their distance is
@@ -238,15 +238,15 @@ std::string Comparison::verdict() const {
     remedy = "no tolerance passes it (NaN, infinities, integers and bytes must match exactly)";
   } else if ((exact || ulp_bound) && max_ulp != kUlpInfinite) {
     remedy = fmt::format("would pass with --max-ulp {}", max_ulp);
-  } else if (std::isinf(needed_rtol)) {
+  } else if (std::isinf(pass_rtol)) {
     remedy = fmt::format("would pass with atol >= {} (no rtol would: an expected value there is 0)",
-                         short_number_up(needed_atol));
-  } else if (std::isinf(needed_atol)) {  // float64 values whose difference is beyond the double range
+                         short_number_up(pass_atol));
+  } else if (std::isinf(pass_atol)) {  // float64 values whose difference is beyond the double range
     remedy = fmt::format("would pass with rtol >= {} (no atol would: the error is beyond the double range)",
-                         short_number_up(needed_rtol));
+                         short_number_up(pass_rtol));
   } else {
-    remedy = fmt::format("would pass with atol >= {} or rtol >= {}", short_number_up(needed_atol),
-                         short_number_up(needed_rtol));
+    remedy = fmt::format("would pass with atol >= {} or rtol >= {}", short_number_up(pass_atol),
+                         short_number_up(pass_rtol));
   }
   const std::string differ = fmt::format(
       "{} of {} elements {}; worst ({}) at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err {:.3g}, ulp "

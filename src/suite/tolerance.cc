@@ -42,9 +42,15 @@ Tolerance Tolerance::for_output(const std::string& name) const {
   t.stat = stat;
   t.exact = exact;
   t.max_ulp = max_ulp;
-  if (auto it = output_max_ulp.find(name); it != output_max_ulp.end()) t.max_ulp = it->second;
-  if (auto it = output_rtol.find(name); it != output_rtol.end()) t.rtol = it->second;
-  if (auto it = output_atol.find(name); it != output_atol.end()) t.atol = it->second;
+  const auto own_ulp = output_max_ulp.find(name);
+  const auto own_rtol = output_rtol.find(name), own_atol = output_atol.find(name);
+  if (own_rtol != output_rtol.end()) t.rtol = own_rtol->second;
+  if (own_atol != output_atol.end()) t.atol = own_atol->second;
+  // The tolerance named for an output is the one it is judged by: its own --max-ulp wins
+  // over the global atol and rtol, and its own atol or rtol over a global --max-ulp
+  // (`--max-ulp 5 --atol y:0` judged y by 5 ULPs).
+  if (own_ulp != output_max_ulp.end()) t.max_ulp = own_ulp->second;
+  else if (own_rtol != output_rtol.end() || own_atol != output_atol.end()) t.max_ulp.reset();
   return t;
 }
 

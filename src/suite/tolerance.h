@@ -39,7 +39,8 @@ struct Tolerance {
   std::optional<uint64_t> max_ulp;
   std::map<std::string, uint64_t> output_max_ulp;
 
-  // The tolerance output `name` is compared with (its own rtol, atol and max_ulp where given).
+  // The tolerance output `name` is compared with (its own rtol, atol and max_ulp where
+  // given; its own atol or rtol takes it out of a global max_ulp).
   Tolerance for_output(const std::string& name) const;
 };
 

@@ -260,12 +260,9 @@ void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTy
 
 Tolerance VerifyOptions::for_output(const std::string& name) const {
   Tolerance t = tolerance.for_output(name);
-  const bool own_ulp = tolerance.output_max_ulp.count(name) > 0;
-  const bool own_tol = tolerance.output_atol.count(name) || tolerance.output_rtol.count(name);
-  // An output's own atol or rtol wins over a global --max-ulp, as its own --max-ulp wins
-  // over a global atol and rtol: the tolerance named for it is the one it is judged by.
-  if (own_tol && !own_ulp) t.max_ulp.reset();
-  if (exact_by_default && !own_ulp && !own_tol) t.exact = true;
+  const bool own =
+      tolerance.output_max_ulp.count(name) || tolerance.output_atol.count(name) || tolerance.output_rtol.count(name);
+  if (exact_by_default && !own) t.exact = true;
   return t;
 }
 

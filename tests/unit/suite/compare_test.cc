@@ -167,6 +167,20 @@ TEST_CASE("per-output tolerances override the global ones for that output only",
   CHECK_FALSE(compare_tensors(float_tensor({1}), float_tensor({1.4f}), tol.for_output("w")).ok);
   CHECK(parse_error_stat("median") == ErrorStat::kMedian);
   CHECK_FALSE(parse_error_stat("p99"));
+  // Under a global --max-ulp, an output's own atol or rtol is what judges it (it was
+  // judged by the ULP bound: `--max-ulp 5 --atol y:0` passed y 3 ULPs off); an output's
+  // own --max-ulp still wins over its own atol.
+  tol.max_ulp = 5;
+  const Tensor one = float_tensor({1}),
+               three_ulps = float_tensor({std::nextafter(std::nextafter(std::nextafter(1.f, 2.f), 2.f), 2.f)});
+  CHECK_FALSE(tol.for_output("y").max_ulp);
+  CHECK(tol.for_output("w").max_ulp == 5u);
+  tol.output_atol["y"] = 0;
+  tol.output_rtol["y"] = 0;
+  CHECK_FALSE(compare_tensors(one, three_ulps, tol.for_output("y")).ok);
+  CHECK(compare_tensors(one, three_ulps, tol.for_output("w")).ok);
+  tol.output_max_ulp["y"] = 3;
+  CHECK(compare_tensors(one, three_ulps, tol.for_output("y")).ok);
 }
 
 TEST_CASE("a comparison fed in blocks is the comparison of the whole tensor", "[compare][blocks]") {
