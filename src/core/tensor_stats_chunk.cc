@@ -34,12 +34,14 @@ StatsPart plain_stats(const T* x, size_t n) {
   if (p.finite == 0) return p;
   p.mean = sum / static_cast<double>(p.finite);
   if (!std::isfinite(p.mean)) {  // the sum overflowed (doubles near the top of the range)
-    double mean = 0;
-    int64_t k = 0;
+    // The same sum of the values times 2^-13: a chunk's at most 2^12 of them then add up
+    // below the largest double. (A running mean overflowed in x - mean for x and mean of
+    // opposite signs: the mean of [1.5e308, 1.5e308, -1.5e308, ...] was NaN.)
+    static_assert(kStatsChunk <= 4096);
+    double scaled = 0;
     for (size_t i = 0; i < n; ++i)
-      if (std::isfinite(static_cast<double>(x[i])))
-        mean += (static_cast<double>(x[i]) - mean) / static_cast<double>(++k);
-    p.mean = mean;
+      if (std::isfinite(static_cast<double>(x[i]))) scaled += std::ldexp(static_cast<double>(x[i]), -13);
+    p.mean = std::ldexp(scaled / static_cast<double>(p.finite), 13);
   }
   if (squares_in_range(biggest)) {
     for (size_t i = 0; i < n; ++i) {

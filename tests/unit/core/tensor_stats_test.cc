@@ -371,7 +371,9 @@ TEST_CASE("double statistics whose squares leave the double range: scaled, alike
                                                   {1e-300, -1e-300, 1e-300, -1e-300},
                                                   {1e-160, 3e-160, 1e-160, 3e-160},
                                                   {std::numeric_limits<double>::max(), -1e308, 5e307},
-                                                  {1e-310, -1e-310, 3e-310}};
+                                                  {1e-310, -1e-310, 3e-310},
+                                                  // A sum that overflows: the mean was NaN.
+                                                  {1.5e308, 1.5e308, -1.5e308, -1.5e308, 1}};
   for (const std::vector<double>& v : cases) {
     CAPTURE(v);
     Tensor t(DType::kDouble, Shape{static_cast<int64_t>(v.size())});
