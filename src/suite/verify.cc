@@ -154,8 +154,29 @@ NodeCheck plan_node(const Node& n, size_t index) {
   return c;
 }
 
-void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTypes& types,
-                const VerifyOptions& options, NodeCheck& c) {
+// The values the model holds itself: its initializers, and what its Constant nodes make
+// (they read nothing, and runtimes rarely dump them: a CastLike of the Constant alpha in
+// LeakyRelu-16's body was never checked). A node reading one takes it from the model.
+// A Constant that cannot be made is left out: its readers want it from VALUES.
+std::map<std::string, Tensor> own_values(const Graph& g) {
+  std::map<std::string, Tensor> own = g.initializers;
+  for (const Node& n : g.nodes) {
+    if (!n.op || n.domain != "" || n.op_type != "Constant" || !n.inputs.empty() || n.outputs.size() != 1 ||
+        n.outputs[0].empty())
+      continue;
+    try {
+      OpContext ctx;
+      ctx.outputs.resize(1);
+      n.op->make_kernel(*n.op, n.attrs)->compute(ctx);
+      if (ctx.outputs[0].valid()) own.emplace(n.outputs[0], std::move(ctx.outputs[0]));
+    } catch (const Error&) {
+    }
+  }
+  return own;
+}
+
+void check_node(const Graph& g, const std::map<std::string, Tensor>& own, const Node& n, const ValueIndex& values,
+                GraphTypes& types, const VerifyOptions& options, NodeCheck& c) {
   // An output with no name is no value VALUES can hold: with nothing to compare it with, the
   // node would be "exact" having compared nothing.
   for (size_t k = 0; k < n.outputs.size(); ++k)
@@ -166,12 +187,12 @@ void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTy
   std::vector<const ResultTensor*> in_values, out_values;
   for (VerifyValue& v : c.inputs) {
     const ResultTensor* iv = values.find(v.name);
-    const bool initializer = g.initializers.count(v.name) > 0;
-    // An initializer no input can replace is the model's; one an input may replace is the
-    // dumped value where VALUES has it.
-    if (initializer && (!iv || !g.find_input(v.name))) iv = nullptr;
-    if (!iv && !initializer) missing.push_back(fmt::format("input '{}'", v.name));
-    v.file = iv ? iv->file : initializer ? "(initializer)" : "";
+    const bool owned = own.count(v.name) > 0;
+    // A value of the model's own that no input can replace is the model's; an initializer
+    // an input may replace is the dumped value where VALUES has it.
+    if (owned && (!iv || !g.find_input(v.name))) iv = nullptr;
+    if (!iv && !owned) missing.push_back(fmt::format("input '{}'", v.name));
+    v.file = iv ? iv->file : !owned ? "" : g.initializers.count(v.name) ? "(initializer)" : "(Constant)";
     in_values.push_back(iv);
   }
   for (VerifiedOutput& o : c.outputs) {
@@ -192,7 +213,7 @@ void check_node(const Graph& g, const Node& n, const ValueIndex& values, GraphTy
       continue;
     }
     const ResultTensor* iv = in_values[k++];
-    Tensor t = iv ? typed(*iv, types, name) : g.initializers.at(name);
+    Tensor t = iv ? typed(*iv, types, name) : own.at(name);
     if (iv) check_against_graph(types, "input", name, iv->file, t);
     input_types.emplace_back(t.dtype());
     inputs.push_back(std::move(t));
@@ -372,13 +393,14 @@ VerifyReport verify_graph(const Model& m, const ValueIndex& values, const Verify
   r.require_all = options.require_all;
   r.values = values.size();
   GraphTypes types = graph_types(m.graph);
+  const std::map<std::string, Tensor> own = own_values(m.graph);
   for (size_t k = 0; k < m.graph.nodes.size(); ++k) {
     const Node& n = m.graph.nodes[k];
     NodeCheck c = plan_node(n, k);
     const auto start = std::chrono::steady_clock::now();
     if (n.op) {
       try {
-        check_node(m.graph, n, values, types, options, c);
+        check_node(m.graph, own, n, values, types, options, c);
       } catch (const NotChecked& why) {
         c.reason = why.reason;
       }

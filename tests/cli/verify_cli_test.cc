@@ -63,6 +63,34 @@ TEST_CASE("verify: exit 0 when every checked node is exact, Conv named with its 
   CHECK_THAT(r.out, Contains("2 nodes: 1 checked (1 exact, 0 differ), 1 not checked"));
 }
 
+// Found by an outside tester: a Constant's output, which runtimes rarely dump, was "not in
+// VALUES" for the node reading it, so --require-all could never pass on such a dump. It is
+// the model's own value, as an initializer is.
+TEST_CASE("verify: a Constant's output is the model's own value for the nodes that read it", "[cli][verify]") {
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::FLOAT, {4});
+  add_output(m, "y", onnx::TensorProto::FLOAT, {4});
+  add_float_attr(*add_node(m, "Constant", {}, {"alpha"}, "c"), "value_float", 0.5f);
+  add_node(m, "CastLike", {"alpha", "x"}, {"a"}, "cl");
+  add_node(m, "Mul", {"x", "a"}, {"y"}, "mul");
+  const std::string model = save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("x.pb"), float_tensor({4}, {-1, -2, 3, -4}), "x");
+  write_tensor_file(d.file("a.pb"), float_tensor({}, {0.5f}), "a");
+  write_tensor_file(d.file("y.pb"), float_tensor({4}, {-0.5f, -1, 1.5f, -2}), "y");
+  const ProcessResult r =
+      run_cli({"verify", model, d.file("x.pb"), d.file("a.pb"), d.file("y.pb"), "--require-all", "--json"});
+  CHECK_EXIT(r, 0);  // it exited 1: "not checked (--require-all): node 'cl' (CastLike): not in VALUES: input 'alpha'"
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  CHECK(doc["nodes"][1]["status"] == "exact");
+  CHECK(doc["nodes"][1]["inputs"][0]["file"] == "(Constant)");
+  // A wrong dump of the CastLike is still found, against the Constant's value.
+  write_tensor_file(d.file("a.pb"), float_tensor({}, {0.25f}), "a");
+  const ProcessResult wrong = run_cli({"verify", model, d.file("x.pb"), d.file("a.pb"), d.file("y.pb"), "-q"});
+  CHECK_EXIT(wrong, 1);
+  CHECK_THAT(wrong.err, StartsWith("onnx-run: node 'cl' (CastLike) differs"));
+}
+
 // Found by an outside tester: the JUnit name was split at the last '/' of "OP/NODE", so a
 // node named as PyTorch names them was the test case "LeakyRelu" of class
 // "LeakyRelu//layer1/act".
