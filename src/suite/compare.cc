@@ -245,8 +245,8 @@ std::string Comparison::verdict() const {
     remedy = fmt::format("would pass with rtol >= {} (no atol would: the error is beyond the double range)",
                          short_number_up(pass_rtol));
   } else {
-    remedy = fmt::format("would pass with atol >= {} or rtol >= {}", short_number_up(pass_atol),
-                         short_number_up(pass_rtol));
+    remedy =
+        fmt::format("would pass with atol >= {} or rtol >= {}", short_number_up(pass_atol), short_number_up(pass_rtol));
   }
   const std::string differ = fmt::format(
       "{} of {} elements {}; worst ({}) at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err {:.3g}, ulp "
