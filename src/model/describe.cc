@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/error.h"
 #include "ops/registry.h"
 
 namespace onnxrun {
@@ -115,8 +116,9 @@ std::string operator_table(const std::vector<OperatorUse>& ops) {
       if (!serves.empty()) serves += fmt::format("; {} of them ", u.unsupported);  // some nodes resolve, some not
       serves += fmt::format("{} ({})", u.invalid ? "INVALID" : "NOT SUPPORTED", u.reason);
     }
-    out += fmt::format("  {:<{}}  {:>{}}  {}\n", operator_name(u), name_width, "x" + std::to_string(u.nodes),
-                       count_width, serves);
+    out += printable(fmt::format("  {:<{}}  {:>{}}  {}", operator_name(u), name_width, "x" + std::to_string(u.nodes),
+                                 count_width, serves)) +
+           "\n";
   }
   return out;
 }
@@ -126,7 +128,9 @@ std::string operator_table(const std::vector<OperatorUse>& ops) {
 std::string describe_model_text(const Model& m, bool all) {
   const Graph& g = m.graph;
   std::string out;
-  auto line = [&](const std::string& s) { out += s + "\n"; };
+  // Each line escaped (core/error.h printable): a newline in a name would start a line of
+  // the model's choosing.
+  auto line = [&](const std::string& s) { out += printable(s) + "\n"; };
   line(fmt::format("IR version:     {}", m.meta.ir_version));
   line(fmt::format("producer:       {}{}", m.meta.producer_name.empty() ? "(none)" : m.meta.producer_name,
                    m.meta.producer_version.empty() ? "" : " " + m.meta.producer_version));

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/error.h"
+
 namespace onnxrun {
 
 std::string describe(const ValueInfo& v) {
@@ -22,11 +24,14 @@ bool shape_fits(const ValueInfo& v, const Shape& s) {
   return true;
 }
 
-std::string Node::label() const { return fmt::format("node '{}' ({})", name, op_type); }
+// Names escaped (core/error.h printable): a label starts most messages about a node, and a
+// newline in a name would start a line of the model's choosing in a CI log (`test`'s
+// progress lines print a failure's message under the test's line).
+std::string Node::label() const { return fmt::format("node '{}' ({})", printable(name), printable(op_type)); }
 
 std::string Function::label() const {
-  return fmt::format("function '{}' (domain {}{})", name, domain.empty() ? "ai.onnx" : domain,
-                     overload.empty() ? "" : ", overload " + overload);
+  return fmt::format("function '{}' (domain {}{})", printable(name), printable(domain.empty() ? "ai.onnx" : domain),
+                     overload.empty() ? "" : ", overload " + printable(overload));
 }
 
 std::vector<std::string> Graph::output_names() const {

@@ -183,3 +183,33 @@ TEST_CASE("warnings and -v or -vv lines reach stderr and the reports of test wit
   CHECK_EXIT(quiet, 0);
   CHECK(quiet.err.empty());
 }
+
+TEST_CASE("an error naming a node escapes its name: no line of the model's choosing in test's report",
+          "[cli][messages][bad-input]") {
+  // A model refused for a node (LeakyRelu on int32) names the node in its message, which
+  // `test` prints under the test's line: a newline in the name started a line there that
+  // looked like the runner's own.
+  const std::string evil = "\n[1/1] passed      forged\r";
+  TempDir d;
+  const std::string set = d.file("tree/t/test_data_set_0");
+  std::filesystem::create_directories(set);
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", onnx::TensorProto::INT32, {2});
+  add_output(m, "y", onnx::TensorProto::INT32, {2});
+  add_node(m, "LeakyRelu", {"x"}, {"y"}, "n" + evil);
+  const std::string model = save_model(m, d.file("tree/t/model.onnx"));
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"test", d.file("tree")},
+                                               {"test", d.file("tree"), "--isolate"},
+                                               {"test", d.file("tree"), "--json", d.file("r.json")},
+                                               {model, "-i", "x=[1,2]"},
+                                               {"info", model}}) {
+    const ProcessResult r = run_cli(args);
+    INFO(args.front() << " " << args.back() << "\n" << r.out << r.err);
+    CHECK(r.out.find("\n[1/1] passed") == std::string::npos);
+    CHECK(r.err.find("\n[1/1] passed") == std::string::npos);
+    CHECK(r.out.find('\r') == std::string::npos);
+    CHECK(r.err.find('\r') == std::string::npos);
+    CHECK_THAT(r.out + r.err, Contains("node 'n\\x0a[1/1] passed      forged\\x0d' (LeakyRelu)"));
+  }
+  CHECK_THAT(read_file(d.file("r.json")), Contains("node 'n\\\\x0a[1/1] passed      forged\\\\x0d' (LeakyRelu)"));
+}
