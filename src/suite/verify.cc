@@ -133,14 +133,23 @@ Comparison compare_by_blocks(const OpKernel& kernel, const Tensor& in, const Ten
   });
 }
 
+// A call of one of the model's own functions left whole (nested too deep to inline, or
+// recursive: the loader warns). What it wraps would run, had it been inlined: it counts
+// as a node onnx-run runs for --require-all, not as an operator it lacks.
+bool uninlined_call(const Model& m, const Node& n) {
+  return std::any_of(m.functions.begin(), m.functions.end(),
+                     [&](const Function& f) { return f.domain == n.domain && f.name == n.op_type; });
+}
+
 // Fills c.inputs and c.outputs (names) and the facts that need no value.
-NodeCheck plan_node(const Node& n, size_t index) {
+NodeCheck plan_node(const Model& m, const Node& n, size_t index) {
   NodeCheck c;
   c.index = index;
   c.name = n.name;
   c.op_type = n.op_type;
   c.domain = n.domain;
-  c.runnable = n.op != nullptr;
+  const bool uninlined = !n.op && uninlined_call(m, n);
+  c.runnable = n.op != nullptr || uninlined;
   c.reads_values = false;
   for (const std::string& in : n.inputs)
     if (!in.empty()) {
@@ -150,6 +159,9 @@ NodeCheck plan_node(const Node& n, size_t index) {
   for (const std::string& out : n.outputs)
     if (!out.empty()) c.outputs.push_back({{out, ""}, {}, {}});
   if (n.op) c.version = n.op->version_range();
+  else if (uninlined)
+    c.reason = fmt::format("a call of model function '{}.{}' that was not inlined (see the warning)",
+                           printable(n.domain), printable(n.op_type));
   else c.reason = operator_gap(n);
   return c;
 }
@@ -384,7 +396,7 @@ std::string VerifyReport::failure_summary() const {
 
 std::vector<NodeCheck> plan_verify(const Model& m) {
   std::vector<NodeCheck> out;
-  for (size_t k = 0; k < m.graph.nodes.size(); ++k) out.push_back(plan_node(m.graph.nodes[k], k));
+  for (size_t k = 0; k < m.graph.nodes.size(); ++k) out.push_back(plan_node(m, m.graph.nodes[k], k));
   return out;
 }
 
@@ -396,7 +408,7 @@ VerifyReport verify_graph(const Model& m, const ValueIndex& values, const Verify
   const std::map<std::string, Tensor> own = own_values(m.graph);
   for (size_t k = 0; k < m.graph.nodes.size(); ++k) {
     const Node& n = m.graph.nodes[k];
-    NodeCheck c = plan_node(n, k);
+    NodeCheck c = plan_node(m, n, k);
     const auto start = std::chrono::steady_clock::now();
     if (n.op) {
       try {

@@ -91,6 +91,48 @@ TEST_CASE("verify: a Constant's output is the model's own value for the nodes th
   CHECK_THAT(wrong.err, StartsWith("onnx-run: node 'cl' (CastLike) differs"));
 }
 
+// Found by an outside tester: a call of a model function that could not be inlined (here
+// recursive) was "domain 'local' is not supported", an operator onnx-run lacks, so
+// --require-all passed over the LeakyRelu it wraps.
+TEST_CASE("verify --require-all: a model function's call left whole fails it", "[cli][verify]") {
+  TempDir d;
+  onnx::ModelProto m = make_model(16, {"local"});
+  add_input(m, "x", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "y", onnx::TensorProto::FLOAT, {2});
+  add_output(m, "z", onnx::TensorProto::FLOAT, {2});
+  onnx::FunctionProto* f = m.add_functions();
+  f->set_name("F");
+  f->set_domain("local");
+  f->add_input("a");
+  f->add_output("b");
+  for (const char* domain : {"", "local"}) {
+    onnx::OperatorSetIdProto* imp = f->add_opset_import();
+    imp->set_domain(domain);
+    imp->set_version(domain[0] ? 1 : 16);
+  }
+  onnx::NodeProto* self = f->add_node();  // F calls itself: never inlined
+  self->set_op_type("F");
+  self->set_domain("local");
+  self->add_input("a");
+  self->add_output("b");
+  add_node(m, "F", {"x"}, {"y"}, "wrapped")->set_domain("local");
+  add_node(m, "LeakyRelu", {"x"}, {"z"}, "plain");
+  const std::string model = save_model(m, d.file("m.onnx"));
+  write_tensor_file(d.file("x.pb"), float_tensor({2}, {-1, 1}), "x");
+  write_tensor_file(d.file("y.pb"), float_tensor({2}, {7, 7}), "y");
+  write_tensor_file(d.file("z.pb"), float_tensor({2}, {-0.01f, 1}), "z");
+  const std::vector<std::string> args{"verify", model, d.file("x.pb"), d.file("y.pb"), d.file("z.pb")};
+  const ProcessResult plain = run_cli(args);
+  CHECK_EXIT(plain, 0);
+  CHECK_THAT(plain.out, Contains("node 'wrapped' (F): not checked: a call of model function 'local.F' that was not "
+                                 "inlined"));
+  std::vector<std::string> all = args;
+  all.push_back("--require-all");
+  const ProcessResult required = run_cli(all);
+  CHECK_EXIT(required, 1);  // it exited 0
+  CHECK_THAT(required.err, Contains("not checked (--require-all): node 'wrapped' (F)"));
+}
+
 // Found by an outside tester: the JUnit name was split at the last '/' of "OP/NODE", so a
 // node named as PyTorch names them was the test case "LeakyRelu" of class
 // "LeakyRelu//layer1/act".
