@@ -133,6 +133,27 @@ TEST_CASE("verify --require-all: a model function's call left whole fails it", "
   CHECK_THAT(required.err, Contains("not checked (--require-all): node 'wrapped' (F)"));
 }
 
+// Found by an outside tester: a string value beside the dumped ones (a tokenizer's input),
+// read by no node verify checks, made the whole verify exit 3.
+TEST_CASE("verify: a value of a type onnx-run reads nowhere fails only the node that reads it", "[cli][verify]") {
+  const Dumped v(-0.5f);
+  onnx::TensorProto text;
+  text.set_name("text");
+  text.set_data_type(onnx::TensorProto::STRING);
+  text.add_dims(1);
+  text.add_string_data("hello");
+  write_message(v.d.file("text.pb"), text);
+  const ProcessResult r = run_cli({"verify", v.model, v.d.path()});
+  CHECK_EXIT(r, 0);  // it exited 3: "text.pb: tensors of type string are not supported"
+  CHECK_THAT(r.out, Contains("node 'lr' (LeakyRelu v6 (6-15)): exact"));
+  // Read by the node checked: that node is not checked, with the reason.
+  text.set_name("y");
+  write_message(v.d.file("y.pb"), text);
+  const ProcessResult read = run_cli({"verify", v.model, v.d.path(), "--require-all"});
+  CHECK_EXIT(read, 1);
+  CHECK_THAT(read.out, Contains("node 'lr' (LeakyRelu v6 (6-15)): not checked:") && Contains("string"));
+}
+
 // Found by an outside tester: the JUnit name was split at the last '/' of "OP/NODE", so a
 // node named as PyTorch names them was the test case "LeakyRelu" of class
 // "LeakyRelu//layer1/act".
