@@ -98,14 +98,12 @@ void check_input_types(const OpDef& def, const std::vector<std::optional<DType>>
     // not implement at all: a type outside them is the model's fault (LeakyRelu on int32
     // is invalid, not a gap to skip), unless it is one of those.
     if (std::find(c->types.begin(), c->types.end(), *inputs[k]) == c->types.end()) {
+      const std::string refused = fmt::format("input {} has type {}; {} {} allows {}", k, dtype_name(*inputs[k]),
+                                              def.op_type, def.version_range(), type_list(c->types));
       if (dtype_out_of_scope(*inputs[k]))
-        fail_unsupported(
-            Cause{Cause::Kind::kType, def.op_type, def.domain, 0, std::string(dtype_name(*inputs[k])), ""},
-            "input {} has type {}; {} {} allows {} (float8, 4-bit, 2-bit, string and complex tensors are not "
-            "implemented)",
-            k, dtype_name(*inputs[k]), def.op_type, def.version_range(), type_list(c->types));
-      fail(ErrorKind::kInvalid, "input {} has type {}; {} {} allows {}", k, dtype_name(*inputs[k]), def.op_type,
-           def.version_range(), type_list(c->types));
+        fail_unsupported(Cause{Cause::Kind::kType, def.op_type, def.domain, 0, std::string(dtype_name(*inputs[k])), ""},
+                         "{} (float8, 4-bit, 2-bit, string and complex tensors are not implemented)", refused);
+      fail(ErrorKind::kInvalid, "{}", refused);
     }
     for (size_t j = 0; j < k; ++j)
       if (inputs[j] && def.inputs[j] == cname && *inputs[j] != *inputs[k])

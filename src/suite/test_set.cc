@@ -62,9 +62,10 @@ std::string test_set_input_name(const Graph& g, const std::string& proto_name) {
 std::optional<std::string> read_data_json(const std::string& file) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::exists(fs::symlink_status(file, ec))) return std::nullopt;
+  const fs::file_status entry = fs::symlink_status(file, ec);
+  if (!fs::exists(entry)) return std::nullopt;
   // open() would say only "No such file or directory" of an entry that is there.
-  if (fs::is_symlink(fs::symlink_status(file, ec)) && fs::status(file, ec).type() == fs::file_type::not_found)
+  if (fs::is_symlink(entry) && !fs::exists(fs::status(file, ec)))
     fail(ErrorKind::kIo, "{}: a dangling symbolic link (its target does not exist)", file);
   const FileBytes bytes = FileBytes::read(file, FileBytes::Limit::kMemoryOnly);
   return std::string(bytes.data(), bytes.size());

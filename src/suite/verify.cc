@@ -166,8 +166,8 @@ NodeCheck plan_node(const Model& m, const Node& n, size_t index) {
     if (!out.empty()) c.outputs.push_back({{out, ""}, {}, {}});
   if (n.op) c.version = n.op->version_range();
   else if (uninlined)
-    c.reason = fmt::format("a call of model function '{}.{}' that was not inlined (see the warning)",
-                           printable(n.domain), printable(n.op_type));
+    c.reason =
+        fmt::format("a call of model function '{}.{}' that was not inlined (see the warning)", n.domain, n.op_type);
   else c.reason = operator_gap(n);
   return c;
 }
@@ -179,7 +179,7 @@ NodeCheck plan_node(const Model& m, const Node& n, size_t index) {
 std::map<std::string, Tensor> own_values(const Graph& g) {
   std::map<std::string, Tensor> own = g.initializers;
   for (const Node& n : g.nodes) {
-    if (!n.op || n.domain != "" || n.op_type != "Constant" || !n.inputs.empty() || n.outputs.size() != 1 ||
+    if (!n.op || !n.domain.empty() || n.op_type != "Constant" || !n.inputs.empty() || n.outputs.size() != 1 ||
         n.outputs[0].empty())
       continue;
     try {
