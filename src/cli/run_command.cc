@@ -25,6 +25,8 @@
 #include "io/tensor_text.h"
 #include "io/test_data.h"
 #include "model/print_graph.h"
+#include "suite/case_runner.h"
+#include "suite/discovery.h"
 #include "suite/json_documents.h"
 #include "suite/planned_graph.h"
 #include "suite/run.h"
@@ -66,30 +68,21 @@ std::vector<std::string> mark_list_args(int argc, char** argv) {
   return out;
 }
 
-// The test sets beside the model (or the one of -d), as the pipeline takes them.
+// The test data of the model, as `onnx-run test MODEL` finds it (or the one set of -d),
+// as the pipeline takes it.
 std::vector<TestSetSpec> test_sets_for(const RunOptions& o) {
-  std::vector<std::string> dirs;
-  if (!o.test_dir.empty()) {
-    dirs.push_back(o.test_dir);
-  } else {
-    const std::string model_dir = fs::path(o.request.model).parent_path().string();
-    dirs = find_test_sets(model_dir.empty() ? "." : model_dir);
-  }
-  std::vector<TestSetSpec> sets;
-  for (const std::string& dir : dirs) {
-    std::string label = fs::path(dir).filename().string();
-    if (label.empty()) label = fs::path(dir).parent_path().filename().string();  // "-d set/"
-    TestSetFiles files = list_test_set(dir);
-    if (!o.test_dir.empty() && files.inputs.empty() && files.outputs.empty())
-      fail(
-          ErrorKind::kInput,
-          "-d {}: not a test set: a test set folder (test_data_set_N) holds input_0.pb, input_1.pb, ... and "
-          "output_0.pb, ...{}",
-          dir,
-          find_test_sets(dir).empty() ? "" : fmt::format(" (its test sets: {})", fmt::join(find_test_sets(dir), ", ")));
-    sets.push_back({label, dir, std::move(files)});
-  }
-  return sets;
+  if (o.test_dir.empty()) return test_sets_of(test_of_model(o.request.model));
+  const std::string& dir = o.test_dir;
+  std::string label = fs::path(dir).filename().string();
+  if (label.empty()) label = fs::path(dir).parent_path().filename().string();  // "-d set/"
+  TestSetFiles files = list_test_set(dir);
+  if (files.inputs.empty() && files.outputs.empty())
+    fail(ErrorKind::kInput,
+         "-d {}: not a test set: a test set folder (test_data_set_N) holds input_0.pb, input_1.pb, ... and "
+         "output_0.pb, ...{}",
+         dir,
+         find_test_sets(dir).empty() ? "" : fmt::format(" (its test sets: {})", fmt::join(find_test_sets(dir), ", ")));
+  return {{label, dir, std::move(files)}};
 }
 
 // The request the options make, all but the test sets beside the model: nothing here
@@ -136,11 +129,11 @@ RunRequest request_for(const RunOptions& o) {
       fail(ErrorKind::kUsage,
            "--shape {}: test sets bring their own input shapes ({} here); --shape is for made-up inputs (add "
            "--random) and -i literals",
-           o.shapes.front(), o.test_dir.empty() ? "test_data_set_* beside the model" : "-d " + o.test_dir);
+           o.shapes.front(), o.test_dir.empty() ? "the test data beside the model" : "-d " + o.test_dir);
     else if (!o.ranges.empty())
       fail(ErrorKind::kUsage,
            "--range {}: test sets bring their own inputs ({} here); --range is for made-up inputs (add --random)",
-           o.ranges.front(), o.test_dir.empty() ? "test_data_set_* beside the model" : "-d " + o.test_dir);
+           o.ranges.front(), o.test_dir.empty() ? "the test data beside the model" : "-d " + o.test_dir);
   }
   return r;
 }
@@ -232,7 +225,8 @@ int run(RunOptions& o) {
 const CommandDoc& run_doc() {
   static const CommandDoc doc{
       "onnx-run [run] MODEL [OPTIONS]",
-      "Runs MODEL on given inputs (-i, --npz), on every test_data_set_* folder beside it, on one test "
+      "Runs MODEL on given inputs (-i, --npz), on the test data beside it (its test_data_set_* folders, or "
+      "for NAME.onnx the NAME_input_K.pb and NAME_output_K.pb beside it, as `onnx-run test` finds them), on one test "
       "set (-d), or, with neither, on inputs made up from the declared types and shapes, and compares "
       "the outputs with the expected ones where a test set gives them (or --expected, for given or made-up "
       "inputs). Outputs print as numpy prints "

@@ -52,20 +52,6 @@ std::vector<std::string> cause_keys(const Error& e) {
   return keys;
 }
 
-// The test's sets, as the run pipeline takes them.
-std::vector<TestSetSpec> sets_of(const TestCase& t) {
-  std::vector<TestSetSpec> sets;
-  if (t.kind == CaseKind::kFile) {
-    const std::string stem = fs::path(t.model).stem().string();
-    check_numbered_files(t.files.inputs, stem + "_input", t.dir);
-    check_numbered_files(t.files.outputs, stem + "_output", t.dir);
-    sets.push_back({stem + "_*.pb", t.dir, t.files});
-    return sets;
-  }
-  for (const std::string& dir : t.sets) sets.push_back({fs::path(dir).filename().string(), dir, list_test_set(dir)});
-  return sets;
-}
-
 // Runs the test's sets through the run pipeline; fills r.outcome, r.message, r.sets.
 void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   RunRequest request;
@@ -77,7 +63,7 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   request.threads = o.threads;  // 1 unless --threads: tests run side by side (-j)
   request.keep_tensors = false;
   request.digests = false;  // nothing here prints values
-  request.test_sets = sets_of(t);
+  request.test_sets = test_sets_of(t);
   const RunReport report = run_model(request);  // loads the model even with no sets: its errors come first
   r.outputs = report.output_names;
   r.warnings = report.warnings();
@@ -119,6 +105,19 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
 }
 
 }  // namespace
+
+std::vector<TestSetSpec> test_sets_of(const TestCase& t) {
+  std::vector<TestSetSpec> sets;
+  if (t.kind == CaseKind::kFile) {
+    const std::string stem = fs::path(t.model).stem().string();
+    check_numbered_files(t.files.inputs, stem + "_input", t.dir);
+    check_numbered_files(t.files.outputs, stem + "_output", t.dir);
+    sets.push_back({stem + "_*.pb", t.dir, t.files});
+    return sets;
+  }
+  for (const std::string& dir : t.sets) sets.push_back({fs::path(dir).filename().string(), dir, list_test_set(dir)});
+  return sets;
+}
 
 TestResult run_case(const TestCase& t, const CaseOptions& o) {
   const auto start = std::chrono::steady_clock::now();

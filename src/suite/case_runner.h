@@ -13,6 +13,7 @@
 #include "suite/compare.h"
 #include "suite/discovery.h"
 #include "suite/outcome.h"
+#include "suite/run_request.h"
 
 namespace onnxrun {
 
@@ -28,5 +29,10 @@ struct CaseOptions {
 };
 
 TestResult run_case(const TestCase& test, const CaseOptions& options);
+
+// The test's data as the run pipeline takes it: its test_data_set_* folders, or its light
+// layout's files as one set labelled "NAME_*.pb". Throws Error(kInput) for a gap in the
+// light layout's K.
+std::vector<TestSetSpec> test_sets_of(const TestCase& test);
 
 }  // namespace onnxrun

@@ -151,6 +151,16 @@ class Walker {
     found.push_back(std::move(c));
   }
 
+  // A model file given by its path: the test of its folder when it is model.onnx.
+  void add_model_file(const fs::path& p) {
+    if (p.filename() == "model.onnx") {
+      const fs::path dir = naming(p.parent_path().empty() ? fs::path(".") : p.parent_path());
+      add_folder_test(dir, dir / p.filename(), folder_name(dir));
+    } else {
+      add_file_test(p, p.stem().string());
+    }
+  }
+
   // A folder that could not be listed: one test that errs, so that the run fails and the
   // reports name it, rather than its tests silently missing from them.
   void add_unreadable(const fs::path& dir, std::string name, std::string problem) {
@@ -254,6 +264,12 @@ class Walker {
 
 }  // namespace
 
+TestCase test_of_model(const std::string& model) {
+  Walker w;
+  w.add_model_file(model);
+  return std::move(w.found.front());
+}
+
 std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
   Walker w;
   for (const std::string& path : paths) {
@@ -263,12 +279,7 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
     if (fs::is_directory(p, ec)) {
       w.walk_root(p);
     } else if (fs::exists(p, ec)) {  // a regular file, or a FIFO or device that fails when run
-      if (p.filename() == "model.onnx") {
-        const fs::path dir = naming(p.parent_path().empty() ? fs::path(".") : p.parent_path());
-        w.add_folder_test(dir, dir / p.filename(), folder_name(dir));
-      } else {
-        w.add_file_test(p, p.stem().string());
-      }
+      w.add_model_file(p);
     } else {
       fail(ErrorKind::kUsage, "{}: no such file or folder", path);
     }

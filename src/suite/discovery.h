@@ -65,6 +65,12 @@ constexpr int kMaxDiscoveryDepth = 256;
 // exist or holds no test at all.
 std::vector<TestCase> discover_tests(const std::vector<std::string>& paths);
 
+// The test of one model file, as discover_tests finds it when given that file: a
+// model.onnx with the test_data_set_* folders beside it; any other NAME.onnx with the
+// light layout's NAME_input_K.pb / NAME_output_K.pb beside it, or, when it has none, with
+// those folders. `onnx-run MODEL` runs the same data as `onnx-run test MODEL`.
+TestCase test_of_model(const std::string& model);
+
 struct Selection {
   std::string filter;   // ECMAScript regex searched in the name; empty: all
   std::string exclude;  // likewise; matching tests are dropped

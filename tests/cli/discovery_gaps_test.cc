@@ -193,3 +193,57 @@ TEST_CASE("a test set that is a broken link errs: the test neither passes on the
   CHECK(outcomes(d.file("r.json")) == std::map<std::string, std::string>{{"none", "error"}, {"some", "error"}});
   CHECK_THAT(r.out, Contains("test_data_set_1: not a test-set folder"));
 }
+
+// `onnx-run NAME.onnx` runs the data `onnx-run test NAME.onnx` runs: the light layout's
+// NAME_input_K.pb / NAME_output_K.pb beside it. It ran made-up inputs instead, compared
+// nothing and exited 0 where `test` failed the same model.
+TEST_CASE("the MODEL door runs the light layout's files, as test does", "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("flat"));
+  const std::vector<float> x{-4, -1, 0, 2};
+  fs::create_directories(d.file("l"));
+  for (const std::string name : {"good", "bad", "gap", "outputs_only"})
+    fs::copy_file(d.file("flat/model.onnx"), d.file("l/" + name + ".onnx"));
+  write_float_tensor(d.file("l/good_input_0.pb"), x, "x");
+  write_float_tensor(d.file("l/good_output_0.pb"), leaky(x, 0.1f), "y");
+  write_float_tensor(d.file("l/bad_input_0.pb"), x, "x");
+  write_float_tensor(d.file("l/bad_output_0.pb"), leaky(x, 0.2f), "y");
+  write_float_tensor(d.file("l/gap_input_0.pb"), x, "x");
+  write_float_tensor(d.file("l/gap_output_1.pb"), leaky(x, 0.1f), "y");
+  write_float_tensor(d.file("l/outputs_only_output_0.pb"), leaky(x, 0.1f), "y");
+
+  auto r = run_cli({d.file("l/good.onnx")});
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out,
+             Contains("good_*.pb: passed") && Contains("from good_input_0.pb") && Contains("ok (4 elements, exact)"));
+  r = run_cli({d.file("l/good.onnx"), "--json"});
+  CHECK_EXIT(r, 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j["test_sets"].size() == 1);
+  CHECK(j["test_sets"][0]["name"] == "good_*.pb");
+  CHECK(j["passed"] == 1);
+  r = run_cli({d.file("l/good.onnx"), "-q", "-o", d.file("out")});
+  CHECK_EXIT(r, 0);
+  CHECK(fs::exists(d.file("out/output_0.pb")));
+
+  for (const std::vector<std::string>& door : {std::vector<std::string>{}, {"-q"}, {"--json"}}) {
+    std::vector<std::string> args{d.file("l/bad.onnx")};
+    args.insert(args.end(), door.begin(), door.end());
+    CHECK_EXIT(run_cli(args), 1);
+    CHECK_EXIT(run_cli({"test", d.file("l/bad.onnx"), "-q"}), 1);
+  }
+  // A gap in K, and expected outputs with no inputs: one line, exit 3 (test: an error and
+  // "unsupported", as before).
+  r = run_cli({d.file("l/gap.onnx")});
+  CHECK_EXIT(r, 3);
+  CHECK(r.err == "onnx-run: " + d.file("l") + ": gap_output_0.pb is missing (found gap_output_1.pb)\n");
+  r = run_cli({d.file("l/outputs_only.onnx")});
+  CHECK_EXIT(r, 3);
+  CHECK(r.err == "onnx-run: outputs_only_*.pb: missing input 'x' (float[4])\n");
+  // model.onnx is a model folder's, in both doors: its test_data_set_* folders, not
+  // model_output_K.pb.
+  write_float_tensor(d.file("flat/model_output_0.pb"), leaky(x, 0.2f), "y");
+  r = run_cli({d.file("flat/model.onnx")});
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("test_data_set_0: passed"));
+}
