@@ -163,12 +163,10 @@ int run_report(ReportArgs& a) {
   closing.strict = m.run.strict;
   if (!closing.baseline_path.empty()) closing.scope = merged_scope(m);
   const ClosingReport c = closing_report(m.tests, m.summary, closing);
-  const BaselineNote note{closing.baseline_path, c.missing};
   OutputSet reports;  // both reports appear together, as `test`'s
-  if (!a.json.empty())
-    write_json_report(reports.target(a.json), m.run, m.summary, m.tests, &m.merge, note.path.empty() ? nullptr : &note);
+  if (!a.json.empty()) write_json_report(reports.target(a.json), m.run, m.summary, m.tests, &m.merge, baseline_note(c));
   if (!a.junit.empty())
-    write_junit_report(reports.target(a.junit), m.summary, m.tests, m.run.strict, report_stamp_now(), c.missing);
+    write_junit_report(reports.target(a.junit), m.summary, m.tests, m.run.strict, report_stamp_now(), baseline_note(c));
   reports.commit();
   if (!closing.quiet)
     fmt::print("Merged {} of {} shards ({}): {}\n", m.merge.shards.size(), m.merge.shard_count,

@@ -271,15 +271,13 @@ int run_test(TestOptions& o) {
       summarize(results, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 
   const ClosingReport c = closing_report(results, summary, o.closing);
-  const BaselineNote note{o.closing.baseline_path, c.missing};
   // The run's reports appear together: a signal or a failed write leaves them all as
   // they were, never a new JSON beside an old JUnit.
   OutputSet reports;
   if (!o.json.empty())
-    write_json_report(reports.target(o.json), run_info(o), summary, results, nullptr,
-                      note.path.empty() ? nullptr : &note);
+    write_json_report(reports.target(o.json), run_info(o), summary, results, nullptr, baseline_note(c));
   if (!o.junit.empty())
-    write_junit_report(reports.target(o.junit), summary, results, o.closing.strict, stamp, c.missing);
+    write_junit_report(reports.target(o.junit), summary, results, o.closing.strict, stamp, baseline_note(c));
   if (!o.update_baseline.empty()) {
     const std::vector<TestResult> updated =
         updated_baseline(results, o.closing.baseline_path.empty() ? nullptr : &o.closing.baseline, o.closing.strict,

@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "suite/report_file.h"
 
 namespace fs = std::filesystem;
@@ -283,6 +285,13 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   for (size_t b = 0; b < baseline.size(); ++b)
     if (!met[b] && !missing[b]) out.push_back(baseline[b]);
   return out;
+}
+
+std::string describe_change(const BaselineChange& c) {
+  if (c.new_test) return fmt::format("new test, {}", outcome_name(c.now));
+  const std::string outcomes = fmt::format("{} -> {}", outcome_name(c.before), outcome_name(c.now));
+  if (c.baseline_sets == 0) return outcomes;
+  return fmt::format("{}, ran {} of the baseline's {} test sets", outcomes, c.sets, c.baseline_sets);
 }
 
 }  // namespace onnxrun

@@ -55,6 +55,9 @@ struct BaselineChange {
   // data): a regression whatever the outcome. Both counts then; 0 otherwise.
   int sets = 0, baseline_sets = 0;
 };
+// "passed -> failed", "passed -> passed, ran 1 of the baseline's 2 test sets", "new test,
+// error": what changed, as every report says it.
+std::string describe_change(const BaselineChange& c);
 
 // What a run would have run of the baseline's tests had they still been there. A
 // baseline test this run did not meet is either gone from the corpus (deleted, its model

@@ -59,17 +59,11 @@ std::vector<TestResult> missing_results(const BaselineDiff& d, const std::string
 }
 
 // Appends the comparison with the baseline; returns the failure line ("" when nothing
-// regressed) and the baseline tests gone from the run.
-std::pair<std::string, std::vector<TestResult>> append_baseline(std::string& out,
-                                                                const std::vector<TestResult>& results,
-                                                                const ClosingOptions& o) {
+// regressed) and, for the reports, the regressions and the baseline tests gone from the run.
+std::pair<std::string, BaselineNote> append_baseline(std::string& out, const std::vector<TestResult>& results,
+                                                     const ClosingOptions& o) {
   const BaselineDiff d = compare_with_baseline(results, o.baseline, o.strict, o.scope ? &*o.scope : nullptr);
-  auto change = [](const BaselineChange& c) {
-    if (c.new_test) return fmt::format("new test, {}", outcome_name(c.now));
-    const std::string outcomes = fmt::format("{} -> {}", outcome_name(c.before), outcome_name(c.now));
-    if (c.baseline_sets == 0) return outcomes;
-    return fmt::format("{}, ran {} of the baseline's {} test sets", outcomes, c.sets, c.baseline_sets);
-  };
+  const auto change = describe_change;
   std::vector<std::string> regressed;
   if (!d.regressions.empty()) {
     out += fmt::format("\nRegressions against {} ({}):\n", o.baseline_path, d.regressions.size());
@@ -99,10 +93,11 @@ std::pair<std::string, std::vector<TestResult>> append_baseline(std::string& out
                   counted(d.regressions.size(), "regression", "regressions"), d.newly_passing.size(),
                   d.missing.empty() ? "" : fmt::format(", {} missing", d.missing.size()), d.matched,
                   counted(d.baseline_tests, "test", "tests"), d.not_run ? fmt::format(" ({} not run)", d.not_run) : "");
-  if (regressed.empty()) return {};
+  BaselineNote note{o.baseline_path, d.regressions, missing_results(d, o.baseline_path)};
+  if (regressed.empty()) return {"", std::move(note)};
   return {fmt::format("{} against {}: {}", counted(regressed.size(), "regression", "regressions"), o.baseline_path,
                       first_few(regressed)),
-          missing_results(d, o.baseline_path)};
+          std::move(note)};
 }
 
 // The failure line of a run without a baseline ("" when every test passed or was skipped).
@@ -121,7 +116,7 @@ ClosingReport closing_report(const std::vector<TestResult>& results, const Summa
   ClosingReport c;
   if (!o.quiet) append_causes_and_slowest(c.text, results, o);
   if (o.baseline_path.empty()) c.failure = problems_line(results, o.strict);
-  else std::tie(c.failure, c.missing) = append_baseline(c.text, results, o);
+  else std::tie(c.failure, c.baseline) = append_baseline(c.text, results, o);
   c.failed = !c.failure.empty();
   if (results.empty()) c.text += o.no_tests + "\n";
   c.text += fmt::format("{}{}\n", o.quiet ? "" : "\n", summary_line(summary));

@@ -10,6 +10,7 @@
 
 #include "suite/baseline.h"
 #include "suite/outcome.h"
+#include "suite/report.h"
 
 namespace onnxrun {
 
@@ -33,11 +34,15 @@ struct ClosingReport {
   // When failed: the one line that says why, for stderr ("2 of 6 tests did not pass:
   // bad/test_fail (failed), ..."; "1 regression against base.json: good (passed -> failed)").
   std::string failure;
-  // The baseline tests gone from the run (a regression each), for the --json and --junit
-  // reports: named in the run's terms, with the baseline's model and outcome.
-  std::vector<TestResult> missing;
+  // With a baseline: its regressions and the baseline tests gone from the run, for the
+  // --json and --junit reports (path empty: none).
+  BaselineNote baseline;
 };
 ClosingReport closing_report(const std::vector<TestResult>& results, const Summary& summary,
                              const ClosingOptions& options);
+// What the reports say of the baseline: null without one.
+inline const BaselineNote* baseline_note(const ClosingReport& c) {
+  return c.baseline.path.empty() ? nullptr : &c.baseline;
+}
 
 }  // namespace onnxrun

@@ -47,7 +47,16 @@ std::string test_report_json(const RunInfo& info, const Summary& s, const std::v
   if (baseline) {
     nlohmann::ordered_json missing = nlohmann::ordered_json::array();
     for (const TestResult& r : baseline->missing) missing.push_back(result_to_json(r));
-    j["baseline"] = {{"path", baseline->path}, {"missing", missing}};
+    nlohmann::ordered_json regressions = nlohmann::ordered_json::array();
+    for (const BaselineChange& c : baseline->regressions) {
+      nlohmann::ordered_json r = {{"name", c.name},
+                                  {"before", c.new_test ? nlohmann::ordered_json() : outcome_name(c.before)},
+                                  {"now", outcome_name(c.now)},
+                                  {"change", describe_change(c)}};
+      if (c.baseline_sets) r.update({{"sets", c.sets}, {"baseline_sets", c.baseline_sets}});
+      regressions.push_back(std::move(r));
+    }
+    j["baseline"] = {{"path", baseline->path}, {"regressions", regressions}, {"missing", missing}};
   }
   nlohmann::ordered_json summary;
   summary["total"] = s.total;

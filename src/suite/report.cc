@@ -127,12 +127,26 @@ ReportStamp report_stamp_now() {
 }
 
 std::string junit_report(const Summary& s, const std::vector<TestResult>& results, bool strict,
-                         const ReportStamp& stamp, const std::vector<TestResult>& missing) {
-  const size_t failures = s.count(Outcome::kFailed) + missing.size();
+                         const ReportStamp& stamp, const BaselineNote* baseline) {
+  const std::vector<TestResult> none;
+  const std::vector<TestResult>& missing = baseline ? baseline->missing : none;
+  // A regression by the baseline that the outcome alone would show as a pass or a skip.
+  std::map<std::string, std::string> regressed;
+  for (const BaselineChange& c : baseline ? baseline->regressions : std::vector<BaselineChange>{})
+    regressed.emplace(c.name, describe_change(c));
+  auto shown_regressed = [&](const TestResult& r) {
+    return is_problem(r.outcome, strict) ? regressed.end() : regressed.find(r.name);
+  };
+  size_t failures = s.count(Outcome::kFailed) + missing.size();
   const size_t total = s.total + missing.size();
   size_t errors = s.count(Outcome::kError) + s.count(Outcome::kTimeout) + s.count(Outcome::kCrashed);
   size_t skipped = s.count(Outcome::kUnsupported) + s.count(Outcome::kNoData);
   if (strict) errors += std::exchange(skipped, 0);
+  for (const TestResult& r : results)
+    if (shown_regressed(r) != regressed.end()) {
+      ++failures;
+      skipped -= r.outcome != Outcome::kPassed;
+    }
   std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x += fmt::format("<testsuites name=\"onnx-run\" tests=\"{}\" failures=\"{}\" errors=\"{}\" time=\"{:.3f}\">\n", total,
                    failures, errors, s.seconds);
@@ -145,21 +159,25 @@ std::string junit_report(const Summary& s, const std::vector<TestResult>& result
     const std::string type(outcome_name(r.outcome));
     const std::string msg = xml_escape(first_line(r.message));
     std::string body;
-    switch (r.outcome) {
-      case Outcome::kPassed: break;
-      case Outcome::kFailed:
-        body = fmt::format("      <failure type=\"failed\" message=\"{}\">{}</failure>\n", msg, xml_escape(r.message));
-        break;
-      case Outcome::kUnsupported:
-      case Outcome::kNoData:
-        if (!strict) {
-          body = fmt::format("      <skipped type=\"{}\" message=\"{}: {}\"/>\n", type, type, msg);
+    if (const auto it = shown_regressed(r); it != regressed.end()) {
+      const std::string why = xml_escape(fmt::format("{} (against {})", it->second, baseline->path));
+      body = fmt::format("      <failure type=\"regression\" message=\"{}\">{}</failure>\n", why, why);
+    } else switch (r.outcome) {
+        case Outcome::kPassed: break;
+        case Outcome::kFailed:
+          body =
+              fmt::format("      <failure type=\"failed\" message=\"{}\">{}</failure>\n", msg, xml_escape(r.message));
           break;
-        }
-        [[fallthrough]];
-      default:
-        body = fmt::format("      <error type=\"{}\" message=\"{}\">{}</error>\n", type, msg, xml_escape(r.message));
-    }
+        case Outcome::kUnsupported:
+        case Outcome::kNoData:
+          if (!strict) {
+            body = fmt::format("      <skipped type=\"{}\" message=\"{}: {}\"/>\n", type, type, msg);
+            break;
+          }
+          [[fallthrough]];
+        default:
+          body = fmt::format("      <error type=\"{}\" message=\"{}\">{}</error>\n", type, msg, xml_escape(r.message));
+      }
     // A test's warnings (a pass's too) where CI shows a test's own stderr, a line each:
     // a warning's newlines are a name's, escaped as on stderr.
     if (!r.warnings.empty()) {
@@ -178,8 +196,8 @@ std::string junit_report(const Summary& s, const std::vector<TestResult>& result
 }
 
 void write_junit_report(const WriteTarget& target, const Summary& s, const std::vector<TestResult>& results,
-                        bool strict, const ReportStamp& stamp, const std::vector<TestResult>& missing) {
-  write_text_file(target, junit_report(s, results, strict, stamp, missing));
+                        bool strict, const ReportStamp& stamp, const BaselineNote* baseline) {
+  write_text_file(target, junit_report(s, results, strict, stamp, baseline));
 }
 
 }  // namespace onnxrun

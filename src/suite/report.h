@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/output_folder.h"
+#include "suite/baseline.h"
 #include "suite/outcome.h"
 
 namespace onnxrun {
@@ -51,11 +52,14 @@ struct MergeInfo {
   std::vector<std::string> missing;  // slices of 1..N that no report holds, "K/N"
 };
 
-// A run compared with a baseline: the baseline tests gone from the run (a regression
-// each; closing_report.h ClosingReport::missing), which its tests cannot show.
+// A run compared with a baseline (closing_report.h): its regressions, which a test's own
+// outcome may not show (a pass over fewer test sets than the baseline's, a skip where the
+// baseline passed), and the baseline tests gone from the run (a regression each), which
+// its tests cannot show.
 struct BaselineNote {
-  std::string path;                 // the --baseline
-  std::vector<TestResult> missing;  // named in the run's terms, with the baseline's outcome
+  std::string path;                         // the --baseline
+  std::vector<BaselineChange> regressions;  // of the run's tests, in their order
+  std::vector<TestResult> missing;          // named in the run's terms, with the baseline's outcome
 };
 
 // The --json report (test_report_json, suite/json_documents.h), written atomically: in
@@ -81,12 +85,15 @@ ReportStamp report_stamp_now();
 // test a <testcase> whose classname is the folder part of its name ("." for a test at
 // the top) and whose name is the rest; failed -> <failure>, error/timeout/crashed ->
 // <error> (type says which), unsupported and no data -> <skipped> (<error> if strict).
-// A baseline test gone from the run (`missing`) is a <testcase> too, whose <failure
-// type="missing"> says so: a test deleted from the corpus does not vanish from CI's view.
+// Against a baseline, a regressed test that would be a pass or a skip is a <failure
+// type="regression"> saying what changed, so that the report is as red as the exit
+// status; a baseline test gone from the run (`missing`) is a <testcase> too, whose
+// <failure type="missing"> says so: a test deleted from the corpus does not vanish from
+// CI's view.
 std::string junit_report(const Summary& summary, const std::vector<TestResult>& results, bool strict,
-                         const ReportStamp& stamp, const std::vector<TestResult>& missing = {});
+                         const ReportStamp& stamp, const BaselineNote* baseline = nullptr);
 // Written as write_json_report's.
 void write_junit_report(const WriteTarget& target, const Summary& summary, const std::vector<TestResult>& results,
-                        bool strict, const ReportStamp& stamp, const std::vector<TestResult>& missing = {});
+                        bool strict, const ReportStamp& stamp, const BaselineNote* baseline = nullptr);
 
 }  // namespace onnxrun

@@ -215,17 +215,44 @@ TEST_CASE("a test that runs fewer test sets than its baseline is a regression, t
   REQUIRE(sets_of(d.file("base.json"))["two"] == 2);
 
   fs::remove_all(d.file("t/two/test_data_set_1"));  // it passes, on half its data
-  const auto r = run_cli({"test", d.file("t"), "--baseline", d.file("base.json"), "--json", d.file("r.json"),
-                          "--update-baseline", d.file("up.json")});
+  const auto r = run_cli({"test", d.file("t"), "--baseline", d.file("base.json"), "--json", d.file("r.json"), "--junit",
+                          d.file("r.xml"), "--update-baseline", d.file("up.json")});
   CHECK_EXIT(r, 1);  // it exited 0: passed -> passed
-  const std::string why = "two (passed -> passed, ran 1 of the baseline's 2 test sets)";
-  CHECK_THAT(r.out, Contains("Regressions against " + d.file("base.json") +
-                             " (1):\n  two: passed -> passed, ran 1 of the baseline's 2 test sets\n"));
-  CHECK(r.err == "onnx-run: 1 regression against " + d.file("base.json") + ": " + why + "\n");
+  const std::string change = "passed -> passed, ran 1 of the baseline's 2 test sets";
+  CHECK_THAT(r.out, Contains("Regressions against " + d.file("base.json") + " (1):\n  two: " + change + "\n"));
+  CHECK(r.err == "onnx-run: 1 regression against " + d.file("base.json") + ": two (" + change + ")\n");
   CHECK(sets_of(d.file("r.json"))["two"] == 1);
   CHECK(sets_of(d.file("up.json"))["two"] == 2);  // not accepted by updating
+  auto xml_text = [](std::string s) {
+    for (size_t at = 0; (at = s.find_first_of("'>", at)) != std::string::npos;)
+      s.replace(at, 1, s[at] == '>' ? "&gt;" : "&apos;");
+    return s;
+  };
+  // The reports CI publishes are as red as the exit status: the JUnit said 0 failures,
+  // the JSON only "passed".
+  auto check_reports = [&](const std::string& json, const std::string& xml, const std::string& now,
+                           const std::string& what) {
+    const auto regressions = read_json_file(json)["baseline"]["regressions"];
+    REQUIRE(regressions.size() == 1);
+    CHECK(regressions[0] == nlohmann::json{{"name", "two"},
+                                           {"before", "passed"},
+                                           {"now", now},
+                                           {"change", what},
+                                           {"sets", what.find("ran 1") != std::string::npos ? 1 : 0},
+                                           {"baseline_sets", 2}});
+    const std::string x = read_file(xml);
+    CHECK_THAT(x, Contains("tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"0\""));
+    CHECK_THAT(x,
+               Contains("name=\"two\" time=") && Contains("<failure type=\"regression\" message=\"" + xml_text(what) +
+                                                          " (against " + d.file("base.json") + ")\""));
+    CHECK_EXIT(run_process({"/usr/bin/xmllint", "--noout", "--schema",
+                            std::string(ONNXRUN_SOURCE_DIR) + "/tests/data/junit/junit-xunit-rules.xsd", xml}),
+               0);
+  };
+  check_reports(d.file("r.json"), d.file("r.xml"), "passed", change);
   // Sharded and merged: the same verdict.
-  std::vector<std::string> merge{"report", "merge", "--baseline", d.file("base.json")};
+  std::vector<std::string> merge{"report", "merge",          "--baseline", d.file("base.json"),
+                                 "--json", d.file("m.json"), "--junit",    d.file("m.xml")};
   for (int k = 1; k <= 2; ++k) {
     const std::string json = d.file("s" + std::to_string(k) + ".json");
     run_cli({"test", d.file("t"), "-q", "--shard", std::to_string(k) + "/2", "--json", json});
@@ -234,11 +261,15 @@ TEST_CASE("a test that runs fewer test sets than its baseline is a regression, t
   const auto merged = run_cli(merge);
   CHECK_EXIT(merged, 1);
   CHECK(merged.err == r.err);
+  check_reports(d.file("m.json"), d.file("m.xml"), "passed", change);
 
   fs::remove_all(d.file("t/two/test_data_set_0"));  // all its data gone: no data, skipped
-  const auto none = run_cli({"test", d.file("t"), "-q", "--baseline", d.file("base.json")});
+  const auto none = run_cli({"test", d.file("t"), "-q", "--baseline", d.file("base.json"), "--json", d.file("r.json"),
+                             "--junit", d.file("r.xml")});
   CHECK_EXIT(none, 1);
   CHECK_THAT(none.err, Contains("two (passed -> no data, ran 0 of the baseline's 2 test sets)"));
+  // A skip in JUnit's terms, but a regression: a failure, not <skipped>.
+  check_reports(d.file("r.json"), d.file("r.xml"), "no data", "passed -> no data, ran 0 of the baseline's 2 test sets");
 
   // More sets than the baseline's: no regression, and the update raises the count.
   for (int k = 0; k < 3; ++k)
