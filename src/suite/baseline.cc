@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -133,17 +134,56 @@ NamePrefixes name_prefixes(const RunScope& scope, const std::vector<TestResult>&
   return prefixes;
 }
 
+// Whether `parts` begins with `prefix`.
+bool starts_with(const std::vector<std::string>& parts, const std::vector<std::string>& prefix) {
+  return parts.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), parts.begin());
+}
+
+// Where the baseline's tree lies in this run's: for each pair of tests both know by
+// absolute paths, the folders above the end their paths share (the baseline's, this
+// run's); the same folder on both sides, always: a tree that did not move.
+using TreeMoves = std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>;
+TreeMoves tree_moves(const RunScope& scope, const std::vector<TestResult>& baseline,
+                     const std::vector<std::optional<size_t>>& match) {
+  TreeMoves moves{{{}, {}}};
+  for (size_t i = 0; i < match.size(); ++i) {
+    if (!match[i] || !fs::path(baseline[*match[i]].model).is_absolute()) continue;
+    std::vector<std::string> base = parts_of(identity_of(baseline[*match[i]])), run = parts_of(scope.selected[i]);
+    while (!base.empty() && !run.empty() && base.back() == run.back()) base.pop_back(), run.pop_back();
+    auto move = std::make_pair(std::move(base), std::move(run));
+    if (std::find(moves.begin(), moves.end(), move) == moves.end()) moves.push_back(std::move(move));
+  }
+  return moves;
+}
+
+// The name discovery gives the model at `model` (path components) below the folder PATH
+// `path`: its folder's path below PATH (the PATH's own name for its own model.onnx), or
+// the file's without ".onnx"; a folder without a model (data.json) by its path.
+std::string name_below(const std::vector<std::string>& path, std::vector<std::string> model) {
+  if (model.back() == "model.onnx") model.pop_back();
+  else if (fs::path(model.back()).extension() == ".onnx") model.back() = fs::path(model.back()).stem().string();
+  if (model.size() == path.size()) return path.empty() ? "" : path.back();
+  return joined({}, model, path.size());
+}
+
 // The baseline tests that are missing from this run (RunScope): for each, its name in
 // this run's terms, or nullopt (met, or not selected). `met`: matched by a run test.
+// Where the baseline recorded absolute model paths, a test is put in this run's tree
+// (tree_moves) and named as discovery would name it below the PATH it lies under;
+// otherwise by the names of the tests both know (name_prefixes).
 std::vector<std::optional<std::string>> missing_names(const std::vector<TestResult>& baseline,
                                                       const std::vector<bool>& met, const RunScope* scope) {
   std::vector<std::optional<std::string>> missing(baseline.size());
   if (!scope) return missing;
   // A baseline test that a selected test of another slice is, is there: not missing.
   std::vector<bool> there = met;
-  for (const auto& m : match_baseline(scope->selected, baseline))
+  const std::vector<std::optional<size_t>> selected_match = match_baseline(scope->selected, baseline);
+  for (const auto& m : selected_match)
     if (m) there[*m] = true;
   const NamePrefixes prefixes = name_prefixes(*scope, baseline);
+  const TreeMoves moves = tree_moves(*scope, baseline, selected_match);
+  std::vector<std::vector<std::string>> folders;  // the PATHs typed
+  for (const std::string& p : scope->paths) folders.push_back(parts_of({"", normal(p).string()}));
   const NameSelector selector(Selection{scope->filter, scope->exclude});
   auto keeps = [&](const std::string& name) {
     const int slice = scope->shard_count > 0 ? shard_of(name, scope->shard_count) + 1 : 0;
@@ -152,6 +192,20 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
   };
   for (size_t b = 0; b < baseline.size(); ++b) {
     if (there[b]) continue;
+    if (fs::path(baseline[b].model).is_absolute()) {
+      const std::vector<std::string> at = parts_of(identity_of(baseline[b]));
+      for (const auto& [from, to] : moves) {
+        if (missing[b] || !starts_with(at, from)) continue;
+        std::vector<std::string> here = to;
+        here.insert(here.end(), at.begin() + static_cast<std::ptrdiff_t>(from.size()), at.end());
+        for (const std::vector<std::string>& folder : folders)
+          if (here.size() > folder.size() && starts_with(here, folder) && keeps(name_below(folder, here))) {
+            missing[b] = name_below(folder, here);
+            break;
+          }
+      }
+      continue;
+    }
     const std::vector<std::string> parts = name_parts(baseline[b].name);
     for (const auto& [base_prefix, run_prefix] : prefixes) {
       if (parts.size() <= base_prefix.size() || !std::equal(base_prefix.begin(), base_prefix.end(), parts.begin()))
@@ -207,6 +261,24 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
       }
       break;
     }
+  }
+  // A match of two paths that differ says the baseline's tree was moved: from the folder
+  // above the shared end, where the baseline ran, to where this run finds it. It was not
+  // moved when this run's own tests lie in that folder: the tree is still there, and a
+  // test of the same end in another folder of it is another test (a new "sub" under
+  // tree/x is not the baseline's tree/sub). Relative paths (older reports) say nothing.
+  std::set<std::string> run_folders;  // every folder above a run test's model
+  for (const TestIdentity& t : tests) {
+    const std::vector<std::string> parts = parts_of(t);
+    if (fs::path(t.model).is_absolute())
+      for (size_t k = 1; k < parts.size(); ++k) run_folders.insert(suffix_key({parts.begin(), parts.begin() + k}, k));
+  }
+  for (size_t i = 0; i < tests.size(); ++i) {
+    if (!match[i] || !fs::path(baseline[*match[i]].model).is_absolute()) continue;
+    const std::vector<std::string> base = parts_of(identity_of(baseline[*match[i]]));
+    if (base == parts_of(tests[i])) continue;
+    const size_t root = base.size() - length[i];
+    if (run_folders.count(suffix_key({base.begin(), base.begin() + root}, root))) match[i].reset();
   }
   // Two run tests claiming one baseline test: the longer suffix keeps it, a tie neither.
   std::unordered_map<size_t, std::vector<size_t>> claims;
@@ -285,13 +357,6 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   for (size_t b = 0; b < baseline.size(); ++b)
     if (!met[b] && !missing[b]) out.push_back(baseline[b]);
   return out;
-}
-
-std::string describe_change(const BaselineChange& c) {
-  if (c.new_test) return fmt::format("new test, {}", outcome_name(c.now));
-  const std::string outcomes = fmt::format("{} -> {}", outcome_name(c.before), outcome_name(c.now));
-  if (c.baseline_sets == 0) return outcomes;
-  return fmt::format("{}, ran {} of the baseline's {} test sets", outcomes, c.sets, c.baseline_sets);
 }
 
 }  // namespace onnxrun

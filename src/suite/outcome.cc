@@ -40,4 +40,11 @@ std::string summary_line(const Summary& s) {
       s.count(Outcome::kCrashed), count(s.total, "test", "tests"), s.seconds);
 }
 
+std::string describe_change(const BaselineChange& c) {
+  if (c.new_test) return fmt::format("new test, {}", outcome_name(c.now));
+  const std::string outcomes = fmt::format("{} -> {}", outcome_name(c.before), outcome_name(c.now));
+  if (c.baseline_sets == 0) return outcomes;
+  return fmt::format("{}, ran {} of the baseline's {} test sets", outcomes, c.sets, c.baseline_sets);
+}
+
 }  // namespace onnxrun

@@ -71,4 +71,18 @@ Summary summarize(const std::vector<TestResult>& results, double wall_seconds);
 // "1 test" in the singular.
 std::string summary_line(const Summary& s);
 
+// A test's change against a baseline (suite/baseline.h), as the reports say it.
+struct BaselineChange {
+  std::string name;
+  Outcome before = Outcome::kPassed;  // baseline outcome (for a new test: as now)
+  Outcome now = Outcome::kPassed;
+  bool new_test = false;  // absent from the baseline
+  // Fewer test sets ran than the baseline recorded (sets deleted, or all of them: no
+  // data): a regression whatever the outcome. Both counts then; 0 otherwise.
+  int sets = 0, baseline_sets = 0;
+};
+// "passed -> failed", "passed -> passed, ran 1 of the baseline's 2 test sets", "new test,
+// error": what changed, as every report says it.
+std::string describe_change(const BaselineChange& c);
+
 }  // namespace onnxrun

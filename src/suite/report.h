@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "io/output_folder.h"
-#include "suite/baseline.h"
 #include "suite/outcome.h"
 
 namespace onnxrun {

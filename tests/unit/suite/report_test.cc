@@ -366,6 +366,55 @@ TEST_CASE("a baseline test the run selects that is gone is missing, and one it d
   CHECK(compare_with_baseline(now, baseline, false, &scope).missing.empty());
 }
 
+// Reports record absolute model paths: a baseline test is put in this run's tree by them
+// and named as discovery would name it there, and a test of the same end elsewhere in a
+// tree that is still here is another test.
+TEST_CASE("absolute paths: missing tests named where this run finds them, a tree still here not moved",
+          "[suite][baseline]") {
+  auto diff = [](const std::vector<TestResult>& now, const std::vector<TestResult>& baseline,
+                 std::vector<std::string> paths, const std::string& filter = "") {
+    RunScope scope;
+    for (const TestResult& r : now) scope.selected.push_back(identity_of(r));
+    scope.paths = std::move(paths);
+    scope.filter = filter;
+    return compare_with_baseline(now, baseline, false, &scope);
+  };
+  auto missing_names = [](const BaselineDiff& d) {
+    std::vector<std::string> names;
+    for (const MissingTest& m : d.missing) names.push_back(m.name);
+    return names;
+  };
+  // The PATH is a model folder with tests below it: those deleted are missing (they were
+  // "not run": the PATH's own test taught nothing of the names below it).
+  const std::vector<TestResult> folder = {at("p", "/t/p/model.onnx"), at("sub", "/t/p/sub/model.onnx"),
+                                          at("a", "/t/p/a.onnx", Outcome::kFailed)};
+  BaselineDiff d = diff({at("p", "/t/p/model.onnx")}, folder, {"/t/p"});
+  CHECK(missing_names(d) == std::vector<std::string>{"sub", "a"});
+  // That baseline, run from the parent and filtered: p/sub is its name here, and selected.
+  d = diff({at("p", "/t/p/model.onnx")}, folder, {"/t"}, "^p");
+  CHECK(missing_names(d) == std::vector<std::string>{"p/sub", "p/a"});
+  // The tree checked out elsewhere: the tests both know say where it went.
+  const std::vector<TestResult> ci = {at("good", "/ci/1/tree/good/model.onnx"),
+                                      at("gone", "/ci/1/tree/gone/model.onnx"),
+                                      at("x/other", "/ci/1/other/x/model.onnx")};
+  d = diff({at("good", "/ci/2/tree/good/model.onnx")}, ci, {"/ci/2/tree"});
+  CHECK(d.matched == 1);
+  CHECK(missing_names(d) == std::vector<std::string>{"gone"});
+  CHECK(d.not_run == 1);
+  // Written by `test /t/tree` (sub a known failure); a new failing x/sub run by `test
+  // /t/tree/x` is not tree/sub: the tree is still here (x/keep is), so nothing moved.
+  const std::vector<TestResult> tree = {at("sub", "/t/tree/sub/model.onnx", Outcome::kFailed),
+                                        at("x/keep", "/t/tree/x/keep/model.onnx")};
+  d = diff({at("keep", "/t/tree/x/keep/model.onnx"), at("sub", "/t/tree/x/sub/model.onnx", Outcome::kFailed)}, tree,
+           {"/t/tree/x"});
+  CHECK(d.matched == 1);
+  REQUIRE(d.regressions.size() == 1);
+  CHECK(d.regressions[0].name == "sub");
+  CHECK(d.regressions[0].new_test);
+  // Alone, it still lies in the folder the baseline ran: not a move either.
+  CHECK(matched_names({at("sub", "/t/tree/x/sub/model.onnx")}, tree) == std::vector<std::string>{""});
+}
+
 TEST_CASE("a report without \"sets\" reads as not recorded, and is written back so", "[suite][baseline]") {
   nlohmann::json j = result_to_json(result("a", Outcome::kPassed));
   CHECK(j["sets"] == 0);
