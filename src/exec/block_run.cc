@@ -35,21 +35,22 @@ std::vector<Tensor> made_values(const Node& n) {
 }
 
 // Node `n`'s outputs, from what is known of its inputs: a pointwise op broadcasts, so an
-// output is of the blocks' size when an input is, with the greatest rank among them (a
-// one-element constant of higher rank adds leading 1s), and one element otherwise; its
-// type is the op's rule's. False when the node cannot run so.
+// output is of the blocks' size when a shaping input (OpDef::shaping_inputs) is, with the
+// greatest rank among them (a one-element constant of higher rank adds leading 1s), and
+// one element otherwise; its type is the op's rule's. False when the node cannot run so.
 bool plan_node(const Node& n, const Shape& shape, std::map<std::string, Known>& known) {
   std::vector<std::optional<DType>> in_types;
   size_t rank = 0;
   bool block_sized = false;
-  for (const std::string& name : n.inputs) {
-    if (name.empty()) {  // an absent optional input
+  for (size_t k = 0; k < n.inputs.size(); ++k) {
+    if (n.inputs[k].empty()) {  // an absent optional input
       in_types.emplace_back();
       continue;
     }
-    const auto it = known.find(name);
+    const auto it = known.find(n.inputs[k]);
     if (it == known.end()) return false;
     in_types.push_back(it->second.dtype);
+    if (k >= n.op->shaping_inputs) continue;
     rank = std::max(rank, it->second.value.shape.size());
     block_sized |= it->second.value.block_sized;
   }

@@ -1,4 +1,7 @@
 #include "ops/op_families.h"
+
+#include <algorithm>
+
 #include "ops/registry.h"
 
 namespace onnxrun {
@@ -18,6 +21,7 @@ std::vector<OpDef> op_versions(const OpDef& common, std::vector<OpDef> rows) {
     row.elementwise = row.elementwise || common.elementwise;
     row.pointwise = row.pointwise || common.pointwise || row.elementwise;
     row.in_place = row.in_place || common.in_place;
+    row.shaping_inputs = std::min(row.shaping_inputs, common.shaping_inputs);
     row.constant = row.constant || common.constant;
     if (!row.body) row.body = common.body;
     if (row.patterns.empty()) row.patterns = common.patterns;

@@ -134,7 +134,8 @@ std::vector<OpDef> cast_ops() {
                    .min_inputs = 2,
                    .outputs = {"T2"},
                    .make_kernel = [](const OpDef&, const AttributeMap&) { return std::make_unique<CastLikeKernel>(); },
-                   .pointwise = true},
+                   .pointwise = true,
+                   .shaping_inputs = 1},
                   {
                       {.since = 15},
                       {.since = 19, .attrs = {saturate}},

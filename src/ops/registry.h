@@ -146,6 +146,9 @@ struct OpDef {
   // nodes over same-shape inputs may run block by block (exec/block_run.h). Implied by
   // elementwise.
   bool pointwise = false;
+  // How many of the inputs, from the first, broadcast into the outputs' shape; those after
+  // give only a type (CastLike's second input: its output has its first input's shape).
+  size_t shaping_inputs = SIZE_MAX;
   // The kernel may write its output into an input the executor hands over (the input's
   // last use). Without it the executor never hands an input over.
   bool in_place = false;

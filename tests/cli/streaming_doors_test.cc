@@ -54,6 +54,19 @@ std::string body_model(const std::string& dir) {
   return save_model(m, dir + "/body.onnx");
 }
 
+// z = Mul(x, CastLike(0.5, x)): the CastLike output has its first input's shape, one
+// element, as a dumped value and, with `scalar_output`, as a graph output too.
+std::string cast_like_model(const std::string& dir, bool scalar_output) {
+  onnx::ModelProto m = make_model(16);
+  add_symbolic_input(m, "x", TP::FLOAT, {"a", "b"});
+  add_output(m, "z", TP::FLOAT, {-1, -1});
+  if (scalar_output) add_output(m, "ac", TP::FLOAT, {});
+  add_tensor_attr(*add_node(m, "Constant", {}, {"a"}, "half"), "value", float_tensor("", {}, {0.5f}));
+  add_node(m, "CastLike", {"a", "x"}, {"ac"}, "cast");
+  add_node(m, "Mul", {"x", "ac"}, {"z"}, "mul");
+  return save_model(m, dir + (scalar_output ? "/cast_like_out.onnx" : "/cast_like.onnx"));
+}
+
 // Values of every kind: mostly ordinary, some NaN, infinities, signed zeros, subnormals
 // and extremes, as random bits give them.
 Tensor sample(DType dtype, const Shape& shape, uint32_t seed) {
@@ -262,6 +275,16 @@ TEST_CASE("every door prints and writes the same for a test set, whole or block 
     write_file(set + "/output_0.pb", y);
     check_every_door(model, {"-d", set}, true, 1);
   }
+}
+
+// CastLike's output was planned as block-sized, like its second input: a block run wrote
+// 8 bytes where it expected the whole tensor ("internal error: ... 32 bytes of data
+// written, 8000000 expected"), in every door.
+TEST_CASE("a scalar CastLike makes of a block-sized input is one element, dumped or an output", "[cli][streaming]") {
+  TempDir dir;
+  const auto x = write_input(dir, "x", sample(DType::kFloat, {700, 1001}, 5), "npy");
+  check_every_door(cast_like_model(dir.path(), false), x, true);
+  check_every_door(cast_like_model(dir.path(), true), x, false);  // a scalar output: whole
 }
 
 TEST_CASE("a run that cannot go block by block says so with -v and runs whole", "[cli][streaming]") {
