@@ -87,12 +87,13 @@ namespace {
 std::string operator_name(const OperatorUse& u) { return (u.domain == "ai.onnx" ? "" : u.domain + ".") + u.op_type; }
 }  // namespace
 
-std::vector<std::string> not_runnable_because(const std::vector<OperatorUse>& uses) {
+std::vector<std::string> not_runnable_because(const Graph& g, const std::vector<OperatorUse>& uses) {
   std::vector<std::string> why;
   for (const OperatorUse& u : uses)
     if (u.unsupported)
       why.push_back(fmt::format("{} ({} node{}): {}{}", operator_name(u), u.unsupported, u.unsupported == 1 ? "" : "s",
                                 u.invalid ? "invalid model: " : "", u.reason));
+  for (const std::string& p : g.problems) why.push_back("invalid model: " + p);
   return why;
 }
 
@@ -183,7 +184,7 @@ std::string describe_model_text(const Model& m, bool all) {
                      joined(f.outputs),
                      function_attribute_names(f).empty() ? "" : "  attributes: " + joined(function_attribute_names(f)),
                      joined(function_body_ops(f), " ")));
-  const std::vector<std::string> why = not_runnable_because(ops);
+  const std::vector<std::string> why = not_runnable_because(g, ops);
   if (why.empty()) line("runnable:       yes");
   else {
     line("runnable:       no, because:");

@@ -30,8 +30,8 @@ struct OperatorUse {
 };
 std::vector<OperatorUse> operator_uses(const Graph& g);  // by domain, then op_type
 // Why the model cannot run, one line per operator (of operator_uses) with unsupported
-// nodes; empty when it can.
-std::vector<std::string> not_runnable_because(const std::vector<OperatorUse>& uses);
+// nodes, then one per problem of the graph itself (Graph::problems); empty when it can.
+std::vector<std::string> not_runnable_because(const Graph& g, const std::vector<OperatorUse>& uses);
 // Inputs that an initializer of the same name backs: constants, not something to feed.
 bool has_initializer(const Graph& g, const ValueInfo& input);
 

@@ -66,6 +66,10 @@ struct Graph {
   std::map<std::string, Tensor> initializers;
   std::vector<Node> nodes;                       // topological order
   std::map<std::string, int64_t> opset_imports;  // canonical domain -> version
+  // Loaded with LoadOptions::keep_unsupported: what makes the model invalid beyond its
+  // nodes' own problems ("graph output 'y' is declared double but computed as float"),
+  // which a load without it throws.
+  std::vector<std::string> problems;
 
   // Inputs a caller must feed: declared inputs with no initializer, in order.
   std::vector<const ValueInfo*> required_inputs() const;

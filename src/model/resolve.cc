@@ -112,9 +112,11 @@ void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) 
   }
   for (const ValueInfo& v : g.outputs) {
     auto t = types[v.name];
-    if (v.dtype && t && *v.dtype != *t && !keep_unsupported)
-      fail(ErrorKind::kInvalid, "graph output '{}' is declared {} but computed as {}", v.name, dtype_name(*v.dtype),
-           dtype_name(*t));
+    if (!v.dtype || !t || *v.dtype == *t) continue;
+    const std::string problem = fmt::format("graph output '{}' is declared {} but computed as {}", v.name,
+                                            dtype_name(*v.dtype), dtype_name(*t));
+    if (!keep_unsupported) fail(ErrorKind::kInvalid, "{}", problem);
+    g.problems.push_back(problem);
   }
 }
 

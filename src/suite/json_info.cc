@@ -132,8 +132,9 @@ std::string info_json(const Model& m, const std::optional<Fusion>& fusion) {
   j["functions"] = json_array(m.functions, json_function);
   const std::vector<OperatorUse> uses = operator_uses(g);
   j["operators"] = json_array(uses, json_operator);
-  j["runnable"] = unsupported_node_count(g) == 0;
-  j["not_runnable_because"] = not_runnable_because(uses);
+  const std::vector<std::string> why = not_runnable_because(g, uses);
+  j["runnable"] = why.empty();
+  j["not_runnable_because"] = why;
   j["fusion"] = fusion ? json_fusion(*fusion) : ordered_json(nullptr);
   return json_text(j, 2);
 }

@@ -132,3 +132,22 @@ TEST_CASE("info says a model that can run is runnable, with no reasons", "[descr
   CHECK(json["not_runnable_because"].dump() == "[]");
   CHECK(json["operators"][0]["reason"].is_null());
 }
+
+// info said "runnable: yes" for a model every run refuses: its output declared double,
+// LeakyRelu of a float computes float.
+TEST_CASE("info says a graph output of another type than declared makes the model not runnable", "[describe]") {
+  onnx::ModelProto p = test::make_model(16);
+  test::add_input(p, "x", onnx::TensorProto::FLOAT, {4});
+  test::add_output(p, "y", onnx::TensorProto::DOUBLE, {4});
+  test::add_node(p, "LeakyRelu", {"x"}, {"y"}, "lr");
+  const std::string bytes = p.SerializeAsString();
+  const std::string why = "graph output 'y' is declared double but computed as float";
+  CHECK_THROWS_WITH(load_model_from_bytes(bytes.data(), bytes.size(), "."), Catch::Contains(why));
+  LoadOptions keep;
+  keep.keep_unsupported = true;
+  const Model m = load_model_from_bytes(bytes.data(), bytes.size(), ".", keep);
+  CHECK_THAT(describe_model_text(m), Catch::Contains("runnable:       no, because:\n  invalid model: " + why + "\n"));
+  const auto json = nlohmann::json::parse(info_json(m));
+  CHECK(json["runnable"] == false);
+  CHECK(json["not_runnable_because"] == nlohmann::json::array({"invalid model: " + why}));
+}
