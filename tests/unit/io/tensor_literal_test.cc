@@ -19,6 +19,13 @@ TEST_CASE("literal lists give values and shape", "[literal]") {
   CHECK(element_as_double(t, 3) == 40);
   CHECK(std::isnan(element_as_double(t, 4)));
   CHECK(element_as_double(t, 5) == -std::numeric_limits<double>::infinity());
+  // -nan keeps its sign, in every float type, as numpy's -np.nan does (it lost it).
+  for (DType d : {DType::kFloat, DType::kDouble, DType::kFloat16, DType::kBFloat16}) {
+    CAPTURE(dtype_name(d));
+    const Tensor n = parse_tensor_literal("[-nan, nan]", d, std::nullopt, "x");
+    CHECK((std::isnan(element_as_double(n, 0)) && std::signbit(element_as_double(n, 0))));
+    CHECK((std::isnan(element_as_double(n, 1)) && !std::signbit(element_as_double(n, 1))));
+  }
   CHECK(parse_tensor_literal("[]", DType::kInt64, std::nullopt, "x").shape() == Shape{0});
   CHECK(parse_tensor_literal("[[],[]]", DType::kInt64, std::nullopt, "x").shape() == Shape{2, 0});
   CHECK(parse_tensor_literal("[7]", DType::kInt32, Shape{}, "x").shape().empty());
