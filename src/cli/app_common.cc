@@ -46,11 +46,11 @@ void add_common_options(CLI::App& app, CommonOptions& c, const std::string& thre
 
 void apply_common_options(const CommonOptions& c) {
   setup_logging(c.verbosity);
-  if (!c.max_memory.empty()) set_memory_limit(parse_memory_size(c.max_memory));
+  if (c.max_memory) set_memory_limit(parse_memory_size(*c.max_memory));
 }
 
 void check_common_options(const CommonOptions& c) {
-  if (!c.max_memory.empty()) parse_memory_size(c.max_memory);
+  if (c.max_memory) parse_memory_size(*c.max_memory);
 }
 
 void check_exists(const std::string& path) {

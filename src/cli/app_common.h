@@ -21,8 +21,8 @@ inline constexpr const char* kGlobalGroup = "Global options (before or after the
 // -v/-q, --max-memory and --threads.
 struct CommonOptions {
   Verbosity verbosity;
-  std::string max_memory;  // --max-memory text; empty keeps the default limit
-  unsigned threads = 0;    // --threads; 0: one per core
+  std::optional<std::string> max_memory;  // --max-memory text; none keeps the default limit ("" is refused)
+  unsigned threads = 0;                   // --threads; 0: one per core
 };
 // `threads_help` says what --threads does for this command.
 void add_common_options(CLI::App& app, CommonOptions& c, const std::string& threads_help);

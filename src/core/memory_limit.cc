@@ -77,7 +77,8 @@ void check_memory_fits(size_t bytes, std::string_view what) {
 
 size_t parse_memory_size(std::string_view text) {
   auto bad = [&]() -> size_t {
-    fail(ErrorKind::kUsage, "--max-memory {}: expected a size such as 512M, 4G or a number of bytes", text);
+    fail(ErrorKind::kUsage, "--max-memory {}: expected a size such as 512M, 4G or a number of bytes",
+         text.empty() ? "''" : text);
   };
   size_t i = 0;
   while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;

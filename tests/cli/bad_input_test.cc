@@ -463,6 +463,13 @@ const std::vector<Row>& rows() {
        [](Folder& f) {
          return std::vector<std::string>{f.model(leaky_relu_xy_model()), "--max-memory", "lots"};
        }},
+      // An empty size was taken for no option at all: the default limit, without a word.
+      {"--max-memory empty",
+       2,
+       {"--max-memory '': expected a size"},
+       [](Folder& f) {
+         return std::vector<std::string>{f.model(leaky_relu_xy_model()), "--max-memory", ""};
+       }},
       {"unknown flag",
        2,
        {"--frobnicate"},
