@@ -44,8 +44,9 @@ std::atomic<size_t>& limit_cell() {
 std::atomic<size_t> g_in_use{0};
 
 [[noreturn]] void refuse(size_t bytes, std::string_view what, size_t in_use, size_t limit) {
-  fail(ErrorKind::kSecurity, "{} needs {}, but {} of the memory limit of {} is in use (raise it with --max-memory)",
-       what, format_bytes(bytes), format_bytes(in_use), format_bytes(limit));
+  fail(ErrorKind::kSecurity, "{} needs {}, more than the memory limit of {} leaves{} (raise it with --max-memory)",
+       what, format_bytes(bytes), format_bytes(limit),
+       in_use == 0 ? "" : fmt::format(" with {} in use", format_bytes(in_use)));
 }
 
 }  // namespace
@@ -108,7 +109,7 @@ std::string format_bytes(size_t bytes) {
     v /= 1024;
     ++u;
   }
-  if (u == 0) return fmt::format("{} bytes", bytes);
+  if (u == 0) return fmt::format("{} byte{}", bytes, bytes == 1 ? "" : "s");
   return fmt::format("{:.2f} {} ({} bytes)", v, units[u], bytes);
 }
 

@@ -45,6 +45,15 @@ TEST_CASE("a tensor over the memory limit is refused before allocation, naming t
     CHECK_THAT(e.what(), Catch::Contains("memory limit"));
   }
   CHECK(memory_in_use() == before);
+  // What is in use is said only when some is: "0 bytes of the memory limit of 1 bytes is
+  // in use" read as nonsense.
+  set_memory_limit(before + 1);
+  const std::string limit = format_bytes(before + 1);
+  CHECK_THROWS_WITH(Tensor(DType::kFloat, {2}), "float[2] needs 8 bytes, more than the memory limit of " + limit +
+                                                    " leaves" +
+                                                    (before == 0 ? "" : " with " + format_bytes(before) + " in use") +
+                                                    " (raise it with --max-memory)");
+  set_memory_limit(saved);
   {
     Tensor t(DType::kFloat, {1000});
     CHECK(memory_in_use() == before + 4000);
