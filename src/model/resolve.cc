@@ -86,9 +86,21 @@ void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) 
         "to the newest version it implements",
         it->second, kNewestKnownOpset);
 
+  // A fault of the graph itself: thrown, or with keep_unsupported kept for `info`.
+  auto invalid = [&](const std::string& problem) {
+    if (!keep_unsupported) fail(ErrorKind::kInvalid, "{}", problem);
+    g.problems.push_back(problem);
+  };
   std::map<std::string, std::optional<DType>> types;
   for (const ValueInfo& v : g.inputs) types[v.name] = v.dtype;
-  for (const auto& [name, t] : g.initializers) types[name] = t.dtype();
+  for (const auto& [name, t] : g.initializers) {
+    // Named after an input, an initializer is that input's default: of its declared type
+    // (else the outputs' types, computed from it, take the blame).
+    if (const ValueInfo* v = g.find_input(name); v && v->dtype && *v->dtype != t.dtype())
+      invalid(fmt::format("initializer '{}' is {} but graph input '{}' is declared {}", name, dtype_name(t.dtype()),
+                          name, dtype_name(*v->dtype)));
+    types[name] = t.dtype();
+  }
 
   // Every node is resolved, even after one fails, so that the error names every
   // unsupported node (the test runner's table counts them all) and `info` can show each.
@@ -112,11 +124,9 @@ void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) 
   }
   for (const ValueInfo& v : g.outputs) {
     auto t = types[v.name];
-    if (!v.dtype || !t || *v.dtype == *t) continue;
-    const std::string problem = fmt::format("graph output '{}' is declared {} but computed as {}", v.name,
-                                            dtype_name(*v.dtype), dtype_name(*t));
-    if (!keep_unsupported) fail(ErrorKind::kInvalid, "{}", problem);
-    g.problems.push_back(problem);
+    if (v.dtype && t && *v.dtype != *t)
+      invalid(fmt::format("graph output '{}' is declared {} but computed as {}", v.name, dtype_name(*v.dtype),
+                          dtype_name(*t)));
   }
 }
 

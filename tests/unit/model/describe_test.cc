@@ -151,3 +151,24 @@ TEST_CASE("info says a graph output of another type than declared makes the mode
   CHECK(json["runnable"] == false);
   CHECK(json["not_runnable_because"] == nlohmann::json::array({"invalid model: " + why}));
 }
+
+// An initializer of another type than the input it backs was blamed on the graph output
+// ("graph output 'y' is declared float but computed as double").
+TEST_CASE("an initializer of another type than its input's declaration is named as the fault", "[describe]") {
+  onnx::ModelProto p = test::make_model(16);
+  test::add_input(p, "x", onnx::TensorProto::FLOAT, {3});
+  test::add_output(p, "y", onnx::TensorProto::FLOAT, {3});
+  test::add_node(p, "LeakyRelu", {"x"}, {"y"}, "lr");
+  onnx::TensorProto* init = p.mutable_graph()->add_initializer();
+  init->set_name("x");
+  init->set_data_type(onnx::TensorProto::DOUBLE);
+  init->add_dims(3);
+  for (double v : {1.0, 2.0, 3.0}) init->add_double_data(v);
+  const std::string bytes = p.SerializeAsString();
+  const std::string why = "initializer 'x' is double but graph input 'x' is declared float";
+  CHECK_THROWS_WITH(load_model_from_bytes(bytes.data(), bytes.size(), "."), Catch::EndsWith(why));
+  LoadOptions keep;
+  keep.keep_unsupported = true;
+  const Model m = load_model_from_bytes(bytes.data(), bytes.size(), ".", keep);
+  CHECK_THAT(describe_model_text(m), Catch::Contains("runnable:       no, because:\n  invalid model: " + why + "\n"));
+}
