@@ -94,6 +94,33 @@ double largest_finite(DType type) {
   }
 }
 
+// `bits`, a value of a sign-magnitude float type that `value` reads, moved one step
+// toward [low, high] where rounding to the type left it outside: a made-up value stays in
+// the range asked for (bfloat16 rounds 65504 to 65536, float 0.1 to 0.100000001). Kept
+// as it is when the step does not reach the range either (no value of the type lies in it).
+template <typename Bits, typename Value>
+Bits into_range(Bits bits, double low, double high, Value value) {
+  const double v = value(bits);
+  const Bits magnitude = bits & static_cast<Bits>(~(Bits{1} << (sizeof(Bits) * 8 - 1)));
+  if ((v >= low && v <= high) || std::isnan(v) || magnitude == 0) return bits;
+  const bool shrink = (v > high) != std::signbit(v);  // above and positive, or below and negative
+  const Bits step = shrink ? static_cast<Bits>(bits - 1) : static_cast<Bits>(bits + 1);
+  const double w = value(step);
+  return w >= low && w <= high ? step : bits;
+}
+
+float float_from_bits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+uint32_t bits_of_float(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
 template <typename T, typename Next>
 void fill(Tensor& t, Next next) {
   T* p = t.mutable_data<T>();
@@ -119,10 +146,18 @@ Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, 
     return std::uniform_int_distribution<int64_t>(static_cast<int64_t>(ilo), static_cast<int64_t>(ihi))(rng);
   };
   switch (type) {
-    case DType::kFloat: fill<float>(t, [&] { return static_cast<float>(real(rng)); }); break;
+    case DType::kFloat:
+      fill<float>(t, [&] {
+        return float_from_bits(into_range(bits_of_float(static_cast<float>(real(rng))), low, high, float_from_bits));
+      });
+      break;
     case DType::kDouble: fill<double>(t, [&] { return real(rng); }); break;
-    case DType::kFloat16: fill<uint16_t>(t, [&] { return double_to_float16(real(rng)); }); break;
-    case DType::kBFloat16: fill<uint16_t>(t, [&] { return double_to_bfloat16(real(rng)); }); break;
+    case DType::kFloat16:
+      fill<uint16_t>(t, [&] { return into_range(double_to_float16(real(rng)), low, high, float16_to_float); });
+      break;
+    case DType::kBFloat16:
+      fill<uint16_t>(t, [&] { return into_range(double_to_bfloat16(real(rng)), low, high, bfloat16_to_float); });
+      break;
     case DType::kBool: fill<uint8_t>(t, [&] { return static_cast<uint8_t>(rng() & 1); }); break;
     case DType::kInt8: fill<int8_t>(t, [&] { return static_cast<int8_t>(integer()); }); break;
     case DType::kUInt8: fill<uint8_t>(t, [&] { return static_cast<uint8_t>(integer()); }); break;

@@ -1,7 +1,7 @@
 // Made-up values (exec/random_inputs.h): uniform in [LO, HI] for every float type, the
 // same bits as before for every range whose width is a double (a seed must keep making
-// the same inputs), within [LO, HI] where the width overflows, and a range a type cannot
-// hold refused.
+// the same inputs) but where rounding to the type left the range, within [LO, HI] where
+// the width overflows, and a range a type cannot hold refused.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -82,8 +82,30 @@ TEST_CASE("made-up floats are the bits std::uniform_real_distribution gave, for 
         if (type == DType::kFloat16 && high > 65504) continue;  // refused: see below
         if (type != DType::kDouble && high > 3e38) continue;
         INFO(dtype_name(type) << " [" << low << ", " << high << "] seed " << seed);
-        CHECK(bits_of(random_tensor(type, {1001}, seed, low, high)) == old_bits(type, 1001, seed, low, high));
+        const Tensor t = random_tensor(type, {1001}, seed, low, high);
+        const std::vector<uint64_t> now = bits_of(t), before = old_bits(type, 1001, seed, low, high);
+        // Where rounding to the type left the range (bfloat16 at its ends), the value is
+        // the type's next one inside it; everywhere else the old bits.
+        for (int64_t k = 0; k < t.numel(); ++k)
+          if (now[k] != before[k])
+            CHECK((element_as_double(t, k) >= low && element_as_double(t, k) <= high &&
+                   (now[k] + 1 == before[k] || before[k] + 1 == now[k])));
+        if (type == DType::kDouble || (type != DType::kBFloat16 && high < 1e4)) CHECK(now == before);
       }
+}
+
+// bfloat16 rounded 65504 to 65536 and float 0.1 to 0.100000001: made-up values beyond the
+// range asked for.
+TEST_CASE("made-up values rounded to their type stay within the range", "[random-inputs]") {
+  for (DType type : kFloatTypes)
+    for (const auto& [low, high] : std::vector<std::pair<double, double>>{{-65504, 65504}, {0, 0.1}, {-0.3, -0.1}}) {
+      INFO(dtype_name(type) << " [" << low << ", " << high << "]");
+      const Tensor t = random_tensor(type, {20000}, 5, low, high);
+      for (int64_t k = 0; k < t.numel(); ++k) {
+        const double v = element_as_double(t, k);
+        if (!(v >= low && v <= high)) FAIL("element " << k << " is " << v);
+      }
+    }
 }
 
 TEST_CASE("made-up doubles stay within a range whose width overflows, spread across it", "[random-inputs]") {
