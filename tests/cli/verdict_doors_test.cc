@@ -407,6 +407,13 @@ TEST_CASE("--max-ulp passes no wrong bool or integer in any door or on any kerne
       if (args[0] != "test") CHECK_THAT(r.err, Contains(unequal));
       CHECK_FALSE(std::regex_search(r.out + r.err, std::regex(R"(beyond \d+ ULP)")));
     }
+  // verify judges the other runtime's values by the same rule and says it alike.
+  const ProcessResult v =
+      run_cli({"verify", model, set + "/input_0.pb", d.file("exp/output_0.pb"), "--max-ulp", "1000"});
+  check_one_line_failure(v);
+  CHECK_THAT(v.out, Contains(unequal));
+  CHECK_THAT(v.err, Contains(unequal));
+  CHECK_FALSE(std::regex_search(v.out + v.err, std::regex(R"(beyond \d+ ULP)")));
   for (const onnxrun::LeakyReluPath* p : onnxrun::leaky_relu_supported_paths())
     for (const char* bound : {"1", "1000"}) {
       INFO(p->name << " --max-ulp " << bound);
