@@ -2,6 +2,8 @@
 // regression run merged into the report, the JUnit file and the closing text one run
 // over all of them would have given (suite/report_merge.h), a baseline applied as
 // `onnx-run test --baseline` applies it, and the same exit codes.
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "cli/exit_codes.h"
 #include "cli/help_text.h"
 #include "cli/number_options.h"
+#include "cli/progress.h"
 #include "core/error.h"
 #include "core/fail.h"
 #include "core/log.h"
@@ -135,6 +138,15 @@ RunScope merged_scope(const MergedReport& m) {
   return scope;
 }
 
+// The merged tests, each as `test` printed it when it ran (its line, its warnings, a
+// problem's message; with -q only problems): the shards ran with -q or in a CI log
+// nobody merges, and "1 failed" must say which test and why.
+void print_tests(const std::vector<TestResult>& tests, const ClosingOptions& closing) {
+  TestProgress progress(stdout, tests.size(), ::isatty(STDOUT_FILENO) != 0, closing.quiet, closing.strict);
+  for (size_t k = 0; k < tests.size(); ++k) progress.done(k, tests[k]);
+  progress.finish();
+}
+
 int run_report(ReportArgs& a) {
   ClosingOptions& closing = a.closing;
   closing.quiet = a.common.verbosity.quiet;
@@ -172,6 +184,7 @@ int run_report(ReportArgs& a) {
     fmt::print("Merged {} of {} shards ({}): {}\n", m.merge.shards.size(), m.merge.shard_count,
                fmt::join(m.merge.shards, ", "),
                m.tests.size() == 1 ? "1 test" : fmt::format("{} tests", m.tests.size()));
+  print_tests(m.tests, closing);
   fmt::print("{}", printable_lines(c.text));
   return c.failed ? report_mismatch(c.failure) : kExitOk;
 }

@@ -111,9 +111,8 @@ RunRequest request_from_options(const RunOptions& o) {
          o.ranges.front());
   if (o.random && !o.test_dir.empty())
     fail(ErrorKind::kUsage, "give a test set with -d or ask for --random inputs, not both");
-  if (!r.expected.empty() && !given && !o.random)
-    fail(ErrorKind::kUsage,
-         "--expected needs inputs given with -i/--npz or --random: a test set brings its own expected outputs");
+  if (!r.expected.empty() && !o.test_dir.empty())
+    fail(ErrorKind::kUsage, "--expected with -d {}: a test set brings its own expected outputs", o.test_dir);
   r.source = given ? FeedSource::kGiven : o.random ? FeedSource::kRandom : FeedSource::kTestSets;
   return r;
 }

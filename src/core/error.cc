@@ -6,13 +6,27 @@ namespace onnxrun {
 
 namespace {
 
+// How many bytes at `s` (of `n`) make a character to escape: a C0 control or DEL (1), a
+// C1 control U+0080..U+009F (2: C2 80..C2 9F; U+009B is the 8-bit ESC[, U+0085 a line
+// break to some viewers) or the noncharacter U+FFFE or U+FFFF (3: EF BF BE, EF BF BF,
+// which XML 1.0 cannot hold, so that the JUnit report would name the test otherwise);
+// 0 for any other. These are lead bytes, never continuations: the match cannot start
+// inside another character.
+size_t control_length(const unsigned char* s, size_t n) {
+  if (s[0] < 0x20 || s[0] == 0x7f) return 1;
+  if (s[0] == 0xc2 && n >= 2 && s[1] >= 0x80 && s[1] <= 0x9f) return 2;
+  if (s[0] == 0xef && n >= 3 && s[1] == 0xbf && (s[2] == 0xbe || s[2] == 0xbf)) return 3;
+  return 0;
+}
+
 std::string escape_controls(std::string_view text, bool keep_newlines) {
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((u < 0x20 || u == 0x7f) && !(keep_newlines && c == '\n')) out += fmt::format("\\x{:02x}", u);
-    else out += c;
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  for (size_t i = 0; i < text.size();) {
+    const size_t len = keep_newlines && s[i] == '\n' ? 0 : control_length(s + i, text.size() - i);
+    if (len == 0) out += text[i++];
+    for (const size_t end = i + len; i < end; ++i) out += fmt::format("\\x{:02x}", s[i]);
   }
   return out;
 }

@@ -6,6 +6,8 @@
 #include <limits>
 #include <random>
 
+#include <fmt/ranges.h>
+
 #include "core/error.h"
 #include "core/fail.h"
 #include "core/half.h"
@@ -24,6 +26,12 @@ std::map<std::string, Shape> resolve_input_shapes(const Graph& g, const std::map
   std::map<std::string, int64_t> symbols;
   for (const auto& [name, shape] : given) {
     const ValueInfo* decl = g.find_input(name);
+    // An input its initializer gives is not made up: the --shape would be dropped unsaid.
+    if (g.initializers.count(name))
+      fail(ErrorKind::kUsage,
+           "--shape {}={}: input '{}' is given by the model's initializer ({}); --shape is for made-up inputs and -i "
+           "literals",
+           name, fmt::join(shape, ","), name, shape_to_string(g.initializers.at(name).shape()));
     if (!decl->shape) continue;
     const auto& dims = *decl->shape;
     if (dims.size() != shape.size())

@@ -55,6 +55,13 @@ std::pair<double, double> stat_errors(const ErrorStats& e, ErrorStat stat) {
   return {0, 0};
 }
 
+// What fails under --max-ulp N. Integers and bool fail when unequal whatever N (their
+// distance is only reported): "beyond 10 ULPs" over values 1 apart would be false.
+std::string ulp_rule(uint64_t bound, bool integers) {
+  if (integers) return "unequal (integers and bool must be equal under any --max-ulp)";
+  return fmt::format("beyond {} ULP{}", bound, bound == 1 ? "" : "s");
+}
+
 }  // namespace
 
 ComparisonBuilder::ComparisonBuilder(const Tensor& expected, DType actual_dtype, const Shape& actual_shape,
@@ -219,7 +226,7 @@ std::string Comparison::verdict() const {
     rule = "not bit-identical (--exact)";
     worst_means = "most ULPs apart";
   } else if (ulp_bound) {
-    rule = fmt::format("beyond {} ULP{}", *ulp_bound, *ulp_bound == 1 ? "" : "s");
+    rule = ulp_rule(*ulp_bound, integers);
     worst_means = "most ULPs apart";
   } else {
     rule = "differ";
@@ -278,8 +285,7 @@ std::string Comparison::brief() const {
   const std::string ulps = fmt::format("max ulp {}", ulp_text(max_ulp, integers));
   if (exact) return fmt::format("{} of {} elements not bit-identical, {}", mismatches, numel, ulps);
   if (ulp_bound)
-    return fmt::format("{} of {} elements beyond {} ULP{}, {}", mismatches, numel, *ulp_bound,
-                       *ulp_bound == 1 ? "" : "s", ulps);
+    return fmt::format("{} of {} elements {}, {}", mismatches, numel, ulp_rule(*ulp_bound, integers), ulps);
   const std::string beyond = fmt::format("{} of {} elements beyond tolerance, max abs err {}, {}", mismatches, numel,
                                          short_number(errors.max_abs), ulps);
   if (stat == ErrorStat::kElemwise || hard_mismatch) return beyond;

@@ -1,6 +1,7 @@
 #include "suite/feeds.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -19,14 +20,27 @@ const ValueInfo* target(const Graph& g, const std::string& name, size_t position
   return position < req.size() ? req[position] : nullptr;
 }
 
+// A file brings its input's shape, as a test set does: a --shape that says another
+// would otherwise be dropped without a word. One that agrees is harmless.
+InputSource checked_against_shapes(InputSource in, const Graph& g, const std::map<std::string, Shape>& shapes) {
+  const ValueInfo* decl = target(g, in.feed.name, in.feed.position);
+  const auto it = decl ? shapes.find(decl->name) : shapes.end();
+  if (it != shapes.end() && it->second != in.stream.shape)
+    fail(ErrorKind::kUsage,
+         "--shape {}={}: input '{}' is given by {}, whose shape is {}; --shape is for made-up inputs and -i literals",
+         decl->name, fmt::join(it->second, ","), decl->name, in.feed.origin, shape_to_string(in.stream.shape));
+  return in;
+}
+
 // "-i [NAME=]FILE" (.pb, .npy) or "-i [NAME=][literal]" (typed and shaped by the graph
 // input it binds to, or by `shapes`).
 InputSource open_arg(const Graph& g, const std::string& arg, size_t position,
                      const std::map<std::string, Shape>& shapes) {
   const auto [name, value] = split_input_arg(arg);
   if (!is_tensor_literal(value))
-    return input_source(open_tensor_stream(value, declared_input_type(g, name, position)), name, position, "-i " + arg,
-                        value);
+    return checked_against_shapes(input_source(open_tensor_stream(value, declared_input_type(g, name, position)), name,
+                                               position, "-i " + arg, value),
+                                  g, shapes);
   const ValueInfo* decl = target(g, name, position);
   if (!decl)
     fail(ErrorKind::kInput, "-i {}: the model has no input {}", arg,
@@ -77,7 +91,8 @@ std::vector<InputSource> open_given_inputs(const Graph& g, const RunRequest& r) 
     for (TensorStream& s :
          open_npz_streams(path, [&](const std::string& member) { return declared_input_type(g, member, 0); })) {
       std::string name = s.name;
-      inputs.push_back(input_source(std::move(s), std::move(name), 0, "--npz " + path, path));
+      inputs.push_back(
+          checked_against_shapes(input_source(std::move(s), std::move(name), 0, "--npz " + path, path), g, r.shapes));
     }
   return inputs;
 }

@@ -39,7 +39,8 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 void check_request(const RunRequest& r) {
   if (!r.expected.empty() && r.source == FeedSource::kTestSets)
     fail(ErrorKind::kUsage,
-         "--expected needs inputs given with -i/--npz or --random: a test set brings its own expected outputs");
+         "--expected with the test data beside the model: a test set brings its own expected outputs (--expected "
+         "is for inputs given with -i/--npz or made up: --random, or a model with no test data)");
   const bool one_run = r.source != FeedSource::kTestSets || r.test_sets.size() == 1;
   if (!one_run && !r.output_dir.empty())
     fail(ErrorKind::kUsage, "-o needs one run: the model has {} test sets; pick one with -d", r.test_sets.size());

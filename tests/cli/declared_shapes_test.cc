@@ -147,4 +147,14 @@ TEST_CASE("onnx-run test shows a declared output shape once per test: its lines,
   const ProcessResult quiet = run_cli({"test", d.file("tree"), "-q"});
   CHECK_EXIT(quiet, 0);
   CHECK(quiet.out.find("warning") == std::string::npos);
+  // report merge prints a shard's tests as test printed them: the warning under its test,
+  // none with -q.
+  REQUIRE_EXIT(run_cli({"test", d.file("tree"), "-q", "--shard", "1/1", "--json", d.file("s.json")}), 0);
+  const ProcessResult merged = run_cli({"report", "merge", d.file("s.json")});
+  CHECK_EXIT(merged, 0);
+  CHECK(count(merged.out, line) == 1);
+  CHECK(merged.out.find("passed      bad (") < merged.out.find(line));
+  const ProcessResult merged_quiet = run_cli({"report", "merge", d.file("s.json"), "-q"});
+  CHECK_EXIT(merged_quiet, 0);
+  CHECK(merged_quiet.out.find("warning") == std::string::npos);
 }

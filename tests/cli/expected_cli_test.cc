@@ -232,11 +232,22 @@ TEST_CASE("--expected of another shape is a failed comparison: exit 1", "[cli][e
   CHECK_THAT(r.out, Contains("expected float[2], got float[6,10]"));
 }
 
-TEST_CASE("--expected without given or random inputs: usage error", "[cli][expected][bad-input]") {
+TEST_CASE("--expected where a test set brings the expected outputs: usage error, nothing written",
+          "[cli][expected][bad-input]") {
   Fixture f;
-  const ProcessResult r = run_cli({f.model, "--expected", f.bad});
-  CHECK_EXIT(r, 2);
-  CHECK_THAT(r.err, Contains("--expected needs inputs"));
+  const std::string set = f.d.file("test_data_set_0");
+  fs::create_directories(set);
+  fs::copy_file(f.good_dir + "/output_0.npy", set + "/output_0.npy");
+  write_npy_file(set + "/input_0.npy", read_npy_file(f.x));
+  for (const auto& args : {std::vector<std::string>{f.model, "--expected", f.bad, "-o", f.d.file("out")},
+                           {f.model, "-d", set, "--expected", f.bad, "-o", f.d.file("out")}}) {
+    const ProcessResult r = run_cli(args);
+    CHECK_EXIT(r, 2);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_THAT(r.err, Contains("a test set brings its own expected outputs"));
+    CHECK(r.out.empty());
+    CHECK_FALSE(fs::exists(f.d.file("out")));
+  }
 }
 
 TEST_CASE("a malformed NAME:V tolerance or error statistic: usage error", "[cli][expected][bad-input]") {
@@ -318,6 +329,15 @@ TEST_CASE("made-up inputs are repeatable: --random --seed with --expected of an 
   const ProcessResult other = run_cli({model, "--random", "--seed", "8", "--expected", d.file("first"), "-q"});
   CHECK_EXIT(other, 1);
   CHECK_THAT(other.out, Contains("elements differ"));
+  // With no test data beside the model the inputs are made up without --random, and
+  // --expected judges them as it does --random's (it was refused: "needs inputs").
+  CHECK_EXIT(run_cli({model, "--seed", "7", "--expected", d.file("first"), "-q"}), 0);
+  const ProcessResult json = run_cli({model, "--seed", "7", "--expected", d.file("first"), "--json"});
+  CHECK_EXIT(json, 0);
+  CHECK_THAT(json.out, Contains("\"source\": \"random\""));
+  const ProcessResult unsaid = run_cli({model, "--seed", "8", "--expected", d.file("first")});
+  CHECK_EXIT(unsaid, 1);
+  CHECK_THAT(unsaid.out, Contains("elements differ"));
 }
 
 TEST_CASE("bfloat16 outputs written as numpy bits compare as bfloat16 with --expected and compare",

@@ -4,6 +4,7 @@
 // `no data`; report paths are checked before the first test runs.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -118,6 +119,42 @@ TEST_CASE("report paths are checked before the first test runs", "[cli][junit]")
     CHECK(r.out.find("passed") == std::string::npos);  // no test ran
   }
   CHECK(!fs::exists("/proc/x.json"));
+}
+
+TEST_CASE("C1 controls and U+FFFE/U+FFFF in a name are escaped in every door, one name in all", "[cli][junit]") {
+  TempDir d;
+  // U+009B is the 8-bit ESC[ (here: clear the screen), U+0085 a line break to some
+  // viewers; U+FFFE and U+FFFF XML 1.0 cannot hold (the JUnit report wrote U+FFFD).
+  write_leaky_test(d.file("tree/c\xc2\x9b"
+                          "2J"),
+                   -1.0f);
+  write_leaky_test(d.file("tree/n\xc2\x85l"));
+  write_leaky_test(d.file("tree/u\xef\xbf\xbe"));
+  write_leaky_test(d.file("tree/v\xef\xbf\xbf"));
+  write_leaky_test(d.file("tree/nbsp\xc2\xa0"));  // U+00A0 is no control: it stays
+  const std::vector<std::string> escaped{"c\\xc2\\x9b2J", "n\\xc2\\x85l", "nbsp\xc2\xa0", "u\\xef\\xbf\\xbe",
+                                         "v\\xef\\xbf\\xbf"};
+  const auto r = run_cli({"test", d.file("tree"), "--json", d.file("r.json"), "--junit", d.file("r.xml")});
+  CHECK_EXIT(r, 1);
+  const auto list = run_cli({"test", d.file("tree"), "--list"});
+  CHECK_EXIT(list, 0);
+  CHECK_EXIT(run_process({"/usr/bin/xmllint", "--noout", "--schema", schema(), d.file("r.xml")}), 0);
+  const std::string xml = read_file(d.file("r.xml")), json = read_file(d.file("r.json"));
+  for (const std::string* text : {&r.out, &r.err, &list.out, &xml, &json}) {
+    for (const char* raw : {"\xc2\x9b", "\xc2\x85", "\xef\xbf\xbe", "\xef\xbf\xbf", "\xef\xbf\xbd"})
+      CHECK(text->find(raw) == std::string::npos);
+  }
+  std::vector<std::string> in_json, in_junit;
+  const nlohmann::json report = nlohmann::json::parse(json);
+  for (const auto& t : report["tests"]) in_json.push_back(t["name"]);
+  const std::regex testcase(R"re(<testcase[^>]* name="([^"]*)")re");
+  for (std::sregex_iterator it(xml.begin(), xml.end(), testcase), end; it != end; ++it) in_junit.push_back((*it)[1]);
+  std::sort(in_json.begin(), in_json.end());
+  std::sort(in_junit.begin(), in_junit.end());
+  CHECK(in_json == escaped);
+  CHECK(in_junit == escaped);
+  for (const std::string& name : escaped) CHECK_THAT(list.out, Contains(name + "\n"));
+  CHECK_THAT(r.out, Contains("failed      c\\xc2\\x9b2J ("));
 }
 
 TEST_CASE("a test named with bytes that are not UTF-8 leaves the JUnit report well-formed", "[cli][junit]") {

@@ -69,6 +69,51 @@ TEST_CASE("--shape with test sets is refused, not ignored", "[cli][messages]") {
   CHECK_EXIT(run_cli({d.file("m/model.onnx"), "--shape", "x=4", "--random", "-q"}), 0);
 }
 
+TEST_CASE("--shape against a file input's own shape is refused, not ignored", "[cli][messages]") {
+  TempDir d;
+  write_leaky_test(d.file("m"));  // x: float[4]
+  onnx::ModelProto sym = make_model(16);
+  add_symbolic_input(sym, "x", onnx::TensorProto::FLOAT, {"N"});
+  add_output(sym, "y", onnx::TensorProto::FLOAT, {4});
+  add_node(sym, "LeakyRelu", {"x"}, {"y"}, "a");
+  const std::string sym_model = save_model(sym, d.file("sym.onnx"));
+  const std::string pb = d.file("x.pb");
+  write_float_tensor(pb, {1, -2, 3, -4}, "x");
+  write_npz_file(d.file("x.npz"), {{"x", float_tensor({1, -2, 3, -4})}});
+  const std::string model = d.file("m/model.onnx");
+  const std::string file_says = ", whose shape is [4]; --shape is for made-up inputs and -i literals\n";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{model, "-i", "x=" + pb, "--shape", "x=2,2"}, "--shape x=2,2: input 'x' is given by -i x=" + pb},
+      {{sym_model, "-i", pb, "--shape", "x=5"}, "--shape x=5: input 'x' is given by -i " + pb},
+      {{sym_model, "--npz", d.file("x.npz"), "--shape", "x=5", "--json"},
+       "--shape x=5: input 'x' is given by --npz " + d.file("x.npz")},
+  };
+  for (const auto& [args, said] : cases) {
+    std::vector<std::string> all = args;
+    all.insert(all.end(), {"-o", d.file("out")});
+    const auto r = run_cli(all);
+    CHECK_EXIT(r, 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "onnx-run: " + said + file_says);
+    CHECK_FALSE(std::filesystem::exists(d.file("out")));
+  }
+  // bench shares the options: any --shape beside a file is refused there.
+  CHECK_EXIT(run_cli({"bench", sym_model, "-i", pb, "--shape", "x=5"}), 2);
+  // A --shape that agrees with the file changes nothing.
+  CHECK_EXIT(run_cli({sym_model, "-i", pb, "--shape", "x=4", "-q"}), 0);
+  // An input its initializer gives is not made up either: the --shape would be dropped.
+  onnx::ModelProto init = make_model(16);
+  add_symbolic_input(init, "x", onnx::TensorProto::FLOAT, {"N"});
+  add_output(init, "y", onnx::TensorProto::FLOAT, {4});
+  *init.mutable_graph()->add_initializer() = float_tensor("x", {4}, {1, -2, 3, -4});
+  add_node(init, "LeakyRelu", {"x"}, {"y"}, "a");
+  const auto r = run_cli({save_model(init, d.file("init.onnx")), "--shape", "x=9"});
+  CHECK_EXIT(r, 2);
+  CHECK(r.err ==
+        "onnx-run: --shape x=9: input 'x' is given by the model's initializer ([4]); --shape is for made-up inputs "
+        "and -i literals\n");
+}
+
 TEST_CASE("-d with a test set that does not fit says so once, on stderr", "[cli][messages]") {
   TempDir d;
   write_leaky_test(d.file("m"));

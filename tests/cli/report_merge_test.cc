@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <tinyxml2.h>
@@ -61,6 +62,27 @@ std::string closing_text(const std::string& out) {
   return std::regex_replace(tail, std::regex(R"(\d+\.\d+ s)"), "T s");
 }
 
+// The tests' lines as `test` prints them in a pipe ("[ 3/14] failed      bad/test_fail
+// (T s)" and the lines indented under one), times blanked: the closing report left out.
+std::string test_lines(const std::string& out) {
+  std::string lines;
+  std::istringstream in(out);
+  bool under_test = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind('[', 0) == 0) under_test = true;
+    else if (line.rfind("    ", 0) != 0) under_test = false;
+    if (under_test) lines += line + "\n";
+  }
+  return std::regex_replace(lines, std::regex(R"(\(\d+\.\d+ s\))"), "(T s)");
+}
+
+// How many tests test_lines holds: its lines that begin with '['.
+size_t tests_in(const std::string& lines) {
+  size_t n = 0;
+  for (size_t at = 0; at < lines.size(); at = lines.find('\n', at) + 1) n += lines[at] == '[';
+  return n;
+}
+
 void rewrite_json(const std::string& path, const std::function<void(nlohmann::json&)>& change) {
   nlohmann::json j = read_json_file(path);
   change(j);
@@ -108,13 +130,32 @@ TEST_CASE("report merge of all shards equals the full run: --json, --junit, text
   CHECK(suite->IntAttribute("skipped") == 3);
 }
 
-TEST_CASE("report merge -q prints the summary line alone", "[cli][merge]") {
+TEST_CASE("report merge prints every test as one run prints it: its line, a problem's message", "[cli][merge]") {
   Sharded s;
+  const auto r = run_cli(s.merge());
+  CHECK_EXIT(r, 1);
+  const std::string lines = test_lines(r.out);
+  CHECK(lines == test_lines(s.full.out));
+  CHECK(tests_in(lines) == 14);
+  // Why the run failed, in the merge step's log: the failed test and its worst element.
+  CHECK_THAT(lines, Catch::Contains("] failed      bad/test_fail (T s)\n    test_data_set_0: output 'y'"));
+  CHECK(r.out.find("] passed      good/test_a_1") > r.out.find("Merged 3 of 3 shards"));
+  CHECK(r.out.find("] passed      good/test_a_1") < r.out.find(" passed, 2 failed"));
+}
+
+TEST_CASE("report merge -q prints what test -q prints: the problems and the summary line", "[cli][merge]") {
+  Sharded s;
+  const auto full_quiet = run_cli({"test", s.d.file("corpus"), "-j", "1", "-q"});
   const auto r = run_cli(s.merge({"-q"}));
   CHECK_EXIT(r, 1);
+  CHECK(test_lines(r.out) == test_lines(full_quiet.out));
+  CHECK(tests_in(test_lines(r.out)) == 3);  // two failed, one error
+  const std::string summary = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
   CHECK(std::regex_match(
-      r.out, std::regex(R"(8 passed, 2 failed, 3 unsupported, 1 error, 0 timeouts, 0 crashed \(14 tests in \d+\.\d\d s\)
+      summary,
+      std::regex(R"(8 passed, 2 failed, 3 unsupported, 1 error, 0 timeouts, 0 crashed \(14 tests in \d+\.\d\d s\)
 )")));
+  CHECK(r.out.find("Merged") == std::string::npos);
 }
 
 TEST_CASE("report merge of passing shards exits 0", "[cli][merge]") {

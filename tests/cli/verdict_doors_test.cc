@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -386,24 +387,41 @@ TEST_CASE("--max-ulp passes no wrong bool or integer in any door or on any kerne
   onnxrun::write_tensor_file(d.file("six.pb"), make_tensor<int32_t>(onnxrun::DType::kInt32, {1}, {6}), "v");
   const std::vector<std::vector<std::string>> doors = {{model, "-i", set + "/input_0.pb", "--expected", d.file("exp")},
                                                        {model},
+                                                       {model, "-q"},
+                                                       {model, "--json"},
                                                        {model, "-d", set},
                                                        {"test", d.file("m")},
                                                        {"test", d.file("m"), "--isolate"}};
+  // What fails is said as it is: the values are unequal, not "beyond 1000 ULPs" (they are 1 apart).
+  const std::string unequal = "unequal (integers and bool must be equal under any --max-ulp)";
   for (const char* bound : {"1", "y:1", "1000"})
     for (std::vector<std::string> args : doors) {
       args.insert(args.end(), {"--max-ulp", bound});
       INFO(joined(args));
       const ProcessResult r = run_cli(args);
       check_one_line_failure(r);
-      if (args[0] != "test") CHECK_THAT(r.out, Contains("no tolerance passes it"));
+      // --json's stdout is the document (its comparison has the numbers, no sentence).
+      const bool json = args[1] == "--json";
+      if (args[0] != "test" && !json) CHECK_THAT(r.out, Contains("no tolerance passes it"));
+      if (!json) CHECK_THAT(r.out, Contains(unequal));
+      if (args[0] != "test") CHECK_THAT(r.err, Contains(unequal));
+      CHECK_FALSE(std::regex_search(r.out + r.err, std::regex(R"(beyond \d+ ULP)")));
     }
+  // verify judges the other runtime's values by the same rule and says it alike.
+  const ProcessResult v =
+      run_cli({"verify", model, set + "/input_0.pb", d.file("exp/output_0.pb"), "--max-ulp", "1000"});
+  check_one_line_failure(v);
+  CHECK_THAT(v.out, Contains(unequal));
+  CHECK_THAT(v.err, Contains(unequal));
+  CHECK_FALSE(std::regex_search(v.out + v.err, std::regex(R"(beyond \d+ ULP)")));
   for (const onnxrun::LeakyReluPath* p : onnxrun::leaky_relu_supported_paths())
     for (const char* bound : {"1", "1000"}) {
       INFO(p->name << " --max-ulp " << bound);
       const ProcessResult r = run_process({"/usr/bin/env", std::string("ONNXRUN_ISA=") + p->name, onnx_run_binary(),
                                            "compare", d.file("five.pb"), d.file("six.pb"), "--max-ulp", bound});
       check_one_line_failure(r);
-      CHECK_THAT(r.err, Contains("1 of 1 elements beyond"));
+      CHECK_THAT(r.err, Contains("1 of 1 elements " + unequal));
+      CHECK_THAT(r.out, Contains(unequal));
       CHECK_THAT(r.out, Contains("max ulp 1; no tolerance passes it"));
     }
 }

@@ -458,7 +458,12 @@ TEST_CASE("no ULP bound passes unequal integers or bools or bytes on either path
   const Comparison c = compare_tensors(five, six, one_ulp);
   CHECK_FALSE(c.ok);
   CHECK(c.max_ulp == 1);  // reported, not allowed
-  CHECK(c.brief() == "1 of 1 elements beyond 1 ULP, max ulp 1");
+  // Not "beyond 1 ULP": the element is 1 ULP apart; it fails for being unequal.
+  CHECK(c.brief() == "1 of 1 elements unequal (integers and bool must be equal under any --max-ulp), max ulp 1");
+  CHECK_THAT(c.verdict(), Catch::StartsWith("1 of 1 elements unequal (integers and bool must be equal under any "
+                                            "--max-ulp); worst (most ULPs apart)"));
+  one_ulp.max_ulp = 10;
+  CHECK_THAT(compare_tensors(five, six, one_ulp).brief(), !Catch::Contains("ULPs,"));
 }
 
 TEST_CASE("the fast error decade is floor(log10) as the reference defines it", "[compare][compare_fast]") {

@@ -116,6 +116,23 @@ TEST_CASE("a name that is not UTF-8 has its bad bytes escaped, so reports keep i
   CHECK(names(select_tests(tests, Selection{"xe9", ""})) == std::vector<std::string>{"caf\\xe9"});
 }
 
+TEST_CASE("printable escapes C1 controls and U+FFFE/U+FFFF as their bytes, once", "[suite]") {
+  CHECK(printable("a\xc2\x9b"
+                  "2J\xc2\x80\xc2\x9f|\xef\xbf\xbe|\xef\xbf\xbf") ==
+        "a\\xc2\\x9b2J\\xc2\\x80\\xc2\\x9f|\\xef\\xbf\\xbe|\\xef\\xbf\\xbf");
+  // Their neighbours are characters: U+00A0, U+00FF, U+FFFD, U+FFFC, U+EFFF stay.
+  const std::string kept = "\xc2\xa0\xc3\xbf\xef\xbf\xbd\xef\xbf\xbc\xee\xbf\xbf";
+  CHECK(printable(kept) == kept);
+  CHECK(printable_lines("\xc2\x85\n\x1b") == "\\xc2\\x85\n\\x1b");
+  // A cut sequence at the end is left to valid_utf8; escaping again changes nothing.
+  CHECK(printable("\xc2") == "\xc2");
+  CHECK(printable(printable("\xc2\x9b")) == printable("\xc2\x9b"));
+  // At discovery, so that every door has the one name.
+  TempDir d;
+  write_text_file(d.file("t/c\xc2\x9b/model.onnx"), "");
+  CHECK(names(discover_tests({d.file("t")})) == std::vector<std::string>{"c\\xc2\\x9b"});
+}
+
 TEST_CASE("a model found from two paths runs once, equal names are made unique", "[suite]") {
   TempDir d;
   make_tree(d);
