@@ -100,8 +100,8 @@ class Parser {
     };
     const double inf = std::numeric_limits<double>::infinity();
     if (word("nan", std::numeric_limits<double>::quiet_NaN()) ||
-        word("-nan", std::copysign(std::numeric_limits<double>::quiet_NaN(), -1.0)) || word("inf", inf) || word("+inf", inf) ||
-        word("-inf", -inf) || word("true", 1) || word("false", 0))
+        word("-nan", std::copysign(std::numeric_limits<double>::quiet_NaN(), -1.0)) || word("inf", inf) ||
+        word("+inf", inf) || word("-inf", -inf) || word("true", 1) || word("false", 0))
       return;
     char* end = nullptr;
     const double v = std::strtod(start, &end);
