@@ -96,10 +96,12 @@ void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) 
   for (const auto& [name, t] : g.initializers) {
     // Named after an input, an initializer is that input's default: of its declared type
     // (else the outputs' types, computed from it, take the blame).
+    // Described (keep_unsupported), the graph goes on with the declared type, so that
+    // the outputs computed from it do not take the blame as well.
     if (const ValueInfo* v = g.find_input(name); v && v->dtype && *v->dtype != t.dtype())
       invalid(fmt::format("initializer '{}' is {} but graph input '{}' is declared {}", name, dtype_name(t.dtype()),
                           name, dtype_name(*v->dtype)));
-    types[name] = t.dtype();
+    else types[name] = t.dtype();
   }
 
   // Every node is resolved, even after one fails, so that the error names every

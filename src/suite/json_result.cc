@@ -59,7 +59,12 @@ TestResult result_from_json(const nlohmann::json& j) {
   r.outcome = *o;
   if (j.contains("seconds") && j["seconds"].is_number()) r.seconds = j["seconds"].get<double>();
   if (j.contains("message") && j["message"].is_string()) r.message = j["message"].get<std::string>();
-  if (j.contains("model") && j["model"].is_string()) r.model = j["model"].get<std::string>();
+  // The model path is what a baseline matches a test by: one that is not text would
+  // match nothing, and the test would be "missing" with nothing changed.
+  if (j.contains("model") && !j["model"].is_null()) {
+    if (!j["model"].is_string()) fail(ErrorKind::kInvalid, "test '{}': \"model\" is not a path", r.name);
+    r.model = j["model"].get<std::string>();
+  }
   r.sets = j.contains("sets") ? count_field(j, "sets", r.name) : kSetsNotRecorded;
   r.causes = strings_field(j, "causes");
   r.warnings = strings_field(j, "warnings");

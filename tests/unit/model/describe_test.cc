@@ -170,5 +170,6 @@ TEST_CASE("an initializer of another type than its input's declaration is named 
   LoadOptions keep;
   keep.keep_unsupported = true;
   const Model m = load_model_from_bytes(bytes.data(), bytes.size(), ".", keep);
-  CHECK_THAT(describe_model_text(m), Catch::Contains("runnable:       no, because:\n  invalid model: " + why + "\n"));
+  // That one reason: the output computed from it is not blamed too.
+  CHECK_THAT(describe_model_text(m), Catch::EndsWith("runnable:       no, because:\n  invalid model: " + why + "\n"));
 }

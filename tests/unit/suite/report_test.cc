@@ -429,7 +429,9 @@ TEST_CASE("a baseline that is not a report is refused", "[suite]") {
   write_text_file(d.file("bad.json"), "{not json");
   write_text_file(d.file("notests.json"), R"({"summary": {}})");
   write_text_file(d.file("badoutcome.json"), R"({"tests": [{"name": "a", "outcome": "fine"}]})");
-  for (const char* f : {"bad.json", "notests.json", "badoutcome.json"}) {
+  // A model path that is not text matched nothing: the test was "missing", unchanged.
+  write_text_file(d.file("badmodel.json"), R"({"tests": [{"name": "a", "outcome": "passed", "model": 5}]})");
+  for (const char* f : {"bad.json", "notests.json", "badoutcome.json", "badmodel.json"}) {
     try {
       read_baseline(d.file(f));
       FAIL("accepted " << f);
