@@ -1,6 +1,11 @@
 #include "io/streamed_outputs.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <optional>
+
+#include <sys/stat.h>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -14,12 +19,24 @@ namespace onnxrun {
 
 namespace {
 
-// A path as the entry it names: its folder resolved, its last name not (an output file
-// replaces the entry at its name, a symlink there included, and follows nothing).
-std::string entry_of(const fs::path& p) {
+// An entry by identity: its folder's device and inode, and its name there. A path names
+// the same folder by many strings (a symlink, "..", a bind mount of it, as containers
+// have), but by one identity.
+struct EntryId {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  std::string name;
+  bool operator==(const EntryId& o) const { return dev == o.dev && ino == o.ino && name == o.name; }
+};
+
+// The entry a file the run reads is, every link followed (the last one too): nullopt
+// when its folder is not there (nothing there to replace).
+std::optional<EntryId> read_entry(const std::string& path) {
   std::error_code ec;
-  const fs::path abs = fs::absolute(p, ec).lexically_normal();
-  return (fs::weakly_canonical(abs.parent_path(), ec) / abs.filename()).string();
+  const fs::path file = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  struct stat st {};
+  if (ec || ::stat(file.parent_path().c_str(), &st) != 0) return std::nullopt;
+  return EntryId{st.st_dev, st.st_ino, file.filename().string()};
 }
 
 }  // namespace
@@ -33,11 +50,14 @@ void check_output_targets(TensorFormat format, const std::string& dir, size_t co
   // What killed runs left goes now, before the run, so that a run that then fails cleans
   // as one that succeeds does (io/owned_temp.h: only temporaries nobody holds).
   remove_stale_temporaries(folder->fd());
-  std::vector<std::string> read_entries;  // what each read path leads to, every link followed
-  for (const std::string& r : reads) read_entries.push_back(fs::weakly_canonical(fs::absolute(r, ec), ec).string());
+  struct stat at {};  // the folder the files go into (their own names replace the entries there)
+  if (::fstat(folder->fd(), &at) != 0)
+    fail(ErrorKind::kIo, "cannot read output folder {}: {}", dir, std::strerror(errno));
+  std::vector<std::optional<EntryId>> read_entries;
+  for (const std::string& r : reads) read_entries.push_back(read_entry(r));
   for (const std::string& name : tensor_file_names(format, count, role)) {
     check_writable_target(WriteTarget(folder, name));
-    const std::string entry = entry_of(fs::path(dir) / name);
+    const EntryId entry{at.st_dev, at.st_ino, name};
     for (size_t k = 0; k < reads.size(); ++k)
       if (read_entries[k] == entry)
         fail(ErrorKind::kUsage, "{} {}: {} is a file this run reads; writing {} there would replace it", option, dir,

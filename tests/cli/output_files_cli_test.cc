@@ -383,6 +383,57 @@ TEST_CASE("run -o and --save-inputs refuse to replace a file the run reads, and 
   CHECK(names_in(d.file("dump")) == std::vector<std::string>{"values.tsv", "y.pb"});
 }
 
+// Found by black-box testing: the guard compared paths, so the set's folder reached through
+// a bind mount of it (as containers have) was another folder, and `-i SET/output_0.pb -o
+// MOUNT` replaced the input. Folders are compared by identity (device, inode). Only root
+// may mount, in a mount namespace of its own (unshare -m) that leaves nothing mounted.
+TEST_CASE("run -o, --save-inputs and --dump-intermediates refuse a folder the run reads through a bind mount",
+          "[cli]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: a bind mount needs root");
+    return;
+  }
+  TempDir d;
+  fs::copy(testdata_dir() + "/leakyrelu_opset16_float_default", d.file("m"), fs::copy_options::recursive);
+  fs::create_directories(d.file("mnt"));
+  const std::string model = d.file("m/model.onnx"), set = d.file("m/test_data_set_0"), mnt = d.file("mnt");
+  // argv run with `set` mounted at `mnt`, in a mount namespace of its own.
+  auto mounted = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {"/usr/bin/unshare",
+                                     "-m",
+                                     "/bin/sh",
+                                     "-c",
+                                     "mount --bind \"$1\" \"$2\" && shift 2 && exec \"$@\"",
+                                     "sh",
+                                     set,
+                                     mnt};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv);
+  };
+  if (mounted({"/bin/true"}).exit_code != 0) {
+    WARN("skipped: unshare -m or mount --bind is not allowed here");
+    return;
+  }
+  const std::string expected = read_file(set + "/output_0.pb"), input = read_file(set + "/input_0.pb");
+  const std::vector<std::vector<std::string>> refused = {{"-d", set, "-o", mnt},
+                                                         {"-i", set + "/output_0.pb", "-o", mnt},
+                                                         {"-i", set + "/input_0.pb", "--save-inputs", mnt},
+                                                         {"-d", set, "--dump-intermediates", mnt}};
+  for (const auto& args : refused) {
+    std::vector<std::string> argv = {onnx_run_binary(), model};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto r = mounted(argv);
+    INFO(args[1] << " " << args[2] << ": " << r.err);
+    CHECK_EXIT(r, 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("a file this run reads"));
+    CHECK(names_in(set) == std::vector<std::string>{"input_0.pb", "output_0.pb"});
+    CHECK(read_file(set + "/output_0.pb") == expected);
+    CHECK(read_file(set + "/input_0.pb") == input);
+  }
+  CHECK(names_in(mnt).empty());  // nothing was left mounted
+}
+
 // Found by black-box testing: the guard above knew the inputs and expected outputs, not
 // the model nor any external-data file. A model named output_0.pb was replaced by the
 // output, an input's or the model's own external data destroyed, and the dump went into
