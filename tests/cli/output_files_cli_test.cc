@@ -726,6 +726,49 @@ TEST_CASE("a dump of more values than the soft limit of open files holds them al
   CHECK(names_in(d.file("dump")).size() == kNodes + 1);  // every value and values.tsv
 }
 
+// Found by black-box testing: the block path holds the file of every dumped value (and
+// of every -o output) open at once, and each held two descriptors, the temporary's and
+// its stream's: 40 values under a hard limit of 80 failed ("Too many open files") where
+// the whole path, a value at a time, passed. One descriptor per file (README "Outputs").
+TEST_CASE("a dump and -o hold one descriptor per file on the block path, as on the whole path", "[cli][dump]") {
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_symbolic_input(m, "x", TP::FLOAT, {"n"});
+  constexpr int kValues = 40;
+  for (int k = 0; k < kValues; ++k) {
+    const std::string value = "v" + std::to_string(k);
+    add_node(m, "LeakyRelu", {k == 0 ? "x" : "v" + std::to_string(k - 1)}, {value}, "n" + std::to_string(k));
+    add_output(m, value, TP::FLOAT, {-1});  // -o writes 40 files too
+  }
+  const std::string model = save_model(m, d.file("chain.onnx"));
+  std::vector<float> x(1500000);  // 6 MB: the block path's
+  for (size_t k = 0; k < x.size(); ++k) x[k] = k % 2 ? 0.5f * static_cast<float>(k % 7) : -1.0f;
+  write_message(d.file("x.pb"), float_tensor("x", {static_cast<int64_t>(x.size())}, x));
+  // onnx-run raises its soft limit to the hard one, 80: twice the files, were each two.
+  auto run_limited = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {"/bin/sh",
+                                     "-c",
+                                     "ulimit -S -n 20 && ulimit -H -n 80 && exec \"$0\" \"$@\"",
+                                     onnx_run_binary(),
+                                     model,
+                                     "-i",
+                                     "x=" + d.file("x.pb"),
+                                     "-q"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv);
+  };
+  for (const char* option : {"-o", "--dump-intermediates"}) {
+    INFO(option);
+    const std::string whole = d.file(std::string("whole") + option), blocks = d.file(std::string("blocks") + option);
+    REQUIRE_EXIT(run_limited({option, whole, "--exec-path", "whole"}), 0);
+    CHECK_EXIT(run_limited({option, blocks}), 0);
+    const std::vector<std::string> names = names_in(whole);
+    CHECK(names.size() >= kValues);
+    REQUIRE(names_in(blocks) == names);
+    for (const std::string& n : names) CHECK(read_file(whole + "/" + n) == read_file(blocks + "/" + n));
+  }
+}
+
 // Found by black-box testing: a SIGTERM after `test --json F` was in place and before
 // `--junit G` left a new F beside an old G, as if they came from one run. The reports of
 // a run are one output set now: the hook (ONNXRUN_TEST_COMMIT_SIGNAL=N, io/output_set.cc)
