@@ -1,11 +1,6 @@
 #include "io/streamed_outputs.h"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <optional>
-
-#include <sys/stat.h>
 
 #include "core/error.h"
 #include "core/fail.h"
@@ -17,30 +12,6 @@ namespace fs = std::filesystem;
 
 namespace onnxrun {
 
-namespace {
-
-// An entry by identity: its folder's device and inode, and its name there. A path names
-// the same folder by many strings (a symlink, "..", a bind mount of it, as containers
-// have), but by one identity.
-struct EntryId {
-  dev_t dev = 0;
-  ino_t ino = 0;
-  std::string name;
-  bool operator==(const EntryId& o) const { return dev == o.dev && ino == o.ino && name == o.name; }
-};
-
-// The entry a file the run reads is, every link followed (the last one too): nullopt
-// when its folder is not there (nothing there to replace).
-std::optional<EntryId> read_entry(const std::string& path) {
-  std::error_code ec;
-  const fs::path file = fs::weakly_canonical(fs::absolute(path, ec), ec);
-  struct stat st {};
-  if (ec || ::stat(file.parent_path().c_str(), &st) != 0) return std::nullopt;
-  return EntryId{st.st_dev, st.st_ino, file.filename().string()};
-}
-
-}  // namespace
-
 void check_output_targets(TensorFormat format, const std::string& dir, size_t count, TensorRole role,
                           const std::vector<std::string>& reads, const char* option) {
   std::error_code ec;
@@ -50,14 +21,11 @@ void check_output_targets(TensorFormat format, const std::string& dir, size_t co
   // What killed runs left goes now, before the run, so that a run that then fails cleans
   // as one that succeeds does (io/owned_temp.h: only temporaries nobody holds).
   remove_stale_temporaries(folder->fd());
-  struct stat at {};  // the folder the files go into (their own names replace the entries there)
-  if (::fstat(folder->fd(), &at) != 0)
-    fail(ErrorKind::kIo, "cannot read output folder {}: {}", dir, std::strerror(errno));
-  std::vector<std::optional<EntryId>> read_entries;
-  for (const std::string& r : reads) read_entries.push_back(read_entry(r));
+  std::vector<FileEntry> read_entries;  // every link followed, the last one too
+  for (const std::string& r : reads) read_entries.push_back(file_entry(fs::weakly_canonical(r, ec).string()));
   for (const std::string& name : tensor_file_names(format, count, role)) {
     check_writable_target(WriteTarget(folder, name));
-    const EntryId entry{at.st_dev, at.st_ino, name};
+    const FileEntry entry = file_entry(*folder, name);
     for (size_t k = 0; k < reads.size(); ++k)
       if (read_entries[k] == entry)
         fail(ErrorKind::kUsage, "{} {}: {} is a file this run reads; writing {} there would replace it", option, dir,

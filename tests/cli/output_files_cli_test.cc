@@ -383,11 +383,12 @@ TEST_CASE("run -o and --save-inputs refuse to replace a file the run reads, and 
   CHECK(names_in(d.file("dump")) == std::vector<std::string>{"values.tsv", "y.pb"});
 }
 
-// Found by black-box testing: the guard compared paths, so the set's folder reached through
-// a bind mount of it (as containers have) was another folder, and `-i SET/output_0.pb -o
-// MOUNT` replaced the input. Folders are compared by identity (device, inode). Only root
+// Found by black-box testing: the guards compared paths, so the set's folder reached through
+// a bind mount of it (as containers have) was another folder: `-i SET/output_0.pb -o
+// MOUNT` replaced the input, `test --baseline SET/b.json --json MOUNT/b.json` the baseline.
+// Folders are compared by identity (device, inode). Only root
 // may mount, in a mount namespace of its own (unshare -m) that leaves nothing mounted.
-TEST_CASE("run -o, --save-inputs and --dump-intermediates refuse a folder the run reads through a bind mount",
+TEST_CASE("run -o, --save-inputs, --dump-intermediates and reports refuse a folder read through a bind mount",
           "[cli]") {
   if (::geteuid() != 0) {
     WARN("skipped: a bind mount needs root");
@@ -431,6 +432,15 @@ TEST_CASE("run -o, --save-inputs and --dump-intermediates refuse a folder the ru
     CHECK(read_file(set + "/output_0.pb") == expected);
     CHECK(read_file(set + "/input_0.pb") == input);
   }
+  // A report over a file the command reads: the baseline, through the mount.
+  REQUIRE_EXIT(run_cli({"test", d.file("m"), "--json", set + "/base.json", "-q"}), 0);
+  const std::string baseline = read_file(set + "/base.json");
+  const auto r = mounted(
+      {onnx_run_binary(), "test", d.file("m"), "--baseline", set + "/base.json", "--json", mnt + "/base.json", "-q"});
+  INFO(r.err);
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Catch::Contains("is a file this command reads; the report would replace it"));
+  CHECK(read_file(set + "/base.json") == baseline);
   CHECK(names_in(mnt).empty());  // nothing was left mounted
 }
 
