@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include <fmt/core.h>
@@ -14,6 +15,7 @@
 #include "core/fail.h"
 #include "core/memory_limit.h"
 #include "io/atomic_file.h"
+#include "io/output_folder.h"
 #include "model/known_versions.h"
 
 namespace onnxrun::cli {
@@ -60,10 +62,16 @@ void check_exists(const std::string& path) {
 
 void check_report_paths(const std::vector<std::pair<std::string, std::string>>& reports,
                         const std::vector<std::string>& reads) {
-  std::vector<std::pair<std::string, std::string>> taken;  // (replaced file, option)
+  // Files by identity (io/output_folder.h FileEntry): a folder reached through a bind
+  // mount of it is the same folder.
+  auto replaced_entry = [](const std::string& path) {
+    const std::optional<std::string> file = replaced_file(path);
+    return file ? std::optional<FileEntry>(file_entry(*file)) : std::nullopt;
+  };
+  std::vector<std::pair<FileEntry, std::string>> taken;  // (replaced file, option)
   for (const auto& [option, path] : reports) {
     if (path.empty()) continue;
-    const std::optional<std::string> file = replaced_file(path);
+    const std::optional<FileEntry> file = replaced_entry(path);
     if (!file) continue;
     for (const auto& [other, by] : taken)
       if (other == *file)
@@ -72,7 +80,7 @@ void check_report_paths(const std::vector<std::pair<std::string, std::string>>& 
   }
   if (taken.empty()) return;
   for (const std::string& read : reads) {
-    const std::optional<std::string> file = replaced_file(read);
+    const std::optional<FileEntry> file = replaced_entry(read);
     if (!file) continue;
     for (const auto& [report, option] : taken)
       if (report == *file)

@@ -1,6 +1,7 @@
 #include "io/atomic_file.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -67,22 +68,44 @@ Target resolve_target(const std::string& path) {
   fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(ELOOP));
 }
 
-}  // namespace
+// The stream of a temporary writes through the temporary's own descriptor, which it does
+// not own: closing the stream leaves the temporary open, and locked, until it is in place,
+// and a file being written holds one descriptor, not two (a dump's values written block
+// by block are all open at once: README "Outputs"). All n bytes, or -1 with errno set.
+ssize_t write_to_descriptor(void* cookie, const char* data, size_t n) {
+  const int fd = static_cast<int>(reinterpret_cast<intptr_t>(cookie));
+  for (size_t done = 0; done < n;) {
+    const ssize_t w = ::write(fd, data + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return -1;  // write(2) gives 0 only where it cannot go on (a full disk)
+    done += static_cast<size_t>(w);
+  }
+  return static_cast<ssize_t>(n);
+}
 
-void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path) {
+// The bytes through `f`, whose descriptor is `fd` (-1: none of its own, all through `f`).
+void write_through(std::FILE* f, int fd, const void* data, size_t n, const std::string& path) {
   // A tensor's data goes past the stream's buffer: stdio would copy the data's first bytes
   // into it to fill a buffer's worth, and write the rest from a few bytes past a page
   // boundary to the start of a page (page_matched_write.h).
-  if (n >= kLargeWriteBytes) {
+  if (n >= kLargeWriteBytes && fd >= 0) {
     if (std::fflush(f) != 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
-    const off_t at = ::lseek(::fileno(f), 0, SEEK_CUR);  // -1 for a pipe: no page to match
-    return write_page_matched(::fileno(f), data, n, at < 0 ? 0 : static_cast<uint64_t>(at), true, path);
+    const off_t at = ::lseek(fd, 0, SEEK_CUR);  // -1 for a pipe: no page to match
+    return write_page_matched(fd, data, n, at < 0 ? 0 : static_cast<uint64_t>(at), true, path);
   }
   if (n && std::fwrite(data, 1, n, f) != n) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
 }
 
+}  // namespace
+
+void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path) {
+  write_through(f, ::fileno(f), data, n, path);
+}
+
 void write_text_file(const WriteTarget& target, const std::string& text) {
-  write_file_atomically(target, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), target.path); });
+  AtomicFile file(target);
+  file.write(text.data(), text.size());
+  file.commit();
 }
 
 void write_text_file_now(const WriteTarget& target, const std::string& text) {
@@ -113,16 +136,10 @@ AtomicFile::AtomicFile(const WriteTarget& target) : path_(target.path), set_(tar
     remove_stale_temporaries(folder->fd(), name);
   }
   temp_ = std::make_unique<OwnedTemp>(folder, name);
-  // The stream writes through a descriptor of its own, so that closing it leaves the
-  // temporary open, and locked, until it is in place.
-  const int fd = ::fcntl(temp_->fd(), F_DUPFD_CLOEXEC, 0);
-  if (fd < 0) give_up(errno);
-  f_ = ::fdopen(fd, "wb");
-  if (!f_) {
-    const int err = errno;
-    ::close(fd);
-    give_up(err);
-  }
+  cookie_io_functions_t io{};
+  io.write = write_to_descriptor;
+  f_ = ::fopencookie(reinterpret_cast<void*>(static_cast<intptr_t>(temp_->fd())), "wb", io);
+  if (!f_) give_up(errno);
 }
 
 AtomicFile::~AtomicFile() {
@@ -130,7 +147,9 @@ AtomicFile::~AtomicFile() {
   // temp_, when still here, removes the temporary
 }
 
-int AtomicFile::fd() const { return ::fileno(f_); }
+int AtomicFile::fd() const { return temp_ ? temp_->fd() : ::fileno(f_); }
+
+void AtomicFile::write(const void* data, size_t n) { write_through(f_, fd(), data, n, path_); }
 
 void AtomicFile::give_up(int err) {
   if (f_) std::fclose(std::exchange(f_, nullptr));

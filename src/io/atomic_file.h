@@ -51,10 +51,14 @@ class AtomicFile {
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   // The open file, buffered. Bytes written through file() and through fd() (pwrite)
-  // meet in the file only in order: fflush(file()) before writing through fd().
+  // meet in the file only in order: fflush(file()) before writing through fd(). A
+  // temporary's stream writes through the temporary's descriptor, holding none of its own
+  // (fileno gives -1): a file being written holds one descriptor.
   // REQUIRES: not committed.
   std::FILE* file() const { return f_; }
   int fd() const;
+  // write_bytes through file(), a large write straight to fd() (page_matched_write.h).
+  void write(const void* data, size_t n);
   // True when written in place (a FIFO, a device, /dev/stdout): no temporary, no rename,
   // and what was written stays even without a commit.
   bool in_place() const { return in_place_; }
@@ -101,7 +105,8 @@ void write_text_file_now(const WriteTarget& target, const std::string& text);
 // and a file the command reads, with the same answer name one file.
 std::optional<std::string> replaced_file(const std::string& path);
 
-// fwrite that throws Error(kIo) on a short write.
+// fwrite that throws Error(kIo) on a short write; a large write goes straight to f's
+// descriptor where it has one (AtomicFile::write does so for an AtomicFile's stream).
 void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path);
 
 }  // namespace onnxrun

@@ -77,14 +77,23 @@ std::vector<NamedArray> read_npz_file(const std::string& path, const DeclaredTyp
 
 namespace {
 
+// General-purpose flag bit 11 where the name is not ASCII: it says the name is UTF-8,
+// which zip readers (numpy's zipfile among them) otherwise take for CP437, mangling
+// 'yé' into 'y├⌐'. Set only then, as Python's zipfile does, so that ASCII names give the
+// bytes numpy writes.
+uint16_t utf8_flag(const std::string& name) {
+  const bool ascii = std::all_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  return ascii ? 0 : 0x0800;
+}
+
 std::string entry_header(const NpzLayout::Member& e, bool central) {
   std::string h;
   put(h, central ? kCentralSig : kLocalSig, 4);
-  if (central) put(h, 20, 2);  // made by: zip 2.0, MS-DOS attributes
-  put(h, 20, 2);               // needed to extract: 2.0
-  put(h, 0, 2);                // flags
-  put(h, 0, 2);                // stored
-  put(h, 0, 2);                // time 00:00:00
+  if (central) put(h, 20, 2);    // made by: zip 2.0, MS-DOS attributes
+  put(h, 20, 2);                 // needed to extract: 2.0
+  put(h, utf8_flag(e.name), 2);  // flags
+  put(h, 0, 2);                  // stored
+  put(h, 0, 2);                  // time 00:00:00
   put(h, kDosDate1980, 2);
   put(h, e.crc, 4);
   put(h, e.size, 4);

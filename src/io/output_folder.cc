@@ -129,6 +129,21 @@ bool same_folder(const std::string& a, const std::string& b) {
   return resolved(pa) == resolved(pb);
 }
 
+FileEntry file_entry(const std::string& path) {
+  std::error_code ec;
+  const fs::path p = fs::absolute(path, ec).lexically_normal();
+  struct stat st {};
+  if (::stat(p.parent_path().c_str(), &st) != 0) return {0, 0, p.string()};
+  return {st.st_dev, st.st_ino, p.filename().string()};
+}
+
+FileEntry file_entry(const OutputFolder& folder, const std::string& name) {
+  struct stat st {};
+  if (::fstat(folder.fd(), &st) != 0)
+    fail(ErrorKind::kIo, "cannot read folder {}: {}", folder.path(), std::strerror(errno));
+  return {st.st_dev, st.st_ino, name};
+}
+
 OutputFolder::~OutputFolder() { ::close(fd_); }
 
 std::string OutputFolder::path_of(const std::string& name) const {

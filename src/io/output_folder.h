@@ -10,6 +10,7 @@
 // appear on its commit; a plain string is the user's path, written at once.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +59,20 @@ void refuse_foreign_symlinks(const std::string& path);
 // (symlinks followed, as OutputFolder follows them), else the same path once symlinks in
 // its existing part are resolved and "." and ".." taken out.
 bool same_folder(const std::string& a, const std::string& b);
+
+// A file's entry by identity: its folder's device and inode, and its name there. A folder
+// has many paths (a symlink, "..", a bind mount of it, as containers have) but one
+// identity: comparing paths let a bind mount of a folder the run reads pass for another.
+struct FileEntry {
+  uint64_t dev = 0, ino = 0;
+  std::string name;
+  bool operator==(const FileEntry& o) const { return dev == o.dev && ino == o.ino && name == o.name; }
+};
+// The entry `path` names, the links in its folder's path followed, its last name not;
+// where its folder is not there, known by its path made absolute instead (dev, ino 0).
+FileEntry file_entry(const std::string& path);
+// The entry `name` in the open `folder`.
+FileEntry file_entry(const OutputFolder& folder, const std::string& name);
 
 // A result file's place: a name inside an OutputFolder, or a path the user named; and the
 // set it is committed with (OutputSet::target), or none: put in place once complete.

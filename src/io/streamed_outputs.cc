@@ -12,18 +12,6 @@ namespace fs = std::filesystem;
 
 namespace onnxrun {
 
-namespace {
-
-// A path as the entry it names: its folder resolved, its last name not (an output file
-// replaces the entry at its name, a symlink there included, and follows nothing).
-std::string entry_of(const fs::path& p) {
-  std::error_code ec;
-  const fs::path abs = fs::absolute(p, ec).lexically_normal();
-  return (fs::weakly_canonical(abs.parent_path(), ec) / abs.filename()).string();
-}
-
-}  // namespace
-
 void check_output_targets(TensorFormat format, const std::string& dir, size_t count, TensorRole role,
                           const std::vector<std::string>& reads, const char* option) {
   std::error_code ec;
@@ -33,11 +21,11 @@ void check_output_targets(TensorFormat format, const std::string& dir, size_t co
   // What killed runs left goes now, before the run, so that a run that then fails cleans
   // as one that succeeds does (io/owned_temp.h: only temporaries nobody holds).
   remove_stale_temporaries(folder->fd());
-  std::vector<std::string> read_entries;  // what each read path leads to, every link followed
-  for (const std::string& r : reads) read_entries.push_back(fs::weakly_canonical(fs::absolute(r, ec), ec).string());
+  std::vector<FileEntry> read_entries;  // every link followed, the last one too
+  for (const std::string& r : reads) read_entries.push_back(file_entry(fs::weakly_canonical(r, ec).string()));
   for (const std::string& name : tensor_file_names(format, count, role)) {
     check_writable_target(WriteTarget(folder, name));
-    const std::string entry = entry_of(fs::path(dir) / name);
+    const FileEntry entry = file_entry(*folder, name);
     for (size_t k = 0; k < reads.size(); ++k)
       if (read_entries[k] == entry)
         fail(ErrorKind::kUsage, "{} {}: {} is a file this run reads; writing {} there would replace it", option, dir,

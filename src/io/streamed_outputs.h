@@ -29,8 +29,9 @@ class OutputSet;
 // sure to fail (dir is not a folder; a file's name is a folder; dir is not writable), and
 // Error(kUsage) when one of its files would replace one of `reads`, the files the run
 // reads (a test set's expected output, an input): the reference it is checked against
-// would be lost, as a report may not replace a file its command reads. `option` names
-// dir in that message ("-o").
+// would be lost, as a report may not replace a file its command reads. Folders are
+// compared by identity (device, inode), so a bind mount of a folder read is refused too.
+// `option` names dir in that message ("-o").
 // Removes the temporaries killed runs left in dir (io/owned_temp.h).
 void check_output_targets(TensorFormat format, const std::string& dir, size_t count, TensorRole role,
                           const std::vector<std::string>& reads, const char* option);

@@ -12,13 +12,13 @@ StreamedTensorFile::StreamedTensorFile(const WriteTarget& target, TensorFormat f
     : file_(target), dtype_(dtype), shape_(shape), nbytes_(checked_nbytes(dtype, shape)) {
   const std::string header =
       format == TensorFormat::kPb ? tensor_file_header(dtype, shape, name) : npy_header(dtype, shape);
-  write_bytes(file_.file(), header.data(), header.size(), target.path);
+  file_.write(header.data(), header.size());
 }
 
 void StreamedTensorFile::append(const void* data, size_t n) {
   if (n > nbytes_ - written_)
     fail(ErrorKind::kInternal, "{}: more data than {}{} holds", path(), dtype_name(dtype_), shape_to_string(shape_));
-  write_bytes(file_.file(), data, n, path());
+  file_.write(data, n);
   written_ += n;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace onnxrun {
@@ -23,6 +24,12 @@ struct TestSetFiles {
 // The files of one test set. Throws Error(kIo) when the folder cannot be read and
 // Error(kInvalid) when the K indices have a gap (check_numbered_files).
 TestSetFiles list_test_set(const std::string& dir);
+
+// The entries of `dir` named PREFIXinput_K.pb and PREFIXoutput_K.pb ("" in a test set,
+// "NAME_" beside NAME.onnx), sorted by K, gaps not checked. Entries of every kind are listed
+// (a FIFO, a folder, a dangling link), so that reading them refuses them as in every door.
+// `ec` is set when `dir` cannot be listed.
+TestSetFiles list_numbered_files(const std::string& dir, const std::string& prefix, std::error_code& ec);
 
 // Sorts test-data files (input_K.pb, NAME_output_K.pb) by K, compared as numbers
 // (natural_less) however many digits K has: nothing here parses K into an integer.

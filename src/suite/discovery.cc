@@ -70,24 +70,15 @@ bool has_suffix(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// NAME_input_K.pb / NAME_output_K.pb beside NAME.onnx, by K. A gap in K is left for
-// the run to report (case_runner.cc, as list_test_set does), so that it is an error of
-// that test, not of the whole discovery.
+// NAME_input_K.pb / NAME_output_K.pb beside NAME.onnx, by K, of any kind (a FIFO there is
+// refused when read, as in a test set). A gap in K is left for the run to report
+// (case_runner.cc, as list_test_set does), so that it is an error of that test, not of the
+// whole discovery; a folder that cannot be listed has none.
 TestSetFiles files_beside(const fs::path& model) {
-  const std::string stem = model.stem().string();
-  const std::regex pattern("(input|output)_\\d+\\.pb");
-  TestSetFiles files;
-  for (const fs::path& f : list_dir(model.parent_path().empty() ? fs::path(".") : model.parent_path()).files) {
-    const std::string name = f.filename().string();
-    if (name.size() <= stem.size() + 1 || name.compare(0, stem.size() + 1, stem + "_") != 0) continue;
-    std::smatch m;
-    const std::string rest = name.substr(stem.size() + 1);
-    if (!std::regex_match(rest, m, pattern)) continue;
-    (m[1] == "input" ? files.inputs : files.outputs).push_back(f.string());
-  }
-  sort_numbered_files(files.inputs);
-  sort_numbered_files(files.outputs);
-  return files;
+  std::error_code ec;
+  const fs::path dir = model.parent_path().empty() ? fs::path(".") : model.parent_path();
+  TestSetFiles files = list_numbered_files(dir.string(), model.stem().string() + "_", ec);
+  return ec ? TestSetFiles{} : files;
 }
 
 std::string folder_name(const fs::path& p) {

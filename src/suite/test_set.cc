@@ -35,7 +35,8 @@ std::vector<InputSource> open_test_set_inputs(const Graph& g, const TestSetFiles
 }
 
 std::vector<ExpectedOutput> open_test_set_expected(const Graph& g, const TestSetFiles& files) {
-  test_set_output_slots(g, files);
+  // Every file is opened before they are counted: one that is no regular file (a FIFO at
+  // output_1.pb) is named as such, not counted as one output too many.
   std::vector<TensorStream> opened;
   std::vector<std::string> names;
   for (const std::string& path : files.outputs) {

@@ -27,10 +27,9 @@ std::vector<ExpectedOutput> open_test_set_expected(const Graph& g, const TestSet
 
 // The graph output each of a test set's output files holds, from the files' TensorProto
 // names (`names`, in file order): by name, else in order. Throws Error(kInvalid) when
-// the files are not one per output; called with no names, before reading them, it only
-// checks that.
+// the files are not one per output.
 std::vector<size_t> test_set_output_slots(const Graph& g, const TestSetFiles& files,
-                                          const std::vector<std::string>& names = {});
+                                          const std::vector<std::string>& names);
 
 // The input a test set's TensorProto named `proto_name` binds by name: that name when it
 // is a graph input, else "" (bound by position): old exporters leave names empty or stale.

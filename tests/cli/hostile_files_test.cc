@@ -209,6 +209,10 @@ TEST_CASE("FIFOs are refused at once in every door, never waited on", "[cli][hos
   // --expected DIR: the FIFO is refused, as in compare, not skipped.
   check_refusal(run_bounded({m + "/model.onnx", "-i", "x=[[1,-2,3],[4,5,6]]", "--expected", d.file("b")}),
                 "output_1.pb: is not a regular file (a FIFO)");
+  // a test set's output_1.pb: named as a FIFO, not counted as an output too many
+  REQUIRE(::mkfifo((m + "/test_data_set_0/output_1.pb").c_str(), 0600) == 0);
+  check_refusal(run_bounded({m + "/model.onnx"}), "output_1.pb: is not a regular file (a FIFO)");
+  fs::remove(m + "/test_data_set_0/output_1.pb");
   // a test set's input, by `onnx-run MODEL` and by `onnx-run test`
   fs::remove(m + "/test_data_set_0/input_0.pb");
   REQUIRE(::mkfifo((m + "/test_data_set_0/input_0.pb").c_str(), 0600) == 0);
@@ -217,6 +221,43 @@ TEST_CASE("FIFOs are refused at once in every door, never waited on", "[cli][hos
   CHECK(t.exit_code != 0);
   CHECK(t.exit_code != 137);
   CHECK_THAT(t.out + t.err, Contains("is not a regular file (a FIFO)"));
+}
+
+// The light layout (NAME.onnx beside NAME_input_K.pb / NAME_output_K.pb) is a door that
+// reads a set: what stands at such a name and is no regular file is refused as in
+// test_data_set_N/, never skipped (the run passed, or called a FIFO input_0 "missing").
+TEST_CASE("the light layout refuses a FIFO, folder or dangling link at a data file's name", "[cli][hostile]") {
+  TempDir d;
+  const std::string model = save_model(leaky_relu_model(16), d.file("light.onnx"));
+  write_message(d.file("light_input_0.pb"), float_tensor("x", {2, 3}, {1, -2, 3, 4, 5, 6}));
+  write_message(d.file("light_output_0.pb"), float_tensor("y", {2, 3}, {1, -0.02f, 3, 4, 5, 6}));
+  REQUIRE_EXIT(run_bounded({model, "-q"}), 0);
+  // `onnx-run MODEL` (exit 3, as for test_data_set_0/) and `onnx-run test` (the test errs),
+  // given the model or its folder.
+  auto refused_in_both_doors = [&](const std::string& what) {
+    INFO(what);
+    check_refusal(run_bounded({model, "-q"}), what);
+    for (const std::string& path : {model, d.path()}) {
+      const auto t = run_bounded({"test", path});
+      CHECK_EXIT(t, 1);
+      CHECK_THAT(t.out + t.err, Contains(what));
+    }
+  };
+  for (const char* name : {"light_input_1.pb", "light_output_1.pb"}) {
+    REQUIRE(::mkfifo(d.file(name).c_str(), 0600) == 0);
+    refused_in_both_doors(std::string(name) + ": is not a regular file (a FIFO)");
+    fs::remove(d.file(name));
+  }
+  fs::create_directories(d.file("light_input_1.pb"));
+  refused_in_both_doors("light_input_1.pb: is a folder, not a file");
+  fs::remove(d.file("light_input_1.pb"));
+  fs::create_symlink(d.file("gone"), d.file("light_output_1.pb"));
+  refused_in_both_doors("light_output_1.pb: No such file or directory");
+  fs::remove(d.file("light_output_1.pb"));
+  // The only input a FIFO: named as one, not reported missing.
+  fs::remove(d.file("light_input_0.pb"));
+  REQUIRE(::mkfifo(d.file("light_input_0.pb").c_str(), 0600) == 0);
+  refused_in_both_doors("light_input_0.pb: is not a regular file (a FIFO)");
 }
 
 TEST_CASE("an .npz is refused by its declared size before it is inflated", "[cli][hostile]") {

@@ -383,6 +383,67 @@ TEST_CASE("run -o and --save-inputs refuse to replace a file the run reads, and 
   CHECK(names_in(d.file("dump")) == std::vector<std::string>{"values.tsv", "y.pb"});
 }
 
+// Found by black-box testing: the guards compared paths, so the set's folder reached through
+// a bind mount of it (as containers have) was another folder: `-i SET/output_0.pb -o
+// MOUNT` replaced the input, `test --baseline SET/b.json --json MOUNT/b.json` the baseline.
+// Folders are compared by identity (device, inode). Only root
+// may mount, in a mount namespace of its own (unshare -m) that leaves nothing mounted.
+TEST_CASE("run -o, --save-inputs, --dump-intermediates and reports refuse a folder read through a bind mount",
+          "[cli]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: a bind mount needs root");
+    return;
+  }
+  TempDir d;
+  fs::copy(testdata_dir() + "/leakyrelu_opset16_float_default", d.file("m"), fs::copy_options::recursive);
+  fs::create_directories(d.file("mnt"));
+  const std::string model = d.file("m/model.onnx"), set = d.file("m/test_data_set_0"), mnt = d.file("mnt");
+  // argv run with `set` mounted at `mnt`, in a mount namespace of its own.
+  auto mounted = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {"/usr/bin/unshare",
+                                     "-m",
+                                     "/bin/sh",
+                                     "-c",
+                                     "mount --bind \"$1\" \"$2\" && shift 2 && exec \"$@\"",
+                                     "sh",
+                                     set,
+                                     mnt};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv);
+  };
+  if (mounted({"/bin/true"}).exit_code != 0) {
+    WARN("skipped: unshare -m or mount --bind is not allowed here");
+    return;
+  }
+  const std::string expected = read_file(set + "/output_0.pb"), input = read_file(set + "/input_0.pb");
+  const std::vector<std::vector<std::string>> refused = {{"-d", set, "-o", mnt},
+                                                         {"-i", set + "/output_0.pb", "-o", mnt},
+                                                         {"-i", set + "/input_0.pb", "--save-inputs", mnt},
+                                                         {"-d", set, "--dump-intermediates", mnt}};
+  for (const auto& args : refused) {
+    std::vector<std::string> argv = {onnx_run_binary(), model};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto r = mounted(argv);
+    INFO(args[1] << " " << args[2] << ": " << r.err);
+    CHECK_EXIT(r, 2);
+    CHECK(count_lines(r.err) == 1);
+    CHECK_THAT(r.err, Catch::Contains("a file this run reads"));
+    CHECK(names_in(set) == std::vector<std::string>{"input_0.pb", "output_0.pb"});
+    CHECK(read_file(set + "/output_0.pb") == expected);
+    CHECK(read_file(set + "/input_0.pb") == input);
+  }
+  // A report over a file the command reads: the baseline, through the mount.
+  REQUIRE_EXIT(run_cli({"test", d.file("m"), "--json", set + "/base.json", "-q"}), 0);
+  const std::string baseline = read_file(set + "/base.json");
+  const auto r = mounted(
+      {onnx_run_binary(), "test", d.file("m"), "--baseline", set + "/base.json", "--json", mnt + "/base.json", "-q"});
+  INFO(r.err);
+  CHECK_EXIT(r, 2);
+  CHECK_THAT(r.err, Catch::Contains("is a file this command reads; the report would replace it"));
+  CHECK(read_file(set + "/base.json") == baseline);
+  CHECK(names_in(mnt).empty());  // nothing was left mounted
+}
+
 // Found by black-box testing: the guard above knew the inputs and expected outputs, not
 // the model nor any external-data file. A model named output_0.pb was replaced by the
 // output, an input's or the model's own external data destroyed, and the dump went into
@@ -673,6 +734,49 @@ TEST_CASE("a dump of more values than the soft limit of open files holds them al
                                onnx_run_binary(), model, d.file("dump")});
   CHECK_EXIT(r2, 0);
   CHECK(names_in(d.file("dump")).size() == kNodes + 1);  // every value and values.tsv
+}
+
+// Found by black-box testing: the block path holds the file of every dumped value (and
+// of every -o output) open at once, and each held two descriptors, the temporary's and
+// its stream's: 40 values under a hard limit of 80 failed ("Too many open files") where
+// the whole path, a value at a time, passed. One descriptor per file (README "Outputs").
+TEST_CASE("a dump and -o hold one descriptor per file on the block path, as on the whole path", "[cli][dump]") {
+  TempDir d;
+  onnx::ModelProto m = make_model(16);
+  add_symbolic_input(m, "x", TP::FLOAT, {"n"});
+  constexpr int kValues = 40;
+  for (int k = 0; k < kValues; ++k) {
+    const std::string value = "v" + std::to_string(k);
+    add_node(m, "LeakyRelu", {k == 0 ? "x" : "v" + std::to_string(k - 1)}, {value}, "n" + std::to_string(k));
+    add_output(m, value, TP::FLOAT, {-1});  // -o writes 40 files too
+  }
+  const std::string model = save_model(m, d.file("chain.onnx"));
+  std::vector<float> x(1500000);  // 6 MB: the block path's
+  for (size_t k = 0; k < x.size(); ++k) x[k] = k % 2 ? 0.5f * static_cast<float>(k % 7) : -1.0f;
+  write_message(d.file("x.pb"), float_tensor("x", {static_cast<int64_t>(x.size())}, x));
+  // onnx-run raises its soft limit to the hard one, 80: twice the files, were each two.
+  auto run_limited = [&](const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {"/bin/sh",
+                                     "-c",
+                                     "ulimit -S -n 20 && ulimit -H -n 80 && exec \"$0\" \"$@\"",
+                                     onnx_run_binary(),
+                                     model,
+                                     "-i",
+                                     "x=" + d.file("x.pb"),
+                                     "-q"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv);
+  };
+  for (const char* option : {"-o", "--dump-intermediates"}) {
+    INFO(option);
+    const std::string whole = d.file(std::string("whole") + option), blocks = d.file(std::string("blocks") + option);
+    REQUIRE_EXIT(run_limited({option, whole, "--exec-path", "whole"}), 0);
+    CHECK_EXIT(run_limited({option, blocks}), 0);
+    const std::vector<std::string> names = names_in(whole);
+    CHECK(names.size() >= kValues);
+    REQUIRE(names_in(blocks) == names);
+    for (const std::string& n : names) CHECK(read_file(whole + "/" + n) == read_file(blocks + "/" + n));
+  }
 }
 
 // Found by black-box testing: a SIGTERM after `test --json F` was in place and before

@@ -147,6 +147,28 @@ TEST_CASE("--save-inputs of a .pb is named after the graph input, an .npz keyed 
   CHECK(arrays[0].tensor.shape() == Shape{4, 3});
 }
 
+// Zip readers take a member's name for CP437 unless the archive flags it UTF-8
+// (general-purpose bit 11): numpy found an output 'yé' under 'y├⌐' only.
+TEST_CASE("numpy reads .npz members named outside ASCII under their own names", "[cli][save][python]") {
+  TempDir dir;
+  onnx::ModelProto m = leaky_relu_model(16);
+  onnx::GraphProto& g = *m.mutable_graph();
+  g.mutable_input(0)->set_name("xé");
+  g.mutable_output(0)->set_name("yé");
+  g.mutable_node(0)->set_input(0, "xé");
+  g.mutable_node(0)->set_output(0, "yé");
+  const std::string model = save_model(m, dir.file("m.onnx"));
+  REQUIRE_EXIT(run_cli({model, "-i", "xé=[[1,-2,3],[4,5,6]]", "-o", dir.file("out"), "--save-inputs", dir.file("out"),
+                        "--format", "npz", "-q"}),
+               0);
+  const auto keys = run_process({"/usr/bin/python3", "-c",
+                                 "import numpy as np, sys\n"
+                                 "print(ascii(np.load(sys.argv[1]).files), ascii(np.load(sys.argv[2]).files))",
+                                 dir.file("out/outputs.npz"), dir.file("out/inputs.npz")});
+  REQUIRE_EXIT(keys, 0);
+  CHECK(keys.out == "['y\\xe9'] ['x\\xe9']\n");
+}
+
 TEST_CASE("--save-inputs writes given inputs bit for bit, whole and block by block", "[cli][save]") {
   TempDir dir;
   const std::string model = leaky_model(dir, TP::BFLOAT16, {-1});

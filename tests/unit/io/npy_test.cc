@@ -227,6 +227,25 @@ TEST_CASE("npz: write, read back, damage is detected", "[npy]") {
   CHECK_THROWS_AS(parse_npz("PK\x05\x06", "s.npz"), Error);
 }
 
+// General-purpose flag bit 11 (the name is UTF-8) where a member's name is not ASCII, as
+// Python's zipfile sets it: in its local header and its central directory entry alike.
+TEST_CASE("npz: a member named outside ASCII is flagged UTF-8, an ASCII one is not", "[npy]") {
+  const std::vector<NamedArray> arrays{{"x", pattern(DType::kFloat, {2})}, {"yé", pattern(DType::kFloat, {2})}};
+  const std::string zip = npz_bytes(arrays);
+  auto flags_after = [&](const std::string& signature, size_t offset) {
+    std::vector<int> flags;
+    for (size_t at = zip.find(signature); at != std::string::npos; at = zip.find(signature, at + 1))
+      flags.push_back(static_cast<unsigned char>(zip[at + offset]) | static_cast<unsigned char>(zip[at + offset + 1])
+                                                                         << 8);
+    return flags;
+  };
+  CHECK(flags_after(std::string("PK\x03\x04", 4), 6) == std::vector<int>{0, 0x0800});
+  CHECK(flags_after(std::string("PK\x01\x02", 4), 8) == std::vector<int>{0, 0x0800});
+  const auto back = parse_npz(zip, "mem.npz");
+  REQUIRE(back.size() == 2);
+  CHECK(back[1].name == "yé");
+}
+
 TEST_CASE("every type round-trips through numpy, byte for byte", "[npy][python]") {
   if (!std::filesystem::exists(kPython)) FAIL("needs Debian's python3-numpy at /usr/bin/python3");
   TempDir dir;
