@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/error.h"
 #include "suite/report_file.h"
 
 namespace fs = std::filesystem;
@@ -139,6 +140,21 @@ bool starts_with(const std::vector<std::string>& parts, const std::vector<std::s
   return parts.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), parts.begin());
 }
 
+// The folders above the end two paths share: (the first's, the second's).
+std::pair<std::vector<std::string>, std::vector<std::string>> roots(std::vector<std::string> a,
+                                                                    std::vector<std::string> b) {
+  while (!a.empty() && !b.empty() && a.back() == b.back()) a.pop_back(), b.pop_back();
+  return {std::move(a), std::move(b)};
+}
+
+// `at`, which begins with `from`, with `to` in its place.
+std::vector<std::string> moved(const std::vector<std::string>& at, const std::vector<std::string>& from,
+                               const std::vector<std::string>& to) {
+  std::vector<std::string> out = to;
+  out.insert(out.end(), at.begin() + static_cast<std::ptrdiff_t>(from.size()), at.end());
+  return out;
+}
+
 // Where the baseline's tree lies in this run's: for each pair of tests both know by
 // absolute paths, the folders above the end their paths share (the baseline's, this
 // run's); the same folder on both sides, always: a tree that did not move.
@@ -148,9 +164,7 @@ TreeMoves tree_moves(const RunScope& scope, const std::vector<TestResult>& basel
   TreeMoves moves{{{}, {}}};
   for (size_t i = 0; i < match.size(); ++i) {
     if (!match[i] || !fs::path(baseline[*match[i]].model).is_absolute()) continue;
-    std::vector<std::string> base = parts_of(identity_of(baseline[*match[i]])), run = parts_of(scope.selected[i]);
-    while (!base.empty() && !run.empty() && base.back() == run.back()) base.pop_back(), run.pop_back();
-    auto move = std::make_pair(std::move(base), std::move(run));
+    auto move = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(scope.selected[i]));
     if (std::find(moves.begin(), moves.end(), move) == moves.end()) moves.push_back(std::move(move));
   }
   return moves;
@@ -168,9 +182,10 @@ std::string name_below(const std::vector<std::string>& path, std::vector<std::st
 
 // The baseline tests that are missing from this run (RunScope): for each, its name in
 // this run's terms, or nullopt (met, or not selected). `met`: matched by a run test.
-// Where the baseline recorded absolute model paths, a test is put in this run's tree
-// (tree_moves) and named as discovery would name it below the PATH it lies under;
-// otherwise by the names of the tests both know (name_prefixes).
+// A test is named by the names of the tests both know (name_prefixes); one that none of
+// them names (a PATH that is a model folder teaches no prefix) is put in this run's tree
+// by its absolute model path (tree_moves) and named as discovery would name it below the
+// PATH it lies under.
 std::vector<std::optional<std::string>> missing_names(const std::vector<TestResult>& baseline,
                                                       const std::vector<bool>& met, const RunScope* scope) {
   std::vector<std::optional<std::string>> missing(baseline.size());
@@ -183,7 +198,8 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
   const NamePrefixes prefixes = name_prefixes(*scope, baseline);
   const TreeMoves moves = tree_moves(*scope, baseline, selected_match);
   std::vector<std::vector<std::string>> folders;  // the PATHs typed
-  for (const std::string& p : scope->paths) folders.push_back(parts_of({"", normal(p).string()}));
+  for (const std::string& p : scope->paths)       // written as reports write model paths (discovery.h reported_model)
+    folders.push_back(parts_of({"", printable(valid_utf8(normal(p).string()))}));
   const NameSelector selector(Selection{scope->filter, scope->exclude});
   auto keeps = [&](const std::string& name) {
     const int slice = scope->shard_count > 0 ? shard_of(name, scope->shard_count) + 1 : 0;
@@ -192,29 +208,29 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
   };
   for (size_t b = 0; b < baseline.size(); ++b) {
     if (there[b]) continue;
-    if (fs::path(baseline[b].model).is_absolute()) {
-      const std::vector<std::string> at = parts_of(identity_of(baseline[b]));
-      for (const auto& [from, to] : moves) {
-        if (missing[b] || !starts_with(at, from)) continue;
-        std::vector<std::string> here = to;
-        here.insert(here.end(), at.begin() + static_cast<std::ptrdiff_t>(from.size()), at.end());
-        for (const std::vector<std::string>& folder : folders)
-          if (here.size() > folder.size() && starts_with(here, folder) && keeps(name_below(folder, here))) {
-            missing[b] = name_below(folder, here);
-            break;
-          }
-      }
-      continue;
-    }
     const std::vector<std::string> parts = name_parts(baseline[b].name);
+    bool placed = false;  // named in this run's terms, selected or not
     for (const auto& [base_prefix, run_prefix] : prefixes) {
       if (parts.size() <= base_prefix.size() || !std::equal(base_prefix.begin(), base_prefix.end(), parts.begin()))
         continue;
+      placed = true;
       const std::string name = joined(run_prefix, parts, base_prefix.size());
       if (keeps(name)) {
         missing[b] = name;
         break;
       }
+    }
+    if (placed || !fs::path(baseline[b].model).is_absolute()) continue;
+    // No test both know names it: where its path puts it, below a PATH typed.
+    const std::vector<std::string> at = parts_of(identity_of(baseline[b]));
+    for (const auto& [from, to] : moves) {
+      if (missing[b] || !starts_with(at, from)) continue;
+      const std::vector<std::string> here = moved(at, from, to);
+      for (const std::vector<std::string>& folder : folders)
+        if (here.size() > folder.size() && starts_with(here, folder)) {
+          if (keeps(name_below(folder, here))) missing[b] = name_below(folder, here);
+          break;
+        }
     }
   }
   return missing;
@@ -227,6 +243,46 @@ std::vector<TestResult> read_baseline(const std::string& path) { return read_rep
 TestIdentity identity_of(const TestResult& r) { return {r.name, r.model}; }
 
 TestIdentity identity_of(const TestCase& t) { return {t.name, reported_model(t)}; }
+
+namespace {
+
+// A match of two paths that differ says the baseline's tree moved: from the folder above
+// their shared end to the run's. When that end is no more than a test's name (no folder
+// above it agrees), the move is all the match rests on, and it is refused where the rest
+// says otherwise: where a match whose end reaches further (or two equal paths) moves
+// that folder elsewhere, or where this run's own tests lie in it (the tree is still
+// there). A new "sub" under tree/x is then not the baseline's tree/sub, wherever the tree
+// is checked out. Relative paths (older reports) say nothing of where a tree is.
+void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
+                            std::vector<std::optional<size_t>>& match, const std::vector<size_t>& length) {
+  auto absolute = [&](size_t i) {
+    return fs::path(tests[i].model).is_absolute() && fs::path(baseline[*match[i]].model).is_absolute();
+  };
+  auto weak = [&](size_t i) {
+    const TestIdentity base = identity_of(baseline[*match[i]]);
+    return length[i] <= std::max(name_span(tests[i], parts_of(tests[i])), name_span(base, parts_of(base)));
+  };
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> founded;  // the moves of strong matches
+  std::set<std::string> run_folders;  // every folder above a run test's model
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const std::vector<std::string> parts = parts_of(tests[i]);
+    if (fs::path(tests[i].model).is_absolute())
+      for (size_t k = 1; k < parts.size(); ++k) run_folders.insert(suffix_key({parts.begin(), parts.begin() + k}, k));
+    if (match[i] && absolute(i) && !weak(i))
+      founded.push_back(roots(parts_of(identity_of(baseline[*match[i]])), parts));
+  }
+  for (size_t i = 0; i < tests.size(); ++i) {
+    if (!match[i] || !absolute(i) || !weak(i)) continue;
+    const auto [from, to] = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
+    if (from == to) continue;
+    bool refused = run_folders.count(suffix_key(from, from.size())) > 0;
+    for (const auto& [f, t] : founded)
+      if (!refused && starts_with(from, f)) refused = moved(from, f, t) != to;
+    if (refused) match[i].reset();
+  }
+}
+
+}  // namespace
 
 std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity>& tests,
                                                   const std::vector<TestResult>& baseline) {
@@ -262,24 +318,7 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
       break;
     }
   }
-  // A match of two paths that differ says the baseline's tree was moved: from the folder
-  // above the shared end, where the baseline ran, to where this run finds it. It was not
-  // moved when this run's own tests lie in that folder: the tree is still there, and a
-  // test of the same end in another folder of it is another test (a new "sub" under
-  // tree/x is not the baseline's tree/sub). Relative paths (older reports) say nothing.
-  std::set<std::string> run_folders;  // every folder above a run test's model
-  for (const TestIdentity& t : tests) {
-    const std::vector<std::string> parts = parts_of(t);
-    if (fs::path(t.model).is_absolute())
-      for (size_t k = 1; k < parts.size(); ++k) run_folders.insert(suffix_key({parts.begin(), parts.begin() + k}, k));
-  }
-  for (size_t i = 0; i < tests.size(); ++i) {
-    if (!match[i] || !fs::path(baseline[*match[i]].model).is_absolute()) continue;
-    const std::vector<std::string> base = parts_of(identity_of(baseline[*match[i]]));
-    if (base == parts_of(tests[i])) continue;
-    const size_t root = base.size() - length[i];
-    if (run_folders.count(suffix_key({base.begin(), base.begin() + root}, root))) match[i].reset();
-  }
+  refuse_unfounded_moves(tests, baseline, match, length);
   // Two run tests claiming one baseline test: the longer suffix keeps it, a tie neither.
   std::unordered_map<size_t, std::vector<size_t>> claims;
   for (size_t i = 0; i < tests.size(); ++i)

@@ -16,8 +16,9 @@
 // another folder within the other's longer name. So the same tree checked
 // out elsewhere, or run from a parent or a child folder, matches test for test, while
 // two tests of the same name in different folders never match each other by accident.
-// A match of paths that differ says the tree moved; it did not where the run's own tests
-// lie in the folder the baseline's path says it moved from.
+// A match of paths that differ says the tree moved; one whose shared end is no more than
+// the names is refused where a further-reaching match moves that folder elsewhere, or
+// where the run's own tests lie in the folder it would have moved from.
 #pragma once
 
 #include <cstddef>
@@ -51,12 +52,13 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
 // What a run would have run of the baseline's tests had they still been there. A
 // baseline test this run did not meet is either gone from the corpus (deleted, its model
 // moved or renamed: a regression, "missing") or one the run left out (another shard, a
-// --filter, another PATH: not run, no regression). To tell them apart, a baseline test
-// is put where this run would find it (its absolute model path, moved as the tests both
-// know say the tree moved) and named as discovery names it below the PATH it lies under;
-// an older baseline's relative paths, by the names of the tests both know (`test tree`
-// names "sub/x" what `test tree/sub` names "x"). That name is then asked of the run's
-// selection. A baseline test under none of the PATHs is not run.
+// --filter, another PATH: not run, no regression). To tell them apart, the baseline's
+// names are put in this run's terms (the tests both know show how the two runs' PATHs
+// relate: `test tree` names "sub/x" what `test tree/sub` names "x"), then asked of the
+// run's selection; one that no such relation names (a PATH that is a model folder
+// teaches none) is put where this run would find it by its absolute model path and named
+// as discovery names it below the PATH it lies under. A baseline test under none of the
+// PATHs is not run.
 struct RunScope {
   // The tests the run selected before sharding (its --filter and --exclude applied).
   std::vector<TestIdentity> selected;

@@ -390,13 +390,11 @@ TEST_CASE("absolute paths: missing tests named where this run finds them, a tree
                                           at("a", "/t/p/a.onnx", Outcome::kFailed)};
   BaselineDiff d = diff({at("p", "/t/p/model.onnx")}, folder, {"/t/p"});
   CHECK(missing_names(d) == std::vector<std::string>{"sub", "a"});
-  // That baseline, run from the parent and filtered: p/sub is its name here, and selected.
-  d = diff({at("p", "/t/p/model.onnx")}, folder, {"/t"}, "^p");
-  CHECK(missing_names(d) == std::vector<std::string>{"p/sub", "p/a"});
-  // The tree checked out elsewhere: the tests both know say where it went.
-  const std::vector<TestResult> ci = {at("good", "/ci/1/tree/good/model.onnx"),
-                                      at("gone", "/ci/1/tree/gone/model.onnx"),
-                                      at("x/other", "/ci/1/other/x/model.onnx")};
+  // Written by `test /ci/1`, run as `test /ci/2/tree` on a checkout elsewhere: tree/gone
+  // is missing, named as the tests both know say; other/x lies under no PATH typed.
+  const std::vector<TestResult> ci = {at("tree/good", "/ci/1/tree/good/model.onnx"),
+                                      at("tree/gone", "/ci/1/tree/gone/model.onnx"),
+                                      at("other/x", "/ci/1/other/x/model.onnx")};
   d = diff({at("good", "/ci/2/tree/good/model.onnx")}, ci, {"/ci/2/tree"});
   CHECK(d.matched == 1);
   CHECK(missing_names(d) == std::vector<std::string>{"gone"});
@@ -413,6 +411,18 @@ TEST_CASE("absolute paths: missing tests named where this run finds them, a tree
   CHECK(d.regressions[0].new_test);
   // Alone, it still lies in the folder the baseline ran: not a move either.
   CHECK(matched_names({at("sub", "/t/tree/x/sub/model.onnx")}, tree) == std::vector<std::string>{""});
+  // The same in a checkout elsewhere: x/keep says the tree moved from /t to /b, which
+  // puts tree/sub at /b/tree/sub, not at /b/tree/x/sub.
+  CHECK(matched_names({at("keep", "/b/tree/x/keep/model.onnx"), at("sub", "/b/tree/x/sub/model.onnx")}, tree) ==
+        std::vector<std::string>{"x/keep", ""});
+  // A move whose shared end reaches past the names stands: shards merged from two
+  // checkouts, one where the baseline was written; a tree moved into a folder of its own
+  // old parent.
+  const std::vector<TestResult> two = {at("a", "/w/tree/a/model.onnx"), at("b", "/w/tree/b/model.onnx")};
+  CHECK(matched_names({at("a", "/w/tree/a/model.onnx"), at("b", "/v/tree/b/model.onnx")}, two) ==
+        std::vector<std::string>{"a", "b"});
+  CHECK(matched_names({at("a", "/w/sub/tree/a/model.onnx"), at("b", "/w/sub/tree/b/model.onnx")}, two) ==
+        std::vector<std::string>{"a", "b"});
 }
 
 TEST_CASE("a report without \"sets\" reads as not recorded, and is written back so", "[suite][baseline]") {
