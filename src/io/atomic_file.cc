@@ -23,7 +23,7 @@ namespace onnxrun {
 
 namespace {
 
-// From this size on, write_bytes writes past the stream's buffer.
+// From this size on, AtomicFile::write writes past the stream's buffer.
 constexpr size_t kLargeWriteBytes = size_t{64} << 10;
 
 struct Target {
@@ -97,10 +97,6 @@ void write_through(std::FILE* f, int fd, const void* data, size_t n, const std::
 }
 
 }  // namespace
-
-void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path) {
-  write_through(f, ::fileno(f), data, n, path);
-}
 
 void write_text_file(const WriteTarget& target, const std::string& text) {
   AtomicFile file(target);
@@ -176,12 +172,6 @@ void AtomicFile::commit() {
   temp_->put_in_place();  // throws; the temporary then goes with temp_
   temp_->keep();          // complete and in place: the user's file now
   temp_.reset();
-}
-
-void write_file_atomically(const WriteTarget& target, const std::function<void(std::FILE*)>& write) {
-  AtomicFile file(target);
-  write(file.file());
-  file.commit();
 }
 
 void write_bytes_at(int fd, const void* data, size_t n, uint64_t offset, const std::string& path) {

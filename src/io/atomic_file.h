@@ -24,7 +24,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,7 +56,8 @@ class AtomicFile {
   // REQUIRES: not committed.
   std::FILE* file() const { return f_; }
   int fd() const;
-  // write_bytes through file(), a large write straight to fd() (page_matched_write.h).
+  // fwrite through file(), a large write straight to fd() (page_matched_write.h); throws
+  // Error(kIo) naming the file on a short write.
   void write(const void* data, size_t n);
   // True when written in place (a FIFO, a device, /dev/stdout): no temporary, no rename,
   // and what was written stays even without a commit.
@@ -79,34 +79,25 @@ class AtomicFile {
   [[noreturn]] void give_up(int err);
 };
 
-// Calls `write` with a FILE* open on the temporary file (or the target itself, in place),
-// then commits it (AtomicFile). Throws Error(kIo) naming `path` when the folder cannot be
-// written or a write fails.
-void write_file_atomically(const WriteTarget& target, const std::function<void(std::FILE*)>& write);
-
 // pwrite of all n bytes at `offset` that throws Error(kIo) "cannot write PATH: ...".
 void write_bytes_at(int fd, const void* data, size_t n, uint64_t offset, const std::string& path);
 
-// Throws Error(kIo) when write_file_atomically(target) is sure to fail for where the file
+// Throws Error(kIo) when an AtomicFile(target) is sure to fail for where the file
 // goes: it is a folder, its folder does not exist or is not a folder, or that folder
 // cannot be written. For checking report and output paths before a long run.
 void check_writable_target(const WriteTarget& target);
 
-// `text` as the whole of the target, as write_file_atomically writes it: handed to the
+// `text` as the whole of the target, written as an AtomicFile: handed to the
 // target's set when it names one (the --dump-intermediates index, a run's reports).
 void write_text_file(const WriteTarget& target, const std::string& text);
 // The same, put in place now whatever set the target names.
 void write_text_file_now(const WriteTarget& target, const std::string& text);
 
-// The file that write_file_atomically(path) would replace, for a path the user names:
+// The file that an AtomicFile of `path` would replace, for a path the user names:
 // symlinks followed (the last one too, dangling or not), the path made absolute with "."
 // and ".." taken out; nullopt where nothing would be replaced (a FIFO, a device,
 // /dev/stdout: written in place; a folder: refused). Two report paths, or a report path
 // and a file the command reads, with the same answer name one file.
 std::optional<std::string> replaced_file(const std::string& path);
-
-// fwrite that throws Error(kIo) on a short write; a large write goes straight to f's
-// descriptor where it has one (AtomicFile::write does so for an AtomicFile's stream).
-void write_bytes(std::FILE* f, const void* data, size_t n, const std::string& path);
 
 }  // namespace onnxrun

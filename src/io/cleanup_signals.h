@@ -1,6 +1,6 @@
 // Removing a run's files when SIGINT or SIGTERM ends it (DESIGN.md, "Files:").
 //
-// Every temporary that write_file_atomically creates, every folder an OutputSet
+// Every temporary that an AtomicFile creates, every folder an OutputSet
 // (io/output_set.h) makes for its files, and every file its commit renames into place, is
 // registered here in a preallocated slot *before* the file exists. The signal handler
 // walks the slots with async-signal-safe calls only (unlink, rename, write, _exit): it

@@ -1,4 +1,4 @@
-// AtomicFile (io/atomic_file.h), the object write_file_atomically wraps: several open at
+// AtomicFile (io/atomic_file.h), the object write_text_file writes through: several open at
 // once, writes at offsets, whether a target can seek, and the temporary removed when a
 // file is abandoned. What each kind of target gets is tested in output_files_test.cc.
 #include <catch2/catch.hpp>
@@ -25,7 +25,7 @@ TEST_CASE("AtomicFile: several open at once, each appearing only on its commit",
     AtomicFile a(d.file("a.bin"));
     AtomicFile b(d.file("b.bin"));
     CHECK_FALSE(a.in_place());
-    write_bytes(a.file(), "hello", 5, a.path());
+    a.write("hello", 5);
     write_bytes_at(b.fd(), "world", 5, 3, b.path());
     write_bytes_at(b.fd(), "abc", 3, 0, b.path());
     // Two temporaries: unnamed (O_TMPFILE), or named as io/owned_temp.h says.
@@ -42,7 +42,7 @@ TEST_CASE("AtomicFile hands its temporary to its target's OutputSet", "[output-f
   OutputSet tx;
   {
     AtomicFile a(tx.target(d.file("a.bin")));
-    write_bytes(a.file(), "x", 1, a.path());
+    a.write("x", 1);
     a.commit();
   }
   CHECK_FALSE(fs::exists(d.file("a.bin")));
@@ -58,7 +58,7 @@ TEST_CASE("AtomicFile: a FIFO is written in place", "[output-files]") {
   {
     AtomicFile f(d.file("p"));
     CHECK(f.in_place());
-    write_bytes(f.file(), "piped", 5, f.path());
+    f.write("piped", 5);
     f.commit();
   }
   reader.join();

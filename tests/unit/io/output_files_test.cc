@@ -33,9 +33,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write_text(const WriteTarget& target, const std::string& text) {
-  write_file_atomically(target, [&](std::FILE* f) { write_bytes(f, text.data(), text.size(), target.path); });
-}
+void write_text(const WriteTarget& target, const std::string& text) { write_text_file(target, text); }
 
 // -o's files (or --save-inputs', kInputs) into `set`, as a whole run writes them: each
 // tensor one block.

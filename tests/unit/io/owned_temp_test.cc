@@ -39,7 +39,7 @@ TEST_CASE("a symlink swapped in while a file is written redirects nothing", "[ou
   fs::create_directories(d.file("out"));
   const auto folder = OutputFolder::make(d.file("out"));
   AtomicFile f(WriteTarget(folder, "output_0.pb"));
-  write_bytes(f.file(), "tensor", 6, f.path());
+  f.write("tensor", 6);
   // Planted after the open, before the rename: at the name, and in the folder's place.
   fs::create_symlink(d.file("secret"), d.file("out/output_0.pb"));
   fs::rename(d.file("out"), d.file("moved"));

@@ -1,9 +1,10 @@
 // io/page_matched_write.h: a large write whose data sits a few bytes off the file
 // position's page offset goes through the staging buffer; either way every byte lands
-// where it belongs, through pwrite, write and write_bytes' stdio stream alike.
+// where it belongs, through pwrite, write and AtomicFile::write's stdio stream alike.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,41 +73,38 @@ TEST_CASE("every byte of a large write lands at its position, staged or not", "[
     }
 }
 
-TEST_CASE("write_bytes mixes its stream's buffer and large writes in order", "[page-matched]") {
+TEST_CASE("AtomicFile::write mixes its stream's buffer and large writes in order", "[page-matched]") {
   TempDir d;
   const std::string path = d.file("t.pb");
   const size_t n = size_t{1} << 20;
   PageAlignedBytes data(n);
   const std::string bytes = pattern(n, 5);
   bytes.copy(data.p, n);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  REQUIRE(f);
-  write_bytes(f, "header-15-bytes", 15, path);  // buffered
-  write_bytes(f, data.p, n, path);              // past the buffer, staged
-  write_bytes(f, "mid", 3, path);               // buffered again
-  write_bytes(f, data.p, n, path);              // now at a distance of 18: staged
-  write_bytes(f, "end", 3, path);
-  REQUIRE(std::fclose(f) == 0);
+  AtomicFile f(path);
+  f.write("header-15-bytes", 15);  // buffered
+  f.write(data.p, n);              // past the buffer, staged
+  f.write("mid", 3);               // buffered again
+  f.write(data.p, n);              // now at a distance of 18: staged
+  f.write("end", 3);
+  f.commit();
   CHECK(read_file(path) == "header-15-bytes" + bytes + "mid" + bytes + "end");
 }
 
-TEST_CASE("write_bytes into a pipe: a large write has no position, and all of it arrives", "[page-matched]") {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
+TEST_CASE("AtomicFile::write into a FIFO: a large write has no position, and all of it arrives", "[page-matched]") {
+  TempDir d;
+  REQUIRE(::mkfifo(d.file("p").c_str(), 0600) == 0);
   const size_t n = (size_t{1} << 20) + 3;
   const std::string bytes = pattern(n, 9);
   std::string got;
-  std::thread reader([&] {
-    char buf[65536];
-    for (ssize_t k; (k = ::read(fds[0], buf, sizeof buf)) > 0;) got.append(buf, static_cast<size_t>(k));
-  });
-  std::FILE* f = ::fdopen(fds[1], "wb");
-  REQUIRE(f);
-  write_bytes(f, "abc", 3, "pipe");
-  write_bytes(f, bytes.data(), n, "pipe");
-  REQUIRE(std::fclose(f) == 0);
+  std::thread reader([&] { got = read_file(d.file("p")); });
+  {
+    AtomicFile f(d.file("p"));
+    REQUIRE(f.in_place());
+    f.write("abc", 3);
+    f.write(bytes.data(), n);
+    f.commit();
+  }
   reader.join();
-  ::close(fds[0]);
   CHECK(got == "abc" + bytes);
 }
 
