@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -248,11 +247,12 @@ namespace {
 
 // A match of two paths that differ says the baseline's tree moved: from the folder above
 // their shared end to the run's. When that end is no more than a test's name (no folder
-// above it agrees), the move is all the match rests on, and it is refused where the rest
-// says otherwise: where a match whose end reaches further (or two equal paths) moves
-// that folder elsewhere, or where this run's own tests lie in it (the tree is still
-// there). A new "sub" under tree/x is then not the baseline's tree/sub, wherever the tree
-// is checked out. Relative paths (older reports) say nothing of where a tree is.
+// above it agrees), the move is all the match rests on, and it is refused where it
+// cannot be one: into a folder of itself or out of one (a new "sub" run from tree/x is
+// not the baseline's tree/sub, and a new tree/sub not its deleted tree/x/sub), or where a
+// move whose end reaches further puts that folder elsewhere (the same in a checkout
+// elsewhere). A folder may be in two places at once: shards merged from two checkouts
+// (Jenkins' proj and proj@2). Relative paths (older reports) say nothing of where a tree is.
 void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
                             std::vector<std::optional<size_t>>& match, const std::vector<size_t>& length) {
   auto absolute = [&](size_t i) {
@@ -262,20 +262,17 @@ void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::v
     const TestIdentity base = identity_of(baseline[*match[i]]);
     return length[i] <= std::max(name_span(tests[i], parts_of(tests[i])), name_span(base, parts_of(base)));
   };
-  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> founded;  // the moves of strong matches
-  std::set<std::string> run_folders;  // every folder above a run test's model
-  for (size_t i = 0; i < tests.size(); ++i) {
-    const std::vector<std::string> parts = parts_of(tests[i]);
-    if (fs::path(tests[i].model).is_absolute())
-      for (size_t k = 1; k < parts.size(); ++k) run_folders.insert(suffix_key({parts.begin(), parts.begin() + k}, k));
-    if (match[i] && absolute(i) && !weak(i))
-      founded.push_back(roots(parts_of(identity_of(baseline[*match[i]])), parts));
-  }
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> founded;  // strong matches' moves
+  for (size_t i = 0; i < tests.size(); ++i)
+    if (match[i] && absolute(i) && !weak(i)) {
+      auto move = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
+      if (move.first != move.second) founded.push_back(std::move(move));
+    }
   for (size_t i = 0; i < tests.size(); ++i) {
     if (!match[i] || !absolute(i) || !weak(i)) continue;
     const auto [from, to] = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
     if (from == to) continue;
-    bool refused = run_folders.count(suffix_key(from, from.size())) > 0;
+    bool refused = starts_with(to, from) || starts_with(from, to);
     for (const auto& [f, t] : founded)
       if (!refused && starts_with(from, f)) refused = moved(from, f, t) != to;
     if (refused) match[i].reset();

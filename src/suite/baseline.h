@@ -17,8 +17,8 @@
 // out elsewhere, or run from a parent or a child folder, matches test for test, while
 // two tests of the same name in different folders never match each other by accident.
 // A match of paths that differ says the tree moved; one whose shared end is no more than
-// the names is refused where a further-reaching match moves that folder elsewhere, or
-// where the run's own tests lie in the folder it would have moved from.
+// the names is refused where it would move a folder into itself or out of itself, or
+// where a further-reaching match moves that folder elsewhere.
 #pragma once
 
 #include <cstddef>

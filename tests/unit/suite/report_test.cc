@@ -423,6 +423,11 @@ TEST_CASE("absolute paths: missing tests named where this run finds them, a tree
         std::vector<std::string>{"a", "b"});
   CHECK(matched_names({at("a", "/w/sub/tree/a/model.onnx"), at("b", "/w/sub/tree/b/model.onnx")}, two) ==
         std::vector<std::string>{"a", "b"});
+  // Shards merged from Jenkins' two workspaces, proj and proj@2: only the names agree
+  // there, and the folder is in two places at once.
+  const std::vector<TestResult> ws = {at("a", "/ws/proj/a/model.onnx"), at("b", "/ws/proj/b/model.onnx")};
+  CHECK(matched_names({at("a", "/ws/proj/a/model.onnx"), at("b", "/ws/proj@2/b/model.onnx")}, ws) ==
+        std::vector<std::string>{"a", "b"});
 }
 
 TEST_CASE("a report without \"sets\" reads as not recorded, and is written back so", "[suite][baseline]") {
