@@ -305,11 +305,18 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
       // and within the longer name no folder that the other path names otherwise. The
       // baseline's "x/t" is not the run's "t" at tree/y/t, whose path says "y" where the
       // baseline's name says "x"; it is the "t" of `cd tree/x && onnx-run test t`, whose
-      // path says nothing there.
-      const size_t b = it->second[0];
-      const bool contradicted = (k < baseline_span[b] && k < parts.size()) || (k < span && k < baseline_parts[b]);
-      if (it->second.size() == 1 && k >= std::min(span, baseline_span[b]) && !contradicted) {
-        match[i] = b;
+      // path says nothing there. So a top-level "conv" in a checkout elsewhere is the
+      // baseline's "conv", not its "a/conv", though both paths end in conv/model.onnx.
+      std::optional<size_t> only;
+      size_t fitting = 0;
+      for (const size_t b : it->second) {
+        const bool contradicted = (k < baseline_span[b] && k < parts.size()) || (k < span && k < baseline_parts[b]);
+        if (k < std::min(span, baseline_span[b]) || contradicted) continue;
+        only = b;
+        ++fitting;
+      }
+      if (fitting == 1) {
+        match[i] = only;
         length[i] = k;
       }
       break;

@@ -423,6 +423,12 @@ TEST_CASE("absolute paths: missing tests named where this run finds them, a tree
         std::vector<std::string>{"a", "b"});
   CHECK(matched_names({at("a", "/w/sub/tree/a/model.onnx"), at("b", "/w/sub/tree/b/model.onnx")}, two) ==
         std::vector<std::string>{"a", "b"});
+  // A top-level conv beside a/conv, in a checkout elsewhere: both paths end in
+  // conv/model.onnx, but a/conv's name says "a" where the run's path says "pr-12".
+  const std::vector<TestResult> convs = {at("conv", "/ws/main/conv/model.onnx", Outcome::kFailed),
+                                         at("a/conv", "/ws/main/a/conv/model.onnx")};
+  CHECK(matched_names({at("conv", "/ws/pr-12/conv/model.onnx"), at("a/conv", "/ws/pr-12/a/conv/model.onnx")}, convs) ==
+        std::vector<std::string>{"conv", "a/conv"});
   // Shards merged from Jenkins' two workspaces, proj and proj@2: only the names agree
   // there, and the folder is in two places at once.
   const std::vector<TestResult> ws = {at("a", "/ws/proj/a/model.onnx"), at("b", "/ws/proj/b/model.onnx")};
