@@ -63,13 +63,12 @@ std::vector<TestResult> missing_results(const BaselineDiff& d, const std::string
 std::pair<std::string, BaselineNote> append_baseline(std::string& out, const std::vector<TestResult>& results,
                                                      const ClosingOptions& o) {
   const BaselineDiff d = compare_with_baseline(results, o.baseline, o.strict, o.scope ? &*o.scope : nullptr);
-  const auto change = describe_change;
   std::vector<std::string> regressed;
   if (!d.regressions.empty()) {
     out += fmt::format("\nRegressions against {} ({}):\n", o.baseline_path, d.regressions.size());
     for (const BaselineChange& c : d.regressions) {
-      out += fmt::format("  {}: {}\n", c.name, change(c));
-      regressed.push_back(fmt::format("{} ({})", c.name, change(c)));
+      out += fmt::format("  {}: {}\n", c.name, describe_change(c));
+      regressed.push_back(fmt::format("{} ({})", c.name, describe_change(c)));
     }
   }
   if (!d.missing.empty()) {

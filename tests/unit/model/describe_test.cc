@@ -15,6 +15,15 @@ using namespace onnxrun;
 
 namespace {
 std::string quick(const std::string& name) { return onnxrun::test::testdata_dir() + "/quick/" + name; }
+
+// `p` loaded as info loads it, after checking that a run's load refuses it, saying `why`.
+Model described_though_refused(const onnx::ModelProto& p, const std::string& why) {
+  const std::string bytes = p.SerializeAsString();
+  CHECK_THROWS_WITH(load_model_from_bytes(bytes.data(), bytes.size(), "."), Catch::EndsWith(why));
+  LoadOptions keep;
+  keep.keep_unsupported = true;
+  return load_model_from_bytes(bytes.data(), bytes.size(), ".", keep);
+}
 }  // namespace
 
 TEST_CASE("a model onnx-run cannot run still loads for describing", "[describe]") {
@@ -140,12 +149,8 @@ TEST_CASE("info says a graph output of another type than declared makes the mode
   test::add_input(p, "x", onnx::TensorProto::FLOAT, {4});
   test::add_output(p, "y", onnx::TensorProto::DOUBLE, {4});
   test::add_node(p, "LeakyRelu", {"x"}, {"y"}, "lr");
-  const std::string bytes = p.SerializeAsString();
   const std::string why = "graph output 'y' is declared double but computed as float";
-  CHECK_THROWS_WITH(load_model_from_bytes(bytes.data(), bytes.size(), "."), Catch::Contains(why));
-  LoadOptions keep;
-  keep.keep_unsupported = true;
-  const Model m = load_model_from_bytes(bytes.data(), bytes.size(), ".", keep);
+  const Model m = described_though_refused(p, why);
   CHECK_THAT(describe_model_text(m), Catch::Contains("runnable:       no, because:\n  invalid model: " + why + "\n"));
   const auto json = nlohmann::json::parse(info_json(m));
   CHECK(json["runnable"] == false);
@@ -164,12 +169,8 @@ TEST_CASE("an initializer of another type than its input's declaration is named 
   init->set_data_type(onnx::TensorProto::DOUBLE);
   init->add_dims(3);
   for (double v : {1.0, 2.0, 3.0}) init->add_double_data(v);
-  const std::string bytes = p.SerializeAsString();
   const std::string why = "initializer 'x' is double but graph input 'x' is declared float";
-  CHECK_THROWS_WITH(load_model_from_bytes(bytes.data(), bytes.size(), "."), Catch::EndsWith(why));
-  LoadOptions keep;
-  keep.keep_unsupported = true;
-  const Model m = load_model_from_bytes(bytes.data(), bytes.size(), ".", keep);
+  const Model m = described_though_refused(p, why);
   // That one reason: the output computed from it is not blamed too.
   CHECK_THAT(describe_model_text(m), Catch::EndsWith("runnable:       no, because:\n  invalid model: " + why + "\n"));
 }
