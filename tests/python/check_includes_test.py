@@ -9,8 +9,12 @@ import tempfile
 CHECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "check_includes.py")
 
 
+# Every tree lives under one folder that is removed when the test ends, pass or fail.
+SCRATCH = tempfile.TemporaryDirectory(prefix="check-includes-")
+
+
 def tree(files):
-    root = tempfile.mkdtemp(prefix="check-includes-")
+    root = tempfile.mkdtemp(dir=SCRATCH.name)
     for path, text in files.items():
         os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
         with open(os.path.join(root, path), "w") as f:
