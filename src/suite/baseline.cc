@@ -115,12 +115,13 @@ bool is_a_path(const TestIdentity& t, const std::vector<std::string>& paths) {
 // How the baseline names tests in this run's terms: the (baseline, run) name prefixes of
 // each test both know ({"sub"}, {} when the baseline ran the parent of this run's PATH).
 using NamePrefixes = std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>;
-NamePrefixes name_prefixes(const RunScope& scope, const std::vector<TestResult>& baseline) {
+// `match`: of each of `tests`, as match_baseline gives it; `paths`: the PATHs typed.
+NamePrefixes name_prefixes(const std::vector<TestIdentity>& tests, const std::vector<std::optional<size_t>>& match,
+                           const std::vector<TestResult>& baseline, const std::vector<std::string>& paths) {
   NamePrefixes prefixes;
-  const std::vector<std::optional<size_t>> match = match_baseline(scope.selected, baseline);
   for (size_t i = 0; i < match.size(); ++i) {
-    if (!match[i] || is_a_path(scope.selected[i], scope.paths)) continue;
-    std::vector<std::string> run = name_parts(scope.selected[i].name), base = name_parts(baseline[*match[i]].name);
+    if (!match[i] || is_a_path(tests[i], paths)) continue;
+    std::vector<std::string> run = name_parts(tests[i].name), base = name_parts(baseline[*match[i]].name);
     size_t common = 0;  // trailing components both names share
     while (common < run.size() && common < base.size() &&
            run[run.size() - 1 - common] == base[base.size() - 1 - common])
@@ -137,6 +138,11 @@ NamePrefixes name_prefixes(const RunScope& scope, const std::vector<TestResult>&
 // Whether `parts` begins with `prefix`.
 bool starts_with(const std::vector<std::string>& parts, const std::vector<std::string>& prefix) {
   return parts.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), parts.begin());
+}
+
+// Whether the name `parts` lies below the name prefix `prefix`.
+bool below(const std::vector<std::string>& parts, const std::vector<std::string>& prefix) {
+  return parts.size() > prefix.size() && starts_with(parts, prefix);
 }
 
 // The folders above the end two paths share: (the first's, the second's).
@@ -194,7 +200,7 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
   const std::vector<std::optional<size_t>> selected_match = match_baseline(scope->selected, baseline);
   for (const auto& m : selected_match)
     if (m) there[*m] = true;
-  const NamePrefixes prefixes = name_prefixes(*scope, baseline);
+  const NamePrefixes prefixes = name_prefixes(scope->selected, selected_match, baseline, scope->paths);
   const TreeMoves moves = tree_moves(*scope, baseline, selected_match);
   std::vector<std::vector<std::string>> folders;  // the PATHs typed
   for (const std::string& p : scope->paths)       // written as reports write model paths (discovery.h reported_model)
@@ -210,8 +216,7 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
     const std::vector<std::string> parts = name_parts(baseline[b].name);
     bool placed = false;  // named in this run's terms, selected or not
     for (const auto& [base_prefix, run_prefix] : prefixes) {
-      if (parts.size() <= base_prefix.size() || !std::equal(base_prefix.begin(), base_prefix.end(), parts.begin()))
-        continue;
+      if (!below(parts, base_prefix)) continue;
       placed = true;
       const std::string name = joined(run_prefix, parts, base_prefix.size());
       if (keeps(name)) {
@@ -369,6 +374,29 @@ BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const
   return d;
 }
 
+namespace {
+
+// A run and its baseline name the same tests differently when one ran a folder within
+// the other's (`test tree`: "sub/x", `test tree/sub`: "x"). An update names them all one
+// way: the baseline's where it names every test of the run, else the run's where it names
+// every test kept from the baseline. Named both ways in one file, the next run would take
+// a kept "a/conv" for a test below its own PATH, and report it missing.
+void name_in_one_frame(std::vector<TestResult>& run_tests, std::vector<TestResult>& kept,
+                       const NamePrefixes& prefixes) {
+  if (prefixes.size() != 1 || prefixes[0].first == prefixes[0].second) return;
+  const auto& [base, run] = prefixes[0];
+  auto rename = [](std::vector<TestResult>& tests, const std::vector<std::string>& from,
+                   const std::vector<std::string>& to) {
+    for (const TestResult& t : tests)
+      if (!below(name_parts(t.name), from)) return false;
+    for (TestResult& t : tests) t.name = joined(to, name_parts(t.name), from.size());
+    return true;
+  };
+  if (!rename(run_tests, run, base)) rename(kept, base, run);
+}
+
+}  // namespace
+
 std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>* given,
                                          bool strict, const RunScope* scope) {
   if (!given) return results;
@@ -397,8 +425,11 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
     out.push_back(std::move(r));
   }
   const std::vector<std::optional<std::string>> missing = missing_names(baseline, met, scope);
+  std::vector<TestResult> kept;
   for (size_t b = 0; b < baseline.size(); ++b)
-    if (!met[b] && !missing[b]) out.push_back(baseline[b]);
+    if (!met[b] && !missing[b]) kept.push_back(baseline[b]);
+  name_in_one_frame(out, kept, name_prefixes(ids, match, baseline, scope ? scope->paths : std::vector<std::string>{}));
+  out.insert(out.end(), kept.begin(), kept.end());
   return out;
 }
 

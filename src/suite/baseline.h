@@ -101,7 +101,9 @@ BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const
 // baseline tests this run did not meet, as they were, except those missing in `scope`:
 // a test deleted from the corpus is dropped (one deliberate ratchet step). So known failures stay recorded,
 // newly passing tests are promoted, and new tests that pass (or are skipped without
-// `strict`) are recorded as they are. With no baseline (`baseline` null) there is nothing
+// `strict`) are recorded as they are. Every test is named one way: as the baseline names
+// them where it can name the run's (a baseline of `tree` updated by a run of `tree/sub`
+// writes "sub/x"), else as the run does. With no baseline (`baseline` null) there is nothing
 // to regress against: this run's outcomes, all of them.
 std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
                                          const std::vector<TestResult>* baseline, bool strict,

@@ -347,10 +347,11 @@ TEST_CASE("a baseline test the run selects that is gone is missing, and one it d
   CHECK(d.not_run == 2);                           // sub/skip excluded, other/z under another PATH
   // Without a scope, as before: not run.
   CHECK(compare_with_baseline(now, baseline).missing.empty());
-  // The update drops the missing test and keeps those not run.
+  // The update drops the missing test and keeps those not run, all named as the baseline
+  // names them: "a" beside "other/z" would put other/z below tree/sub for the next run.
   std::vector<std::string> names;
   for (const TestResult& r : updated_baseline(now, &baseline, false, &scope)) names.push_back(r.name);
-  CHECK(names == std::vector<std::string>{"a", "sub/skip", "other/z"});
+  CHECK(names == std::vector<std::string>{"sub/a", "sub/skip", "other/z"});
   // Sharded: a missing test counts in its own slice only.
   scope.shard_count = 2;
   size_t missing = 0;
@@ -364,6 +365,40 @@ TEST_CASE("a baseline test the run selects that is gone is missing, and one it d
   scope.shards.clear();
   scope.paths = {"tree/sub/a/"};
   CHECK(compare_with_baseline(now, baseline, false, &scope).missing.empty());
+}
+
+TEST_CASE("an updated baseline names every test one way, and the next run of the same command is clean",
+          "[suite][baseline]") {
+  auto scope_of = [](const std::vector<TestResult>& now, std::vector<std::string> paths) {
+    RunScope scope;
+    for (const TestResult& r : now) scope.selected.push_back(identity_of(r));
+    scope.paths = std::move(paths);
+    return scope;
+  };
+  auto names_of = [](const std::vector<TestResult>& tests) {
+    std::vector<std::string> names;
+    for (const TestResult& r : tests) names.push_back(r.name);
+    return names;
+  };
+  // Written by `test /t/tree`, updated by `test /t/tree/m` (m/z new): the baseline's
+  // names hold the run's, so m's tests take them, and a/conv is not below tree/m next time.
+  const std::vector<TestResult> tree = {at("a/conv", "/t/tree/a/conv/model.onnx"), at("m/x", "/t/tree/m/x/model.onnx")};
+  const std::vector<TestResult> in_m = {at("x", "/t/tree/m/x/model.onnx"), at("z", "/t/tree/m/z/model.onnx")};
+  RunScope scope = scope_of(in_m, {"/t/tree/m"});
+  const std::vector<TestResult> updated = updated_baseline(in_m, &tree, false, &scope);
+  CHECK(names_of(updated) == std::vector<std::string>{"m/x", "m/z", "a/conv"});
+  BaselineDiff d = compare_with_baseline(in_m, updated, false, &scope);
+  CHECK(d.missing.empty());
+  CHECK(d.matched == 2);
+  CHECK(d.not_run == 1);
+  // Written by `test /t/tree/m`, updated by `test /t/tree --filter m/x` (a/conv new):
+  // the run's names hold the baseline's kept m/y, so it takes the run's.
+  const std::vector<TestResult> m = {at("x", "/t/tree/m/x/model.onnx"), at("y", "/t/tree/m/y/model.onnx")};
+  const std::vector<TestResult> whole = {at("m/x", "/t/tree/m/x/model.onnx"),
+                                         at("a/conv", "/t/tree/a/conv/model.onnx")};
+  scope = scope_of(whole, {"/t/tree"});
+  scope.filter = "m/x|a/";
+  CHECK(names_of(updated_baseline(whole, &m, false, &scope)) == std::vector<std::string>{"m/x", "a/conv", "m/y"});
 }
 
 // Reports record absolute model paths: a baseline test is put in this run's tree by them
