@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -112,15 +113,39 @@ bool is_a_path(const TestIdentity& t, const std::vector<std::string>& paths) {
   return false;
 }
 
+// Of each baseline test, whether the run that wrote it had it as a PATH, named by its own
+// folder: another test of the baseline is named from within that folder ("sub" of
+// p/sub/model.onnx beside "p" of p/model.onnx, written by `test tree/p`). Such a name says
+// nothing of how the baseline's other tests are named. Known by absolute model paths only.
+std::vector<bool> named_as_path(const std::vector<TestResult>& baseline) {
+  std::set<std::vector<std::string>> roots;  // the folders that tests are named from
+  for (const TestResult& r : baseline) {
+    if (!fs::path(r.model).is_absolute()) continue;
+    std::vector<std::string> parts = parts_of(identity_of(r));
+    parts.resize(parts.size() - name_span(identity_of(r), parts));
+    roots.insert(std::move(parts));
+  }
+  std::vector<bool> out(baseline.size(), false);
+  for (size_t b = 0; b < baseline.size(); ++b) {
+    std::vector<std::string> folder = parts_of(identity_of(baseline[b]));
+    if (!fs::path(baseline[b].model).is_absolute() || folder.empty() || folder.back() != "model.onnx") continue;
+    folder.pop_back();
+    out[b] = roots.count(folder) > 0;
+  }
+  return out;
+}
+
 // How the baseline names tests in this run's terms: the (baseline, run) name prefixes of
 // each test both know ({"sub"}, {} when the baseline ran the parent of this run's PATH).
+// A test that is a PATH, here or in the run that wrote the baseline, teaches none.
 using NamePrefixes = std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>;
 // `match`: of each of `tests`, as match_baseline gives it; `paths`: the PATHs typed.
 NamePrefixes name_prefixes(const std::vector<TestIdentity>& tests, const std::vector<std::optional<size_t>>& match,
                            const std::vector<TestResult>& baseline, const std::vector<std::string>& paths) {
   NamePrefixes prefixes;
+  const std::vector<bool> baseline_path = named_as_path(baseline);
   for (size_t i = 0; i < match.size(); ++i) {
-    if (!match[i] || is_a_path(tests[i], paths)) continue;
+    if (!match[i] || is_a_path(tests[i], paths) || baseline_path[*match[i]]) continue;
     std::vector<std::string> run = name_parts(tests[i].name), base = name_parts(baseline[*match[i]].name);
     size_t common = 0;  // trailing components both names share
     while (common < run.size() && common < base.size() &&

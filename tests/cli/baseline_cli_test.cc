@@ -375,3 +375,16 @@ TEST_CASE("the ratchet run from a subfolder keeps the baseline's names: the same
   CHECK_EXIT(run_cli(ratchet), 0);
   CHECK_EXIT(run_cli({"test", d.file("tree"), "-q", "--baseline", u}), 0);
 }
+
+TEST_CASE("a baseline of a model folder with tests below it, run from the parent: a deleted one is missing",
+          "[cli][baseline]") {
+  TempDir d;
+  for (const char* n : {"p", "p/sub", "q"}) write_leaky_test(d.file(std::string("tree/") + n));
+  const std::string base = d.file("base.json");
+  REQUIRE_EXIT(run_cli({"test", d.file("tree/p"), "-q", "--json", base}), 0);  // "p" and "sub"
+  fs::remove_all(d.file("tree/p/sub"));
+  // It exited 0, "(1 not run)": sub was put in this run's terms as "sub", which ^p leaves out.
+  const auto r = run_cli({"test", d.file("tree"), "-q", "--filter", "^p", "--baseline", base});
+  CHECK_EXIT(r, 1);
+  CHECK(r.err == "onnx-run: 1 regression against " + base + ": p/sub (passed -> missing)\n");
+}

@@ -425,6 +425,10 @@ TEST_CASE("absolute paths: missing tests named where this run finds them, a tree
                                           at("a", "/t/p/a.onnx", Outcome::kFailed)};
   BaselineDiff d = diff({at("p", "/t/p/model.onnx")}, folder, {"/t/p"});
   CHECK(missing_names(d) == std::vector<std::string>{"sub", "a"});
+  // Run over the parent: the baseline's "p" was its PATH, named by its own folder, so
+  // "p" here and there says nothing of the other names (they were "sub" and "a" before).
+  d = diff({at("p", "/t/p/model.onnx")}, folder, {"/t"}, "^p");
+  CHECK(missing_names(d) == std::vector<std::string>{"p/sub", "p/a"});
   // Written by `test /ci/1`, run as `test /ci/2/tree` on a checkout elsewhere: tree/gone
   // is missing, named as the tests both know say; other/x lies under no PATH typed.
   const std::vector<TestResult> ci = {at("tree/good", "/ci/1/tree/good/model.onnx"),
