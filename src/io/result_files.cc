@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <new>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <unordered_set>
@@ -142,7 +143,12 @@ std::vector<ResultTensor> read_folder(const fs::path& dir, FolderTensors which) 
   // A test set: its output_K.pb files first, in K order, and its input_K.pb left out (they
   // are not results). Any other tensor file beside them is a result too: skipping it would
   // let a value that differs pass unseen.
-  if (which == FolderTensors::kTestSetOutputs && std::count(files.begin(), files.end(), "output_0.pb")) {
+  // Any output_K.pb makes it a set, so that a gap (output_1.pb alone) is refused naming
+  // output_0.pb as missing, rather than output_1.pb taken for the first output.
+  static const std::regex kOutput(R"(output_\d+\.pb)");
+  const bool test_set =
+      std::any_of(files.begin(), files.end(), [](const std::string& f) { return std::regex_match(f, kOutput); });
+  if (which == FolderTensors::kTestSetOutputs && test_set) {
     const TestSetFiles set = list_test_set(dir.string());
     for (const std::string& f : set.inputs) std::erase(files, fs::path(f).filename().string());
     for (const std::string& f : set.outputs)

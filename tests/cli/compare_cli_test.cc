@@ -281,6 +281,29 @@ TEST_CASE("compare of a test-set folder with output_99999999999999999999.pb: exi
   CHECK(r.out.empty());
 }
 
+// A set's outputs with a gap before the first: output_1.pb alone was taken for output 0
+// (compare: "1 of 1 values agree", exit 0; --expected: output 1's value judged output 0).
+TEST_CASE("compare and --expected of a folder holding output_1.pb but no output_0.pb: exit 3, the gap named",
+          "[cli][compare][bad-input]") {
+  TempDir d;
+  write_leaky_test(d.file("t"));
+  for (const char* name : {"a/output_1.pb", "b/output_0.pb"}) {
+    fs::create_directories(fs::path(d.file(name)).parent_path());
+    write_tensor_file(d.file(name), float_tensor({3}), "");
+  }
+  const std::string gap = "onnx-run: " + d.file("a") + ": output_0.pb is missing (found output_1.pb)\n";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"compare", d.file("a"), d.file("b")},
+        {"compare", d.file("b"), d.file("a")},
+        {d.file("t/model.onnx"), "-i", d.file("t/test_data_set_0/input_0.pb"), "--expected", d.file("a")}}) {
+    const ProcessResult r = run_cli(args);
+    INFO(args[0]);
+    CHECK_EXIT(r, 3);
+    CHECK(r.err == gap);
+    CHECK(r.out.empty());
+  }
+}
+
 TEST_CASE("compare and --expected --json: errors in the subnormal decades have their histogram", "[cli][compare]") {
   // Decades 1e-310 (subnormal) and 1e-324 (below the least double, which lies in it):
   // the JSON histogram's bounds once threw from std::stod, an internal error (exit 3).
