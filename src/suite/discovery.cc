@@ -206,23 +206,33 @@ class Walker {
     // folder below it, or a NAME.onnx beside it with NAME_output_K.pb of its own, must not
     // vanish from the run unsaid (a lone NAME.onnx there would pair with model.onnx's
     // test sets, so it is none).
+    // Every entry that may be a model or data.json: files, entries of other kinds (a FIFO,
+    // a dangling link), and a folder where a model belongs (model.onnx, or NAME.onnx with
+    // NAME_*.pb beside it). Whatever stands at such a name is a test, one that errs when
+    // its model is read, never one left out.
+    std::vector<fs::path> entries = l.files;
+    entries.insert(entries.end(), l.others.begin(), l.others.end());
+    for (const fs::path& d : l.dirs) {
+      const std::string dname = d.filename().string();
+      const TestSetFiles beside = dname == "model.onnx" ? TestSetFiles{} : files_beside(d);
+      if (dname == "model.onnx" || (has_suffix(dname, ".onnx") && !(beside.inputs.empty() && beside.outputs.empty())))
+        entries.push_back(d);
+    }
     bool model_folder = false;
-    for (const auto* list : {&l.files, &l.others})
-      for (const fs::path& f : *list)
-        if (!model_folder && f.filename() == "model.onnx") {
-          add_folder_test(at, at / f.filename(), prefix.empty() ? root_name : prefix);
-          model_folder = true;
-        }
-    bool any_model = model_folder, data_json = false;
-    for (const auto* list : {&l.files, &l.others})
-      for (const fs::path& f : *list) {
-        const std::string fname = f.filename().string();
-        if (fname == "data.json") data_json = true;
-        if (!has_suffix(fname, ".onnx") || fname == "model.onnx") continue;
-        if (model_folder && files_beside(f).outputs.empty()) continue;
-        any_model = true;
-        add_file_test(f, join(f.stem().string()));
+    for (const fs::path& f : entries)
+      if (!model_folder && f.filename() == "model.onnx") {
+        add_folder_test(at, at / f.filename(), prefix.empty() ? root_name : prefix);
+        model_folder = true;
       }
+    bool any_model = model_folder, data_json = false;
+    for (const fs::path& f : entries) {
+      const std::string fname = f.filename().string();
+      if (fname == "data.json") data_json = true;
+      if (!has_suffix(fname, ".onnx") || fname == "model.onnx") continue;
+      if (model_folder && files_beside(f).outputs.empty()) continue;
+      any_model = true;
+      add_file_test(f, join(f.stem().string()));
+    }
     if (!any_model && data_json) {
       TestCase c;
       c.name = prefix.empty() ? root_name : prefix;

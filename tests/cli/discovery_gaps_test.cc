@@ -63,6 +63,23 @@ TEST_CASE("a model that is a broken link is a test that errs, not a test left ou
   CHECK_THAT(r.err, Contains("linked (error)"));
 }
 
+TEST_CASE("a folder where the model belongs is a test that errs, in both layouts", "[cli][discovery]") {
+  TempDir d;
+  write_leaky_test(d.file("t/good"));
+  write_leaky_test(d.file("t/broken"));
+  fs::remove(d.file("t/broken/model.onnx"));
+  fs::create_directories(d.file("t/broken/model.onnx"));
+  fs::create_directories(d.file("t/flat"));
+  write_float_tensor(d.file("t/flat/f_output_0.pb"), {1, 2, 3}, "y");
+  fs::create_directories(d.file("t/flat/f.onnx"));
+  fs::create_directories(d.file("t/flat/plain.onnx"));  // no data beside it: only a folder
+  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: "1 passed ... (1 test ...)", broken and flat/f nowhere
+  CHECK(outcomes(d.file("r.json")) ==
+        std::map<std::string, std::string>{{"good", "passed"}, {"broken", "error"}, {"flat/f", "error"}});
+  CHECK_THAT(r.err, Contains("broken (error)") && Contains("flat/f (error)"));
+}
+
 TEST_CASE("a folder that cannot be listed is a test that errs, not tests left out", "[cli][discovery]") {
   TempDir d;
   write_leaky_test(d.file("t/good"));

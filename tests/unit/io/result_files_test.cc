@@ -30,17 +30,21 @@ TEST_CASE("matching by name first, then the rest in order", "[result-files]") {
 TEST_CASE("a folder of .npy and .pb, a test set, an .npz and one file read as result sets", "[result-files]") {
   TempDir d;
   write_npy_file(d.file("y.npy"), float_tensor({1, 2}));
-  write_tensor_file(d.file("output_10.pb"), float_tensor({3}), "z");
-  write_tensor_file(d.file("output_2.pb"), float_tensor({4}), "");
+  write_tensor_file(d.file("value_10.pb"), float_tensor({3}), "z");
+  write_tensor_file(d.file("value_2.pb"), float_tensor({4}), "");
   write_tensor_file(d.file("w.tensorproto"), float_tensor({6}), "w");  // onnxruntime's node dump
   write_file(d.file("notes.txt"), "not a tensor");
-  // No output_0.pb: not a test set, so every tensor file, sorted naturally.
+  // No output_K.pb: not a test set, so every tensor file, sorted naturally.
   std::vector<ResultTensor> set = read_result_files(d.path());
   REQUIRE(set.size() == 4);
-  CHECK(set[0].name.empty());  // output_2.pb without a TensorProto name
+  CHECK(set[0].name.empty());  // value_2.pb without a TensorProto name
   CHECK(set[1].name == "z");
   CHECK(set[2].name == "w");
   CHECK(set[3].name == "y");
+  // Any output_K.pb makes it a set, whose K must count from 0: output_2.pb was taken for
+  // the first result.
+  write_tensor_file(d.file("output_2.pb"), float_tensor({4}), "");
+  CHECK_THROWS_WITH(read_result_files(d.path()), d.path() + ": output_0.pb is missing (found output_2.pb)");
 
   TempDir ts;
   write_tensor_file(ts.file("input_0.pb"), float_tensor({9}), "x");
