@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/check_exit.h"
+#include "support/model_builder.h"
 #include "support/model_tree.h"
 #include "support/paths.h"
 #include "support/process.h"
@@ -209,6 +210,26 @@ TEST_CASE("a test set that is a broken link errs: the test neither passes on the
   CHECK_EXIT(r, 1);  // it exited 0: some passed on set 0 alone, none was "no data" (skipped)
   CHECK(outcomes(d.file("r.json")) == std::map<std::string, std::string>{{"none", "error"}, {"some", "error"}});
   CHECK_THAT(r.out, Contains("test_data_set_1: not a test-set folder"));
+}
+
+TEST_CASE("a test set that is a file, a FIFO or a link to a file errs, in test and in the MODEL door",
+          "[cli][discovery]") {
+  TempDir d;
+  for (const char* n : {"file", "fifo", "link"}) write_leaky_test(d.file(std::string("t/") + n));
+  write_file(d.file("t/file/test_data_set_1"), "");
+  REQUIRE(::mkfifo(d.file("t/fifo/test_data_set_1").c_str(), 0600) == 0);
+  fs::create_symlink(d.file("t/file/model.onnx"), d.file("t/link/test_data_set_1"));
+  write_file(d.file("t/link/test_data_set_notes.txt"), "");  // not a numbered set: not one
+  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
+  CHECK_EXIT(r, 1);  // it exited 0: each passed on test_data_set_0 alone
+  CHECK(outcomes(d.file("r.json")) ==
+        std::map<std::string, std::string>{{"fifo", "error"}, {"file", "error"}, {"link", "error"}});
+  for (const char* n : {"file", "fifo", "link"}) {
+    const auto m = run_cli({d.file(std::string("t/") + n + "/model.onnx"), "-q"});
+    INFO(n);
+    CHECK_EXIT(m, 3);
+    CHECK_THAT(m.err, Contains("test_data_set_1: not a test-set folder"));
+  }
 }
 
 // `onnx-run NAME.onnx` runs the data `onnx-run test NAME.onnx` runs: the light layout's
