@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <utility>
@@ -114,19 +115,22 @@ class Walker {
 
   void add_folder_test(const fs::path& dir, const fs::path& model, std::string name) {
     ++candidates;
-    if (!seen(dir)) return;
+    const std::optional<size_t> at = slot(dir);
+    if (!at) return;
     TestCase c;
     c.name = std::move(name);
     c.kind = CaseKind::kFolder;
     c.model = model.string();
     c.dir = dir.string();
     c.sets = find_test_sets(c.dir);
-    found.push_back(std::move(c));
+    place(*at, std::move(c));
   }
 
   void add_file_test(const fs::path& model, std::string name) {
     ++candidates;
-    if (!seen(model.parent_path().empty() ? fs::path(".") : model.parent_path(), model.filename())) return;
+    const std::optional<size_t> at =
+        slot(model.parent_path().empty() ? fs::path(".") : model.parent_path(), model.filename());
+    if (!at) return;
     TestCase c;
     c.name = std::move(name);
     c.model = model.string();
@@ -139,7 +143,7 @@ class Walker {
     } else {
       c.kind = CaseKind::kFile;
     }
-    found.push_back(std::move(c));
+    place(*at, std::move(c));
   }
 
   // A model file given by its path: the test of its folder when it is model.onnx.
@@ -156,18 +160,20 @@ class Walker {
   // reports name it, rather than its tests silently missing from them.
   void add_unreadable(const fs::path& dir, std::string name, std::string problem) {
     ++candidates;
-    if (!seen(dir)) return;
+    const std::optional<size_t> at = slot(dir);
+    if (!at) return;
     TestCase c;
     c.name = std::move(name);
     c.kind = CaseKind::kUnreadable;
     c.dir = dir.string();
     c.problem = std::move(problem);
-    found.push_back(std::move(c));
+    place(*at, std::move(c));
   }
 
   // Walks the tree at `root`, naming tests relative to it.
   void walk_root(const fs::path& root) {
     visited_.clear();
+    via_link_ = false;
     root_ = root.string();
     walk(root, "", folder_name(root), 0);
   }
@@ -192,7 +198,12 @@ class Walker {
                      fmt::format("cannot read folder {}: {}", dir.string(), std::strerror(errno)));
       return;
     }
-    if (!visited_.insert({st.st_dev, st.st_ino}).second) return;  // a link loop
+    // Known already: a link loop, or a folder a link reached first, walked again now by
+    // its own path only, so that its tests take their own names (see slot).
+    if (const auto [it, fresh] = visited_.try_emplace({st.st_dev, st.st_ino}, via_link_); !fresh) {
+      if (via_link_ || !it->second) return;
+      it->second = false;
+    }
     const Listing l = list_dir(dir);
     // The root's own test is named after its folder: its path must name that folder too
     // (a baseline matches tests by their paths), which "." typed inside it does not.
@@ -239,27 +250,47 @@ class Walker {
       c.kind = CaseKind::kMissingModel;
       c.dir = at.string();
       ++candidates;
-      if (seen(dir)) found.push_back(std::move(c));
+      if (const std::optional<size_t> known = slot(dir)) place(*known, std::move(c));
     }
     for (const fs::path& d : l.dirs) {
       const std::string dname = d.filename().string();
       if (dname.rfind("test_data_set_", 0) == 0 || dname.rfind('.', 0) == 0) continue;
+      const bool outer = via_link_;
+      std::error_code ec;
+      via_link_ = outer || fs::is_symlink(fs::symlink_status(d, ec));
       walk(d, join(dname), root_name, depth + 1);
+      via_link_ = outer;
     }
   }
 
-  // False when this test was already found from another PATH: the same folder (by
-  // canonical path), or the same `file` in it. A test is its data as much as its model:
-  // a folder whose model.onnx links to another test's model is a test of its own, with
-  // its own test sets (so `file` is not resolved: NAME.onnx pairs with the NAME_*.pb
-  // beside the link).
-  bool seen(const fs::path& dir, const fs::path& file = {}) {
+  // Where in `found` this test goes: at the end when it is new; none when it was found
+  // already, from another PATH or another link: the same folder (by canonical path), or
+  // the same `file` in it. A test found through a link below the PATH is found again by
+  // its own path, and takes that one's place: its name and path are its folder's, not the
+  // link's (a baseline knows it so), whichever sorts first. A test is its data as much as
+  // its model: a folder whose model.onnx links to another test's model is a test of its
+  // own, with its own test sets (so `file` is not resolved: NAME.onnx pairs with the
+  // NAME_*.pb beside the link).
+  std::optional<size_t> slot(const fs::path& dir, const fs::path& file = {}) {
     std::error_code ec;
     const fs::path c = fs::canonical(dir, ec);
-    return tests_.insert(((ec ? dir : c) / file).string()).second;
+    const auto [it, fresh] = tests_.try_emplace(((ec ? dir : c) / file).string(), Found{found.size(), via_link_});
+    if (fresh) return found.size();
+    if (via_link_ || !it->second.via_link) return std::nullopt;
+    it->second.via_link = false;
+    return it->second.index;
   }
-  std::set<std::string> tests_;
-  std::set<std::pair<dev_t, ino_t>> visited_;
+  void place(size_t at, TestCase c) {
+    if (at == found.size()) found.push_back(std::move(c));
+    else found[at] = std::move(c);
+  }
+  struct Found {
+    size_t index;   // in `found`
+    bool via_link;  // reached through a link to a folder below the PATH
+  };
+  std::map<std::string, Found> tests_;
+  std::map<std::pair<dev_t, ino_t>, bool> visited_;  // a folder walked -> whether through a link only
+  bool via_link_ = false;                            // the folder being walked was reached through a link
   std::string root_;
 };
 
