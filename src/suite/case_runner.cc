@@ -66,7 +66,7 @@ void run_sets(const TestCase& t, const CaseOptions& o, TestResult& r) {
   request.test_sets = test_sets_of(t);
   const RunReport report = run_model(request);  // loads the model even with no sets: its errors come first
   r.outputs = report.output_names;
-  r.warnings = report.warnings();
+  for (const std::string& w : report.warnings()) r.warnings.push_back(printable(w));  // as the message is
   if (report.runs.empty()) {
     // A model alone is not a broken test: there is nothing to compare (onnx_test_runner skips it).
     r.outcome = Outcome::kNoData;

@@ -223,6 +223,11 @@ TEST_CASE("warnings and -v or -vv lines reach stderr and the reports of test wit
   CHECK_THAT(xml, Contains("<system-err>warning: graph output &apos;y\\x1b[2K\\x0d\\x0aonnx-run: forged\\x07&apos; "
                            "is declared float[4] but computed as float[3]</system-err>"));
   CHECK_THAT(xml, Contains("test_data_set_0: output &apos;y\\x1b[2K\\x0d\\x0aonnx-run: forged\\x07&apos;: 3 of 3"));
+  // --json: the warning escaped as the message is (it kept the raw ESC, CR and LF).
+  REQUIRE_EXIT(run_cli({"test", d.file("tree"), "-q", "--json", d.file("r.json")}), 1);
+  const std::string json = read_file(d.file("r.json"));
+  CHECK(json.find("\\u001b") == std::string::npos);
+  CHECK_THAT(json, Contains("graph output 'y\\\\x1b[2K\\\\x0d\\\\x0aonnx-run: forged\\\\x07' is declared"));
   // -q: no warning at all.
   const ProcessResult quiet = run_cli({model, "-i", "x=[1,2,3]", "-q"});
   CHECK_EXIT(quiet, 0);
