@@ -78,10 +78,10 @@ void ValueIndex::add(const std::string& path) {
   }
 }
 
-const ResultTensor* ValueIndex::find(const std::string& name) const {
+const ResultTensor* ValueIndex::find(const std::string& name, const std::set<std::string>& others) const {
   if (const auto it = by_name_.find(name); it != by_name_.end()) return it->second;
   for (const std::string& stem : {file_name_for_value(name), onnxruntime_dump_name(name)})
-    if (const auto it = by_stem_.find(stem); it != by_stem_.end()) return it->second;
+    if (const auto it = by_stem_.find(stem); it != by_stem_.end() && !others.count(it->second->name)) return it->second;
   return nullptr;
 }
 

@@ -16,7 +16,8 @@
 // without one, outside a values.tsv folder), by the file name --dump-intermediates would
 // give it (io/output_names.h: file_name_for_value), else by onnxruntime's (every character
 // other than a letter or digit as '_'). A file that records a name stands for that value
-// alone. One source holding a name twice (two files of a folder) is refused.
+// alone, and so does one whose file name is the name of a value of the model. One source
+// holding a name twice (two files of a folder) is refused.
 // Each file is opened as `compare` opens a result file (io/result_files.h): its header
 // read and checked now, its data when asked; .npz members read on their own; a Polygraphy
 // JSON is held as its text (base64, 4/3 of the arrays' size), as Polygraphy itself holds it.
@@ -24,6 +25,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,8 +43,10 @@ class ValueIndex {
   void add(const std::string& path);
 
   // The value named `name` (as written, else by its sanitised file names); null when
-  // no source holds it.
-  const ResultTensor* find(const std::string& name) const;
+  // no source holds it. `others`: the names of the model's values. A file that stands for
+  // one of them by its own name (a_b.npy for 'a_b') is not found by its file name for
+  // another ('a/b', whose --dump-intermediates file name it has) as well.
+  const ResultTensor* find(const std::string& name, const std::set<std::string>& others = {}) const;
   size_t size() const { return values_.size(); }
   // Every value, in the order indexed.
   const std::vector<std::shared_ptr<ResultTensor>>& values() const { return values_; }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -44,6 +45,7 @@ std::string operator_gap(const Node& n) {
 struct GraphTypes {
   std::map<std::string, DType> dtype;
   std::map<std::string, const ValueInfo*> declared;
+  std::set<std::string> names;  // every value of the graph (ValueIndex::find)
 };
 
 GraphTypes graph_types(const Graph& g) {
@@ -54,6 +56,10 @@ GraphTypes graph_types(const Graph& g) {
       if (v.dtype) t.dtype.emplace(v.name, *v.dtype);
     }
   for (const auto& [name, tensor] : g.initializers) t.dtype.emplace(name, tensor.dtype());
+  for (const auto& [name, v] : t.declared) t.names.insert(name);
+  for (const auto& [name, tensor] : g.initializers) t.names.insert(name);
+  for (const Node& n : g.nodes)
+    for (const std::vector<std::string>* list : {&n.inputs, &n.outputs}) t.names.insert(list->begin(), list->end());
   return t;
 }
 
@@ -204,7 +210,7 @@ void check_node(const Graph& g, const std::map<std::string, Tensor>& own, const 
   std::vector<std::string> missing;
   std::vector<const ResultTensor*> in_values, out_values;
   for (VerifyValue& v : c.inputs) {
-    const ResultTensor* iv = values.find(v.name);
+    const ResultTensor* iv = values.find(v.name, types.names);
     const bool owned = own.count(v.name) > 0;
     // A value of the model's own that no input can replace is the model's; an initializer
     // an input may replace is the dumped value where VALUES has it.
@@ -214,7 +220,7 @@ void check_node(const Graph& g, const std::map<std::string, Tensor>& own, const 
     in_values.push_back(iv);
   }
   for (VerifiedOutput& o : c.outputs) {
-    const ResultTensor* iv = values.find(o.value.name);
+    const ResultTensor* iv = values.find(o.value.name, types.names);
     if (!iv) missing.push_back(fmt::format("output '{}'", o.value.name));
     o.value.file = iv ? iv->file : "";
     out_values.push_back(iv);

@@ -486,6 +486,16 @@ TEST_CASE("verify: a dump file that records another value's name does not stand 
   CHECK_THAT(r.out, Contains("node 'l1' (LeakyRelu v16 (16+)): not checked: not in VALUES: output 't/1'\n"));
   CHECK_THAT(r.out, Contains("node 'l2' (LeakyRelu v16 (16+)): exact\n"));
   CHECK_THAT(r.err, Contains("1 node onnx-run runs not checked (--require-all): node 'l1'"));
+  // Files that record no name (.npy): t_1.npy is t_1's, by its own name, and so not t/1's
+  // by the file name t/1 would have (it stood for both, and --require-all passed).
+  const std::string n = d.file("n");
+  std::filesystem::create_directory(n);
+  write_npy_file(n + "/x.npy", float_tensor({2}, {-1, 2}));
+  write_npy_file(n + "/t_1.npy", float_tensor({2}, {-0.5f, 2}));
+  const ProcessResult unnamed = run_cli({"verify", d.file("m.onnx"), n, "--require-all"});
+  CHECK_EXIT(unnamed, 1);
+  CHECK_THAT(unnamed.out, Contains("node 'l1' (LeakyRelu v16 (16+)): not checked: not in VALUES: output 't/1'\n"));
+  CHECK_THAT(unnamed.out, Contains("node 'l2' (LeakyRelu v16 (16+)): exact\n"));
 }
 
 TEST_CASE("verify: a newline in a node's, a value's or a file's name is escaped, and forges no line", "[cli][verify]") {
