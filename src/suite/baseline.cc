@@ -99,9 +99,7 @@ std::string joined(std::vector<std::string> prefix, const std::vector<std::strin
 // A path as typed, for comparing: absolute (a test typed as "." is recorded by its
 // folder's absolute path: suite/discovery.h), "." and ".." parts and a trailing '/' taken out.
 fs::path normal(const std::string& p) {
-  std::error_code ec;
-  const fs::path abs = fs::absolute(p, ec);
-  fs::path n = (ec ? fs::path(p) : abs).lexically_normal();
+  const fs::path n = absolute_path(p);
   return n.has_filename() ? n : n.parent_path();
 }
 

@@ -94,9 +94,7 @@ fs::path naming(const fs::path& dir) {
   const fs::path n = dir.lexically_normal();
   const fs::path last = n.has_filename() ? n.filename() : n.parent_path().filename();
   if (!last.empty() && last != "." && last != "..") return dir;
-  std::error_code ec;
-  const fs::path abs = fs::absolute(dir, ec);
-  return ec ? dir : abs.lexically_normal();
+  return absolute_path(dir.string());
 }
 
 // Where a test is, the same however its PATH was typed: for ordering tests of one name.
@@ -352,11 +350,22 @@ std::vector<TestCase> discover_tests(const std::vector<std::string>& paths) {
   return w.found;
 }
 
-std::string reported_model(const TestCase& t) {
-  const fs::path p = t.model.empty() ? t.dir : t.model;
+std::string absolute_path(const std::string& path) {
   std::error_code ec;
-  const fs::path abs = fs::absolute(p, ec).lexically_normal();
-  return printable(valid_utf8((ec ? p : abs).string()));
+  const fs::path abs = fs::absolute(path, ec);
+  if (ec) return fs::path(path).lexically_normal().string();
+  const std::vector<fs::path> parts(abs.begin(), abs.end());
+  const auto up = std::find(parts.rbegin(), parts.rend(), "..");
+  if (up == parts.rend()) return abs.lexically_normal().string();
+  // Up to the last "..", as the system resolves it; the rest as typed.
+  fs::path head, tail;
+  for (auto it = parts.begin(); it != parts.end(); ++it) (it < up.base() ? head : tail) /= *it;
+  const fs::path resolved = fs::canonical(head, ec);
+  return (ec ? abs : resolved / tail).lexically_normal().string();
+}
+
+std::string reported_model(const TestCase& t) {
+  return printable(valid_utf8(absolute_path(t.model.empty() ? t.dir : t.model)));
 }
 
 void parse_shard(const std::string& text, Selection& sel) {

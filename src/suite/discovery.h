@@ -54,6 +54,12 @@ struct TestCase {
 // valid UTF-8 so at discovery.
 std::string reported_model(const TestCase& t);
 
+// `path` made absolute, its "." parts taken out and its ".." resolved as the system
+// resolves them: "link/.." is the parent of the folder the link names, which the text
+// alone does not say ("other/c" reached as link/../other/c is no file at ./other/c).
+// Other links stay as typed: a tree reached through a link is named by that path.
+std::string absolute_path(const std::string& path);
+
 // How many folders deep below a PATH discovery looks. Each folder costs one listing and
 // one stat, so discovery is linear in the tree; the limit bounds the recursion and the
 // path lengths (PATH_MAX is reached near this depth with short names anyway). A folder

@@ -122,6 +122,22 @@ TEST_CASE("a name that is not UTF-8 has its bad bytes escaped, so reports keep i
   CHECK(names(select_tests(tests, Selection{"xe9", ""})) == std::vector<std::string>{"caf\\xe9"});
 }
 
+TEST_CASE("a model reached through link/.. is recorded by the path that names it", "[suite]") {
+  TempDir d;
+  write_text_file(d.file("real/tree/a/model.onnx"), "");
+  write_text_file(d.file("real/other/c/model.onnx"), "");
+  std::filesystem::create_directory_symlink(d.file("real/tree"), d.file("link"));
+  // Lexically, link/.. is d itself, and d/other/c/model.onnx no file: a baseline written
+  // so matched nothing run by the real path.
+  std::vector<std::string> models;
+  for (const TestCase& t : discover_tests({d.file("link/..")})) models.push_back(reported_model(t));
+  CHECK(models == std::vector<std::string>{d.file("real/other/c/model.onnx"), d.file("real/tree/a/model.onnx")});
+  // Other links stay as typed, and "." goes.
+  CHECK(absolute_path(d.file("link/./a/model.onnx")) == d.file("link/a/model.onnx"));
+  CHECK(absolute_path(d.file("link/a/../a")) == d.file("real/tree/a"));
+  CHECK(absolute_path(d.file("gone/../x")) == d.file("x"));  // nothing to resolve: as written
+}
+
 TEST_CASE("printable escapes C1 controls and U+FFFE/U+FFFF as their bytes, once", "[suite]") {
   CHECK(printable("a\xc2\x9b"
                   "2J\xc2\x80\xc2\x9f|\xef\xbf\xbe|\xef\xbf\xbf") ==
