@@ -234,12 +234,14 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
     return selector.keeps(name) &&
            (slice == 0 || std::find(scope->shards.begin(), scope->shards.end(), slice) != scope->shards.end());
   };
+  const std::vector<bool> baseline_path = named_as_path(baseline);
   for (size_t b = 0; b < baseline.size(); ++b) {
     if (there[b]) continue;
     const std::vector<std::string> parts = name_parts(baseline[b].name);
     bool placed = false;  // named in this run's terms, selected or not
     for (const auto& [base_prefix, run_prefix] : prefixes) {
-      if (!below(parts, base_prefix)) continue;
+      // A test named by its own folder as its run's PATH is named so by no prefix: its path says.
+      if (baseline_path[b] || !below(parts, base_prefix)) continue;
       placed = true;
       const std::string name = joined(run_prefix, parts, base_prefix.size());
       if (keeps(name)) {
@@ -399,23 +401,49 @@ BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const
 
 namespace {
 
+// The folder the baseline names tests from, where this run's tests lie: what each test
+// both know says, its model's folders above the baseline's name for it (but for one the
+// baseline's run had as its PATH, named by its own folder); none where they disagree.
+std::optional<std::vector<std::string>> baseline_root(const std::vector<TestResult>& run_tests,
+                                                      const std::vector<std::optional<size_t>>& match,
+                                                      const std::vector<TestResult>& baseline) {
+  const std::vector<bool> baseline_path = named_as_path(baseline);
+  std::optional<std::vector<std::string>> root;
+  for (size_t i = 0; i < run_tests.size(); ++i) {
+    if (!match[i] || baseline_path[*match[i]]) continue;
+    std::vector<std::string> parts = parts_of(identity_of(run_tests[i]));
+    parts.resize(parts.size() - name_span({baseline[*match[i]].name, run_tests[i].model}, parts));
+    if (root && *root != parts) return std::nullopt;
+    root = std::move(parts);
+  }
+  return root;
+}
+
 // A run and its baseline name the same tests differently when one ran a folder within
 // the other's (`test tree`: "sub/x", `test tree/sub`: "x"). An update names them all one
-// way: the baseline's where it names every test of the run, else the run's where it names
-// every test kept from the baseline. Named both ways in one file, the next run would take
-// a kept "a/conv" for a test below its own PATH, and report it missing.
-void name_in_one_frame(std::vector<TestResult>& run_tests, std::vector<TestResult>& kept,
+// way: the baseline's where its folder holds every test of the run (a test both know as
+// the baseline names it, a new one as discovery names it below that folder), else the
+// run's where it names every test kept from the baseline. Named both ways in one file, the
+// next run would take a kept "a/conv" for a test below its own PATH, and report it missing.
+void name_in_one_frame(std::vector<TestResult>& run_tests, const std::vector<std::optional<size_t>>& match,
+                       std::vector<TestResult>& kept, const std::vector<TestResult>& baseline,
                        const NamePrefixes& prefixes) {
-  if (prefixes.size() != 1 || prefixes[0].first == prefixes[0].second) return;
+  if (const auto root = baseline_root(run_tests, match, baseline)) {
+    bool all_below = true;
+    for (size_t i = 0; i < run_tests.size() && all_below; ++i)
+      all_below = match[i] || below(parts_of(identity_of(run_tests[i])), *root);
+    if (all_below) {
+      for (size_t i = 0; i < run_tests.size(); ++i)
+        run_tests[i].name =
+            match[i] ? baseline[*match[i]].name : name_below(*root, parts_of(identity_of(run_tests[i])));
+      return;
+    }
+  }
+  if (prefixes.size() != 1) return;
   const auto& [base, run] = prefixes[0];
-  auto rename = [](std::vector<TestResult>& tests, const std::vector<std::string>& from,
-                   const std::vector<std::string>& to) {
-    for (const TestResult& t : tests)
-      if (!below(name_parts(t.name), from)) return false;
-    for (TestResult& t : tests) t.name = joined(to, name_parts(t.name), from.size());
-    return true;
-  };
-  if (!rename(run_tests, run, base)) rename(kept, base, run);
+  for (const TestResult& t : kept)
+    if (!below(name_parts(t.name), base)) return;
+  for (TestResult& t : kept) t.name = joined(run, name_parts(t.name), base.size());
 }
 
 }  // namespace
@@ -428,12 +456,14 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   for (const TestResult& r : results) ids.push_back(identity_of(r));
   const std::vector<std::optional<size_t>> match = match_baseline(ids, baseline);
   std::vector<TestResult> out;
+  std::vector<std::optional<size_t>> out_match;  // of each of `out`
   std::vector<bool> met(baseline.size(), false);
   for (size_t i = 0; i < results.size(); ++i) {
     TestResult r = results[i];
     // A new test that does not pass is a regression (compare_with_baseline): recorded as
     // it is, it would become a known failure and the next run would pass over it.
     if (!match[i] && is_problem(r.outcome, strict)) continue;
+    out_match.push_back(match[i]);
     if (match[i]) {
       met[*match[i]] = true;
       const TestResult& before = baseline[*match[i]];
@@ -451,7 +481,8 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   std::vector<TestResult> kept;
   for (size_t b = 0; b < baseline.size(); ++b)
     if (!met[b] && !missing[b]) kept.push_back(baseline[b]);
-  name_in_one_frame(out, kept, name_prefixes(ids, match, baseline, scope ? scope->paths : std::vector<std::string>{}));
+  name_in_one_frame(out, out_match, kept, baseline,
+                    name_prefixes(ids, match, baseline, scope ? scope->paths : std::vector<std::string>{}));
   out.insert(out.end(), kept.begin(), kept.end());
   return out;
 }

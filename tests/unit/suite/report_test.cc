@@ -399,6 +399,32 @@ TEST_CASE("an updated baseline names every test one way, and the next run of the
   scope = scope_of(whole, {"/t/tree"});
   scope.filter = "m/x|a/";
   CHECK(names_of(updated_baseline(whole, &m, false, &scope)) == std::vector<std::string>{"m/x", "a/conv", "m/y"});
+  // Several PATHs (`test /t/tree/m /t/tree/a`): one folder still holds them all.
+  const std::vector<TestResult> three = {at("a/conv", "/t/tree/a/conv/model.onnx"), at("b/e", "/t/tree/b/e/model.onnx"),
+                                         at("m/x", "/t/tree/m/x/model.onnx")};
+  const std::vector<TestResult> two = {at("conv", "/t/tree/a/conv/model.onnx"), at("x", "/t/tree/m/x/model.onnx"),
+                                       at("z", "/t/tree/m/z/model.onnx")};
+  scope = scope_of(two, {"/t/tree/a", "/t/tree/m"});
+  CHECK(names_of(updated_baseline(two, &three, false, &scope)) ==
+        std::vector<std::string>{"a/conv", "m/x", "m/z", "b/e"});
+  // A PATH that is a model folder with tests below it (`test /t/tree/m`: m, then sub):
+  // m keeps the baseline's name, not "m/m".
+  const std::vector<TestResult> with_m = {at("m", "/t/tree/m/model.onnx"), at("m/sub", "/t/tree/m/sub/model.onnx"),
+                                          at("a/conv", "/t/tree/a/conv/model.onnx")};
+  const std::vector<TestResult> m_run = {at("m", "/t/tree/m/model.onnx"), at("sub", "/t/tree/m/sub/model.onnx"),
+                                         at("new", "/t/tree/m/new/model.onnx")};
+  scope = scope_of(m_run, {"/t/tree/m"});
+  const std::vector<TestResult> ratcheted = updated_baseline(m_run, &with_m, false, &scope);
+  CHECK(names_of(ratcheted) == std::vector<std::string>{"m", "m/sub", "m/new", "a/conv"});
+  // Written by `test /t/tree/m` (m, sub), run as `test /t/tree --exclude ^m$`: m is
+  // left out by the exclude, not "m/m" and missing.
+  const std::vector<TestResult> from_m = {at("m", "/t/tree/m/model.onnx"), at("sub", "/t/tree/m/sub/model.onnx")};
+  const std::vector<TestResult> rest = {at("m/sub", "/t/tree/m/sub/model.onnx")};
+  scope = scope_of(rest, {"/t/tree"});
+  scope.exclude = "^m$";
+  d = compare_with_baseline(rest, from_m, false, &scope);
+  CHECK(d.missing.empty());
+  CHECK(d.not_run == 1);
 }
 
 // Reports record absolute model paths: a baseline test is put in this run's tree by them
