@@ -44,12 +44,14 @@ std::vector<std::string> find_test_sets(const std::string& dir) {
     static const std::string kPrefix = "test_data_set_";
     const std::string name = it->path().filename().string();
     if (name.rfind(kPrefix, 0) != 0) continue;
-    // A folder by any such name; anything else named as a set is one too (test_data_set_N
-    // that is a FIFO, a file, a dangling link), which reading it refuses.
+    // A folder or a dangling link by any such name, and anything else named as a set
+    // (test_data_set_N that is a FIFO, a file, a link to one): reading it refuses it.
     const bool numbered =
         name.size() > kPrefix.size() && name.find_first_not_of("0123456789", kPrefix.size()) == std::string::npos;
     std::error_code ec2;
-    if (numbered || it->is_directory(ec2)) sets.push_back(it->path().string());
+    const bool folder = it->is_directory(ec2);
+    const bool broken_link = !folder && it->is_symlink(ec2) && !fs::exists(it->path(), ec2);
+    if (numbered || folder || broken_link) sets.push_back(it->path().string());
   }
   std::sort(sets.begin(), sets.end(), natural_less);
   return sets;

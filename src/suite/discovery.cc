@@ -171,7 +171,7 @@ class Walker {
   // Walks the tree at `root`, naming tests relative to it.
   void walk_root(const fs::path& root) {
     visited_.clear();
-    via_link_ = false;
+    links_ = 0;
     root_ = root.string();
     walk(root, "", folder_name(root), 0);
   }
@@ -196,11 +196,11 @@ class Walker {
                      fmt::format("cannot read folder {}: {}", dir.string(), std::strerror(errno)));
       return;
     }
-    // Known already: a link loop, or a folder a link reached first, walked again now by
-    // its own path only, so that its tests take their own names (see slot).
-    if (const auto [it, fresh] = visited_.try_emplace({st.st_dev, st.st_ino}, via_link_); !fresh) {
-      if (via_link_ || !it->second) return;
-      it->second = false;
+    // Known already: a link loop, or a folder reached first through more links, walked
+    // again now only so that its tests take the names of the fewer (see slot).
+    if (const auto [it, fresh] = visited_.try_emplace({st.st_dev, st.st_ino}, links_); !fresh) {
+      if (links_ >= it->second) return;
+      it->second = links_;
     }
     const Listing l = list_dir(dir);
     // The root's own test is named after its folder: its path must name that folder too
@@ -223,9 +223,9 @@ class Walker {
     entries.insert(entries.end(), l.others.begin(), l.others.end());
     for (const fs::path& d : l.dirs) {
       const std::string dname = d.filename().string();
+      if (!has_suffix(dname, ".onnx")) continue;  // the listing of files_beside is for these alone
       const TestSetFiles beside = dname == "model.onnx" ? TestSetFiles{} : files_beside(d);
-      if (dname == "model.onnx" || (has_suffix(dname, ".onnx") && !(beside.inputs.empty() && beside.outputs.empty())))
-        entries.push_back(d);
+      if (dname == "model.onnx" || !(beside.inputs.empty() && beside.outputs.empty())) entries.push_back(d);
     }
     bool model_folder = false;
     for (const fs::path& f : entries)
@@ -253,18 +253,18 @@ class Walker {
     for (const fs::path& d : l.dirs) {
       const std::string dname = d.filename().string();
       if (dname.rfind("test_data_set_", 0) == 0 || dname.rfind('.', 0) == 0) continue;
-      const bool outer = via_link_;
       std::error_code ec;
-      via_link_ = outer || fs::is_symlink(fs::symlink_status(d, ec));
+      const int link = fs::is_symlink(fs::symlink_status(d, ec)) ? 1 : 0;
+      links_ += link;
       walk(d, join(dname), root_name, depth + 1);
-      via_link_ = outer;
+      links_ -= link;
     }
   }
 
   // Where in `found` this test goes: at the end when it is new; none when it was found
   // already, from another PATH or another link: the same folder (by canonical path), or
-  // the same `file` in it. A test found through a link below the PATH is found again by
-  // its own path, and takes that one's place: its name and path are its folder's, not the
+  // the same `file` in it. A test found through links below the PATH and found again
+  // through fewer (its own path: none) takes the names of the fewer: its folder's, not a
   // link's (a baseline knows it so), whichever sorts first. A test is its data as much as
   // its model: a folder whose model.onnx links to another test's model is a test of its
   // own, with its own test sets (so `file` is not resolved: NAME.onnx pairs with the
@@ -272,10 +272,10 @@ class Walker {
   std::optional<size_t> slot(const fs::path& dir, const fs::path& file = {}) {
     std::error_code ec;
     const fs::path c = fs::canonical(dir, ec);
-    const auto [it, fresh] = tests_.try_emplace(((ec ? dir : c) / file).string(), Found{found.size(), via_link_});
+    const auto [it, fresh] = tests_.try_emplace(((ec ? dir : c) / file).string(), Found{found.size(), links_});
     if (fresh) return found.size();
-    if (via_link_ || !it->second.via_link) return std::nullopt;
-    it->second.via_link = false;
+    if (links_ >= it->second.links) return std::nullopt;
+    it->second.links = links_;
     return it->second.index;
   }
   void place(size_t at, TestCase c) {
@@ -283,12 +283,12 @@ class Walker {
     else found[at] = std::move(c);
   }
   struct Found {
-    size_t index;   // in `found`
-    bool via_link;  // reached through a link to a folder below the PATH
+    size_t index;  // in `found`
+    int links;     // links to folders below the PATH on the way to it
   };
   std::map<std::string, Found> tests_;
-  std::map<std::pair<dev_t, ino_t>, bool> visited_;  // a folder walked -> whether through a link only
-  bool via_link_ = false;                            // the folder being walked was reached through a link
+  std::map<std::pair<dev_t, ino_t>, int> visited_;  // a folder walked -> the fewest links on the way to it
+  int links_ = 0;                                   // links to folders on the way to the folder being walked
   std::string root_;
 };
 

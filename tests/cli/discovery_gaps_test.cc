@@ -220,10 +220,13 @@ TEST_CASE("a test set that is a file, a FIFO or a link to a file errs, in test a
   REQUIRE(::mkfifo(d.file("t/fifo/test_data_set_1").c_str(), 0600) == 0);
   fs::create_symlink(d.file("t/file/model.onnx"), d.file("t/link/test_data_set_1"));
   write_file(d.file("t/link/test_data_set_notes.txt"), "");  // not a numbered set: not one
+  write_leaky_test(d.file("t/dangling"));                    // a dangling link by any such name is one
+  fs::create_directory_symlink(d.file("store/x"), d.file("t/dangling/test_data_set_x"));
   const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
   CHECK_EXIT(r, 1);  // it exited 0: each passed on test_data_set_0 alone
   CHECK(outcomes(d.file("r.json")) ==
-        std::map<std::string, std::string>{{"fifo", "error"}, {"file", "error"}, {"link", "error"}});
+        std::map<std::string, std::string>{
+            {"dangling", "error"}, {"fifo", "error"}, {"file", "error"}, {"link", "error"}});
   for (const char* n : {"file", "fifo", "link"}) {
     const auto m = run_cli({d.file(std::string("t/") + n + "/model.onnx"), "-q"});
     INFO(n);

@@ -102,6 +102,14 @@ TEST_CASE("a test is its folder: a model linked from another test's folder is a 
   CHECK(std::count(all.begin(), all.end(), "alias") == 0);
   for (const TestCase& t : tree)
     if (t.name == "node/test_2") CHECK(t.model == d.file("node/test_2/model.onnx"));
+  // Below a link of the tree's own (node/test_2/outl, to a test outside), the path of
+  // fewer links wins: node/test_2/outl/o, not alias/outl/o.
+  TempDir outside;
+  write_text_file(outside.file("o/model.onnx"), "");
+  std::filesystem::create_directory_symlink(outside.path(), d.file("node/test_2/outl"));
+  const auto linked = names(discover_tests({d.path()}));
+  CHECK(std::count(linked.begin(), linked.end(), "node/test_2/outl/o") == 1);
+  CHECK(std::count(linked.begin(), linked.end(), "alias/outl/o") == 0);
 }
 
 TEST_CASE("a name that is not UTF-8 has its bad bytes escaped, so reports keep it", "[suite]") {
