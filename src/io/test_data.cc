@@ -38,10 +38,10 @@ bool natural_less(const std::string& a, const std::string& b) {
 }
 
 std::vector<std::string> find_test_sets(const std::string& dir) {
+  static const std::string kPrefix = "test_data_set_";
   std::vector<std::string> sets;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    static const std::string kPrefix = "test_data_set_";
     const std::string name = it->path().filename().string();
     if (name.rfind(kPrefix, 0) != 0) continue;
     // A folder or a dangling link by any such name, and anything else named as a set

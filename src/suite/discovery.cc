@@ -211,10 +211,6 @@ class Walker {
       return;
     }
     auto join = [&](const std::string& leaf) { return prefix.empty() ? leaf : prefix + "/" + leaf; };
-    // A model folder is a test, and what else it holds is still searched: a test in a
-    // folder below it, or a NAME.onnx beside it with NAME_output_K.pb of its own, must not
-    // vanish from the run unsaid (a lone NAME.onnx there would pair with model.onnx's
-    // test sets, so it is none).
     // Every entry that may be a model or data.json: files, entries of other kinds (a FIFO,
     // a dangling link), and a folder where a model belongs (model.onnx, or NAME.onnx with
     // NAME_*.pb beside it). Whatever stands at such a name is a test, one that errs when
@@ -227,6 +223,10 @@ class Walker {
       const TestSetFiles beside = dname == "model.onnx" ? TestSetFiles{} : files_beside(d);
       if (dname == "model.onnx" || !(beside.inputs.empty() && beside.outputs.empty())) entries.push_back(d);
     }
+    // A model folder is a test, and what else it holds is still searched: a test in a
+    // folder below it, or a NAME.onnx beside it with NAME_output_K.pb of its own, must not
+    // vanish from the run unsaid (a lone NAME.onnx there would pair with model.onnx's
+    // test sets, so it is none).
     bool model_folder = false;
     for (const fs::path& f : entries)
       if (!model_folder && f.filename() == "model.onnx") {
