@@ -298,27 +298,15 @@ void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::v
       auto move = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
       if (move.first != move.second) founded.push_back(std::move(move));
     }
-  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> weak_moves(tests.size());
-  for (size_t i = 0; i < tests.size(); ++i)
-    if (match[i] && absolute(i) && weak(i))
-      weak_moves[i] = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
-  std::vector<size_t> refused;
   for (size_t i = 0; i < tests.size(); ++i) {
-    const auto& [from, to] = weak_moves[i];
-    if (!match[i] || !absolute(i) || !weak(i) || from == to) continue;
-    bool unfounded = starts_with(to, from) || starts_with(from, to);
+    if (!match[i] || !absolute(i) || !weak(i)) continue;
+    const auto [from, to] = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
+    if (from == to) continue;
+    bool refused = starts_with(to, from) || starts_with(from, to);
     for (const auto& [f, t] : founded)
-      if (!unfounded && starts_with(from, f)) unfounded = moved(from, f, t) != to;
-    // Of two weak matches that move one folder to two places (a checkout under another
-    // root name: x/keep says tree is now proj, a new x/sub that tree/sub is proj/x/sub),
-    // the one whose shared end reaches further stands.
-    for (size_t j = 0; j < tests.size() && !unfounded; ++j) {
-      const auto& [f, t] = weak_moves[j];
-      if (match[j] && length[j] > length[i] && f != t && starts_with(from, f)) unfounded = moved(from, f, t) != to;
-    }
-    if (unfounded) refused.push_back(i);
+      if (!refused && starts_with(from, f)) refused = moved(from, f, t) != to;
+    if (refused) match[i].reset();
   }
-  for (size_t i : refused) match[i].reset();
 }
 
 }  // namespace
