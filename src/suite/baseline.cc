@@ -88,6 +88,27 @@ std::vector<std::string> name_parts(const std::string& name) {
   }
 }
 
+// The folder a test is named from: its model path (`parts`) without the components its
+// name spells out, and the model file below them ("a/x" of tree/a/x/model.onnx, of
+// tree/a/x.onnx, or of the folder tree/a/x without a model: tree). None where the path
+// does not end as the name says (a name made unique as "x#2").
+std::optional<std::vector<std::string>> name_root(const std::string& name, std::vector<std::string> parts) {
+  const std::vector<std::string> words = name_parts(name);
+  auto ends_with = [&](const std::vector<std::string>& tail) {
+    return parts.size() >= tail.size() && std::equal(tail.rbegin(), tail.rend(), parts.rbegin());
+  };
+  if (!parts.empty() && parts.back() == "model.onnx" && parts.size() > words.size() &&
+      std::equal(words.rbegin(), words.rend(), parts.rbegin() + 1)) {
+    parts.resize(parts.size() - words.size() - 1);  // a model folder's test
+    return parts;
+  }
+  std::vector<std::string> file = words;  // NAME.onnx's test
+  file.back() += ".onnx";
+  if (!ends_with(file) && !ends_with(words)) return std::nullopt;  // neither, nor a folder without a model
+  parts.resize(parts.size() - words.size());
+  return parts;
+}
+
 // `prefix`, then `parts` from `from` on, '/'-joined.
 std::string joined(std::vector<std::string> prefix, const std::vector<std::string>& parts, size_t from) {
   prefix.insert(prefix.end(), parts.begin() + static_cast<std::ptrdiff_t>(from), parts.end());
@@ -117,12 +138,9 @@ bool is_a_path(const TestIdentity& t, const std::vector<std::string>& paths) {
 // nothing of how the baseline's other tests are named. Known by absolute model paths only.
 std::vector<bool> named_as_path(const std::vector<TestResult>& baseline) {
   std::set<std::vector<std::string>> roots;  // the folders that tests are named from
-  for (const TestResult& r : baseline) {
-    if (!fs::path(r.model).is_absolute()) continue;
-    std::vector<std::string> parts = parts_of(identity_of(r));
-    parts.resize(parts.size() - name_span(identity_of(r), parts));
-    roots.insert(std::move(parts));
-  }
+  for (const TestResult& r : baseline)
+    if (fs::path(r.model).is_absolute())
+      if (auto root = name_root(r.name, parts_of(identity_of(r)))) roots.insert(std::move(*root));
   std::vector<bool> out(baseline.size(), false);
   for (size_t b = 0; b < baseline.size(); ++b) {
     std::vector<std::string> folder = parts_of(identity_of(baseline[b]));
@@ -411,10 +429,10 @@ std::optional<std::vector<std::string>> baseline_root(const std::vector<TestResu
   std::optional<std::vector<std::string>> root;
   for (size_t i = 0; i < run_tests.size(); ++i) {
     if (!match[i] || baseline_path[*match[i]]) continue;
-    std::vector<std::string> parts = parts_of(identity_of(run_tests[i]));
-    parts.resize(parts.size() - name_span({baseline[*match[i]].name, run_tests[i].model}, parts));
-    if (root && *root != parts) return std::nullopt;
-    root = std::move(parts);
+    std::optional<std::vector<std::string>> here =
+        name_root(baseline[*match[i]].name, parts_of(identity_of(run_tests[i])));
+    if (!here || (root && *root != *here)) return std::nullopt;
+    root = std::move(here);
   }
   return root;
 }

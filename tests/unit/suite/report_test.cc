@@ -416,6 +416,15 @@ TEST_CASE("an updated baseline names every test one way, and the next run of the
   scope = scope_of(m_run, {"/t/tree/m"});
   const std::vector<TestResult> ratcheted = updated_baseline(m_run, &with_m, false, &scope);
   CHECK(names_of(ratcheted) == std::vector<std::string>{"m", "m/sub", "m/new", "a/conv"});
+  // A test whose folder is named "model", or a folder with data.json alone whose name has
+  // a dot, says where the baseline's names start as any other does (they were taken for
+  // NAME.onnx tests, and a new a/new written as "new").
+  const std::vector<TestResult> odd = {at("a/model", "/t/tree/a/model/model.onnx"), at("r/v1.2", "/t/tree/r/v1.2")};
+  for (const TestResult& known : odd) {
+    const std::vector<TestResult> run_odd = {at(known.name, known.model), at("a/new", "/t/tree/a/new/model.onnx")};
+    scope = scope_of(run_odd, {"/t/tree"});
+    CHECK(names_of(updated_baseline(run_odd, &odd, false, &scope)).at(1) == "a/new");
+  }
   // Written by `test /t/tree/m` (m, sub), run as `test /t/tree --exclude ^m$`: m is
   // left out by the exclude, not "m/m" and missing.
   const std::vector<TestResult> from_m = {at("m", "/t/tree/m/model.onnx"), at("sub", "/t/tree/m/sub/model.onnx")};
