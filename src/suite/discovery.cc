@@ -158,9 +158,9 @@ class Walker {
   // reports name it, rather than its tests silently missing from them.
   void add_unreadable(const fs::path& dir, std::string name, std::string problem) {
     ++candidates;
-    // Only where nothing was found: a test a link reached runs, though its own folder
-    // lies too deep to search.
-    const std::optional<size_t> at = slot(dir);
+    // Only where nothing was found; and a test a link reaches takes its place, though
+    // its own folder lies too deep to search.
+    const std::optional<size_t> at = slot(dir, {}, true);
     if (!at || *at != found.size()) return;
     TestCase c;
     c.name = std::move(name);
@@ -171,11 +171,18 @@ class Walker {
   }
 
   // Walks the tree at `root`, naming tests relative to it.
+  // Folders first, then what one link to a folder reaches, then two, and so on: each
+  // folder is walked once, by the path of the fewest links (see slot).
   void walk_root(const fs::path& root) {
     visited_.clear();
     links_ = 0;
     root_ = root.string();
-    walk(root, "", folder_name(root), 0);
+    const std::string root_name = folder_name(root);
+    walk(root, "", root_name, 0);
+    while (!linked_.empty()) {
+      ++links_;
+      for (const Linked& l : std::exchange(linked_, {})) walk(l.dir, l.prefix, root_name, l.depth);
+    }
   }
 
  private:
@@ -198,12 +205,7 @@ class Walker {
                      fmt::format("cannot read folder {}: {}", dir.string(), std::strerror(errno)));
       return;
     }
-    // Known already: a link loop, or a folder reached first through more links, walked
-    // again now only so that its tests take the names of the fewer (see slot).
-    if (const auto [it, fresh] = visited_.try_emplace({st.st_dev, st.st_ino}, links_); !fresh) {
-      if (links_ >= it->second) return;
-      it->second = links_;
-    }
+    if (!visited_.insert({st.st_dev, st.st_ino}).second) return;  // a link loop, or reached by fewer links
     const Listing l = list_dir(dir);
     // The root's own test is named after its folder: its path must name that folder too
     // (a baseline matches tests by their paths), which "." typed inside it does not.
@@ -256,10 +258,8 @@ class Walker {
       const std::string dname = d.filename().string();
       if (dname.rfind("test_data_set_", 0) == 0 || dname.rfind('.', 0) == 0) continue;
       std::error_code ec;
-      const int link = fs::is_symlink(fs::symlink_status(d, ec)) ? 1 : 0;
-      links_ += link;
-      walk(d, join(dname), root_name, depth + 1);
-      links_ -= link;
+      if (fs::is_symlink(fs::symlink_status(d, ec))) linked_.push_back({d, join(dname), depth + 1});
+      else walk(d, join(dname), root_name, depth + 1);
     }
   }
 
@@ -271,13 +271,14 @@ class Walker {
   // its model: a folder whose model.onnx links to another test's model is a test of its
   // own, with its own test sets (so `file` is not resolved: NAME.onnx pairs with the
   // NAME_*.pb beside the link).
-  std::optional<size_t> slot(const fs::path& dir, const fs::path& file = {}) {
+  std::optional<size_t> slot(const fs::path& dir, const fs::path& file = {}, bool unreadable = false) {
     std::error_code ec;
     const fs::path c = fs::canonical(dir, ec);
-    const auto [it, fresh] = tests_.try_emplace(((ec ? dir : c) / file).string(), Found{found.size(), links_});
+    const auto [it, fresh] =
+        tests_.try_emplace(((ec ? dir : c) / file).string(), Found{found.size(), links_, unreadable});
     if (fresh) return found.size();
-    if (links_ >= it->second.links) return std::nullopt;
-    it->second.links = links_;
+    if (unreadable || (!it->second.unreadable && links_ >= it->second.links)) return std::nullopt;
+    it->second = Found{it->second.index, links_, false};
     return it->second.index;
   }
   void place(size_t at, TestCase c) {
@@ -285,12 +286,19 @@ class Walker {
     else found[at] = std::move(c);
   }
   struct Found {
-    size_t index;  // in `found`
-    int links;     // links to folders below the PATH on the way to it
+    size_t index;     // in `found`
+    int links;        // links to folders below the PATH on the way to it
+    bool unreadable;  // a folder not searched (add_unreadable), which a test found in it replaces
   };
   std::map<std::string, Found> tests_;
-  std::map<std::pair<dev_t, ino_t>, int> visited_;  // a folder walked -> the fewest links on the way to it
-  int links_ = 0;                                   // links to folders on the way to the folder being walked
+  struct Linked {  // a link to a folder, walked in the next round
+    fs::path dir;
+    std::string prefix;
+    int depth;
+  };
+  std::vector<Linked> linked_;
+  std::set<std::pair<dev_t, ino_t>> visited_;
+  int links_ = 0;  // links to folders on the way to the folders being walked
   std::string root_;
 };
 
