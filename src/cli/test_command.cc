@@ -97,6 +97,8 @@ RunInfo run_info(const TestOptions& o) {
   RunInfo info;
   info.generator = version_text();
   info.paths = o.paths;
+  std::error_code ec;
+  info.cwd = std::filesystem::current_path(ec).string();
   info.filter = o.selection.filter;
   info.exclude = o.selection.exclude;
   info.shard = o.shard;

@@ -21,6 +21,7 @@ std::string test_report_json(const RunInfo& info, const Summary& s, const std::v
     return m ? nlohmann::ordered_json(*m) : nlohmann::ordered_json();
   };
   j["run"] = {{"paths", info.paths},
+              {"cwd", info.cwd},
               {"filter", info.filter},
               {"exclude", info.exclude},
               {"shard", info.shard},
@@ -91,6 +92,7 @@ RunInfo run_info_from_json(const nlohmann::json& run) {
   RunInfo info;
   if (!run.is_object()) fail(ErrorKind::kInvalid, "\"run\" is not an object");
   read_field(run, "paths", info.paths);
+  read_field(run, "cwd", info.cwd);
   read_field(run, "filter", info.filter);
   read_field(run, "exclude", info.exclude);
   read_field(run, "shard", info.shard);

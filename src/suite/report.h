@@ -25,6 +25,9 @@ std::vector<size_t> slowest_tests(const std::vector<TestResult>& results, size_t
 struct RunInfo {
   std::string generator;  // "onnx-run 0.1.0 (...)"
   std::vector<std::string> paths;
+  // The folder relative `paths` were typed in, so that `report merge` run elsewhere
+  // finds them; empty: not recorded (an older report; a merge, whose PATHs are absolute).
+  std::string cwd;
   std::string filter, exclude;
   std::string shard;         // the slice run, "K/N" (as resolved by --shard auto too); empty: all tests
   std::string shard_source;  // where --shard auto found it ("Bazel", "GitLab", ...); empty: --shard K/N or none

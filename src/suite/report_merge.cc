@@ -1,6 +1,7 @@
 #include "suite/report_merge.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <optional>
 
@@ -77,6 +78,7 @@ MergedReport merge_reports(const std::vector<ReportFile>& shards) {
   m.run.shard.clear();
   m.run.shard_source.clear();
   m.run.paths.clear();
+  m.run.cwd.clear();
   const auto first_settings = settings_of(first.run);
 
   std::map<int, const ReportFile*> by_slice;
@@ -115,8 +117,12 @@ MergedReport merge_reports(const std::vector<ReportFile>& shards) {
              slice_text(s.index, s.count), t.name, slice_text(own, s.count));
       m.tests.push_back(t);
     }
-    for (const std::string& p : f.run.paths)
+    // A relative PATH as its shard typed it, where its shard typed it: the merge may run
+    // elsewhere, and asks of the PATHs which baseline tests they hold.
+    for (std::string p : f.run.paths) {
+      if (!f.run.cwd.empty() && std::filesystem::path(p).is_relative()) p = absolute_path(f.run.cwd + "/" + p);
       if (std::find(m.run.paths.begin(), m.run.paths.end(), p) == m.run.paths.end()) m.run.paths.push_back(p);
+    }
     m.run.jobs = std::max(m.run.jobs, f.run.jobs);
     m.merge.reports.push_back(f.path);
     m.merge.shards.push_back(slice_text(s.index, s.count));

@@ -551,3 +551,24 @@ TEST_CASE("report merge --baseline finds a test gone from the corpus as one run 
   CHECK_EXIT(part, 0);
   CHECK_THAT(part.out, !Catch::Contains("Missing:"));
 }
+
+TEST_CASE("report merge run elsewhere finds the shards' relative PATHs where they typed them",
+          "[cli][merge][baseline]") {
+  // `cd work && onnx-run test m --shard K/2` for m a model folder with a test below it,
+  // then the merge from work's parent: "m" is not there, and the deleted m/sub was "not
+  // run" (exit 0).
+  TempDir d;
+  write_leaky_test(d.file("work/m"));
+  write_leaky_test(d.file("work/m/sub"));
+  auto in_work = [&](const std::string& args) {
+    return run_process({"/bin/sh", "-c", "cd " + d.file("work") + " && " + onnx_run_binary() + " " + args});
+  };
+  REQUIRE_EXIT(in_work("test m -q --json ../base.json"), 0);
+  fs::remove_all(d.file("work/m/sub"));
+  for (const char* k : {"1", "2"}) in_work(std::string("test m -q --shard ") + k + "/2 --json ../s" + k + ".json");
+  const auto r = run_cli({"report", "merge", d.file("s1.json"), d.file("s2.json"), "--baseline", d.file("base.json"),
+                          "-q", "--json", d.file("m.json")});
+  CHECK_EXIT(r, 1);
+  CHECK(r.err == "onnx-run: 1 regression against " + d.file("base.json") + ": sub (passed -> missing)\n");
+  CHECK(read_json_file(d.file("m.json"))["run"]["paths"] == nlohmann::json::array({d.file("work/m")}));
+}
