@@ -97,8 +97,10 @@ RunInfo run_info(const TestOptions& o) {
   RunInfo info;
   info.generator = version_text();
   info.paths = o.paths;
+  // Only as it is: a folder name that is not UTF-8 would read back as another (U+FFFD),
+  // and the merge would resolve PATHs against a folder that is not there.
   std::error_code ec;
-  info.cwd = std::filesystem::current_path(ec).string();
+  if (const std::string cwd = std::filesystem::current_path(ec).string(); valid_utf8(cwd) == cwd) info.cwd = cwd;
   info.filter = o.selection.filter;
   info.exclude = o.selection.exclude;
   info.shard = o.shard;

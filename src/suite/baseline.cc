@@ -327,40 +327,6 @@ void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::v
   }
 }
 
-// A baseline test whose recorded model lies in the very folder a run test's does (by
-// canonical path: the baseline's run reached it through a link, this one by its own
-// path, or the other way round) is that test, however the paths' ends differ. Asked of
-// the tests still unmatched on both sides, whose paths are there to resolve.
-void match_same_folders(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
-                        std::vector<std::optional<size_t>>& match) {
-  auto folder_of = [](const std::string& model) -> std::optional<std::string> {
-    std::error_code ec;
-    const fs::path p(model);
-    if (!p.is_absolute()) return std::nullopt;
-    const fs::path folder = fs::canonical(p.parent_path(), ec);
-    if (ec) return std::nullopt;
-    return (folder / p.filename()).string();
-  };
-  std::vector<bool> taken(baseline.size(), false);
-  for (const auto& m : match)
-    if (m) taken[*m] = true;
-  if (std::all_of(match.begin(), match.end(), [](const auto& m) { return m.has_value(); })) return;
-  std::unordered_map<std::string, std::optional<size_t>> by_folder;  // nullopt: two baseline tests there
-  for (size_t b = 0; b < baseline.size(); ++b)
-    if (!taken[b])
-      if (const auto key = folder_of(baseline[b].model)) {
-        const auto [it, fresh] = by_folder.emplace(*key, b);
-        if (!fresh) it->second.reset();
-      }
-  for (size_t i = 0; i < tests.size(); ++i)
-    if (!match[i])
-      if (const auto key = folder_of(tests[i].model))
-        if (const auto it = by_folder.find(*key); it != by_folder.end() && it->second) {
-          match[i] = it->second;
-          it->second.reset();  // one run test each
-        }
-}
-
 }  // namespace
 
 std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity>& tests,
@@ -419,7 +385,6 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
     for (size_t i : claimants)
       if (length[i] != best || best_count > 1) match[i].reset();
   }
-  match_same_folders(tests, baseline, match);
   return match;
 }
 

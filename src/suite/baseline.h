@@ -18,9 +18,7 @@
 // two tests of the same name in different folders never match each other by accident.
 // A match of paths that differ says the tree moved; one whose shared end is no more than
 // the names is refused where it would move a folder into itself or out of itself, or
-// where a further-reaching match moves that folder elsewhere. Tests still unmatched whose
-// recorded models lie in one folder (by canonical path: reached through a link in one
-// run, by its own path in the other) match too.
+// where a further-reaching match moves that folder elsewhere.
 #pragma once
 
 #include <cstddef>

@@ -26,7 +26,8 @@ struct RunInfo {
   std::string generator;  // "onnx-run 0.1.0 (...)"
   std::vector<std::string> paths;
   // The folder relative `paths` were typed in, so that `report merge` run elsewhere
-  // finds them; empty: not recorded (an older report; a merge, whose PATHs are absolute).
+  // finds them; empty: not recorded (an older report; a folder name that is not UTF-8; a
+  // merge, whose PATHs are absolute).
   std::string cwd;
   std::string filter, exclude;
   std::string shard;         // the slice run, "K/N" (as resolved by --shard auto too); empty: all tests

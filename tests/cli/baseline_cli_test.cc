@@ -388,19 +388,3 @@ TEST_CASE("a baseline of a model folder with tests below it, run from the parent
   CHECK_EXIT(r, 1);
   CHECK(r.err == "onnx-run: 1 regression against " + base + ": p/sub (passed -> missing)\n");
 }
-
-TEST_CASE("a test a baseline reached through a link matches the same folder reached by its own path",
-          "[cli][baseline]") {
-  // `test tree/a` reaches b through tree/a/lnk and names it lnk; `test tree` names it b by
-  // its own path (the path of fewest links): it was "lnk (passed -> missing)", exit 1.
-  TempDir d;
-  write_leaky_test(d.file("tree/a/x"));
-  write_leaky_test(d.file("tree/b"));
-  fs::create_directory_symlink(d.file("tree/b"), d.file("tree/a/lnk"));
-  const std::string base = d.file("base.json");
-  REQUIRE_EXIT(run_cli({"test", d.file("tree/a"), "-q", "--json", base}), 0);
-  REQUIRE(test_names(read_json_file(base)) == std::vector<std::string>{"lnk", "x"});
-  const auto r = run_cli({"test", d.file("tree"), "--baseline", base});
-  CHECK_EXIT(r, 0);
-  CHECK_THAT(r.out, Contains("matched 2 of its 2 tests\n"));
-}

@@ -572,3 +572,23 @@ TEST_CASE("report merge run elsewhere finds the shards' relative PATHs where the
   CHECK(r.err == "onnx-run: 1 regression against " + d.file("base.json") + ": sub (passed -> missing)\n");
   CHECK(read_json_file(d.file("m.json"))["run"]["paths"] == nlohmann::json::array({d.file("work/m")}));
 }
+
+TEST_CASE("a shard run in a folder whose name is not UTF-8 records no cwd, and a merge there finds its PATHs",
+          "[cli][merge][baseline]") {
+  // "cwd" read back as caf\ufffd, a folder that is not there: the deleted m/sub was "not
+  // run" (exit 0), even merged from inside the folder.
+  TempDir d;
+  const std::string work = d.file("caf\xe9");
+  write_leaky_test(work + "/m");
+  write_leaky_test(work + "/m/sub");
+  auto in_work = [&](const std::string& args) {
+    return run_process({"/bin/sh", "-c", "cd '" + work + "' && " + onnx_run_binary() + " " + args});
+  };
+  REQUIRE_EXIT(in_work("test m -q --json ../base.json"), 0);
+  fs::remove_all(work + "/m/sub");
+  for (const char* k : {"1", "2"}) in_work(std::string("test m -q --shard ") + k + "/2 --json ../s" + k + ".json");
+  CHECK(read_json_file(d.file("s1.json"))["run"]["cwd"] == "");
+  const auto r = in_work("report merge ../s1.json ../s2.json --baseline ../base.json -q");
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.err, Catch::Contains("sub (passed -> missing)"));
+}
