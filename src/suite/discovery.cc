@@ -5,7 +5,6 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <regex>
 #include <set>
 #include <utility>
@@ -113,22 +112,19 @@ class Walker {
 
   void add_folder_test(const fs::path& dir, const fs::path& model, std::string name) {
     ++candidates;
-    const std::optional<size_t> at = slot(dir);
-    if (!at) return;
+    if (!seen(dir)) return;
     TestCase c;
     c.name = std::move(name);
     c.kind = CaseKind::kFolder;
     c.model = model.string();
     c.dir = dir.string();
     c.sets = find_test_sets(c.dir);
-    place(*at, std::move(c));
+    found.push_back(std::move(c));
   }
 
   void add_file_test(const fs::path& model, std::string name) {
     ++candidates;
-    const std::optional<size_t> at =
-        slot(model.parent_path().empty() ? fs::path(".") : model.parent_path(), model.filename());
-    if (!at) return;
+    if (!seen(model.parent_path().empty() ? fs::path(".") : model.parent_path(), model.filename())) return;
     TestCase c;
     c.name = std::move(name);
     c.model = model.string();
@@ -141,7 +137,7 @@ class Walker {
     } else {
       c.kind = CaseKind::kFile;
     }
-    place(*at, std::move(c));
+    found.push_back(std::move(c));
   }
 
   // A model file given by its path: the test of its folder when it is model.onnx.
@@ -158,31 +154,20 @@ class Walker {
   // reports name it, rather than its tests silently missing from them.
   void add_unreadable(const fs::path& dir, std::string name, std::string problem) {
     ++candidates;
-    // Only where nothing was found; and a test a link reaches takes its place, though
-    // its own folder lies too deep to search.
-    const std::optional<size_t> at = slot(dir, {}, true);
-    if (!at || *at != found.size()) return;
+    if (!seen(dir)) return;
     TestCase c;
     c.name = std::move(name);
     c.kind = CaseKind::kUnreadable;
     c.dir = dir.string();
     c.problem = std::move(problem);
-    place(*at, std::move(c));
+    found.push_back(std::move(c));
   }
 
   // Walks the tree at `root`, naming tests relative to it.
-  // Folders first, then what one link to a folder reaches, then two, and so on: each
-  // folder is walked once, by the path of the fewest links (see slot).
   void walk_root(const fs::path& root) {
     visited_.clear();
-    links_ = 0;
     root_ = root.string();
-    const std::string root_name = folder_name(root);
-    walk(root, "", root_name, 0);
-    while (!linked_.empty()) {
-      ++links_;
-      for (const Linked& l : std::exchange(linked_, {})) walk(l.dir, l.prefix, root_name, l.depth);
-    }
+    walk(root, "", folder_name(root), 0);
   }
 
  private:
@@ -205,7 +190,7 @@ class Walker {
                      fmt::format("cannot read folder {}: {}", dir.string(), std::strerror(errno)));
       return;
     }
-    if (!visited_.insert({st.st_dev, st.st_ino}).second) return;  // a link loop, or reached by fewer links
+    if (!visited_.insert({st.st_dev, st.st_ino}).second) return;  // a link loop
     const Listing l = list_dir(dir);
     // The root's own test is named after its folder: its path must name that folder too
     // (a baseline matches tests by their paths), which "." typed inside it does not.
@@ -252,53 +237,27 @@ class Walker {
       c.kind = CaseKind::kMissingModel;
       c.dir = at.string();
       ++candidates;
-      if (const std::optional<size_t> known = slot(dir)) place(*known, std::move(c));
+      if (seen(dir)) found.push_back(std::move(c));
     }
     for (const fs::path& d : l.dirs) {
       const std::string dname = d.filename().string();
       if (dname.rfind("test_data_set_", 0) == 0 || dname.rfind('.', 0) == 0) continue;
-      std::error_code ec;
-      if (fs::is_symlink(fs::symlink_status(d, ec))) linked_.push_back({d, join(dname), depth + 1});
-      else walk(d, join(dname), root_name, depth + 1);
+      walk(d, join(dname), root_name, depth + 1);
     }
   }
 
-  // Where in `found` this test goes: at the end when it is new; none when it was found
-  // already, from another PATH or another link: the same folder (by canonical path), or
-  // the same `file` in it. A test found through links below the PATH and found again
-  // through fewer (its own path: none) takes the names of the fewer: its folder's, not a
-  // link's (a baseline knows it so), whichever sorts first. A test is its data as much as
-  // its model: a folder whose model.onnx links to another test's model is a test of its
-  // own, with its own test sets (so `file` is not resolved: NAME.onnx pairs with the
-  // NAME_*.pb beside the link).
-  std::optional<size_t> slot(const fs::path& dir, const fs::path& file = {}, bool unreadable = false) {
+  // False when this test was already found from another PATH: the same folder (by
+  // canonical path), or the same `file` in it. A test is its data as much as its model:
+  // a folder whose model.onnx links to another test's model is a test of its own, with
+  // its own test sets (so `file` is not resolved: NAME.onnx pairs with the NAME_*.pb
+  // beside the link).
+  bool seen(const fs::path& dir, const fs::path& file = {}) {
     std::error_code ec;
     const fs::path c = fs::canonical(dir, ec);
-    const auto [it, fresh] =
-        tests_.try_emplace(((ec ? dir : c) / file).string(), Found{found.size(), links_, unreadable});
-    if (fresh) return found.size();
-    if (unreadable || (!it->second.unreadable && links_ >= it->second.links)) return std::nullopt;
-    it->second = Found{it->second.index, links_, false};
-    return it->second.index;
+    return tests_.insert(((ec ? dir : c) / file).string()).second;
   }
-  void place(size_t at, TestCase c) {
-    if (at == found.size()) found.push_back(std::move(c));
-    else found[at] = std::move(c);
-  }
-  struct Found {
-    size_t index;     // in `found`
-    int links;        // links to folders below the PATH on the way to it
-    bool unreadable;  // a folder not searched (add_unreadable), which a test found in it replaces
-  };
-  std::map<std::string, Found> tests_;
-  struct Linked {  // a link to a folder, walked in the next round
-    fs::path dir;
-    std::string prefix;
-    int depth;
-  };
-  std::vector<Linked> linked_;
+  std::set<std::string> tests_;
   std::set<std::pair<dev_t, ino_t>> visited_;
-  int links_ = 0;  // links to folders on the way to the folders being walked
   std::string root_;
 };
 

@@ -144,18 +144,6 @@ TEST_CASE("a folder deeper than the limit is a test that errs, and the rest of t
                                                 Contains("were not run"));
 }
 
-TEST_CASE("a test too deep to search that a link reaches runs, once", "[cli][discovery]") {
-  TempDir d;
-  std::string deep = "zz";
-  for (int k = 0; k < 256; ++k) deep += "/L";  // 257 levels below t: not searched
-  write_leaky_test(d.file("t/" + deep));
-  fs::create_directories(d.file("t/a"));
-  fs::create_directory_symlink(d.file("t/" + deep), d.file("t/a/l"));
-  const auto r = run_cli({"test", d.file("t"), "-q", "--json", d.file("r.json")});
-  CHECK_EXIT(r, 0);  // it exited 1: the folder's "not searched" error took the test's place
-  CHECK(outcomes(d.file("r.json")) == std::map<std::string, std::string>{{"a/l", "passed"}});
-}
-
 // A K no count reaches (input_99999999999999999999.pb) is a gap: an error of its test,
 // in both layouts, and the other tests run. It was "internal error: stol", and in the flat
 // layout it stopped the whole run (exit 3). A gap in the flat layout had passed unsaid.
