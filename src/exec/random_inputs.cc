@@ -1,8 +1,8 @@
 #include "exec/random_inputs.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <random>
 
@@ -117,18 +117,6 @@ Bits into_range(Bits bits, double low, double high, Value value) {
   return w >= low && w <= high ? step : bits;
 }
 
-float float_from_bits(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
-}
-
-uint32_t bits_of_float(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
-}
-
 template <typename T, typename Next>
 void fill(Tensor& t, Next next) {
   T* p = t.mutable_data<T>();
@@ -156,7 +144,8 @@ Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, 
   switch (type) {
     case DType::kFloat:
       fill<float>(t, [&] {
-        return float_from_bits(into_range(bits_of_float(static_cast<float>(real(rng))), low, high, float_from_bits));
+        const auto as_float = [](uint32_t b) { return std::bit_cast<float>(b); };
+        return as_float(into_range(std::bit_cast<uint32_t>(static_cast<float>(real(rng))), low, high, as_float));
       });
       break;
     case DType::kDouble: fill<double>(t, [&] { return real(rng); }); break;
