@@ -83,19 +83,6 @@ ssize_t write_to_descriptor(void* cookie, const char* data, size_t n) {
   return static_cast<ssize_t>(n);
 }
 
-// The bytes through `f`, whose descriptor is `fd` (-1: none of its own, all through `f`).
-void write_through(std::FILE* f, int fd, const void* data, size_t n, const std::string& path) {
-  // A tensor's data goes past the stream's buffer: stdio would copy the data's first bytes
-  // into it to fill a buffer's worth, and write the rest from a few bytes past a page
-  // boundary to the start of a page (page_matched_write.h).
-  if (n >= kLargeWriteBytes && fd >= 0) {
-    if (std::fflush(f) != 0) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
-    const off_t at = ::lseek(fd, 0, SEEK_CUR);  // -1 for a pipe: no page to match
-    return write_page_matched(fd, data, n, at < 0 ? 0 : static_cast<uint64_t>(at), true, path);
-  }
-  if (n && std::fwrite(data, 1, n, f) != n) fail(ErrorKind::kIo, "cannot write {}: {}", path, std::strerror(errno));
-}
-
 }  // namespace
 
 void write_text_file(const WriteTarget& target, const std::string& text) {
@@ -145,7 +132,17 @@ AtomicFile::~AtomicFile() {
 
 int AtomicFile::fd() const { return temp_ ? temp_->fd() : ::fileno(f_); }
 
-void AtomicFile::write(const void* data, size_t n) { write_through(f_, fd(), data, n, path_); }
+void AtomicFile::write(const void* data, size_t n) {
+  // A tensor's data goes past the stream's buffer: stdio would copy the data's first bytes
+  // into it to fill a buffer's worth, and write the rest from a few bytes past a page
+  // boundary to the start of a page (page_matched_write.h).
+  if (n >= kLargeWriteBytes) {
+    if (std::fflush(f_) != 0) fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(errno));
+    const off_t at = ::lseek(fd(), 0, SEEK_CUR);  // -1 for a pipe: no page to match
+    return write_page_matched(fd(), data, n, at < 0 ? 0 : static_cast<uint64_t>(at), true, path_);
+  }
+  if (n && std::fwrite(data, 1, n, f_) != n) fail(ErrorKind::kIo, "cannot write {}: {}", path_, std::strerror(errno));
+}
 
 void AtomicFile::give_up(int err) {
   if (f_) std::fclose(std::exchange(f_, nullptr));
