@@ -155,11 +155,12 @@ std::vector<bool> named_as_path(const std::vector<TestResult>& baseline) {
 // each test both know ({"sub"}, {} when the baseline ran the parent of this run's PATH).
 // A test that is a PATH, here or in the run that wrote the baseline, teaches none.
 using NamePrefixes = std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>;
-// `match`: of each of `tests`, as match_baseline gives it; `paths`: the PATHs typed.
+// `match`: of each of `tests`, as match_baseline gives it; `paths`: the PATHs typed;
+// `baseline_path`: named_as_path(baseline).
 NamePrefixes name_prefixes(const std::vector<TestIdentity>& tests, const std::vector<std::optional<size_t>>& match,
-                           const std::vector<TestResult>& baseline, const std::vector<std::string>& paths) {
+                           const std::vector<TestResult>& baseline, const std::vector<std::string>& paths,
+                           const std::vector<bool>& baseline_path) {
   NamePrefixes prefixes;
-  const std::vector<bool> baseline_path = named_as_path(baseline);
   for (size_t i = 0; i < match.size(); ++i) {
     if (!match[i] || is_a_path(tests[i], paths) || baseline_path[*match[i]]) continue;
     std::vector<std::string> run = name_parts(tests[i].name), base = name_parts(baseline[*match[i]].name);
@@ -241,7 +242,8 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
   const std::vector<std::optional<size_t>> selected_match = match_baseline(scope->selected, baseline);
   for (const auto& m : selected_match)
     if (m) there[*m] = true;
-  const NamePrefixes prefixes = name_prefixes(scope->selected, selected_match, baseline, scope->paths);
+  const std::vector<bool> baseline_path = named_as_path(baseline);
+  const NamePrefixes prefixes = name_prefixes(scope->selected, selected_match, baseline, scope->paths, baseline_path);
   const TreeMoves moves = tree_moves(*scope, baseline, selected_match);
   std::vector<std::vector<std::string>> folders;  // the PATHs typed
   for (const std::string& p : scope->paths)       // written as reports write model paths (discovery.h reported_model)
@@ -252,7 +254,6 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
     return selector.keeps(name) &&
            (slice == 0 || std::find(scope->shards.begin(), scope->shards.end(), slice) != scope->shards.end());
   };
-  const std::vector<bool> baseline_path = named_as_path(baseline);
   for (size_t b = 0; b < baseline.size(); ++b) {
     if (there[b]) continue;
     const std::vector<std::string> parts = name_parts(baseline[b].name);
@@ -424,8 +425,8 @@ namespace {
 // baseline's run had as its PATH, named by its own folder); none where they disagree.
 std::optional<std::vector<std::string>> baseline_root(const std::vector<TestResult>& run_tests,
                                                       const std::vector<std::optional<size_t>>& match,
-                                                      const std::vector<TestResult>& baseline) {
-  const std::vector<bool> baseline_path = named_as_path(baseline);
+                                                      const std::vector<TestResult>& baseline,
+                                                      const std::vector<bool>& baseline_path) {
   std::optional<std::vector<std::string>> root;
   for (size_t i = 0; i < run_tests.size(); ++i) {
     if (!match[i] || baseline_path[*match[i]]) continue;
@@ -445,8 +446,8 @@ std::optional<std::vector<std::string>> baseline_root(const std::vector<TestResu
 // next run would take a kept "a/conv" for a test below its own PATH, and report it missing.
 void name_in_one_frame(std::vector<TestResult>& run_tests, const std::vector<std::optional<size_t>>& match,
                        std::vector<TestResult>& kept, const std::vector<TestResult>& baseline,
-                       const NamePrefixes& prefixes) {
-  if (const auto root = baseline_root(run_tests, match, baseline)) {
+                       const std::vector<bool>& baseline_path, const NamePrefixes& prefixes) {
+  if (const auto root = baseline_root(run_tests, match, baseline, baseline_path)) {
     bool all_below = true;
     for (size_t i = 0; i < run_tests.size() && all_below; ++i)
       all_below = match[i] || below(parts_of(identity_of(run_tests[i])), *root);
@@ -499,8 +500,10 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   std::vector<TestResult> kept;
   for (size_t b = 0; b < baseline.size(); ++b)
     if (!met[b] && !missing[b]) kept.push_back(baseline[b]);
-  name_in_one_frame(out, out_match, kept, baseline,
-                    name_prefixes(ids, match, baseline, scope ? scope->paths : std::vector<std::string>{}));
+  const std::vector<bool> baseline_path = named_as_path(baseline);
+  name_in_one_frame(
+      out, out_match, kept, baseline, baseline_path,
+      name_prefixes(ids, match, baseline, scope ? scope->paths : std::vector<std::string>{}, baseline_path));
   out.insert(out.end(), kept.begin(), kept.end());
   return out;
 }
