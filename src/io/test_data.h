@@ -12,9 +12,9 @@ namespace onnxrun {
 bool natural_less(const std::string& a, const std::string& b);
 
 // The test_data_set_* folders in `dir`, sorted naturally; empty when there are none. A
-// test_data_set_N that is no folder (a broken link, a file, a FIFO) is listed too
-// (reading it then fails): a set whose data is not there is a set that did not run, never
-// one that was not there.
+// test_data_set_* that is a broken link, and a test_data_set_N that is a file or a FIFO,
+// are listed too (reading them then fails): a set whose data is not there is a set that
+// did not run, never one that was not there.
 std::vector<std::string> find_test_sets(const std::string& dir);
 
 struct TestSetFiles {

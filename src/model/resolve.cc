@@ -94,10 +94,9 @@ void resolve_graph(Graph& g, const OpRegistry& registry, bool keep_unsupported) 
   std::map<std::string, std::optional<DType>> types;
   for (const ValueInfo& v : g.inputs) types[v.name] = v.dtype;
   for (const auto& [name, t] : g.initializers) {
-    // Named after an input, an initializer is that input's default: of its declared type
-    // (else the outputs' types, computed from it, take the blame).
-    // Described (keep_unsupported), the graph goes on with the declared type, so that
-    // the outputs computed from it do not take the blame as well.
+    // Named after an input, an initializer is that input's default: of its declared type.
+    // Described (keep_unsupported), the graph goes on with the declared type, so that the
+    // outputs computed from it do not take the blame as well.
     if (const ValueInfo* v = g.find_input(name); v && v->dtype && *v->dtype != t.dtype())
       invalid(fmt::format("initializer '{}' is {} but graph input '{}' is declared {}", name, dtype_name(t.dtype()),
                           name, dtype_name(*v->dtype)));
