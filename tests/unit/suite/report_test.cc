@@ -436,6 +436,76 @@ TEST_CASE("an updated baseline names every test one way, and the next run of the
   CHECK(d.not_run == 1);
 }
 
+// A baseline of several PATHs (`test /t/tree/m /t/other`) names the tests of each from
+// its own PATH: what a test of one teaches says nothing of the others'.
+TEST_CASE("a baseline of several PATHs: a run of one of them leaves the others not run", "[suite][baseline]") {
+  const std::vector<TestResult> two_paths = {at("x", "/t/tree/m/x/model.onnx"), at("y", "/t/tree/m/y/model.onnx"),
+                                             at("o", "/t/other/o/model.onnx")};
+  auto scope_of = [](const std::vector<TestResult>& now, std::string path, std::string filter = "") {
+    RunScope scope;
+    for (const TestResult& r : now) scope.selected.push_back(identity_of(r));
+    scope.paths = {std::move(path)};
+    scope.filter = std::move(filter);
+    return scope;
+  };
+  // `test /t/other`: x and y lie under no PATH typed (they were "x, y: missing").
+  const std::vector<TestResult> other = {at("o", "/t/other/o/model.onnx")};
+  RunScope scope = scope_of(other, "/t/other");
+  BaselineDiff d = compare_with_baseline(other, two_paths, false, &scope);
+  CHECK(d.missing.empty());
+  CHECK(d.matched == 1);
+  CHECK(d.not_run == 2);
+  // `test /t/tree`: o is not "m/o".
+  const std::vector<TestResult> tree = {at("m/x", "/t/tree/m/x/model.onnx"), at("m/y", "/t/tree/m/y/model.onnx")};
+  scope = scope_of(tree, "/t/tree");
+  d = compare_with_baseline(tree, two_paths, false, &scope);
+  CHECK(d.missing.empty());
+  CHECK(d.not_run == 1);
+  // A test of tree/m deleted is still missing, named in this run's terms.
+  scope = scope_of({tree[0]}, "/t/tree");
+  d = compare_with_baseline({tree[0]}, two_paths, false, &scope);
+  REQUIRE(d.missing.size() == 1);
+  CHECK(d.missing[0].name == "m/y");
+  // Updated by `test /t/tree --filter ^(m/x|a/)`: y takes the run's names, o keeps its own.
+  const std::vector<TestResult> ratchet = {at("m/x", "/t/tree/m/x/model.onnx"),
+                                           at("a/new", "/t/tree/a/new/model.onnx")};
+  scope = scope_of(ratchet, "/t/tree", "^(m/x|a/)");
+  std::vector<std::string> names;
+  for (const TestResult& r : updated_baseline(ratchet, &two_paths, false, &scope)) names.push_back(r.name);
+  CHECK(names == std::vector<std::string>{"m/x", "a/new", "m/y", "o"});
+}
+
+// A ratchet in another checkout records the tests it keeps where the tree now is: the
+// updated file is one tree, and a folder of them deleted later is missing from it.
+TEST_CASE("an update in a checkout elsewhere moves the kept tests with the tree", "[suite][baseline]") {
+  const std::vector<TestResult> m1 = {at("A/x", "/m1/tree/A/x/model.onnx"), at("B/p", "/m1/tree/B/p/model.onnx")};
+  const std::vector<TestResult> in_b = {at("p", "/m2/tree/B/p/model.onnx")};
+  RunScope scope;
+  scope.selected = {identity_of(in_b[0])};
+  scope.paths = {"/m2/tree/B"};
+  const std::vector<TestResult> updated = updated_baseline(in_b, &m1, false, &scope);
+  REQUIRE(updated.size() == 2);
+  CHECK(updated[0].name == "B/p");
+  CHECK(updated[1].name == "A/x");
+  CHECK(updated[1].model == "/m2/tree/A/x/model.onnx");
+  // `test /m2/tree` with A deleted: A/x is missing against the updated baseline as against m1.
+  const std::vector<TestResult> tree = {at("B/p", "/m2/tree/B/p/model.onnx")};
+  scope.selected = {identity_of(tree[0])};
+  scope.paths = {"/m2/tree"};
+  for (const std::vector<TestResult>* baseline : {&m1, &updated}) {
+    const BaselineDiff d = compare_with_baseline(tree, *baseline, false, &scope);
+    REQUIRE(d.missing.size() == 1);
+    CHECK(d.missing[0].name == "A/x");
+  }
+  // Tests both know that stayed in place say nothing moved: the kept ones stay too.
+  const std::vector<TestResult> both = {at("p", "/m1/tree/B/p/model.onnx")};
+  scope.selected = {identity_of(both[0])};
+  scope.paths = {"/m1/tree/B"};
+  const std::vector<TestResult> in_place = updated_baseline(both, &m1, false, &scope);
+  REQUIRE(in_place.size() == 2);
+  CHECK(in_place[1].model == "/m1/tree/A/x/model.onnx");
+}
+
 // Reports record absolute model paths: a baseline test is put in this run's tree by them
 // and named as discovery would name it there, and a test of the same end elsewhere in a
 // tree that is still here is another test.
