@@ -128,6 +128,13 @@ Tolerance tolerance_from(const ToleranceArgs& a, Tolerance base) {
   for (const auto& [name, v] : ulps.by_name) base.output_max_ulp[name] = v;
   base.exact = base.exact || a.exact;
   if (base.exact && !a.max_ulp.empty()) fail(ErrorKind::kUsage, "--exact and --max-ulp: give one of them");
+  // --exact ignores atol and rtol: one above 0 beside it, even for one output, would be
+  // dropped without a word (0 asks for nothing --exact does not).
+  for (const auto& [option, given] : {std::pair{"--atol", &atol}, {"--rtol", &rtol}}) {
+    bool loosens = given->all && *given->all != 0;
+    for (const auto& [name, v] : given->by_name) loosens = loosens || v != 0;
+    if (a.exact && loosens) fail(ErrorKind::kUsage, "--exact and {} above 0: give one of them", option);
+  }
   if ((base.exact || !a.max_ulp.empty()) && base.stat != ErrorStat::kElemwise)
     fail(ErrorKind::kUsage, "--check-error-stat {} goes with atol and rtol, not with {}", a.stat,
          base.exact ? "--exact" : "--max-ulp");

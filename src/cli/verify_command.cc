@@ -112,12 +112,7 @@ void build_verify_app(CLI::App& app, VerifyArgs& a) {
 // 0` alone, or `--check-error-stat median` alone, must not bring in an rtol nobody asked for.
 VerifyOptions verify_options(const VerifyArgs& a) {
   VerifyOptions o;
-  o.tolerance = tolerance_from(a.tol, verify_defaults());
-  // --exact is verify's default said aloud; with a tolerance beside it one of them would be
-  // dropped silently (compare's --exact ignores atol and rtol), as --max-ulp beside it is refused.
-  for (const auto& [option, given] : {std::pair{"--atol", &a.tol.atol}, {"--rtol", &a.tol.rtol}})
-    if (a.tol.exact && !given->empty())
-      fail(ErrorKind::kUsage, "--exact and {} {}: give one of them", option, given->front());
+  o.tolerance = tolerance_from(a.tol, verify_defaults());  // --exact is verify's default said aloud
   o.exact_by_default =
       !(parse_named_numbers(a.tol.rtol, "--rtol").all || parse_named_numbers(a.tol.atol, "--atol").all ||
         parse_named_ulps(a.tol.max_ulp, "--max-ulp").all || a.tol.stat != "elemwise");

@@ -44,6 +44,14 @@ std::string element_bits(const Tensor& t, int64_t k) {
     case DType::kDouble: return fmt::format("0x{:016x}", load<uint64_t>(t, k));
     case DType::kFloat16:
     case DType::kBFloat16: return fmt::format("0x{:04x}", load<uint16_t>(t, k));
+    case DType::kComplex64: return fmt::format("0x{:016x}", load<uint64_t>(t, k));
+    case DType::kComplex128:
+      return fmt::format("0x{:016x}{:016x}", load<uint64_t>(t, 2 * k + 1), load<uint64_t>(t, 2 * k));
+    case DType::kFloat8E4M3FN:
+    case DType::kFloat8E4M3FNUZ:
+    case DType::kFloat8E5M2:
+    case DType::kFloat8E5M2FNUZ:
+    case DType::kFloat8E8M0: return fmt::format("0x{:02x}", load<uint8_t>(t, k));
     default: return "";
   }
 }

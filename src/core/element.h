@@ -13,7 +13,9 @@ namespace onnxrun {
 // for types without arithmetic.
 double element_as_double(const Tensor& t, int64_t k);
 
-// Element k's raw bits in hex ("0x3c00"); empty for non-float types.
+// Element k's raw bits in hex ("0x3c00"): for the float types, and for the types without
+// arithmetic that are compared by their bytes (complex: the imaginary part's bits first;
+// float8); empty for integers, bool and the types packed below a byte.
 std::string element_bits(const Tensor& t, int64_t k);
 
 }  // namespace onnxrun

@@ -334,6 +334,7 @@ std::string format_nested(const Layout& L, const ElementFormatter& f, size_t lin
 
 std::string format_element_shortest(const Tensor& t, int64_t k) {
   const double v = element_as_double(t, k);
+  if (std::isnan(v) && !is_float(t.dtype())) return element_bits(t, k);  // no number: its bits
   if (t.dtype() == DType::kBool) return v != 0 ? "True" : "False";
   if (!is_float(t.dtype())) return integer_text(t, k);
   if (!std::isfinite(v)) return non_finite(v);

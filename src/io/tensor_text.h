@@ -57,7 +57,8 @@ std::string format_shown(const Tensor& shown, const Shape& shape, const ArrayPri
 std::string format_stats(const TensorStats& s);
 
 // The shortest decimal text that reads back as element k in its own type (float16 and
-// bfloat16 too): "0.1", "-inf", "nan", "3", "True".
+// bfloat16 too): "0.1", "-inf", "nan", "3", "True"; a type without arithmetic (complex,
+// float8) by its bits, "0x40".
 std::string format_element_shortest(const Tensor& t, int64_t k);
 
 }  // namespace onnxrun

@@ -211,9 +211,17 @@ std::string Comparison::summary(const std::string& name) const {
   return fmt::format("output '{}': {}", name, verdict());
 }
 
+std::pair<double, double> Comparison::passing_tolerance() const {
+  const bool by_stat = stat != ErrorStat::kElemwise && !exact && !ulp_bound && !hard_mismatch;
+  return by_stat ? stat_errors(errors, stat) : std::pair{needed_atol, needed_rtol};
+}
+
 std::string Comparison::verdict() const {
   if (!problem.empty()) return problem;
-  auto bits = [](const std::string& b) { return b.empty() ? std::string() : " (" + b + ")"; };
+  // The bits beside the value, unless they are the value's text (a type without arithmetic).
+  auto bits = [](const std::string& text, const std::string& b) {
+    return b.empty() || b == text ? std::string() : " (" + b + ")";
+  };
   const std::string count = fmt::format("{} element{}", numel, numel == 1 ? "" : "s");
   // Bits that differ where the numbers are equal (-0 for +0, NaN payloads) are said, so
   // that "exact" can only mean bit-identical.
@@ -232,12 +240,7 @@ std::string Comparison::verdict() const {
     rule = "differ";
     worst_means = "largest error for its tolerance";
   }
-  // NaN against a number, unequal infinities, integers or bytes: no tolerance applies.
-  // Under an error statistic, the tolerance that would pass is that statistic's error,
-  // not the worst element's (which would loosen it more than needed).
-  const bool by_stat = stat != ErrorStat::kElemwise && !exact && !ulp_bound;
-  const auto [pass_atol, pass_rtol] =
-      by_stat ? stat_errors(errors, stat) : std::pair{this->needed_atol, this->needed_rtol};
+  const auto [pass_atol, pass_rtol] = passing_tolerance();
   std::string remedy;
   // A hard mismatch first: no ULP bound passes unequal integers either (their distance is
   // only reported).
@@ -259,8 +262,8 @@ std::string Comparison::verdict() const {
       "{} of {} elements {}; worst ({}) at {} (flat {}): expected {}{}, got {}{}, abs err {:.3g}, rel err {:.3g}, ulp "
       "{}; {}{}; {}",
       mismatches, numel, rule, worst_means, worst_position, worst_index,
-      expected_text.empty() ? fmt::format("{}", expected) : expected_text, bits(expected_bits),
-      actual_text.empty() ? fmt::format("{}", actual) : actual_text, bits(actual_bits), abs_err, rel_err,
+      expected_text.empty() ? fmt::format("{}", expected) : expected_text, bits(expected_text, expected_bits),
+      actual_text.empty() ? fmt::format("{}", actual) : actual_text, bits(actual_text, actual_bits), abs_err, rel_err,
       ulp_text(ulp, integers), not_identical, ulps, remedy);
   if (stat == ErrorStat::kElemwise || exact || ulp_bound) {
     if (!ok) return differ;

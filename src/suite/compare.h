@@ -63,6 +63,10 @@ struct Comparison {
 
   // No problem and every element bit-identical.
   bool bit_identical() const { return problem.empty() && bit_differences == 0; }
+  // The smallest (atol, rtol) that would pass, each with the other as given: under an
+  // error statistic, that statistic's errors (the worst element's would loosen it more
+  // than needed); else needed_atol and needed_rtol. What the verdict and --json report.
+  std::pair<double, double> passing_tolerance() const;
   // "ok (60 elements, exact)" (only when bit-identical), or what differs and the worst
   // element: one line.
   std::string verdict() const;

@@ -55,7 +55,7 @@ std::string info_json(const Model& m, const std::optional<Fusion>& fusion = std:
 std::string run_json(const RunReport& report);
 // COMPARISON, an output's "comparison": {"ok", "elements", "mismatches", "problem"?,
 //   "worst"?: {"index", "position", "expected", "actual", "expected_bits", "actual_bits",
-//   "abs_err", "rel_err", "ulp"}, "needed_atol", "needed_rtol", "rtol", "atol",
+//   "abs_err", "rel_err", "ulp"}, "needed_atol", "needed_rtol" (Comparison::passing_tolerance), "rtol", "atol",
 //   "check_error_stat", "exact" (--exact), "max_ulp_bound" (--max-ulp, or null),
 //   "bit_identical", "bit_differences", "max_ulp" (a ULP distance: a whole number, or "inf"
 //   for NaN against a number and unequal infinities; suite/ulp.h), "errors": {"max_abs_err", "mean_abs_err", "median_abs_err",

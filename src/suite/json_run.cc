@@ -52,8 +52,10 @@ ordered_json json_values(const std::vector<RunValue>& values, const SetRun* run)
 
 namespace {
 
-// An element's shortest text as a JSON number; a bool's ("True") as its value.
+// An element's shortest text as a JSON number; a bool's ("True") as its value; the bits
+// ("0x40") of a type without arithmetic as a string.
 ordered_json element_json(const std::string& text, double value, bool integers) {
+  if (text.rfind("0x", 0) == 0) return text;  // a type without arithmetic: its bits (strtod reads hex)
   char* end = nullptr;
   if (integers && !text.empty()) {  // whole: an int64 beyond 2^53 would round as a double
     errno = 0;
@@ -98,8 +100,9 @@ ordered_json comparison_json(const Comparison& c) {
                   {"rel_err", json_real(c.rel_err)},
                   {"ulp", ulp_json(c.ulp, c.integers)}};
   }
-  j["needed_atol"] = json_real(c.needed_atol);
-  j["needed_rtol"] = json_real(c.needed_rtol);
+  const auto [needed_atol, needed_rtol] = c.passing_tolerance();
+  j["needed_atol"] = json_real(needed_atol);
+  j["needed_rtol"] = json_real(needed_rtol);
   j["rtol"] = json_real(c.rtol);
   j["atol"] = json_real(c.atol);
   j["check_error_stat"] = error_stat_name(c.stat);

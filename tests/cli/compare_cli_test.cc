@@ -9,9 +9,11 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
+#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "core/tensor.h"
@@ -89,6 +91,38 @@ TEST_CASE("compare: a flipped element exits 1 and is named, in text, -q and --js
   // A tolerance for y alone lets it pass.
   CHECK_EXIT(run_cli({"compare", s.a, s.flipped, "--atol", "y:4"}), 0);
   CHECK_EXIT(run_cli({"compare", s.a, s.flipped, "--check-error-stat", "median", "-q"}), 0);
+}
+
+TEST_CASE("compare: under an error statistic, --json's needed atol and rtol are the statistic's, as the text says",
+          "[cli][compare]") {
+  // Errors 0.1, 0.2 and 0.5: under median, atol 0.2 passes; the worst element's 0.5 is more than needed.
+  TempDir d;
+  fs::create_directories(d.file("e"));
+  fs::create_directories(d.file("a"));
+  write_npy_file(d.file("e/y.npy"), float_tensor({3}, {1, 1, 1}));
+  write_npy_file(d.file("a/y.npy"), float_tensor({3}, {1.1f, 1.2f, 1.5f}));
+  for (const std::string stat : {"median", "mean", "max", "elemwise"}) {
+    INFO(stat);
+    const ProcessResult j = run_cli(
+        {"compare", d.file("e"), d.file("a"), "--json", "--check-error-stat", stat, "--atol", "0", "--rtol", "0"});
+    CHECK_EXIT(j, 1);
+    const nlohmann::json c = nlohmann::json::parse(j.out)["values"][0]["comparison"];
+    const std::string key = stat == "elemwise" ? "max" : stat;
+    CHECK(c["needed_atol"] == c["errors"][key + "_abs_err"]);
+    CHECK(c["needed_rtol"] == c["errors"][key + "_rel_err"]);
+    const ProcessResult text = run_cli({"compare", d.file("e"), d.file("a"), "--check-error-stat", stat});
+    // Rounded up to three digits (0.2000000477 is 0.201); element-wise, the atol beside the default rtol.
+    const std::map<std::string, std::string> said{{"median", "0.201 or rtol >= 0.201"},
+                                                  {"mean", "0.267 or rtol >= 0.267"},
+                                                  {"max", "0.5 or rtol >= 0.5"},
+                                                  {"elemwise", "0.499 or rtol >= 0.5"}};
+    CHECK_THAT(text.out, Contains("would pass with atol >= " + said.at(stat)));
+    // The figure passes.
+    const std::string atol = fmt::format("{}", c["needed_atol"].get<double>());
+    CHECK_EXIT(
+        run_cli({"compare", d.file("e"), d.file("a"), "-q", "--check-error-stat", stat, "--atol", atol, "--rtol", "0"}),
+        0);
+  }
 }
 
 TEST_CASE("compare: tensor files beside a test set's outputs are compared too", "[cli][compare]") {

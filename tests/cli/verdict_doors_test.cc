@@ -300,9 +300,13 @@ TEST_CASE("a data.json that is there but cannot be read is the data's error in e
   CHECK_THAT(missing.out, Contains("unsupported real") && Contains("model not present"));
 }
 
-TEST_CASE("--exact and --max-ulp are usage errors together, or with another statistic", "[cli][verdict]") {
+TEST_CASE("--exact with --max-ulp, --atol or --rtol, or --max-ulp with another statistic, is a usage error",
+          "[cli][verdict]") {
   const Doors doors({0.0f, -0.0f, 1.0f, -0.2f});
+  // --exact ignores atol and rtol: one given beside it, for all or one output, was dropped.
   for (const std::vector<std::string>& bad : {std::vector<std::string>{"--exact", "--max-ulp", "1"},
+                                              {"--exact", "--atol", "y:1"},
+                                              {"--exact", "--rtol", "0.5"},
                                               {"--max-ulp", "1.5"},
                                               {"--max-ulp", "-1"},
                                               {"--max-ulp", "2", "--check-error-stat", "mean"}}) {

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -63,6 +64,26 @@ TEST_CASE("the report names the worst element with its bits and the tolerances t
   const std::string s = c.summary("y");
   CHECK_THAT(s, Contains("2 of 4 elements differ") && Contains("worst (largest error for its tolerance) at [1,0]") &&
                     Contains("expected 3 (0x4200)") && Contains("got 3.5 (0x4300)") && Contains("rtol >="));
+}
+
+// Types without arithmetic are compared by their bytes: the worst element is told by its
+// bits (it was "expected -9223372036854775808", a NaN cast to int64).
+TEST_CASE("the worst element of a type without arithmetic is named by its bits", "[compare]") {
+  Tensor e(DType::kComplex64, {2}), a(DType::kComplex64, {2});
+  const float ev[] = {1, 2, 3, 4}, av[] = {1, 3, 3, 4};  // (1+2j, 3+4j) against (1+3j, 3+4j)
+  std::memcpy(e.mutable_raw(), ev, sizeof ev);
+  std::memcpy(a.mutable_raw(), av, sizeof av);
+  Comparison c = compare_tensors(e, a, {});
+  CHECK(c.expected_text == "0x400000003f800000");  // the imaginary part's bits first
+  CHECK(c.expected_bits == c.expected_text);
+  CHECK(c.actual_text == "0x404000003f800000");
+  CHECK_THAT(c.summary("y"), Contains("expected 0x400000003f800000, got 0x404000003f800000"));
+  Tensor e8(DType::kFloat8E4M3FN, {1}), a8(DType::kFloat8E4M3FN, {1});
+  e8.mutable_data<uint8_t>()[0] = 0x40;
+  a8.mutable_data<uint8_t>()[0] = 0x41;
+  c = compare_tensors(e8, a8, {});
+  CHECK(c.expected_text == "0x40");
+  CHECK(c.actual_text == "0x41");
 }
 
 TEST_CASE("integers compare exactly", "[compare]") {
