@@ -134,8 +134,9 @@ std::vector<ResultTensor> read_folder(const fs::path& dir, FolderTensors which) 
   if (const fs::path index = dir / kDumpIndexName; entry_exists(index)) {
     std::unordered_set<std::string> listed;  // a dump may list many thousand values
     for (const auto& [file, name] : read_values_tsv(index.string())) {
+      // One file cannot be the dump of two values: which one it is cannot be told.
+      if (!listed.insert(file).second) fail(ErrorKind::kInvalid, "{}: lists {} for two values", index.string(), file);
       out.push_back(read_one(dir / file, name));
-      listed.insert(file);
     }
     std::erase_if(files, [&](const std::string& f) { return listed.count(f) != 0; });
   }

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,6 +11,7 @@
 #include "core/log.h"
 #include "io/output_names.h"
 #include "io/polygraphy_results.h"
+#include "io/value_dump.h"
 
 namespace fs = std::filesystem;
 
@@ -42,6 +44,18 @@ std::string onnxruntime_dump_name(const std::string& value_name) {
   return out;
 }
 
+void ModelValueNames::insert(const std::string& name) {
+  if (!names_.insert(name).second) return;
+  const std::string dump = file_name_for_value(name), ort = onnxruntime_dump_name(name);
+  ++stems_[dump];
+  if (ort != dump) ++stems_[ort];
+}
+
+size_t ModelValueNames::sharing(const std::string& stem) const {
+  const auto it = stems_.find(stem);
+  return it == stems_.end() ? 0 : it->second;
+}
+
 void ValueIndex::put(ResultTensor v, const std::string& stem) {
   if (by_name_.count(v.name)) return;  // the first source given wins
   values_.push_back(std::make_shared<ResultTensor>(std::move(v)));
@@ -58,17 +72,19 @@ void ValueIndex::add(const std::string& path) {
     for (ResultTensor& v : polygraphy_values(path)) put(std::move(v), "");
     return;
   }
-  // A file that does not record its value's name (an .npy, a .pb without one, outside a
-  // values.tsv folder) is named by its file name and found by it; one that records a name
-  // is that value alone: a t_1.pb that says 't_1' is not the never-dumped 't/1', whose
+  // A file that does not record its value's name (an .npy, a .pb without one, neither
+  // listed in a values.tsv) is named by its file name and found by it; one that records a
+  // name is that value alone: a t_1.pb that says 't_1' is not the never-dumped 't/1', whose
   // --dump-intermediates file name it has, nor a y.pb that says 'z' the value y.
   const bool files = folder || p.extension() != ".npz";
   std::error_code none;
-  const bool listed = folder && fs::exists(fs::symlink_status(p / kDumpIndexName, none));
+  std::set<std::string> listed;  // the files values.tsv names
+  if (const fs::path tsv = p / kDumpIndexName; folder && fs::exists(fs::symlink_status(tsv, none)))
+    for (const auto& [file, name] : read_values_tsv(tsv.string())) listed.insert(file);
   std::map<std::string, std::string> seen;  // value name -> the file of this source holding it
   for (ResultTensor& v : read_result_files(path, FolderTensors::kEveryFile)) {
     const std::string stem = files ? fs::path(v.file).stem().string() : "";
-    const bool unnamed = v.name.empty() || (v.numpy && files && !listed);
+    const bool unnamed = v.name.empty() || (v.numpy && files && !listed.count(fs::path(v.file).filename().string()));
     if (v.name.empty()) v.name = stem;
     // Two files for one value: which one the other runtime meant cannot be told (an .npz
     // holding a name twice is refused alike).
@@ -78,10 +94,12 @@ void ValueIndex::add(const std::string& path) {
   }
 }
 
-const ResultTensor* ValueIndex::find(const std::string& name, const std::set<std::string>& others) const {
+const ResultTensor* ValueIndex::find(const std::string& name, const ModelValueNames& others) const {
   if (const auto it = by_name_.find(name); it != by_name_.end()) return it->second;
   for (const std::string& stem : {file_name_for_value(name), onnxruntime_dump_name(name)})
-    if (const auto it = by_stem_.find(stem); it != by_stem_.end() && !others.count(it->second->name)) return it->second;
+    if (const auto it = by_stem_.find(stem);
+        it != by_stem_.end() && !others.contains(it->second->name) && others.sharing(stem) <= 1)
+      return it->second;
   return nullptr;
 }
 

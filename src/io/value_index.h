@@ -33,6 +33,20 @@
 
 namespace onnxrun {
 
+// The names of a model's values, as ValueIndex::find asks after them by file name.
+class ModelValueNames {
+ public:
+  void insert(const std::string& name);
+  bool contains(const std::string& name) const { return names_.count(name) > 0; }
+  // How many of the names have `stem` for a file name (--dump-intermediates' or
+  // onnxruntime's): 't/1' and 't:1' share "t_1".
+  size_t sharing(const std::string& stem) const;
+
+ private:
+  std::set<std::string> names_;
+  std::map<std::string, size_t> stems_;
+};
+
 class ValueIndex {
  public:
   // Indexes `path` (what it holds is read, not its data). Throws Error(kIo) for a path
@@ -45,8 +59,10 @@ class ValueIndex {
   // The value named `name` (as written, else by its sanitised file names); null when
   // no source holds it. `others`: the names of the model's values. A file that stands for
   // one of them by its own name (a_b.npy for 'a_b') is not found by its file name for
-  // another ('a/b', whose --dump-intermediates file name it has) as well.
-  const ResultTensor* find(const std::string& name, const std::set<std::string>& others = {}) const;
+  // another ('a/b', whose --dump-intermediates file name it has) as well, and a file name
+  // that several of them share (t_1.npy for 't/1' and 't:1') stands for none: one file
+  // cannot be two values' dump.
+  const ResultTensor* find(const std::string& name, const ModelValueNames& others = {}) const;
   size_t size() const { return values_.size(); }
   // Every value, in the order indexed.
   const std::vector<std::shared_ptr<ResultTensor>>& values() const { return values_; }

@@ -45,7 +45,7 @@ std::string operator_gap(const Node& n) {
 struct GraphTypes {
   std::map<std::string, DType> dtype;
   std::map<std::string, const ValueInfo*> declared;
-  std::set<std::string> names;  // every value of the graph (ValueIndex::find)
+  ModelValueNames names;  // every value of the graph (ValueIndex::find)
 };
 
 GraphTypes graph_types(const Graph& g) {
@@ -59,7 +59,8 @@ GraphTypes graph_types(const Graph& g) {
   for (const auto& [name, v] : t.declared) t.names.insert(name);
   for (const auto& [name, tensor] : g.initializers) t.names.insert(name);
   for (const Node& n : g.nodes)
-    for (const std::vector<std::string>* list : {&n.inputs, &n.outputs}) t.names.insert(list->begin(), list->end());
+    for (const std::vector<std::string>* list : {&n.inputs, &n.outputs})
+      for (const std::string& name : *list) t.names.insert(name);
   return t;
 }
 

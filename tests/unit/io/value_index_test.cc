@@ -181,6 +181,43 @@ TEST_CASE("a file that records its value's name stands for that value alone", "[
   CHECK(from_listed.find("t/1") == nullptr);
 }
 
+TEST_CASE("a file name that two of the model's values share stands for neither", "[value-index]") {
+  // t/1 and t:1 both have the file name t_1: t_1.npy can be the dump of one of them at
+  // most, and which one cannot be told (both nodes were checked against it).
+  TempDir d;
+  write_npy_file(d.file("t_1.npy"), float_tensor({1}));
+  ValueIndex index;
+  index.add(d.path());
+  ModelValueNames both, one;
+  for (const char* name : {"x", "t/1", "t:1"}) both.insert(name);
+  for (const char* name : {"x", "t/1"}) one.insert(name);
+  CHECK(index.find("t/1", both) == nullptr);
+  CHECK(index.find("t:1", both) == nullptr);
+  REQUIRE(index.find("t/1", one));
+  CHECK(index.find("t/1", one)->file == d.file("t_1.npy"));
+}
+
+TEST_CASE("values.tsv: a file it does not list is found by its file name, one it lists twice is refused",
+          "[value-index]") {
+  TempDir d;
+  write_npy_file(d.file("a.npy"), float_tensor({1}));
+  write_npy_file(d.file("in_put.npy"), float_tensor({2}));  // dropped in beside the dump
+  write_file(d.file("values.tsv"), "a.npy\ta\n");
+  ValueIndex index;
+  index.add(d.path());
+  REQUIRE(index.find("in put"));  // it was found in a folder without values.tsv only
+  CHECK(index.find("in put")->file == d.file("in_put.npy"));
+  write_file(d.file("values.tsv"), "a.npy\ta\na.npy\tb\n");
+  ValueIndex twice;
+  try {
+    twice.add(d.path());
+    FAIL("a values.tsv listing a.npy for two values was read");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kInvalid);
+    CHECK_THAT(e.what(), Catch::Contains("values.tsv: lists a.npy for two values"));
+  }
+}
+
 TEST_CASE("a folder holding one value twice is refused, naming both files", "[value-index]") {
   // Which of the two the runtime meant cannot be told; it picked one silently (an .npz
   // holding a name twice is refused alike).
