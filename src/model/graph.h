@@ -63,6 +63,9 @@ struct Graph {
   std::string name;
   std::vector<ValueInfo> inputs;  // as declared, including those backed by initializers
   std::vector<ValueInfo> outputs;
+  // What the file declares of values inside the graph (ONNX's value_info), where it can be
+  // read: what verify holds a dumped value's type and shape to. Running ignores it.
+  std::vector<ValueInfo> value_info;
   std::map<std::string, Tensor> initializers;
   std::vector<Node> nodes;                       // topological order
   std::map<std::string, int64_t> opset_imports;  // canonical domain -> version

@@ -222,6 +222,12 @@ Model model_from_proto(const onnx::ModelProto& proto, const std::string& base_di
   g.name = gp.name();
   for (const auto& vi : gp.input()) g.inputs.push_back(value_info_from_proto(vi));
   for (const auto& vi : gp.output()) g.outputs.push_back(value_info_from_proto(vi));
+  for (const auto& vi : gp.value_info()) {
+    try {
+      g.value_info.push_back(value_info_from_proto(vi));
+    } catch (const Error&) {  // a sequence, an unknown type: it declares nothing verify can hold a tensor to
+    }
+  }
   if (gp.sparse_initializer_size() > 0)
     fail_unsupported(Cause{Cause::Kind::kFeature, "", "", 0, "", "sparse tensors"},
                      "sparse initializers are not supported");

@@ -40,8 +40,8 @@ std::string operator_gap(const Node& n) {
   return "onnx-run cannot run it: " + why;
 }
 
-// What the graph says of a value's type and shape: declared inputs and outputs,
-// initializers, and the element types the operator table infers from them.
+// What the graph says of a value's type and shape: declared inputs, outputs and
+// value_info, initializers, and the element types the operator table infers from them.
 struct GraphTypes {
   std::map<std::string, DType> dtype;
   std::map<std::string, const ValueInfo*> declared;
@@ -50,12 +50,30 @@ struct GraphTypes {
 
 GraphTypes graph_types(const Graph& g) {
   GraphTypes t;
-  for (const std::vector<ValueInfo>* list : {&g.inputs, &g.outputs})
+  for (const std::vector<ValueInfo>* list : {&g.inputs, &g.outputs, &g.value_info})
     for (const ValueInfo& v : *list) {
       t.declared.emplace(v.name, &v);
       if (v.dtype) t.dtype.emplace(v.name, *v.dtype);
     }
   for (const auto& [name, tensor] : g.initializers) t.dtype.emplace(name, tensor.dtype());
+  // Through the nodes in order, what each operator makes of its inputs' types: a value's
+  // type must not depend on which values before it were dumped (a float32 dump of a
+  // float16 chain was checked in float32 past a node left unchecked).
+  for (const Node& n : g.nodes) {
+    std::vector<std::optional<DType>> in;
+    for (const std::string& name : n.inputs) {
+      const auto it = t.dtype.find(name);
+      if (!name.empty() && it == t.dtype.end()) break;
+      in.push_back(name.empty() ? std::nullopt : std::optional<DType>(it->second));
+    }
+    if (!n.op || in.size() != n.inputs.size()) continue;
+    try {
+      const std::vector<std::optional<DType>> out = check_and_infer_types(*n.op, in, n.attrs);
+      for (size_t j = 0; j < n.outputs.size() && j < out.size(); ++j)
+        if (out[j] && !n.outputs[j].empty()) t.dtype.emplace(n.outputs[j], *out[j]);
+    } catch (const Error&) {  // the node is not checked, and says why when it is reached
+    }
+  }
   for (const auto& [name, v] : t.declared) t.names.insert(name);
   for (const auto& [name, tensor] : g.initializers) t.names.insert(name);
   for (const Node& n : g.nodes)

@@ -154,6 +154,40 @@ TEST_CASE("verify: a value of a type onnx-run reads nowhere fails only the node 
   CHECK_THAT(read.out, Contains("node 'lr' (LeakyRelu v6 (6-15)): not checked:") && Contains("string"));
 }
 
+// A float16 model run in float32 is what verify exists to catch: a float32 dump of its
+// values is not checked, whether the graph says so by its value_info (s and u between
+// nodes onnx-run does not run) or by what its operators make of a declared input (a chain
+// whose first value was not dumped). Both were "exact", exit 0.
+TEST_CASE("verify: a float32 dump of a float16 model is not checked, by value_info or by inference", "[cli][verify]") {
+  TempDir d;
+  const auto f16 = onnx::TensorProto::FLOAT16;
+  write_tensor_file(d.file("s.pb"), float_tensor({4}, {-2, -1, 0, 1}), "s");
+  write_tensor_file(d.file("u.pb"), float_tensor({4}, {-0.2f, -0.1f, 0, 1}), "u");  // LeakyRelu 0.1 in float32
+  // x -> Relu -> s -> LeakyRelu 'lr' -> u -> Relu -> y, with s and u float16 in value_info.
+  onnx::ModelProto declared = make_model(16);
+  add_input(declared, "x", f16, {4});
+  add_output(declared, "y", f16, {4});
+  add_node(declared, "Relu", {"x"}, {"s"}, "pre");
+  add_float_attr(*add_node(declared, "LeakyRelu", {"s"}, {"u"}, "lr"), "alpha", 0.1f);
+  add_node(declared, "Relu", {"u"}, {"y"}, "post");
+  for (const char* v : {"s", "u"}) declare(declared.mutable_graph()->add_value_info(), v, f16, {4});
+  // x -> LeakyRelu 'lr1' -> s -> LeakyRelu 'lr' -> u -> LeakyRelu 'lr3' -> y, x not dumped.
+  onnx::ModelProto chain = make_model(16);
+  add_input(chain, "x", f16, {4});
+  add_output(chain, "y", f16, {4});
+  add_float_attr(*add_node(chain, "LeakyRelu", {"x"}, {"s"}, "lr1"), "alpha", 0.1f);
+  add_float_attr(*add_node(chain, "LeakyRelu", {"s"}, {"u"}, "lr"), "alpha", 0.1f);
+  add_float_attr(*add_node(chain, "LeakyRelu", {"u"}, {"y"}, "lr3"), "alpha", 0.1f);
+  for (const auto& [name, m] : {std::pair{"declared", &declared}, {"chain", &chain}}) {
+    INFO(name);
+    const ProcessResult r = run_cli({"verify", save_model(*m, d.file(std::string(name) + ".onnx")), d.file("s.pb"),
+                                     d.file("u.pb"), "--require-all"});
+    CHECK_EXIT(r, 1);
+    CHECK_THAT(r.out, Contains("node 'lr' (LeakyRelu v16 (16+)): not checked: input 's' is float in " + d.file("s.pb") +
+                               "; the graph's is float16"));
+  }
+}
+
 // Found by an outside tester: the JUnit name was split at the last '/' of "OP/NODE", so a
 // node named as PyTorch names them was the test case "LeakyRelu" of class
 // "LeakyRelu//layer1/act".
