@@ -64,6 +64,14 @@ void sort_numbered_files(std::vector<std::string>& paths) {
 }
 
 void check_numbered_files(const std::vector<std::string>& paths, const std::string& stem, const std::string& dir) {
+  // output_00.pb beside output_0.pb was "output_0.pb is missing (found output_00.pb)".
+  for (const std::string& p : paths) {
+    const std::string name = fs::path(p).filename().string();  // STEM_DIGITS.pb
+    const std::string digits = name.substr(stem.size() + 1, name.size() - stem.size() - 1 - 3);
+    if (digits.size() > 1 && digits[0] == '0')
+      fail(ErrorKind::kInvalid, "{}: {} is numbered with a leading zero; {}_K.pb files are {}_0.pb, {}_1.pb, ...", dir,
+           name, stem, stem, stem);
+  }
   for (size_t k = 0; k < paths.size(); ++k) {
     const std::string want = stem + "_" + std::to_string(k) + ".pb", name = fs::path(paths[k]).filename().string();
     if (name != want) fail(ErrorKind::kInvalid, "{}: {} is missing (found {})", dir, want, name);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/fail.h"
 #include "io/npy.h"
 #include "io/output_names.h"
 #include "io/result_files.h"
@@ -20,7 +21,7 @@ namespace {
 
 // What a model says of the values it names: each one's place in the graph (inputs, then
 // the nodes' outputs in (topological) node order, then the graph's outputs), and the
-// declared types of its inputs and outputs.
+// declared types of its inputs, outputs and value_info.
 struct ModelValues {
   std::map<std::string, size_t> order;
   std::map<std::string, DType> declared;
@@ -36,7 +37,7 @@ ModelValues model_values(const std::string& model) {
   for (const Node& n : m.graph.nodes)
     for (const std::string& out : n.outputs) place(out);
   for (const ValueInfo& o : m.graph.outputs) place(o.name);
-  for (const std::vector<ValueInfo>* values : {&m.graph.inputs, &m.graph.outputs})
+  for (const std::vector<ValueInfo>* values : {&m.graph.inputs, &m.graph.outputs, &m.graph.value_info})
     for (const ValueInfo& i : *values)
       if (i.dtype) v.declared.emplace(i.name, *i.dtype);
   for (const ValueInfo& o : m.graph.outputs) v.outputs.push_back(o.dtype);
@@ -60,6 +61,21 @@ std::optional<DType> declared_for(const ResultTensor& t, const ResultTensor& oth
   std::optional<DType> declared = declared_type(model, t.name);
   if (!declared) declared = declared_type(model, other.name);
   return declared;
+}
+
+// The names of `set`, read from `path`. A set holding one name twice (y.npy, and z.pb whose
+// TensorProto says y) is refused, as an .npz holding a name twice is: which of the two is
+// the value cannot be told, and the other was reported "only in A". Unnamed .pb files pair
+// by position.
+std::vector<std::string> names_once(const std::string& path, const std::vector<ResultTensor>& set) {
+  std::map<std::string, const std::string*> seen;  // name -> its file
+  std::vector<std::string> names;
+  for (const ResultTensor& t : set) {
+    if (const auto [it, fresh] = seen.emplace(t.name, &t.file); !fresh && !t.name.empty())
+      fail(ErrorKind::kInvalid, "{}: holds '{}' twice: {} and {}", path, t.name, *it->second, t.file);
+    names.push_back(t.name);
+  }
+  return names;
 }
 
 // Elements per block of a streamed comparison: 1 MiB of float32 a side, so that two
@@ -132,9 +148,7 @@ SetsComparison compare_result_sets(const std::string& a, const std::string& b, c
   const std::map<std::string, size_t>& order = values.order;
   std::vector<ResultTensor> set_a = read_result_files(a);
   std::vector<ResultTensor> set_b = read_result_files(b);
-  std::vector<std::string> names_a, names_b;
-  for (const ResultTensor& t : set_a) names_a.push_back(t.name);
-  for (const ResultTensor& t : set_b) names_b.push_back(t.name);
+  std::vector<std::string> names_a = names_once(a, set_a), names_b = names_once(b, set_b);
   const std::vector<size_t> slot = match_by_name_then_position(names_a, names_b);
 
   std::vector<const ResultTensor*> partner(set_a.size(), nullptr);

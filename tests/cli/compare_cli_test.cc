@@ -125,6 +125,20 @@ TEST_CASE("compare: under an error statistic, --json's needed atol and rtol are 
   }
 }
 
+// y.npy and z.pb whose TensorProto says y: which is the value cannot be told, and the
+// other was reported "only in A" (exit 1) though B holds y. An .npz, verify and
+// --expected refuse one name twice alike.
+TEST_CASE("compare: a folder holding one value twice is refused, exit 3, naming both files", "[cli][compare]") {
+  Sets s;
+  write_tensor_file(s.a + "/w.pb", float_tensor({2, 3}, {-3, -2, -1, 0, 1, 2}), "y");
+  for (const auto& [x, y] : {std::pair{s.a, s.flipped}, {s.flipped, s.a}}) {
+    const ProcessResult r = run_cli({"compare", x, y});
+    CHECK_EXIT(r, 3);
+    CHECK(r.out.empty());
+    CHECK(r.err == "onnx-run: " + s.a + ": holds 'y' twice: " + s.a + "/w.pb and " + s.a + "/y.npy\n");
+  }
+}
+
 TEST_CASE("compare: tensor files beside a test set's outputs are compared too", "[cli][compare]") {
   // Two test-set folders whose output_0.pb agree, with w.pb and z.npy beside them that
   // differ: the verdict must see them (it once read a test set's output_K.pb alone).

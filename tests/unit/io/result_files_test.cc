@@ -45,6 +45,12 @@ TEST_CASE("a folder of .npy and .pb, a test set, an .npz and one file read as re
   // the first result.
   write_tensor_file(d.file("output_2.pb"), float_tensor({4}), "");
   CHECK_THROWS_WITH(read_result_files(d.path()), d.path() + ": output_0.pb is missing (found output_2.pb)");
+  // output_00.pb beside output_0.pb said output_0.pb was missing: it is the leading zero.
+  write_tensor_file(d.file("output_0.pb"), float_tensor({4}), "");
+  write_tensor_file(d.file("output_00.pb"), float_tensor({4}), "");
+  CHECK_THROWS_WITH(read_result_files(d.path()), d.path() +
+                                                     ": output_00.pb is numbered with a leading zero; output_K.pb "
+                                                     "files are output_0.pb, output_1.pb, ...");
 
   TempDir ts;
   write_tensor_file(ts.file("input_0.pb"), float_tensor({9}), "x");
