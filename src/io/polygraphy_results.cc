@@ -1,5 +1,10 @@
 #include "io/polygraphy_results.h"
 
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -96,8 +101,21 @@ Tensor decode_polygraphy_array(const std::string& encoded, const std::string& wh
 }
 
 PolygraphyResults parse_polygraphy_results(const std::string& text, const std::string& what) {
-  auto doc = std::make_shared<Json>(Json::parse(text, nullptr, false));
+  // JSON lets an object hold a key twice and the parser keeps the last: an "outputs" with
+  // "y" twice was read as one y, and which one the runtime meant cannot be told (a folder
+  // or an .npz holding a name twice is refused alike). Polygraphy writes no such object.
+  std::vector<std::set<std::string>> keys;  // of each object open
+  std::optional<std::string> twice;
+  const Json::parser_callback_t check_keys = [&](int, Json::parse_event_t event, Json& parsed) {
+    if (event == Json::parse_event_t::object_start) keys.emplace_back();
+    if (event == Json::parse_event_t::object_end) keys.pop_back();
+    if (event == Json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second && !twice)
+      twice = parsed.get<std::string>();
+    return true;
+  };
+  auto doc = std::make_shared<Json>(Json::parse(text, check_keys, false));
   if (doc->is_discarded()) fail(ErrorKind::kInvalid, "{}: not valid JSON", what);
+  if (twice) fail(ErrorKind::kInvalid, "{}: an object holds '{}' twice", what, printable(*twice));
   PolygraphyResults r;
   const Json& j = *doc;
   if (j.is_array()) {  // --save-inputs: a list of feed dicts; the first one

@@ -77,6 +77,14 @@ TEST_CASE("Polygraphy's RunResults: the first runner's first iteration", "[value
   CHECK_THROWS_AS(parse_polygraphy_results("{\"a\": 1}", "x.json"), Error);
   CHECK_THROWS_AS(parse_polygraphy_results("not json", "x.json"), Error);
   CHECK_THROWS_AS(parse_polygraphy_results(R"({"lst": [["r", [{"outputs": {"y": 3}}]]]})", "x.json"), Error);
+  // "y" twice in one object: the parser kept the last, and the other was never looked at.
+  const std::string twice =
+      R"({"lst": [["r", [{"outputs": {"y": )" + polygraphy_array(y) + ", \"y\": " + polygraphy_array(y) + "}}]]]}";
+  CHECK_THROWS_WITH(parse_polygraphy_results(twice, "out.json"), "out.json: an object holds 'y' twice");
+  // The same name in two objects is no repeat.
+  CHECK(parse_polygraphy_results("[{\"y\": " + polygraphy_array(y) + "}, {\"y\": " + polygraphy_array(y) + "}]",
+                                 "in.json")
+            .values.size() == 1);
 }
 
 TEST_CASE("values found by name, by --dump-intermediates' and by onnxruntime's file names", "[value-index]") {
