@@ -96,6 +96,12 @@ TEST_CASE("cli: a recursive model function is refused with exit 3 and nothing wr
   REQUIRE(std::count(r.err.begin(), r.err.end(), '\n') == 1);
   REQUIRE(r.out.empty());
   REQUIRE(!std::filesystem::exists(dir.file("out/output_0.pb")));
+  // info --verify plans what verify does: the call left whole is not checked (it said
+  // "checked given input x and output y").
+  const ProcessResult plan = run_cli({"info", dir.file("rec.onnx"), "--verify"});
+  CHECK_EXIT(plan, 0);
+  CHECK_THAT(plan.out, Catch::Contains("verify would check 0 of 1 node:\n  node 'call' (Wrap): not checked: a call of "
+                                       "model function 'local.Wrap' that was not inlined"));
 }
 
 TEST_CASE("cli: testdata/local_function_leakyrelu passes its test set, inlined and expanded", "[cli][functions]") {
