@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/attribute.h"
@@ -45,6 +46,10 @@ struct Node {
   std::vector<std::string> outputs;
   AttributeMap attrs;
   std::string overload;  // IR 10+: picks one of several model functions of one name
+  // (canonical domain, op_type) of every node inside its GRAPH and GRAPHS attributes (an
+  // If's branches, a Loop's body), nested ones too: nothing runs them, and verify says
+  // which of them it leaves unchecked.
+  std::vector<std::pair<std::string, std::string>> subgraph_ops;
 
   // Set by resolution (or, for nodes inlined from a function, opset by the inliner).
   const OpDef* op = nullptr;

@@ -111,6 +111,18 @@ Attribute attribute_from_proto(const onnx::AttributeProto& p) {
   return a;
 }
 
+// The (domain, op_type) of each node of `g` and of the graphs inside it (protobuf's
+// parser bounds how deep they nest).
+void collect_ops(const onnx::GraphProto& g, std::vector<std::pair<std::string, std::string>>& out) {
+  for (const onnx::NodeProto& n : g.node()) {
+    out.emplace_back(canonical_domain(n.domain()), n.op_type());
+    for (const onnx::AttributeProto& a : n.attribute()) {
+      if (a.has_g()) collect_ops(a.g(), out);
+      for (const onnx::GraphProto& sub : a.graphs()) collect_ops(sub, out);
+    }
+  }
+}
+
 Node node_from_proto(const onnx::NodeProto& p, size_t index) {
   Node n;
   n.name = p.name().empty() ? "#" + std::to_string(index) : p.name();
@@ -133,6 +145,8 @@ Node node_from_proto(const onnx::NodeProto& p, size_t index) {
       if (e.kind() != ErrorKind::kUnsupported) throw e.with_context(n.label());
       if (!n.problem) n.problem = e.with_context(n.label());
     }
+    if (ap.has_g()) collect_ops(ap.g(), n.subgraph_ops);
+    for (const onnx::GraphProto& sub : ap.graphs()) collect_ops(sub, n.subgraph_ops);
   }
   return n;
 }

@@ -48,11 +48,15 @@ struct NodeCheck {
   bool checked = false;
   std::string reason;               // not checked: why, one line
   bool runnable = false;            // onnx-run runs its operator (whatever VALUES holds)
+  bool hides_runnable = false;      // its subgraphs (an If's branches) hold nodes onnx-run runs
   bool reads_values = false;        // it takes inputs (a Constant does not)
   std::vector<VerifyValue> inputs;  // read from VALUES or the model
   std::vector<VerifiedOutput> outputs;
   double seconds = 0;
 
+  // What --require-all wants checked: a node onnx-run runs, or one holding such nodes
+  // that verify does not reach, that reads values.
+  bool required() const { return (runnable || hides_runnable) && reads_values; }
   bool agrees() const;  // checked, and every output within the tolerance
   bool exact() const;   // checked, and every output bit-identical
   uint64_t max_ulp() const;

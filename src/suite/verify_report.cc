@@ -118,7 +118,7 @@ std::string verify_junit(const VerifyReport& r, const ReportStamp& stamp) {
     if (c.checked) {
       t.outcome = c.agrees() ? Outcome::kPassed : Outcome::kFailed;
       if (!c.agrees()) t.message = c.verdict() + "\n" + output_details(c, "");
-    } else if (r.require_all && c.runnable && c.reads_values) {
+    } else if (r.require_all && c.required()) {
       t.outcome = Outcome::kError;
       t.message = "not checked (--require-all): " + c.reason;
     } else {

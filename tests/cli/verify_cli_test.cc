@@ -188,6 +188,44 @@ TEST_CASE("verify: a float32 dump of a float16 model is not checked, by value_in
   }
 }
 
+// A LeakyRelu in an If's branch is a node onnx-run runs that verify does not reach:
+// --require-all passed with it unchecked, the If named only as an operator onnx-run lacks.
+TEST_CASE("verify --require-all: nodes onnx-run runs inside an If's branches are not checked, and say so",
+          "[cli][verify]") {
+  const Dumped v(-0.5f);
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "c", onnx::TensorProto::FLOAT, {1, 1, 2, 2});
+  add_input(m, "cond", onnx::TensorProto::BOOL, {});
+  add_output(m, "y", onnx::TensorProto::FLOAT, {1, 1, 2, 2});
+  add_output(m, "z", onnx::TensorProto::FLOAT, {1, 1, 2, 2});
+  add_float_attr(*add_node(m, "LeakyRelu", {"c"}, {"y"}, "lr"), "alpha", 0.5f);
+  onnx::NodeProto* branch_if = add_node(m, "If", {"cond"}, {"z"}, "if");
+  for (const char* branch : {"then_branch", "else_branch"}) {
+    onnx::AttributeProto* a = branch_if->add_attribute();
+    a->set_name(branch);
+    a->set_type(onnx::AttributeProto::GRAPH);
+    onnx::GraphProto* g = a->mutable_g();
+    *g->add_node() = make_node("LeakyRelu", {"c"}, {"z_in"}, "", std::string(branch) + "_lr");
+    declare(g->add_output(), "z_in", onnx::TensorProto::FLOAT, {1, 1, 2, 2});
+  }
+  const std::string model = save_model(m, v.d.file("if.onnx"));
+  write_tensor_file(v.d.file("cond.pb"), make_tensor<uint8_t>(DType::kBool, {}, {1}), "cond");
+  const std::vector<std::string> args{"verify", model, v.d.file("c.pb"), v.d.file("y.pb"), v.d.file("cond.pb")};
+  const std::string said =
+      "node 'if' (If): not checked: onnx-run does not run If (ai.onnx); its subgraphs hold 2 nodes onnx-run runs "
+      "(LeakyRelu), which verify does not reach";
+  const ProcessResult plain = run_cli(args);
+  CHECK_EXIT(plain, 0);  // lr is exact, and no more is asked
+  CHECK_THAT(plain.out, Contains(said));
+  std::vector<std::string> all = args;
+  all.push_back("--require-all");
+  const ProcessResult r = run_cli(all);
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.err, Contains("1 node onnx-run runs not checked (--require-all): node 'if' (If)"));
+  const ProcessResult plan = run_cli({"info", model, "--verify"});
+  CHECK_THAT(plan.out, Contains("verify would check 1 of 2 nodes") && Contains(said));
+}
+
 // Found by an outside tester: the JUnit name was split at the last '/' of "OP/NODE", so a
 // node named as PyTorch names them was the test case "LeakyRelu" of class
 // "LeakyRelu//layer1/act".
