@@ -69,7 +69,8 @@ struct Graph {
   std::vector<ValueInfo> inputs;  // as declared, including those backed by initializers
   std::vector<ValueInfo> outputs;
   // What the file declares of values inside the graph (ONNX's value_info), where it can be
-  // read: what verify holds a dumped value's type and shape to. Running ignores it.
+  // read: verify takes a value's element type from it where no operator here gives one.
+  // Running ignores it.
   std::vector<ValueInfo> value_info;
   std::map<std::string, Tensor> initializers;
   std::vector<Node> nodes;                       // topological order

@@ -63,19 +63,27 @@ std::optional<DType> declared_for(const ResultTensor& t, const ResultTensor& oth
   return declared;
 }
 
-// The names of `set`, read from `path`. A set holding one name twice (y.npy, and z.pb whose
-// TensorProto says y) is refused, as an .npz holding a name twice is: which of the two is
-// the value cannot be told, and the other was reported "only in A". Unnamed .pb files pair
-// by position.
-std::vector<std::string> names_once(const std::string& path, const std::vector<ResultTensor>& set) {
-  std::map<std::string, const std::string*> seen;  // name -> its file
+// The names of `set`.
+std::vector<std::string> names_of(const std::vector<ResultTensor>& set) {
   std::vector<std::string> names;
-  for (const ResultTensor& t : set) {
-    if (const auto [it, fresh] = seen.emplace(t.name, &t.file); !fresh && !t.name.empty())
-      fail(ErrorKind::kInvalid, "{}: holds '{}' twice: {} and {}", path, t.name, *it->second, t.file);
-    names.push_back(t.name);
-  }
+  for (const ResultTensor& t : set) names.push_back(t.name);
   return names;
+}
+
+// A set holding a name more often than the other, which holds it too (y.npy, and z.pb
+// whose TensorProto says y, against one y) is refused, as an .npz holding a name twice is:
+// which of the two is the value cannot be told, and the other was reported "only in A".
+// As often on both sides (two output_K.pb of one TensorProto name), they pair in order.
+void refuse_unpairable_names(const std::string& path, const std::vector<ResultTensor>& set,
+                             const std::vector<std::string>& other) {
+  std::map<std::string, size_t> mine, theirs;
+  for (const ResultTensor& t : set) ++mine[t.name];
+  for (const std::string& name : other) ++theirs[name];
+  std::map<std::string, const std::string*> first;  // name -> its first file
+  for (const ResultTensor& t : set)
+    if (const auto [it, fresh] = first.emplace(t.name, &t.file);
+        !fresh && !t.name.empty() && theirs[t.name] > 0 && mine[t.name] > theirs[t.name])
+      fail(ErrorKind::kInvalid, "{}: holds '{}' twice: {} and {}", path, t.name, *it->second, t.file);
 }
 
 // Elements per block of a streamed comparison: 1 MiB of float32 a side, so that two
@@ -148,7 +156,9 @@ SetsComparison compare_result_sets(const std::string& a, const std::string& b, c
   const std::map<std::string, size_t>& order = values.order;
   std::vector<ResultTensor> set_a = read_result_files(a);
   std::vector<ResultTensor> set_b = read_result_files(b);
-  std::vector<std::string> names_a = names_once(a, set_a), names_b = names_once(b, set_b);
+  const std::vector<std::string> names_a = names_of(set_a), names_b = names_of(set_b);
+  refuse_unpairable_names(a, set_a, names_b);
+  refuse_unpairable_names(b, set_b, names_a);
   const std::vector<size_t> slot = match_by_name_then_position(names_a, names_b);
 
   std::vector<const ResultTensor*> partner(set_a.size(), nullptr);

@@ -40,8 +40,8 @@ std::string operator_gap(const Node& n) {
   return "onnx-run cannot run it: " + why;
 }
 
-// What the graph says of a value's type and shape: declared inputs, outputs and
-// value_info, initializers, and the element types the operator table infers from them.
+// What the graph says of a value's type and shape: declared inputs and outputs,
+// initializers, the element types the operator table infers from them, and value_info's.
 struct GraphTypes {
   std::map<std::string, DType> dtype;
   std::map<std::string, const ValueInfo*> declared;
@@ -50,21 +50,33 @@ struct GraphTypes {
 
 GraphTypes graph_types(const Graph& g) {
   GraphTypes t;
-  for (const std::vector<ValueInfo>* list : {&g.inputs, &g.outputs, &g.value_info})
+  for (const std::vector<ValueInfo>* list : {&g.inputs, &g.outputs})
     for (const ValueInfo& v : *list) {
       t.declared.emplace(v.name, &v);
       if (v.dtype) t.dtype.emplace(v.name, *v.dtype);
     }
   for (const auto& [name, tensor] : g.initializers) t.dtype.emplace(name, tensor.dtype());
+  // value_info's element types, for the values no operator here types: those made by
+  // nodes onnx-run does not run (x -> Relu -> s). What the operators make of the declared
+  // types wins over it, and its shapes are not held to: exporters leave stale ones ([1,4]
+  // for a dynamic batch) that the run itself ignores.
+  std::map<std::string, DType> noted;
+  for (const ValueInfo& v : g.value_info)
+    if (v.dtype) noted.emplace(v.name, *v.dtype);
+  auto type_of = [&](const std::string& name) -> std::optional<DType> {
+    if (const auto it = t.dtype.find(name); it != t.dtype.end()) return it->second;
+    if (const auto it = noted.find(name); it != noted.end()) return it->second;
+    return std::nullopt;
+  };
   // Through the nodes in order, what each operator makes of its inputs' types: a value's
   // type must not depend on which values before it were dumped (a float32 dump of a
   // float16 chain was checked in float32 past a node left unchecked).
   for (const Node& n : g.nodes) {
     std::vector<std::optional<DType>> in;
     for (const std::string& name : n.inputs) {
-      const auto it = t.dtype.find(name);
-      if (!name.empty() && it == t.dtype.end()) break;
-      in.push_back(name.empty() ? std::nullopt : std::optional<DType>(it->second));
+      const std::optional<DType> type = name.empty() ? std::nullopt : type_of(name);
+      if (!name.empty() && !type) break;
+      in.push_back(type);
     }
     if (!n.op || in.size() != n.inputs.size()) continue;
     try {
@@ -74,6 +86,8 @@ GraphTypes graph_types(const Graph& g) {
     } catch (const Error&) {  // the node is not checked, and says why when it is reached
     }
   }
+  t.dtype.merge(noted);  // what is left of value_info: no operator here typed it
+  // The values of the graph itself: a value_info entry no node uses names none.
   for (const auto& [name, v] : t.declared) t.names.insert(name);
   for (const auto& [name, tensor] : g.initializers) t.names.insert(name);
   for (const Node& n : g.nodes)

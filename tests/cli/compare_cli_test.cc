@@ -137,6 +137,17 @@ TEST_CASE("compare: a folder holding one value twice is refused, exit 3, naming 
     CHECK(r.out.empty());
     CHECK(r.err == "onnx-run: " + s.a + ": holds 'y' twice: " + s.a + "/w.pb and " + s.a + "/y.npy\n");
   }
+  // As often on both sides, they pair in order: two test sets whose output_0.pb and
+  // output_1.pb carry one TensorProto name, as every other door reads them.
+  TempDir d;
+  for (const std::string side : {"p", "q"}) {
+    fs::create_directories(d.file(side));
+    for (int k = 0; k < 2; ++k)
+      write_tensor_file(d.file(side + "/output_" + std::to_string(k) + ".pb"), float_tensor({2}, {1.f * k, 2}), "out");
+  }
+  const ProcessResult same = run_cli({"compare", d.file("p"), d.file("q")});
+  CHECK_EXIT(same, 0);
+  CHECK_THAT(same.out, Contains("2 of 2 values agree"));
 }
 
 TEST_CASE("compare: tensor files beside a test set's outputs are compared too", "[cli][compare]") {

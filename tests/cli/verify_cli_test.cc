@@ -188,6 +188,45 @@ TEST_CASE("verify: a float32 dump of a float16 model is not checked, by value_in
   }
 }
 
+// value_info is what exporters leave behind, often stale: a shape of the batch they traced,
+// a type the operators do not make, an entry for a value no node has. None of them stops
+// onnx-run's own dump from verifying, and an output of the wrong shape still differs.
+TEST_CASE("verify: value_info's stale shapes and types and unused names do not hold a dump back", "[cli][verify]") {
+  TempDir d;
+  const auto f16 = onnx::TensorProto::FLOAT16;
+  onnx::ModelProto m = make_model(16);
+  add_input(m, "x", f16, {2, 2});
+  add_output(m, "y", f16, {2, 2});
+  add_node(m, "LeakyRelu", {"x"}, {"t/1"}, "first");
+  add_node(m, "LeakyRelu", {"t/1"}, {"y"}, "second");
+  declare(m.mutable_graph()->add_value_info(), "t/1", onnx::TensorProto::FLOAT, {1, 2});  // stale type and shape
+  declare(m.mutable_graph()->add_value_info(), "t:1", f16, {2, 2});                       // a value no node has
+  const std::string model = save_model(m, d.file("m.onnx")), x = d.file("x.pb");
+  write_tensor_file(x, make_tensor<uint16_t>(DType::kFloat16, {2, 2}, {0xbc00, 0x3c00, 0x4000, 0xc000}), "x");
+  for (const char* format : {"pb", "npy"}) {
+    INFO(format);
+    const std::string dump = d.file(std::string("dump_") + format);
+    REQUIRE_EXIT(run_cli({model, "-i", "x=[[-1,1],[2,-2]]", "--no-fuse", "--dump-intermediates", dump, "--format",
+                          format, "-q"}),
+                 0);
+    const ProcessResult r = run_cli({"verify", model, x, dump, "--require-all"});
+    CHECK_EXIT(r, 0);
+    CHECK_THAT(r.out, Contains("2 nodes: 2 checked (2 exact, 0 differ)"));
+    // Without values.tsv, t/1's nameless file is found by its name: t:1 shares it, but no node has t:1.
+    if (std::string(format) == "npy") {
+      std::filesystem::remove(dump + "/values.tsv");
+      CHECK_EXIT(run_cli({"verify", model, x, dump, "--require-all"}), 0);
+    }
+  }
+  // t/1 dumped flat, [4] for [2,2] (value_info says [1,2]): the first node differs, as
+  // before value_info was read (it was "not checked").
+  write_tensor_file(d.file("t_flat.pb"), make_tensor<uint16_t>(DType::kFloat16, {4}, {0xb800, 0x3c00, 0x4000, 0xbc00}),
+                    "t/1");
+  const ProcessResult flat = run_cli({"verify", model, x, d.file("t_flat.pb")});
+  CHECK_EXIT(flat, 1);
+  CHECK_THAT(flat.out, Contains("node 'first' (LeakyRelu v16 (16+)): differs"));
+}
+
 // A LeakyRelu in an If's branch is a node onnx-run runs that verify does not reach:
 // --require-all passed with it unchecked, the If named only as an operator onnx-run lacks.
 TEST_CASE("verify --require-all: nodes onnx-run runs inside an If's branches are not checked, and say so",
