@@ -124,6 +124,10 @@ std::vector<std::pair<std::string, std::string>> read_values_tsv(const std::stri
   std::istringstream in(std::string(bytes.data(), bytes.size()));
   std::string line;
   while (std::getline(in, line)) {
+    // A values.tsv saved with CRLF line endings (an editor, a Windows checkout): onnx-run
+    // writes a name's CR as \r, so a CR at a line's end is the line ending's. Kept, it
+    // ended every name, and no value was found.
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     const size_t tab = line.find('\t');
     if (tab == std::string::npos) fail(ErrorKind::kInvalid, "{}: a line without a tab: '{}'", path, line);
     const std::string file = line.substr(0, tab);

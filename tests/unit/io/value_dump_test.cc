@@ -98,6 +98,14 @@ TEST_CASE("values.tsv keeps a value name whole whatever characters it holds", "[
     CHECK(entries[k].first == file_name_for_value(names[k]) + ".pb");
     CHECK(entries[k].second == names[k]);
   }
+  // Saved with CRLF line endings: the CR is the line ending's (a name's CR is written \r),
+  // not the end of every name.
+  std::string crlf;
+  for (const char c : read_file(d.file("values.tsv"))) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  write_file(d.file("values.tsv"), crlf);
+  const auto from_crlf = read_values_tsv(d.file("values.tsv"));
+  REQUIRE(from_crlf.size() == names.size());
+  for (size_t k = 0; k < names.size(); ++k) CHECK(from_crlf[k].second == names[k]);
 }
 
 TEST_CASE("a value whose name is longer than a file name may be is dumped all the same", "[io][dump]") {
