@@ -151,29 +151,10 @@ std::vector<bool> named_as_path(const std::vector<TestResult>& baseline) {
   return out;
 }
 
-// The folder a baseline test is named from, where its recorded model path is absolute
-// and its name spells the path's end; none where either is not so (an older report).
-std::optional<std::vector<std::string>> recorded_root(const TestResult& t) {
-  if (!fs::path(t.model).is_absolute()) return std::nullopt;
-  return name_root(t.name, parts_of(identity_of(t)));
-}
-
 // How the baseline names tests in this run's terms: the (baseline, run) name prefixes of
 // each test both know ({"sub"}, {} when the baseline ran the parent of this run's PATH).
-// A test that is a PATH, here or in the run that wrote the baseline, teaches none. A
-// prefix holds for the baseline tests named from the folder its teacher was named from
-// (`root`): a baseline of `test tree/m other` names x of tree/m and o of other alike, and
-// what o teaches of other says nothing of tree/m.
-struct NamePrefix {
-  std::vector<std::string> base, run;
-  std::optional<std::vector<std::string>> root;  // the teacher's recorded_root
-  bool operator==(const NamePrefix&) const = default;
-  // Whether it names the baseline test named from `root` (none: not known, so it may).
-  bool holds_for(const std::optional<std::vector<std::string>>& test_root) const {
-    return !root || !test_root || *root == *test_root;
-  }
-};
-using NamePrefixes = std::vector<NamePrefix>;
+// A test that is a PATH, here or in the run that wrote the baseline, teaches none.
+using NamePrefixes = std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>;
 // `match`: of each of `tests`, as match_baseline gives it; `paths`: the PATHs typed;
 // `baseline_path`: named_as_path(baseline).
 NamePrefixes name_prefixes(const std::vector<TestIdentity>& tests, const std::vector<std::optional<size_t>>& match,
@@ -190,7 +171,7 @@ NamePrefixes name_prefixes(const std::vector<TestIdentity>& tests, const std::ve
     if (common == 0) continue;
     run.resize(run.size() - common);
     base.resize(base.size() - common);
-    NamePrefix prefix{std::move(base), std::move(run), recorded_root(baseline[*match[i]])};
+    auto prefix = std::make_pair(std::move(base), std::move(run));
     if (std::find(prefixes.begin(), prefixes.end(), prefix) == prefixes.end()) prefixes.push_back(std::move(prefix));
   }
   return prefixes;
@@ -223,14 +204,14 @@ std::vector<std::string> moved(const std::vector<std::string>& at, const std::ve
 
 // Where the baseline's tree lies in this run's: for each pair of tests both know by
 // absolute paths, the folders above the end their paths share (the baseline's, this
-// run's), each once; the same folder on both sides for a tree that did not move.
+// run's); the same folder on both sides, always: a tree that did not move.
 using TreeMoves = std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>;
-TreeMoves tree_moves(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
+TreeMoves tree_moves(const RunScope& scope, const std::vector<TestResult>& baseline,
                      const std::vector<std::optional<size_t>>& match) {
-  TreeMoves moves;
+  TreeMoves moves{{{}, {}}};
   for (size_t i = 0; i < match.size(); ++i) {
     if (!match[i] || !fs::path(baseline[*match[i]].model).is_absolute()) continue;
-    auto move = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
+    auto move = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(scope.selected[i]));
     if (std::find(moves.begin(), moves.end(), move) == moves.end()) moves.push_back(std::move(move));
   }
   return moves;
@@ -263,9 +244,7 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
     if (m) there[*m] = true;
   const std::vector<bool> baseline_path = named_as_path(baseline);
   const NamePrefixes prefixes = name_prefixes(scope->selected, selected_match, baseline, scope->paths, baseline_path);
-  TreeMoves moves = tree_moves(scope->selected, baseline, selected_match);
-  std::erase(moves, TreeMoves::value_type{});
-  moves.emplace(moves.begin());                   // a tree that did not move, always, and first
+  const TreeMoves moves = tree_moves(*scope, baseline, selected_match);
   std::vector<std::vector<std::string>> folders;  // the PATHs typed
   for (const std::string& p : scope->paths)       // written as reports write model paths (discovery.h reported_model)
     folders.push_back(parts_of({"", printable(valid_utf8(normal(p).string()))}));
@@ -278,13 +257,12 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
   for (size_t b = 0; b < baseline.size(); ++b) {
     if (there[b]) continue;
     const std::vector<std::string> parts = name_parts(baseline[b].name);
-    const std::optional<std::vector<std::string>> root = recorded_root(baseline[b]);
     bool placed = false;  // named in this run's terms, selected or not
-    for (const NamePrefix& prefix : prefixes) {
+    for (const auto& [base_prefix, run_prefix] : prefixes) {
       // A test named by its own folder as its run's PATH is named so by no prefix: its path says.
-      if (baseline_path[b] || !prefix.holds_for(root) || !below(parts, prefix.base)) continue;
+      if (baseline_path[b] || !below(parts, base_prefix)) continue;
       placed = true;
-      const std::string name = joined(prefix.run, parts, prefix.base.size());
+      const std::string name = joined(run_prefix, parts, base_prefix.size());
       if (keeps(name)) {
         missing[b] = name;
         break;
@@ -480,32 +458,11 @@ void name_in_one_frame(std::vector<TestResult>& run_tests, const std::vector<std
       return;
     }
   }
-  if (prefixes.empty()) return;
-  const NamePrefix& one = prefixes[0];
-  for (const NamePrefix& p : prefixes)
-    if (p.base != one.base || p.run != one.run) return;
-  // A kept test named from a folder no prefix was taught from is in a frame of its own.
-  auto renamed = [&](const TestResult& t) {
-    const std::optional<std::vector<std::string>> root = recorded_root(t);
-    return std::any_of(prefixes.begin(), prefixes.end(), [&](const NamePrefix& p) { return p.holds_for(root); });
-  };
+  if (prefixes.size() != 1) return;
+  const auto& [base, run] = prefixes[0];
   for (const TestResult& t : kept)
-    if (renamed(t) && !below(name_parts(t.name), one.base)) return;
-  for (TestResult& t : kept)
-    if (renamed(t)) t.name = joined(one.run, name_parts(t.name), one.base.size());
-}
-
-// The tests kept from the baseline, recorded where this run found its tree: where every
-// test both know says it moved one way (a ratchet in another checkout), the rest of the
-// tree moved with it. Left where they were, they would be a tree of their own in the
-// updated file, and their names would say nothing of where the run's tests are named.
-void move_with_tree(std::vector<TestResult>& kept, const TreeMoves& moves) {
-  if (moves.size() != 1 || moves[0].first == moves[0].second) return;  // in place, or moved two ways
-  const auto& [from, to] = moves[0];
-  for (TestResult& t : kept) {
-    const std::vector<std::string> parts = parts_of(identity_of(t));
-    if (fs::path(t.model).is_absolute() && starts_with(parts, from)) t.model = "/" + joined(to, parts, from.size());
-  }
+    if (!below(name_parts(t.name), base)) return;
+  for (TestResult& t : kept) t.name = joined(run, name_parts(t.name), base.size());
 }
 
 }  // namespace
@@ -544,7 +501,6 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   for (size_t b = 0; b < baseline.size(); ++b)
     if (!met[b] && !missing[b]) kept.push_back(baseline[b]);
   const std::vector<bool> baseline_path = named_as_path(baseline);
-  move_with_tree(kept, tree_moves(ids, baseline, match));
   name_in_one_frame(
       out, out_match, kept, baseline, baseline_path,
       name_prefixes(ids, match, baseline, scope ? scope->paths : std::vector<std::string>{}, baseline_path));
