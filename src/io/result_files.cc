@@ -137,6 +137,7 @@ std::vector<ResultTensor> read_folder(const fs::path& dir, FolderTensors which) 
       // One file cannot be the dump of two values: which one it is cannot be told.
       if (!listed.insert(file).second) fail(ErrorKind::kInvalid, "{}: lists {} for two values", index.string(), file);
       out.push_back(read_one(dir / file, name));
+      out.back().listed = true;
     }
     std::erase_if(files, [&](const std::string& f) { return listed.count(f) != 0; });
   }

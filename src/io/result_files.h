@@ -34,6 +34,7 @@ struct ResultTensor {
   // as read_input_file and read_npz_file do. A Polygraphy value (io/value_index.h) has
   // this alone: its type and shape are known once its array is decoded.
   std::function<Tensor()> load;
+  bool listed = false;  // named by its folder's values.tsv, not by what the file says
 
   // load(), with numpy's uint16 taken as bfloat16's bits where `declared` says bfloat16.
   Tensor as_declared(std::optional<DType> declared) const;

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <map>
-#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,7 +10,6 @@
 #include "core/log.h"
 #include "io/output_names.h"
 #include "io/polygraphy_results.h"
-#include "io/value_dump.h"
 
 namespace fs = std::filesystem;
 
@@ -77,14 +75,10 @@ void ValueIndex::add(const std::string& path) {
   // name is that value alone: a t_1.pb that says 't_1' is not the never-dumped 't/1', whose
   // --dump-intermediates file name it has, nor a y.pb that says 'z' the value y.
   const bool files = folder || p.extension() != ".npz";
-  std::error_code none;
-  std::set<std::string> listed;  // the files values.tsv names
-  if (const fs::path tsv = p / kDumpIndexName; folder && fs::exists(fs::symlink_status(tsv, none)))
-    for (const auto& [file, name] : read_values_tsv(tsv.string())) listed.insert(file);
   std::map<std::string, std::string> seen;  // value name -> the file of this source holding it
   for (ResultTensor& v : read_result_files(path, FolderTensors::kEveryFile)) {
     const std::string stem = files ? fs::path(v.file).stem().string() : "";
-    const bool unnamed = v.name.empty() || (v.numpy && files && !listed.count(fs::path(v.file).filename().string()));
+    const bool unnamed = v.name.empty() || (v.numpy && files && !v.listed);
     if (v.name.empty()) v.name = stem;
     // Two files for one value: which one the other runtime meant cannot be told (an .npz
     // holding a name twice is refused alike).
