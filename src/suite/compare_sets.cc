@@ -21,7 +21,7 @@ namespace {
 
 // What a model says of the values it names: each one's place in the graph (inputs, then
 // the nodes' outputs in (topological) node order, then the graph's outputs), and the
-// declared types of its inputs, outputs and value_info.
+// declared types of its inputs and outputs.
 struct ModelValues {
   std::map<std::string, size_t> order;
   std::map<std::string, DType> declared;
@@ -37,7 +37,7 @@ ModelValues model_values(const std::string& model) {
   for (const Node& n : m.graph.nodes)
     for (const std::string& out : n.outputs) place(out);
   for (const ValueInfo& o : m.graph.outputs) place(o.name);
-  for (const std::vector<ValueInfo>* values : {&m.graph.inputs, &m.graph.outputs, &m.graph.value_info})
+  for (const std::vector<ValueInfo>* values : {&m.graph.inputs, &m.graph.outputs})
     for (const ValueInfo& i : *values)
       if (i.dtype) v.declared.emplace(i.name, *i.dtype);
   for (const ValueInfo& o : m.graph.outputs) v.outputs.push_back(o.dtype);
