@@ -11,6 +11,7 @@
 #include "core/element.h"
 #include "core/thread_pool.h"
 #include "io/tensor_text.h"
+#include "suite/compare_judge.h"
 #include "suite/ulp.h"
 
 namespace onnxrun {
@@ -134,7 +135,7 @@ void ComparisonBuilder::merge(ComparisonBuilder&& later) {
   c.hard_mismatch |= l.hard_mismatch;
   c.needed_atol = std::max(c.needed_atol, l.needed_atol);
   c.needed_rtol = std::max(c.needed_rtol, l.needed_rtol);
-  if (later.worst_score_ > worst_score_) {  // strictly: of equal scores the first element is the worst
+  if (ranks_worse(later.worst_score_, l.abs_err, worst_score_, c.abs_err)) {  // of equal ones the first stays
     worst_score_ = later.worst_score_;
     c.worst_index = l.worst_index;
     c.expected = l.expected;

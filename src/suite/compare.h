@@ -38,6 +38,8 @@ struct Comparison {
   bool integers = false;
   // The worst element: largest error relative to what the tolerance allows (under exact
   // or max_ulp: the largest ULP distance); NaN and infinity mismatches count as worst of all.
+  // Of equal ones, the largest absolute error (with nothing tolerated, every error is
+  // infinitely over its tolerance), then the first.
   int64_t worst_index = -1;
   std::string worst_position;  // "[1,2,0]"
   double expected = 0, actual = 0;

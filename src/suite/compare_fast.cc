@@ -194,7 +194,7 @@ struct FastComparison {
   }
 
   // What tally() would count for each element of a run of finite floats, counted by the
-  // tally kernel for the run at once (RunTally: the same maxima, counts and first worst).
+  // tally kernel for the run at once (RunTally: the same maxima, counts and worst).
   static void tally_run(ComparisonBuilder& cb, TallyFloats tally, int64_t begin, const char* e, const char* a,
                         int64_t m) {
     RunTally t;
@@ -205,8 +205,8 @@ struct FastComparison {
     c.max_ulp = std::max(c.max_ulp, t.max_ulp);
     c.needed_atol = std::max(c.needed_atol, t.need_atol);
     c.needed_rtol = std::max(c.needed_rtol, t.need_rtol);
-    if (t.worst_score > cb.worst_score_) {
-      const size_t j = t.worst;
+    const size_t j = t.worst;
+    if (ranks_worse(t.worst_score, cb.judged_->d[j], cb.worst_score_, c.abs_err)) {
       const char* ep = e + j * sizeof(float);
       const char* ap = a + j * sizeof(float);
       const uint32_t eb = load<uint32_t>(ep), ab = load<uint32_t>(ap);

@@ -82,6 +82,15 @@ inline FiniteJudgement judge_finite(double e, double a, double atol, double rtol
                     : kInf};
 }
 
+// Whether an element whose score is `score` and whose absolute error is `d` is worse than
+// the worst so far: a greater score, or an equal one with a greater error. Scores tie
+// mostly where nothing is tolerated (atol and rtol 0, NaN, unequal integers): every
+// error's score is infinite there, and the largest error is the worst, not the first.
+// Of elements equal in both, the first stays the worst.
+inline bool ranks_worse(double score, double d, double worst_score, double worst_d) {
+  return score > worst_score || (score == worst_score && d > worst_d);
+}
+
 // A run's judgements, an array per field (what a vector stores at once).
 struct JudgedRun {
   static constexpr size_t kMax = 1024;  // elements of a run: 4 KiB of float
@@ -112,7 +121,7 @@ struct RunTally {
   double need_atol = -std::numeric_limits<double>::infinity();
   double need_rtol = -std::numeric_limits<double>::infinity();
   uint64_t max_ulp = 0;     // of the elements that differ
-  double worst_score = -1;  // the greatest score, and the first element that has it
+  double worst_score = -1;  // the worst element's score (ranks_worse), and where it is
   size_t worst = 0;
 };
 

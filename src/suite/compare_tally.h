@@ -47,7 +47,8 @@ namespace onnxrun {
   if (score > 1) ++c.mismatches;
   // The worst element's errors are the statistics' (infinite for NaN and infinity
   // mismatches, the difference of unequal integers).
-  if (score > worst_score_) set_worst(k, score, ulp, e, a, abs_err, rel_err, expected_element, actual_element);
+  if (ranks_worse(score, abs_err, worst_score_, c.abs_err))
+    set_worst(k, score, ulp, e, a, abs_err, rel_err, expected_element, actual_element);
 }
 
 inline void ComparisonBuilder::set_worst(int64_t k, double score, uint64_t ulp, double e, double a, double d,

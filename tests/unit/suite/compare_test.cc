@@ -16,6 +16,7 @@
 using namespace onnxrun;
 using Catch::Matchers::Contains;
 using onnxrun::test::float_tensor;
+using onnxrun::test::make_tensor;
 
 TEST_CASE("values within atol + rtol*|expected| pass", "[compare]") {
   Comparison c = compare_tensors(float_tensor({1, 100, 0}), float_tensor({1.0009f, 100.09f, 5e-8f}), {});
@@ -84,6 +85,24 @@ TEST_CASE("the worst element of a type without arithmetic is named by its bits",
   c = compare_tensors(e8, a8, {});
   CHECK(c.expected_text == "0x40");
   CHECK(c.actual_text == "0x41");
+}
+
+// With atol and rtol 0 every error is infinitely over its tolerance: the worst was the
+// first element that differs, not the largest error. So it was for NaN beside a number,
+// and for unequal integers, whose scores are infinite under every tolerance.
+TEST_CASE("of elements equally over their tolerance, the largest error is the worst", "[compare]") {
+  Tolerance zero;
+  zero.atol = zero.rtol = 0;
+  Comparison c = compare_tensors(make_tensor<double>(DType::kDouble, {4}, {1, 1, 1, 1}),
+                                 make_tensor<double>(DType::kDouble, {4}, {1.1, 1.5, 1.2, 1.5}), zero);
+  CHECK(c.worst_index == 1);  // of the two 0.5 errors, the first
+  CHECK(c.abs_err == 0.5);
+  c = compare_tensors(float_tensor({1, 1, 2}), float_tensor({1.1f, NAN, 9}), zero);
+  CHECK(c.worst_index == 1);  // NaN beside numbers: its error is infinite
+  c = compare_tensors(make_tensor<int32_t>(DType::kInt32, {3}, {5, 5, 5}),
+                      make_tensor<int32_t>(DType::kInt32, {3}, {6, 9, 7}), {});
+  CHECK(c.worst_index == 1);
+  CHECK(c.abs_err == 4);
 }
 
 TEST_CASE("integers compare exactly", "[compare]") {
