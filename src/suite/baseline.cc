@@ -317,6 +317,7 @@ void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::v
       auto move = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
       if (move.first != move.second) founded.push_back(std::move(move));
     }
+  std::vector<std::optional<std::pair<std::vector<std::string>, std::vector<std::string>>>> weak_moves(tests.size());
   for (size_t i = 0; i < tests.size(); ++i) {
     if (!match[i] || !absolute(i) || !weak(i)) continue;
     const auto [from, to] = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
@@ -325,6 +326,21 @@ void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::v
     for (const auto& [f, t] : founded)
       if (!refused && starts_with(from, f)) refused = moved(from, f, t) != to;
     if (refused) match[i].reset();
+    else weak_moves[i] = {{from, to}};
+  }
+  // Two weak matches that move one folder to two places, one inside the other, cannot both
+  // be right: the tree of a checkout at T is not also at T/x. The shallower move places
+  // both run tests (the deeper one is then a new test at T/x/...); the deeper places only
+  // its own. So a baseline's "sub" is not taken for a new x/sub of a checkout of its tree
+  // under another name, whose "x/y" shows where the tree went.
+  for (size_t i = 0; i < tests.size(); ++i) {
+    if (!weak_moves[i]) continue;
+    const auto& [from, to] = *weak_moves[i];
+    for (size_t j = 0; j < tests.size() && match[i]; ++j) {
+      if (!weak_moves[j] || j == i) continue;
+      const auto& [f, t] = *weak_moves[j];
+      if (starts_with(from, f) && below(to, moved(from, f, t))) match[i].reset();
+    }
   }
 }
 

@@ -17,8 +17,9 @@
 // out elsewhere, or run from a parent or a child folder, matches test for test, while
 // two tests of the same name in different folders never match each other by accident.
 // A match of paths that differ says the tree moved; one whose shared end is no more than
-// the names is refused where it would move a folder into itself or out of itself, or
-// where a further-reaching match moves that folder elsewhere.
+// the names is refused where it would move a folder into itself or out of itself, where
+// a further-reaching match moves that folder elsewhere, or where another such match moves
+// it to a folder above this one's (a tree is not both at T and inside T).
 #pragma once
 
 #include <cstddef>

@@ -147,6 +147,24 @@ TEST_CASE("a new test that fails is a regression: no baseline records it as know
   CHECK_THAT(r.err, Contains(": new (new test, failed)\n"));
 }
 
+// CI checks the tree out under another folder name and runs a subfolder of it, where a
+// new test shares its folder name with the baseline's known failure at the top.
+TEST_CASE("a new failing test in a checkout under another name is not a known failure of the same name",
+          "[cli][baseline]") {
+  TempDir d;
+  write_leaky_test(d.file("dev/tree/sub"), 2.0f);  // a known failure
+  write_leaky_test(d.file("dev/tree/x/y"));
+  REQUIRE_EXIT(run_cli({"test", d.file("dev/tree"), "-q", "--json", d.file("base.json")}), 1);
+  write_leaky_test(d.file("ci/x/y"));
+  write_leaky_test(d.file("ci/x/sub"), 2.0f);  // new, failing
+  const auto r = run_cli({"test", d.file("ci/x"), "--baseline", d.file("base.json")});
+  CHECK_EXIT(r, 1);
+  CHECK_THAT(r.out, Contains("  sub: new test, failed\n"));
+  CHECK_EXIT(
+      run_cli({"test", d.file("ci/x"), "-q", "--baseline", d.file("base.json"), "--update-baseline", d.file("u.json")}),
+      1);
+}
+
 TEST_CASE("--update-baseline keeps known failures, promotes fixes, never accepts a regression", "[cli][baseline]") {
   TempDir d;
   write_leaky_test(d.file("t/pass"));

@@ -227,6 +227,27 @@ TEST_CASE("a path that names another folder within a test's name does not match 
         std::vector<std::string>{"u", ""});
 }
 
+// Both matches rest on the names alone (no folder above them agrees), so each says where
+// the baseline's tree went: x/y puts /dev/tree at /ci, sub puts it at /ci/x. A tree is not
+// both at /ci and inside it; the deeper move was taken, and a new failing x/sub passed as
+// the baseline's known failure "sub".
+TEST_CASE("one tree is not moved to a folder and into it: the deeper of two such matches is refused",
+          "[suite][baseline]") {
+  const std::vector<TestResult> baseline = {at("sub", "/dev/tree/sub/model.onnx", Outcome::kFailed),
+                                            at("x/y", "/dev/tree/x/y/model.onnx")};
+  // `onnx-run test /ci/x` in a checkout of the tree named /ci, where x/sub is new.
+  const std::vector<TestResult> run = {at("sub", "/ci/x/sub/model.onnx", Outcome::kFailed),
+                                       at("y", "/ci/x/y/model.onnx")};
+  CHECK(matched_names(run, baseline) == std::vector<std::string>{"", "x/y"});
+  const BaselineDiff d = compare_with_baseline(run, baseline);
+  REQUIRE(d.regressions.size() == 1);
+  CHECK(d.regressions[0].name == "sub");
+  CHECK(d.regressions[0].new_test);
+  // Had sub moved into x by itself, in the same tree, the match stands: one move, no other.
+  CHECK(matched_names({at("sub", "/ci/x/sub/model.onnx", Outcome::kFailed)}, baseline) ==
+        std::vector<std::string>{"sub"});
+}
+
 TEST_CASE("the issue's repro: a regression under a child PATH is found", "[suite][baseline]") {
   const std::vector<TestResult> baseline = {at("sub/good", "tree/sub/good/model.onnx")};
   const BaselineDiff d = compare_with_baseline({at("good", "tree/sub/good/model.onnx", Outcome::kFailed)}, baseline);
