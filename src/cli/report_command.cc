@@ -155,7 +155,9 @@ int run_report(ReportArgs& a) {
   std::vector<std::string> reads = a.reports;
   if (!closing.baseline_path.empty()) reads.push_back(closing.baseline_path);
   check_report_paths({{"--json", a.json}, {"--junit", a.junit}}, reads);
-  if (!closing.baseline_path.empty()) closing.baseline = read_baseline(closing.baseline_path);
+  Baseline baseline;
+  if (!closing.baseline_path.empty()) baseline = read_baseline(closing.baseline_path);
+  closing.baseline = std::move(baseline.tests);
   const MergedReport m = merge_reports(read_shards(a));
   // A lost shard is a run whose tests nobody saw: not a pass unless asked for.
   if (!m.merge.missing.empty()) {
@@ -173,7 +175,10 @@ int run_report(ReportArgs& a) {
     if (!out->empty()) check_writable_target(*out);
 
   closing.strict = m.run.strict;
-  if (!closing.baseline_path.empty()) closing.scope = merged_scope(m);
+  if (!closing.baseline_path.empty()) {
+    closing.scope = merged_scope(m);
+    closing.scope->baseline_paths = std::move(baseline.path_groups);
+  }
   const ClosingReport c = closing_report(m.tests, m.summary, closing);
   OutputSet reports;  // both reports appear together, as `test`'s
   if (!a.json.empty()) write_json_report(reports.target(a.json), m.run, m.summary, m.tests, &m.merge, baseline_note(c));

@@ -238,9 +238,11 @@ int run_test(TestOptions& o) {
   if (!o.list && !o.closing.baseline_path.empty()) {
     // A bad baseline stops the run before it starts. It is held to what the run selected,
     // every slice of it: a baseline test gone from there is missing, a regression.
-    o.closing.baseline = read_baseline(o.closing.baseline_path);
+    Baseline baseline = read_baseline(o.closing.baseline_path);
+    o.closing.baseline = std::move(baseline.tests);
     check_baseline_matches(selected, o.closing.baseline, o.closing.baseline_path);
     o.closing.scope = run_scope(selected, o.paths, selection_of(o));
+    o.closing.scope->baseline_paths = std::move(baseline.path_groups);
   }
   check_selection_found_tests(o, found.size(), selected.size());
   if (o.list) {

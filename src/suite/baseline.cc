@@ -227,6 +227,43 @@ std::string name_below(const std::vector<std::string>& path, std::vector<std::st
   return joined({}, model, path.size());
 }
 
+// A path as reports write model paths (discovery.h reported_model), for comparing with them.
+std::string reported_path(const std::string& p) { return printable(valid_utf8(normal(p).string())); }
+
+// Of each baseline test, whether it lies below a PATH of the baseline's run that this run
+// did not type (RunScope::baseline_paths): that PATH's group holds no test matched here
+// (`match`: of the run's selected tests), and no move of the tree puts the test's model
+// at or below one of `folders` (the PATHs typed here).
+std::vector<bool> unseen_paths(const std::vector<TestResult>& baseline, const std::vector<std::optional<size_t>>& match,
+                               const std::vector<std::vector<std::string>>& groups, const TreeMoves& moves,
+                               const std::vector<std::vector<std::string>>& folders) {
+  std::vector<std::optional<size_t>> group(baseline.size());  // the deepest baseline PATH holding it
+  for (size_t b = 0; b < baseline.size(); ++b) {
+    const std::vector<std::string> at = parts_of(identity_of(baseline[b]));
+    size_t depth = 0;
+    for (size_t g = 0; g < groups.size(); ++g)
+      for (const std::string& p : groups[g])
+        if (const std::vector<std::string> path = parts_of({"", p}); starts_with(at, path) && path.size() >= depth) {
+          group[b] = g;
+          depth = path.size();
+        }
+  }
+  std::vector<bool> seen(groups.size(), false);
+  for (const auto& m : match)
+    if (m && group[*m]) seen[*group[*m]] = true;
+  std::vector<bool> unseen(baseline.size(), false);
+  for (size_t b = 0; b < baseline.size(); ++b) {
+    if (!group[b] || seen[*group[b]]) continue;
+    const std::vector<std::string> at = parts_of(identity_of(baseline[b]));
+    bool here = false;
+    for (const auto& [from, to] : moves)
+      for (const std::vector<std::string>& folder : folders)
+        here = here || (starts_with(at, from) && starts_with(moved(at, from, to), folder));
+    unseen[b] = !here;
+  }
+  return unseen;
+}
+
 // The baseline tests that are missing from this run (RunScope): for each, its name in
 // this run's terms, or nullopt (met, or not selected). `met`: matched by a run test.
 // A test is named by the names of the tests both know (name_prefixes); one that none of
@@ -246,8 +283,8 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
   const NamePrefixes prefixes = name_prefixes(scope->selected, selected_match, baseline, scope->paths, baseline_path);
   const TreeMoves moves = tree_moves(*scope, baseline, selected_match);
   std::vector<std::vector<std::string>> folders;  // the PATHs typed
-  for (const std::string& p : scope->paths)       // written as reports write model paths (discovery.h reported_model)
-    folders.push_back(parts_of({"", printable(valid_utf8(normal(p).string()))}));
+  for (const std::string& p : scope->paths) folders.push_back(parts_of({"", reported_path(p)}));
+  const std::vector<bool> unseen = unseen_paths(baseline, selected_match, scope->baseline_paths, moves, folders);
   const NameSelector selector(Selection{scope->filter, scope->exclude});
   auto keeps = [&](const std::string& name) {
     const int slice = scope->shard_count > 0 ? shard_of(name, scope->shard_count) + 1 : 0;
@@ -255,7 +292,7 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
            (slice == 0 || std::find(scope->shards.begin(), scope->shards.end(), slice) != scope->shards.end());
   };
   for (size_t b = 0; b < baseline.size(); ++b) {
-    if (there[b]) continue;
+    if (there[b] || unseen[b]) continue;
     const std::vector<std::string> parts = name_parts(baseline[b].name);
     bool placed = false;  // named in this run's terms, selected or not
     for (const auto& [base_prefix, run_prefix] : prefixes) {
@@ -286,7 +323,18 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
 
 }  // namespace
 
-std::vector<TestResult> read_baseline(const std::string& path) { return read_report_file(path, "baseline").tests; }
+Baseline read_baseline(const std::string& path) {
+  ReportFile f = read_report_file(path, "baseline");
+  Baseline b{std::move(f.tests), {}};
+  for (const std::string& p : f.run.paths) {
+    const bool relative = fs::path(p).is_relative();
+    if (relative && f.run.cwd.empty()) continue;  // where it was typed is not said
+    const std::string at = reported_path(relative ? f.run.cwd + "/" + p : p);
+    if (!f.merged || b.path_groups.empty()) b.path_groups.push_back({at});
+    else b.path_groups.front().push_back(at);
+  }
+  return b;
+}
 
 TestIdentity identity_of(const TestResult& r) { return {r.name, r.model}; }
 

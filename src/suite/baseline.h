@@ -32,10 +32,20 @@
 
 namespace onnxrun {
 
-// The tests of the report at `path`, in its order. Throws Error(kIo) when the file cannot
-// be read, Error(kInvalid) when it is not a report (no "tests" array, an entry without
-// name or known outcome).
-std::vector<TestResult> read_baseline(const std::string& path);
+// A baseline as its report gives it: its tests, and the PATHs they were found below.
+struct Baseline {
+  std::vector<TestResult> tests;  // in the report's order
+  // The PATHs its run typed, absolute (as reports write model paths), one group per PATH.
+  // A merged report's PATHs are one group: its shards ran one command, perhaps in several
+  // checkouts, and it does not say which of their PATHs are one. None where the report
+  // does not say (an older one, a relative PATH without "cwd").
+  std::vector<std::vector<std::string>> path_groups;
+};
+
+// The baseline in the report at `path`. Throws Error(kIo) when the file cannot be read,
+// Error(kInvalid) when it is not a report (no "tests" array, an entry without name or
+// known outcome).
+Baseline read_baseline(const std::string& path);
 
 // A test as the baseline matching sees it: its name and model path, as a TestResult
 // records them (the data.json folder for a test without a model).
@@ -69,6 +79,11 @@ struct RunScope {
   std::string filter, exclude;  // --filter, --exclude
   int shard_count = 0;          // N of --shard K/N; 0: not sharded
   std::vector<int> shards;      // the slices K run (`report merge`: those merged)
+  // The baseline's Baseline::path_groups. A baseline test found below a PATH of its run of
+  // which this run matches no test is not run unless its path, moved as the tree moved,
+  // lies below a PATH typed here, whatever its name says: `test t1 t2` names t2's x
+  // "x#2", and a run of t1 alone must not take that for a name of its own.
+  std::vector<std::vector<std::string>> baseline_paths;
 };
 
 // A baseline test gone from this run: as this run would have named it, with the model

@@ -377,6 +377,35 @@ TEST_CASE("baseline tests the run does not select stay uncounted: filtered out, 
   CHECK(missing == 2);
 }
 
+// A baseline of two PATHs names each PATH's tests below it, so both may hold an "x" (the
+// second made "x#2"). A run of one of the PATHs took the other's tests for its own and
+// reported them missing; the baseline's recorded PATHs say they were never below it.
+TEST_CASE("a baseline of several PATHs: a run of one of them does not miss the others' tests", "[cli][baseline]") {
+  TempDir d;
+  for (const char* n : {"t1/x", "t1/y", "t2/x", "t2/y", "m/x", "other/o"}) write_leaky_test(d.file(n));
+  const std::string base = d.file("base.json");
+  REQUIRE_EXIT(run_cli({"test", d.file("t1"), d.file("t2"), "-q", "--json", base}), 0);
+  auto r = run_cli({"test", d.file("t1"), "--baseline", base});
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("matched 2 of its 4 tests (2 not run)\n"));
+  CHECK_EXIT(run_cli({"test", d.file("t2"), "-q", "--baseline", base}), 0);
+  // The same through `report merge --baseline` of t1's shards.
+  for (const char* k : {"1", "2"})
+    REQUIRE_EXIT(run_cli({"test", d.file("t1"), "-q", "--shard", std::string(k) + "/2", "--json",
+                          d.file(std::string("s") + k + ".json")}),
+                 0);
+  CHECK_EXIT(run_cli({"report", "merge", d.file("s1.json"), d.file("s2.json"), "--baseline", base}), 0);
+  // A test deleted from the PATH run is still missing.
+  fs::remove_all(d.file("t1/y"));
+  r = run_cli({"test", d.file("t1"), "--baseline", base});
+  CHECK_EXIT(r, 1);
+  CHECK(r.err == "onnx-run: 1 regression against " + base + ": y (passed -> missing)\n");
+  // A PATH of its own beside a folder of a tree: `test tree/m other`, then each alone.
+  REQUIRE_EXIT(run_cli({"test", d.file("m"), d.file("other"), "-q", "--json", d.file("mo.json")}), 0);
+  CHECK_EXIT(run_cli({"test", d.file("other"), "-q", "--baseline", d.file("mo.json")}), 0);
+  CHECK_EXIT(run_cli({"test", d.file("m"), "-q", "--baseline", d.file("mo.json")}), 0);
+}
+
 TEST_CASE("the ratchet run from a subfolder keeps the baseline's names: the same command is clean next time",
           "[cli][baseline]") {
   TempDir d;

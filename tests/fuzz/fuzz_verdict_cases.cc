@@ -145,7 +145,7 @@ void report_case(const uint8_t* data, size_t size, const std::string& dir) {
     const std::vector<ReportFile> shards = {read_report_file(other, "report"), read_report_file(path, "report")};
     const MergedReport m = merge_reports(shards);
     (void)test_report_json(m.run, m.summary, m.tests, &m.merge);
-    const std::vector<TestResult> baseline = read_baseline(path);
+    const std::vector<TestResult> baseline = read_baseline(path).tests;
     const BaselineDiff diff = compare_with_baseline(m.tests, baseline);
     (void)updated_baseline(m.tests, &baseline, false);
     (void)diff;

@@ -148,7 +148,7 @@ TEST_CASE("baseline comparison: regressions, newly passing, tests not run", "[su
                                           result("c", Outcome::kFailed), result("d", Outcome::kUnsupported),
                                           result("gone", Outcome::kPassed)};
   write_json_report(d.file("base.json"), RunInfo{}, summarize(before, 1), before);
-  const auto baseline = read_baseline(d.file("base.json"));
+  const std::vector<TestResult> baseline = read_baseline(d.file("base.json")).tests;
   CHECK(baseline.size() == 5);
   const std::vector<TestResult> now = {result("a", Outcome::kPassed),   result("b", Outcome::kCrashed),
                                        result("c", Outcome::kPassed),   result("d", Outcome::kUnsupported),
