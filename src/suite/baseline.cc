@@ -206,12 +206,13 @@ std::vector<std::string> moved(const std::vector<std::string>& at, const std::ve
 // absolute paths, the folders above the end their paths share (the baseline's, this
 // run's); the same folder on both sides, always: a tree that did not move.
 using TreeMoves = std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>;
-TreeMoves tree_moves(const RunScope& scope, const std::vector<TestResult>& baseline,
+// `match`: of each of `tests`, as match_baseline gives it.
+TreeMoves tree_moves(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
                      const std::vector<std::optional<size_t>>& match) {
   TreeMoves moves{{{}, {}}};
   for (size_t i = 0; i < match.size(); ++i) {
     if (!match[i] || !fs::path(baseline[*match[i]].model).is_absolute()) continue;
-    auto move = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(scope.selected[i]));
+    auto move = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
     if (std::find(moves.begin(), moves.end(), move) == moves.end()) moves.push_back(std::move(move));
   }
   return moves;
@@ -281,7 +282,7 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
     if (m) there[*m] = true;
   const std::vector<bool> baseline_path = named_as_path(baseline);
   const NamePrefixes prefixes = name_prefixes(scope->selected, selected_match, baseline, scope->paths, baseline_path);
-  const TreeMoves moves = tree_moves(*scope, baseline, selected_match);
+  const TreeMoves moves = tree_moves(scope->selected, baseline, selected_match);
   std::vector<std::vector<std::string>> folders;  // the PATHs typed
   for (const std::string& p : scope->paths) folders.push_back(parts_of({"", reported_path(p)}));
   const std::vector<bool> unseen = unseen_paths(baseline, selected_match, scope->baseline_paths, moves, folders);
@@ -529,6 +530,34 @@ void name_in_one_frame(std::vector<TestResult>& run_tests, const std::vector<std
   for (TestResult& t : kept) t.name = joined(run, name_parts(t.name), base.size());
 }
 
+// A kept test recorded where this run's tree has it: its model path moved as the tests
+// both know say the tree moved (the move from the deepest folder above it), so that the
+// next run, in this checkout, reads the updated baseline in one tree. Left where it was
+// when two such moves disagree, or none moves it. Kept at its old path, a known failure
+// "sub" of a checkout named dev/tree stayed at dev/tree/sub when ci/x was run in a
+// checkout named ci, and the next run took a new ci/x/sub for it.
+void move_kept(std::vector<TestResult>& kept, const TreeMoves& moves) {
+  for (TestResult& t : kept) {
+    if (!fs::path(t.model).is_absolute()) continue;
+    const std::vector<std::string> at = parts_of(identity_of(t));
+    const std::pair<std::vector<std::string>, std::vector<std::string>>* deepest = nullptr;
+    bool agreed = true;
+    for (const auto& move : moves) {
+      if (!starts_with(at, move.first)) continue;
+      if (!deepest || move.first.size() > deepest->first.size()) {
+        deepest = &move;
+        agreed = true;
+      } else if (move.first.size() == deepest->first.size() && move.second != deepest->second) {
+        agreed = false;
+      }
+    }
+    if (!deepest || !agreed || deepest->first == deepest->second) continue;
+    std::string model;
+    for (const std::string& part : moved(at, deepest->first, deepest->second)) model += "/" + part;
+    t.model = std::move(model);
+  }
+}
+
 }  // namespace
 
 std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>* given,
@@ -564,6 +593,7 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   std::vector<TestResult> kept;
   for (size_t b = 0; b < baseline.size(); ++b)
     if (!met[b] && !missing[b]) kept.push_back(baseline[b]);
+  move_kept(kept, tree_moves(ids, baseline, match));
   const std::vector<bool> baseline_path = named_as_path(baseline);
   name_in_one_frame(
       out, out_match, kept, baseline, baseline_path,

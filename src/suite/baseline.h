@@ -115,7 +115,9 @@ BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const
 // its count of sets), and a new test that is a regression (is_problem with `strict`)
 // is left out, so that the next run against the update still fails on it. Then the
 // baseline tests this run did not meet, as they were, except those missing in `scope`:
-// a test deleted from the corpus is dropped (one deliberate ratchet step). So known failures stay recorded,
+// a test deleted from the corpus is dropped (one deliberate ratchet step), and each kept
+// test's model path is moved as the tests both know say the tree moved (a checkout
+// elsewhere records them all in its own tree). So known failures stay recorded,
 // newly passing tests are promoted, and new tests that pass (or are skipped without
 // `strict`) are recorded as they are. Every test is named one way: as the baseline names
 // them where it can name the run's (a baseline of `tree` updated by a run of `tree/sub`

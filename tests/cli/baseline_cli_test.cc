@@ -163,6 +163,10 @@ TEST_CASE("a new failing test in a checkout under another name is not a known fa
   CHECK_EXIT(
       run_cli({"test", d.file("ci/x"), "-q", "--baseline", d.file("base.json"), "--update-baseline", d.file("u.json")}),
       1);
+  // The update records the kept sub where this checkout has it (ci/sub), so the next run
+  // of the same command still takes x/sub for a new test.
+  CHECK_THAT(read_file(d.file("u.json")), Contains(d.file("ci/sub/model.onnx")));
+  CHECK_EXIT(run_cli({"test", d.file("ci/x"), "-q", "--baseline", d.file("u.json")}), 1);
 }
 
 TEST_CASE("--update-baseline keeps known failures, promotes fixes, never accepts a regression", "[cli][baseline]") {
