@@ -135,7 +135,7 @@ void ComparisonBuilder::merge(ComparisonBuilder&& later) {
   c.hard_mismatch |= l.hard_mismatch;
   c.needed_atol = std::max(c.needed_atol, l.needed_atol);
   c.needed_rtol = std::max(c.needed_rtol, l.needed_rtol);
-  if (ranks_worse(later.worst_score_, l.abs_err, worst_score_, c.abs_err)) {  // of equal ones the first stays
+  if (ranks_worse({later.worst_score_, l.abs_err, l.ulp}, {worst_score_, c.abs_err, c.ulp})) {  // of equals the first
     worst_score_ = later.worst_score_;
     c.worst_index = l.worst_index;
     c.expected = l.expected;

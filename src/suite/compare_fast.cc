@@ -206,13 +206,13 @@ struct FastComparison {
     c.needed_atol = std::max(c.needed_atol, t.need_atol);
     c.needed_rtol = std::max(c.needed_rtol, t.need_rtol);
     const size_t j = t.worst;
-    if (ranks_worse(t.worst_score, cb.judged_->d[j], cb.worst_score_, c.abs_err)) {
-      const char* ep = e + j * sizeof(float);
-      const char* ap = a + j * sizeof(float);
-      const uint32_t eb = load<uint32_t>(ep), ab = load<uint32_t>(ap);
-      cb.set_worst(begin + static_cast<int64_t>(j), t.worst_score, eb == ab ? 0 : ElemF32::ulps(eb, ab),
-                   ElemF32::value(eb), ElemF32::value(ab), cb.judged_->d[j], cb.judged_->rel[j], ep, ap);
-    }
+    const char* ep = e + j * sizeof(float);
+    const char* ap = a + j * sizeof(float);
+    const uint32_t eb = load<uint32_t>(ep), ab = load<uint32_t>(ap);
+    const uint64_t ulp = eb == ab ? 0 : ElemF32::ulps(eb, ab);
+    if (ranks_worse({t.worst_score, cb.judged_->d[j], ulp}, {cb.worst_score_, c.abs_err, c.ulp}))
+      cb.set_worst(begin + static_cast<int64_t>(j), t.worst_score, ulp, ElemF32::value(eb), ElemF32::value(ab),
+                   cb.judged_->d[j], cb.judged_->rel[j], ep, ap);
   }
 
   // Elements [begin, begin + n): `expected` and `actual` point at element begin of the

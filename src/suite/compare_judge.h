@@ -82,13 +82,18 @@ inline FiniteJudgement judge_finite(double e, double a, double atol, double rtol
                     : kInf};
 }
 
-// Whether an element whose score is `score` and whose absolute error is `d` is worse than
-// the worst so far: a greater score, or an equal one with a greater error. Scores tie
-// mostly where nothing is tolerated (atol and rtol 0, NaN, unequal integers): every
-// error's score is infinite there, and the largest error is the worst, not the first.
-// Of elements equal in both, the first stays the worst.
-inline bool ranks_worse(double score, double d, double worst_score, double worst_d) {
-  return score > worst_score || (score == worst_score && d > worst_d);
+// How an element ranks for "worst": its score (its error over what the tolerance allows),
+// then its absolute error, then its ULP distance (for integers their exact difference,
+// which doubles may round to one: 2^60 and 2^60 + 1). Scores tie mostly where nothing is
+// tolerated (atol and rtol 0, NaN, unequal integers): every error's score is infinite
+// there, and the largest error is the worst, not the first. Of elements equal in all
+// three, the first stays the worst.
+struct WorstRank {
+  double score, d;
+  uint64_t ulp;
+};
+inline bool ranks_worse(const WorstRank& a, const WorstRank& b) {
+  return a.score > b.score || (a.score == b.score && (a.d > b.d || (a.d == b.d && a.ulp > b.ulp)));
 }
 
 // A run's judgements, an array per field (what a vector stores at once).

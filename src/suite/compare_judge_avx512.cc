@@ -84,7 +84,7 @@ ONNXRUN_AVX512 void tally(const char* expected, const char* actual, const Judged
   const __m512i magnitude = _mm512_set1_epi64(0x7fffffff), sign = _mm512_set1_epi64(0x80000000);
   const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
   __m512d need_atol = minus_inf, need_rtol = minus_inf, worst = _mm512_set1_pd(-1), worst_d = minus_inf;
-  __m512i worst_at = _mm512_setzero_si512(), max_ulp = _mm512_setzero_si512();
+  __m512i worst_at = _mm512_setzero_si512(), max_ulp = _mm512_setzero_si512(), worst_ulp = _mm512_setzero_si512();
   int64_t differing = 0, failing = 0;
   for (size_t k = 0; k < n; k += 8) {
     const __mmask8 live = n - k >= 8 ? 0xff : static_cast<__mmask8>((1u << (n - k)) - 1);
@@ -106,37 +106,42 @@ ONNXRUN_AVX512 void tally(const char* expected, const char* actual, const Judged
     const __m512d na = _mm512_loadu_pd(run.need_atol + k), nr = _mm512_loadu_pd(run.need_rtol + k);
     need_atol = _mm512_mask_mov_pd(need_atol, differs & _mm512_cmp_pd_mask(need_atol, na, _CMP_LT_OQ), na);
     need_rtol = _mm512_mask_mov_pd(need_rtol, differs & _mm512_cmp_pd_mask(need_rtol, nr, _CMP_LT_OQ), nr);
-    // ranks_worse per lane: of elements equal in score and error the first stays.
+    // ranks_worse per lane: of elements equal in score, error and ULPs the first stays.
     const __m512d d = _mm512_maskz_loadu_pd(live, run.d + k);
-    const __mmask8 worse =
-        live & (_mm512_cmp_pd_mask(worst, score, _CMP_LT_OQ) |
-                (_mm512_cmp_pd_mask(worst, score, _CMP_EQ_OQ) & _mm512_cmp_pd_mask(worst_d, d, _CMP_LT_OQ)));
+    const __mmask8 same_score = _mm512_cmp_pd_mask(worst, score, _CMP_EQ_OQ);
+    const __mmask8 same_d = _mm512_cmp_pd_mask(worst_d, d, _CMP_EQ_OQ);
+    const __mmask8 worse = live & (_mm512_cmp_pd_mask(worst, score, _CMP_LT_OQ) |
+                                   (same_score & (_mm512_cmp_pd_mask(worst_d, d, _CMP_LT_OQ) |
+                                                  (same_d & _mm512_cmp_epu64_mask(worst_ulp, ulps, _MM_CMPINT_LT)))));
     worst = _mm512_mask_mov_pd(worst, worse, score);
     worst_d = _mm512_mask_mov_pd(worst_d, worse, d);
+    worst_ulp = _mm512_mask_mov_epi64(worst_ulp, worse, ulps);
     worst_at =
         _mm512_mask_mov_epi64(worst_at, worse, _mm512_add_epi64(lanes, _mm512_set1_epi64(static_cast<int64_t>(k))));
   }
   alignas(64) double atol8[8], rtol8[8], worst8[8], d8[8];
-  alignas(64) uint64_t ulp8[8], at8[8];
+  alignas(64) uint64_t ulp8[8], at8[8], worst_ulp8[8];
   _mm512_store_pd(atol8, need_atol);
   _mm512_store_pd(rtol8, need_rtol);
   _mm512_store_pd(worst8, worst);
   _mm512_store_pd(d8, worst_d);
   _mm512_store_si512(ulp8, max_ulp);
   _mm512_store_si512(at8, worst_at);
+  _mm512_store_si512(worst_ulp8, worst_ulp);
   out = RunTally{};
   out.differing = differing;
   out.failing = failing;
-  double worst_d_out = -std::numeric_limits<double>::infinity();
+  WorstRank rank{-1, -std::numeric_limits<double>::infinity(), 0};
   for (int lane = 0; lane < 8; ++lane) {
     out.need_atol = std::max(out.need_atol, atol8[lane]);
     out.need_rtol = std::max(out.need_rtol, rtol8[lane]);
     out.max_ulp = std::max(out.max_ulp, ulp8[lane]);
-    // Of lanes equal in score and error, the one whose element comes first.
-    const bool tie = worst8[lane] == out.worst_score && d8[lane] == worst_d_out && at8[lane] < out.worst;
-    if (ranks_worse(worst8[lane], d8[lane], out.worst_score, worst_d_out) || tie) {
-      out.worst_score = worst8[lane];
-      worst_d_out = d8[lane];
+    // Of lanes equal in all three, the one whose element comes first.
+    const WorstRank lane_rank{worst8[lane], d8[lane], worst_ulp8[lane]};
+    const bool tie = !ranks_worse(rank, lane_rank) && at8[lane] < out.worst;
+    if (ranks_worse(lane_rank, rank) || tie) {
+      rank = lane_rank;
+      out.worst_score = rank.score;
       out.worst = at8[lane];
     }
   }

@@ -41,13 +41,13 @@ namespace onnxrun {
   const double ulps = ulp == kUlpInfinite ? kInf : static_cast<double>(ulp);
   if (tol_.exact) score = same_bits ? 0 : 2 + ulps;
   else if (tol_.max_ulp)
-    score = hard ? kInf : ulp == 0 ? 0 : *tol_.max_ulp == 0 ? kInf : ulps / static_cast<double>(*tol_.max_ulp);
+    score = hard ? kInf : ulp == 0 ? 0 : *tol_.max_ulp == 0 ? 1 + ulps : ulps / static_cast<double>(*tol_.max_ulp);
   c.bit_differences += !same_bits;
   c.max_ulp = std::max(c.max_ulp, ulp);
   if (score > 1) ++c.mismatches;
   // The worst element's errors are the statistics' (infinite for NaN and infinity
   // mismatches, the difference of unequal integers).
-  if (ranks_worse(score, abs_err, worst_score_, c.abs_err))
+  if (ranks_worse({score, abs_err, ulp}, {worst_score_, c.abs_err, c.ulp}))
     set_worst(k, score, ulp, e, a, abs_err, rel_err, expected_element, actual_element);
 }
 

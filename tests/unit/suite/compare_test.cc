@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -103,6 +104,21 @@ TEST_CASE("of elements equally over their tolerance, the largest error is the wo
                       make_tensor<int32_t>(DType::kInt32, {3}, {6, 9, 7}), {});
   CHECK(c.worst_index == 1);
   CHECK(c.abs_err == 4);
+  // Differences that doubles round alike (2^60 and 2^60 + 1): the exact one decides.
+  c = compare_tensors(make_tensor<uint64_t>(DType::kUInt64, {2}, {0, 0}),
+                      make_tensor<uint64_t>(DType::kUInt64, {2}, {uint64_t{1} << 60, (uint64_t{1} << 60) + 1}), {});
+  CHECK(c.worst_index == 1);
+  CHECK(c.ulp == c.max_ulp);
+  // Under --max-ulp 0, the element most ULPs apart (1e-30 against 2e-30, not 1000 against
+  // its neighbour but one), as under --exact and --max-ulp 1.
+  for (const std::optional<uint64_t> bound : {std::optional<uint64_t>{0}, std::optional<uint64_t>{1}}) {
+    Tolerance t;
+    t.max_ulp = bound;
+    c = compare_tensors(float_tensor({1e-30f, 1000}),
+                        float_tensor({2e-30f, std::nextafter(std::nextafter(1000.0f, 2e3f), 2e3f)}), t);
+    CHECK(c.worst_index == 0);
+    CHECK(c.ulp == c.max_ulp);
+  }
 }
 
 TEST_CASE("integers compare exactly", "[compare]") {
