@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -351,46 +352,65 @@ namespace {
 // move whose end reaches further puts that folder elsewhere (the same in a checkout
 // elsewhere). A folder may be in two places at once: shards merged from two checkouts
 // (Jenkins' proj and proj@2). Relative paths (older reports) say nothing of where a tree is.
+using Move = std::pair<std::vector<std::string>, std::vector<std::string>>;  // (from, to)
+
+// The move that the match of `test` with `base`, sharing `length` path components at
+// their end, says the tree made, and whether that end is no more than their names (weak).
+// None for relative paths and for a tree that did not move.
+struct MatchMove {
+  Move move;
+  bool weak = false;
+};
+std::optional<MatchMove> move_of(const TestIdentity& test, const TestResult& base, size_t length) {
+  const TestIdentity b = identity_of(base);
+  if (!fs::path(test.model).is_absolute() || !fs::path(b.model).is_absolute()) return std::nullopt;
+  Move move = roots(parts_of(b), parts_of(test));
+  if (move.first == move.second) return std::nullopt;
+  return MatchMove{std::move(move), length <= std::max(name_span(test, parts_of(test)), name_span(b, parts_of(b)))};
+}
+
 void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
                             std::vector<std::optional<size_t>>& match, const std::vector<size_t>& length) {
-  auto absolute = [&](size_t i) {
-    return fs::path(tests[i].model).is_absolute() && fs::path(baseline[*match[i]].model).is_absolute();
-  };
-  auto weak = [&](size_t i) {
-    const TestIdentity base = identity_of(baseline[*match[i]]);
-    return length[i] <= std::max(name_span(tests[i], parts_of(tests[i])), name_span(base, parts_of(base)));
-  };
-  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> founded;  // strong matches' moves
+  std::vector<std::optional<MatchMove>> moves(tests.size());
+  std::vector<Move> founded;  // strong matches' moves
   for (size_t i = 0; i < tests.size(); ++i)
-    if (match[i] && absolute(i) && !weak(i)) {
-      auto move = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
-      if (move.first != move.second) founded.push_back(std::move(move));
-    }
-  std::vector<std::optional<std::pair<std::vector<std::string>, std::vector<std::string>>>> weak_moves(tests.size());
+    if (match[i] && (moves[i] = move_of(tests[i], baseline[*match[i]], length[i])) && !moves[i]->weak)
+      founded.push_back(moves[i]->move);
   for (size_t i = 0; i < tests.size(); ++i) {
-    if (!match[i] || !absolute(i) || !weak(i)) continue;
-    const auto [from, to] = roots(parts_of(identity_of(baseline[*match[i]])), parts_of(tests[i]));
-    if (from == to) continue;
+    if (!moves[i] || !moves[i]->weak) continue;
+    const auto& [from, to] = moves[i]->move;
     bool refused = starts_with(to, from) || starts_with(from, to);
     for (const auto& [f, t] : founded)
       if (!refused && starts_with(from, f)) refused = moved(from, f, t) != to;
     if (refused) match[i].reset();
-    else weak_moves[i] = {{from, to}};
   }
-  // Two weak matches that move one folder to two places, one inside the other, cannot both
-  // be right: the tree of a checkout at T is not also at T/x. The shallower move places
-  // both run tests (the deeper one is then a new test at T/x/...); the deeper places only
-  // its own. So a baseline's "sub" is not taken for a new x/sub of a checkout of its tree
-  // under another name, whose "x/y" shows where the tree went.
-  for (size_t i = 0; i < tests.size(); ++i) {
-    if (!weak_moves[i]) continue;
-    const auto& [from, to] = *weak_moves[i];
-    for (size_t j = 0; j < tests.size() && match[i]; ++j) {
-      if (!weak_moves[j] || j == i) continue;
-      const auto& [f, t] = *weak_moves[j];
-      if (starts_with(from, f) && below(to, moved(from, f, t))) match[i].reset();
-    }
-  }
+}
+
+// Weak matches that move one folder to T and to a folder inside T cannot all be right: a
+// tree is not both at T and inside it. The move more matches make stands, and of as many
+// the shallower (which places the other's run test as a new one below T; the deeper places
+// only its own). So a baseline's known failure "sub" is not taken for a new x/sub of a
+// checkout of its tree under another name, whose x/y says where the tree went, while a
+// checkout named like a folder inside it (ci/x, holding x/q) keeps its tests.
+void refuse_nested_moves(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
+                         std::vector<std::optional<size_t>>& match, const std::vector<size_t>& length) {
+  std::vector<std::optional<Move>> weak(tests.size());
+  std::map<Move, size_t> votes;
+  for (size_t i = 0; i < tests.size(); ++i)
+    if (match[i])
+      if (auto m = move_of(tests[i], baseline[*match[i]], length[i]); m && m->weak) ++votes[*(weak[i] = m->move)];
+  // Whether `a` puts its folder inside where `b` puts it.
+  auto deeper = [](const Move& a, const Move& b) {
+    return starts_with(a.first, b.first) && below(a.second, moved(a.first, b.first, b.second));
+  };
+  std::vector<bool> refused(tests.size(), false);
+  for (size_t i = 0; i < tests.size(); ++i)
+    for (const auto& [other, count] : votes)
+      if (weak[i] && ((deeper(*weak[i], other) && votes[*weak[i]] <= count) ||
+                      (deeper(other, *weak[i]) && votes[*weak[i]] < count)))
+        refused[i] = true;
+  for (size_t i = 0; i < tests.size(); ++i)
+    if (refused[i]) match[i].reset();
 }
 
 }  // namespace
@@ -451,6 +471,7 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
     for (size_t i : claimants)
       if (length[i] != best || best_count > 1) match[i].reset();
   }
+  refuse_nested_moves(tests, baseline, match, length);
   return match;
 }
 
