@@ -475,11 +475,38 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
   return match;
 }
 
-BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>& baseline,
-                                   bool strict, const RunScope* scope) {
+namespace {
+
+// The baseline test each result is, matched within everything the run selected (`scope`:
+// a --shard slice's results are a part of it) where every result is there, so that the
+// tests of other slices say where the tree went too, and every slice matches as the whole
+// run does: a slice holding only a new x/sub took it for the baseline's "sub", which the
+// unsharded run refused since its x/y says the tree sits above x.
+std::vector<std::optional<size_t>> match_results(const std::vector<TestResult>& results,
+                                                 const std::vector<TestResult>& baseline, const RunScope* scope) {
   std::vector<TestIdentity> ids;
   for (const TestResult& r : results) ids.push_back(identity_of(r));
-  const std::vector<std::optional<size_t>> match = match_baseline(ids, baseline);
+  if (!scope) return match_baseline(ids, baseline);
+  std::map<std::pair<std::string, std::string>, size_t> selected;  // (name, model) -> index
+  for (size_t k = 0; k < scope->selected.size(); ++k)
+    selected.emplace(std::pair{scope->selected[k].name, scope->selected[k].model}, k);
+  std::vector<size_t> at;
+  for (const TestIdentity& id : ids) {
+    const auto it = selected.find({id.name, id.model});
+    if (it == selected.end()) return match_baseline(ids, baseline);
+    at.push_back(it->second);
+  }
+  const std::vector<std::optional<size_t>> all = match_baseline(scope->selected, baseline);
+  std::vector<std::optional<size_t>> match;
+  for (const size_t k : at) match.push_back(all[k]);
+  return match;
+}
+
+}  // namespace
+
+BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>& baseline,
+                                   bool strict, const RunScope* scope) {
+  const std::vector<std::optional<size_t>> match = match_results(results, baseline, scope);
   BaselineDiff d;
   d.baseline_tests = baseline.size();
   std::vector<bool> met(baseline.size(), false);
@@ -587,7 +614,7 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   const std::vector<TestResult>& baseline = *given;
   std::vector<TestIdentity> ids;
   for (const TestResult& r : results) ids.push_back(identity_of(r));
-  const std::vector<std::optional<size_t>> match = match_baseline(ids, baseline);
+  const std::vector<std::optional<size_t>> match = match_results(results, baseline, scope);
   std::vector<TestResult> out;
   std::vector<std::optional<size_t>> out_match;  // of each of `out`
   std::vector<bool> met(baseline.size(), false);

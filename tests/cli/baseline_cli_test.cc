@@ -163,6 +163,15 @@ TEST_CASE("a new failing test in a checkout under another name is not a known fa
   CHECK_EXIT(
       run_cli({"test", d.file("ci/x"), "-q", "--baseline", d.file("base.json"), "--update-baseline", d.file("u.json")}),
       1);
+  // Each --shard slice is matched as the whole run is: the slice holding sub alone fails too.
+  int failing_slices = 0;
+  for (int k = 1; k <= 4; ++k) {
+    const auto slice =
+        run_cli({"test", d.file("ci/x"), "-q", "--shard", std::to_string(k) + "/4", "--baseline", d.file("base.json")});
+    failing_slices += slice.exit_code == 1;
+    CHECK(slice.exit_code == (slice.err.find("sub (new test, failed)") != std::string::npos ? 1 : 0));
+  }
+  CHECK(failing_slices == 1);
   // The update records the kept sub where this checkout has it (ci/sub), so the next run
   // of the same command still takes x/sub for a new test.
   CHECK_THAT(read_file(d.file("u.json")), Contains(d.file("ci/sub/model.onnx")));
