@@ -441,14 +441,18 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
       // baseline's name says "x"; it is the "t" of `cd tree/x && onnx-run test t`, whose
       // path says nothing there. So a top-level "conv" in a checkout elsewhere is the
       // baseline's "conv", not its "a/conv", though both paths end in conv/model.onnx.
-      std::optional<size_t> only;
-      size_t fitting = 0;
+      // Of several that fit, the one of the same name: a tree whose root folder is named
+      // "tree" and that holds tree/x gives its x and its tree/x one end, tree/x/model.onnx.
+      std::optional<size_t> only, same_name;
+      size_t fitting = 0, named_alike = 0;
       for (const size_t b : it->second) {
         const bool contradicted = (k < baseline_span[b] && k < parts.size()) || (k < span && k < baseline_parts[b]);
         if (k < std::min(span, baseline_span[b]) || contradicted) continue;
         only = b;
         ++fitting;
+        if (baseline[b].name == tests[i].name) same_name = b, ++named_alike;
       }
+      if (fitting > 1 && named_alike == 1) only = same_name, fitting = 1;
       if (fitting == 1) {
         match[i] = only;
         length[i] = k;

@@ -207,6 +207,12 @@ TEST_CASE("baseline tests match by model path from its end, whatever PATH was ty
   CHECK(matched_names({at("good", "elsewhere/good/model.onnx")}, baseline) == std::vector<std::string>{""});
   // model.onnx in common is not a match: the suffix must span the name.
   CHECK(matched_names({at("new", "tree/sub/new/model.onnx")}, baseline) == std::vector<std::string>{""});
+  // A root folder named "tree" that holds tree/x: its x and its tree/x both end in
+  // tree/x/model.onnx. Checked out as ci/x, each is the one of its own name.
+  const std::vector<TestResult> named_tree = {at("x", "/dev/tree/x/model.onnx"),
+                                              at("tree/x", "/dev/tree/tree/x/model.onnx", Outcome::kFailed)};
+  CHECK(matched_names({at("x", "/ci/x/x/model.onnx"), at("tree/x", "/ci/x/tree/x/model.onnx")}, named_tree) ==
+        std::vector<std::string>{"x", "tree/x"});
 }
 
 TEST_CASE("a path that names another folder within a test's name does not match it", "[suite][baseline]") {
