@@ -413,6 +413,43 @@ void refuse_nested_moves(const std::vector<TestIdentity>& tests, const std::vect
     if (refused[i]) match[i].reset();
 }
 
+// A run test left without a match whose path, the tree's move undone, is a baseline
+// test's own path is that test, where the matches made show the move (from each match's
+// end to its folders above) and no other run test takes that test so. The longest shared
+// end can mislead where the checkout's root is named like a folder inside the tree: dev/tree
+// checked out as ci/x gives the run's y (ci/x/y) the baseline's x/y's end, x/y/model.onnx,
+// and it loses that claim to the run's x/y; the move to ci/x that a, z and the others
+// show puts it at dev/tree/y.
+void match_moved_paths(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
+                       std::vector<std::optional<size_t>>& match, std::vector<size_t>& length) {
+  std::set<Move> moves{{{}, {}}};
+  std::vector<bool> taken(baseline.size(), false);
+  for (size_t i = 0; i < tests.size(); ++i) {
+    if (!match[i]) continue;
+    taken[*match[i]] = true;
+    if (auto m = move_of(tests[i], baseline[*match[i]], length[i])) moves.insert(std::move(m->move));
+  }
+  std::map<std::vector<std::string>, size_t> free_paths;  // of the baseline tests no run test is
+  for (size_t b = 0; b < baseline.size(); ++b)
+    if (!taken[b] && fs::path(baseline[b].model).is_absolute())
+      free_paths.emplace(parts_of(identity_of(baseline[b])), b);
+  std::map<size_t, std::vector<size_t>> found;  // baseline test -> the run tests whose moved path it is
+  for (size_t i = 0; i < tests.size(); ++i) {
+    if (match[i] || !fs::path(tests[i].model).is_absolute()) continue;
+    const std::vector<std::string> at = parts_of(tests[i]);
+    std::set<size_t> candidates;
+    for (const auto& [from, to] : moves)
+      if (starts_with(at, to))
+        if (const auto it = free_paths.find(moved(at, to, from)); it != free_paths.end()) candidates.insert(it->second);
+    if (candidates.size() == 1) found[*candidates.begin()].push_back(i);
+  }
+  for (const auto& [b, claimants] : found)
+    if (claimants.size() == 1) {
+      match[claimants[0]] = b;
+      length[claimants[0]] = parts_of(tests[claimants[0]]).size();
+    }
+}
+
 }  // namespace
 
 std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity>& tests,
@@ -476,6 +513,7 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
       if (length[i] != best || best_count > 1) match[i].reset();
   }
   refuse_nested_moves(tests, baseline, match, length);
+  match_moved_paths(tests, baseline, match, length);
   return match;
 }
 

@@ -19,7 +19,9 @@
 // A match of paths that differ says the tree moved; one whose shared end is no more than
 // the names is refused where it would move a folder into itself or out of itself, where
 // a further-reaching match moves that folder elsewhere, or where another such match moves
-// it to a folder above this one's (a tree is not both at T and inside T).
+// it to a folder above this one's (a tree is not both at T and inside T). A run test left
+// without a match whose path, a move the matches show undone, is a baseline test's own
+// is that test.
 #pragma once
 
 #include <cstddef>

@@ -178,6 +178,25 @@ TEST_CASE("a new failing test in a checkout under another name is not a known fa
   CHECK_EXIT(run_cli({"test", d.file("ci/x"), "-q", "--baseline", d.file("u.json")}), 1);
 }
 
+// A checkout whose root folder is named like a folder inside the tree: dev/tree checked
+// out as ci/x, where the run's y at ci/x/y ends as the baseline's x/y does.
+TEST_CASE("a checkout named like a folder inside its tree matches test for test", "[cli][baseline]") {
+  TempDir d;
+  for (const char* n : {"a", "x/y", "y", "z"}) write_leaky_test(d.file(std::string("dev/tree/") + n));
+  write_leaky_test(d.file("dev/tree/q"), 2.0f);  // a known failure
+  const std::string base = d.file("base.json");
+  REQUIRE_EXIT(run_cli({"test", d.file("dev/tree"), "-q", "--json", base}), 1);
+  fs::create_directories(d.file("ci"));
+  fs::copy(d.file("dev/tree"), d.file("ci/x"), fs::copy_options::recursive);
+  auto r = run_cli({"test", d.file("ci/x"), "--baseline", base});
+  CHECK_EXIT(r, 0);
+  CHECK_THAT(r.out, Contains("matched 5 of its 5 tests\n"));
+  fs::remove_all(d.file("ci/x/z"));
+  r = run_cli({"test", d.file("ci/x"), "--baseline", base});
+  CHECK_EXIT(r, 1);
+  CHECK(r.err == "onnx-run: 1 regression against " + base + ": z (passed -> missing)\n");
+}
+
 TEST_CASE("--update-baseline keeps known failures, promotes fixes, never accepts a regression", "[cli][baseline]") {
   TempDir d;
   write_leaky_test(d.file("t/pass"));

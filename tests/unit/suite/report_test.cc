@@ -255,17 +255,25 @@ TEST_CASE("one tree is not moved to a folder and into it: the deeper of two such
   // A checkout named like a folder inside the tree (dev/tree as ci/x, holding x/q): the
   // run's q shares x/q/model.onnx with the baseline's x/q (a move to /ci), its x/q too,
   // and s says /ci/x. q and x/q tie for x/q, and of the nested moves the one more matches
-  // make stands: q's regression is not the known failure x/q.
+  // make stands: q's regression is not the known failure x/q. Then s's move puts q and
+  // x/q at the baseline's own q and x/q.
   const std::vector<TestResult> inner = {at("q", "/dev/tree/q/model.onnx"),
                                          at("x/q", "/dev/tree/x/q/model.onnx", Outcome::kFailed),
                                          at("s", "/dev/tree/s/model.onnx"), at("t", "/dev/tree/t/model.onnx")};
   CHECK(matched_names({at("q", "/ci/x/q/model.onnx", Outcome::kFailed), at("x/q", "/ci/x/x/q/model.onnx"),
                        at("s", "/ci/x/s/model.onnx")},
-                      inner) == std::vector<std::string>{"", "", "s"});
+                      inner) == std::vector<std::string>{"q", "x/q", "s"});
+  const BaselineDiff d2 =
+      compare_with_baseline({at("q", "/ci/x/q/model.onnx", Outcome::kFailed), at("x/q", "/ci/x/x/q/model.onnx"),
+                             at("s", "/ci/x/s/model.onnx"), at("t", "/ci/x/t/model.onnx")},
+                            inner);
+  REQUIRE(d2.regressions.size() == 1);
+  CHECK(d2.regressions[0].name == "q");
+  CHECK_FALSE(d2.regressions[0].new_test);
   // x/q deleted: q alone claims x/q (a move to /ci), against s's and t's move to /ci/x.
   CHECK(matched_names({at("q", "/ci/x/q/model.onnx", Outcome::kFailed), at("s", "/ci/x/s/model.onnx"),
                        at("t", "/ci/x/t/model.onnx")},
-                      inner) == std::vector<std::string>{"", "s", "t"});
+                      inner) == std::vector<std::string>{"q", "s", "t"});
 }
 
 TEST_CASE("the issue's repro: a regression under a child PATH is found", "[suite][baseline]") {
