@@ -188,9 +188,11 @@ bool below(const std::vector<std::string>& parts, const std::vector<std::string>
   return parts.size() > prefix.size() && starts_with(parts, prefix);
 }
 
+// A move of a tree: the folder it was in (a baseline's path) and the folder it is in now.
+using Move = std::pair<std::vector<std::string>, std::vector<std::string>>;
+
 // The folders above the end two paths share: (the first's, the second's).
-std::pair<std::vector<std::string>, std::vector<std::string>> roots(std::vector<std::string> a,
-                                                                    std::vector<std::string> b) {
+Move roots(std::vector<std::string> a, std::vector<std::string> b) {
   while (!a.empty() && !b.empty() && a.back() == b.back()) a.pop_back(), b.pop_back();
   return {std::move(a), std::move(b)};
 }
@@ -206,7 +208,7 @@ std::vector<std::string> moved(const std::vector<std::string>& at, const std::ve
 // Where the baseline's tree lies in this run's: for each pair of tests both know by
 // absolute paths, the folders above the end their paths share (the baseline's, this
 // run's); the same folder on both sides, always: a tree that did not move.
-using TreeMoves = std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>;
+using TreeMoves = std::vector<Move>;
 // `match`: of each of `tests`, as match_baseline gives it.
 TreeMoves tree_moves(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
                      const std::vector<std::optional<size_t>>& match) {
@@ -344,16 +346,6 @@ TestIdentity identity_of(const TestCase& t) { return {t.name, reported_model(t)}
 
 namespace {
 
-// A match of two paths that differ says the baseline's tree moved: from the folder above
-// their shared end to the run's. When that end is no more than a test's name (no folder
-// above it agrees), the move is all the match rests on, and it is refused where it
-// cannot be one: into a folder of itself or out of one (a new "sub" run from tree/x is
-// not the baseline's tree/sub, and a new tree/sub not its deleted tree/x/sub), or where a
-// move whose end reaches further puts that folder elsewhere (the same in a checkout
-// elsewhere). A folder may be in two places at once: shards merged from two checkouts
-// (Jenkins' proj and proj@2). Relative paths (older reports) say nothing of where a tree is.
-using Move = std::pair<std::vector<std::string>, std::vector<std::string>>;  // (from, to)
-
 // The move that the match of `test` with `base`, sharing `length` path components at
 // their end, says the tree made, and whether that end is no more than their names (weak).
 // None for relative paths and for a tree that did not move.
@@ -369,6 +361,14 @@ std::optional<MatchMove> move_of(const TestIdentity& test, const TestResult& bas
   return MatchMove{std::move(move), length <= std::max(name_span(test, parts_of(test)), name_span(b, parts_of(b)))};
 }
 
+// A match of two paths that differ says the baseline's tree moved: from the folder above
+// their shared end to the run's. When that end is no more than a test's name (no folder
+// above it agrees), the move is all the match rests on, and it is refused where it
+// cannot be one: into a folder of itself or out of one (a new "sub" run from tree/x is
+// not the baseline's tree/sub, and a new tree/sub not its deleted tree/x/sub), or where a
+// move whose end reaches further puts that folder elsewhere (the same in a checkout
+// elsewhere). A folder may be in two places at once: shards merged from two checkouts
+// (Jenkins' proj and proj@2). Relative paths (older reports) say nothing of where a tree is.
 void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
                             std::vector<std::optional<size_t>>& match, const std::vector<size_t>& length) {
   std::vector<std::optional<MatchMove>> moves(tests.size());
@@ -404,11 +404,12 @@ void refuse_nested_moves(const std::vector<TestIdentity>& tests, const std::vect
     return starts_with(a.first, b.first) && below(a.second, moved(a.first, b.first, b.second));
   };
   std::vector<bool> refused(tests.size(), false);
-  for (size_t i = 0; i < tests.size(); ++i)
+  for (size_t i = 0; i < tests.size(); ++i) {
+    if (!weak[i]) continue;
+    const size_t mine = votes.at(*weak[i]);
     for (const auto& [other, count] : votes)
-      if (weak[i] && ((deeper(*weak[i], other) && votes[*weak[i]] <= count) ||
-                      (deeper(other, *weak[i]) && votes[*weak[i]] < count)))
-        refused[i] = true;
+      if ((deeper(*weak[i], other) && mine <= count) || (deeper(other, *weak[i]) && mine < count)) refused[i] = true;
+  }
   for (size_t i = 0; i < tests.size(); ++i)
     if (refused[i]) match[i].reset();
 }
@@ -630,7 +631,7 @@ void move_kept(std::vector<TestResult>& kept, const TreeMoves& moves) {
   for (TestResult& t : kept) {
     if (!fs::path(t.model).is_absolute()) continue;
     const std::vector<std::string> at = parts_of(identity_of(t));
-    const std::pair<std::vector<std::string>, std::vector<std::string>>* deepest = nullptr;
+    const Move* deepest = nullptr;
     bool agreed = true;
     for (const auto& move : moves) {
       if (!starts_with(at, move.first)) continue;
