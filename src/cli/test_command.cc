@@ -285,10 +285,13 @@ int run_test(TestOptions& o) {
   if (!o.junit.empty())
     write_junit_report(reports.target(o.junit), summary, results, o.closing.strict, stamp, baseline_note(c));
   if (!o.update_baseline.empty()) {
+    std::vector<std::string> kept_paths;
     const std::vector<TestResult> updated =
         updated_baseline(results, o.closing.baseline_path.empty() ? nullptr : &o.closing.baseline, o.closing.strict,
-                         o.closing.scope ? &*o.closing.scope : nullptr);
-    write_json_report(reports.target(o.update_baseline), run_info(o), summarize(updated, summary.seconds), updated);
+                         o.closing.scope ? &*o.closing.scope : nullptr, &kept_paths);
+    RunInfo info = run_info(o);
+    info.paths.insert(info.paths.end(), kept_paths.begin(), kept_paths.end());
+    write_json_report(reports.target(o.update_baseline), info, summarize(updated, summary.seconds), updated);
   }
   reports.commit();
   fmt::print("{}", printable_lines(c.text));

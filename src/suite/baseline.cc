@@ -334,6 +334,10 @@ Baseline read_baseline(const std::string& path) {
     const bool relative = fs::path(p).is_relative();
     if (relative && f.run.cwd.empty()) continue;  // where it was typed is not said
     const std::string at = reported_path(relative ? f.run.cwd + "/" + p : p);
+    const bool known = std::any_of(b.path_groups.begin(), b.path_groups.end(), [&](const auto& group) {
+      return std::find(group.begin(), group.end(), at) != group.end();
+    });
+    if (known) continue;
     if (!f.merged || b.path_groups.empty()) b.path_groups.push_back({at});
     else b.path_groups.front().push_back(at);
   }
@@ -627,7 +631,13 @@ void name_in_one_frame(std::vector<TestResult>& run_tests, const std::vector<std
 // when two such moves disagree, or none moves it. Kept at its old path, a known failure
 // "sub" of a checkout named dev/tree stayed at dev/tree/sub when ci/x was run in a
 // checkout named ci, and the next run took a new ci/x/sub for it.
-void move_kept(std::vector<TestResult>& kept, const TreeMoves& moves) {
+// Returns the PATHs of the baseline's run (`groups`: RunScope::baseline_paths) that hold
+// the kept tests, moved likewise. The updated baseline records them beside this run's, so
+// that the next run tells a kept test below a PATH it does not type (a baseline of `test
+// tree` ratcheted by `test tree/sub other` keeps a/conv) from one it would run.
+std::vector<std::string> move_kept(std::vector<TestResult>& kept, const TreeMoves& moves,
+                                   const std::vector<std::vector<std::string>>& groups) {
+  std::vector<std::string> paths;
   for (TestResult& t : kept) {
     if (!fs::path(t.model).is_absolute()) continue;
     const std::vector<std::string> at = parts_of(identity_of(t));
@@ -642,17 +652,31 @@ void move_kept(std::vector<TestResult>& kept, const TreeMoves& moves) {
         agreed = false;
       }
     }
-    if (!deepest || !agreed || deepest->first == deepest->second) continue;
-    std::string model;
-    for (const std::string& part : moved(at, deepest->first, deepest->second)) model += "/" + part;
-    t.model = std::move(model);
+    const Move* move = deepest && agreed ? deepest : nullptr;
+    auto absolute = [](const std::vector<std::string>& parts) {
+      std::string p;
+      for (const std::string& part : parts) p += "/" + part;
+      return p;
+    };
+    std::optional<std::vector<std::string>> holder;  // the deepest PATH holding it
+    for (const std::vector<std::string>& group : groups)
+      for (const std::string& p : group)
+        if (std::vector<std::string> path = parts_of({"", p});
+            starts_with(at, path) && (!holder || path.size() > holder->size()))
+          holder = std::move(path);
+    if (holder && (!move || starts_with(*holder, move->first))) {
+      const std::string path = absolute(move ? moved(*holder, move->first, move->second) : *holder);
+      if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
+    }
+    if (move) t.model = absolute(moved(at, move->first, move->second));
   }
+  return paths;
 }
 
 }  // namespace
 
 std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results, const std::vector<TestResult>* given,
-                                         bool strict, const RunScope* scope) {
+                                         bool strict, const RunScope* scope, std::vector<std::string>* kept_paths) {
   if (!given) return results;
   const std::vector<TestResult>& baseline = *given;
   std::vector<TestIdentity> ids;
@@ -684,7 +708,9 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   std::vector<TestResult> kept;
   for (size_t b = 0; b < baseline.size(); ++b)
     if (!met[b] && !missing[b]) kept.push_back(baseline[b]);
-  move_kept(kept, tree_moves(ids, baseline, match));
+  const std::vector<std::string> paths = move_kept(
+      kept, tree_moves(ids, baseline, match), scope ? scope->baseline_paths : std::vector<std::vector<std::string>>{});
+  if (kept_paths) *kept_paths = paths;
   const std::vector<bool> baseline_path = named_as_path(baseline);
   name_in_one_frame(
       out, out_match, kept, baseline, baseline_path,

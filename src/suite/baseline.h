@@ -124,9 +124,13 @@ BaselineDiff compare_with_baseline(const std::vector<TestResult>& results, const
 // `strict`) are recorded as they are. Every test is named one way: as the baseline names
 // them where it can name the run's (a baseline of `tree` updated by a run of `tree/sub`
 // writes "sub/x"), else as the run does. With no baseline (`baseline` null) there is nothing
-// to regress against: this run's outcomes, all of them.
+// to regress against: this run's outcomes, all of them. `kept_paths`, where given, gets
+// the PATHs of the baseline's run (RunScope::baseline_paths) that hold the tests kept,
+// moved as they are: the updated report records them beside this run's PATHs, so that a
+// kept test lies below a PATH of the file that holds it.
 std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
                                          const std::vector<TestResult>* baseline, bool strict,
-                                         const RunScope* scope = nullptr);
+                                         const RunScope* scope = nullptr,
+                                         std::vector<std::string>* kept_paths = nullptr);
 
 }  // namespace onnxrun

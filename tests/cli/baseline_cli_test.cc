@@ -453,6 +453,23 @@ TEST_CASE("the ratchet run from a subfolder keeps the baseline's names: the same
   CHECK_THAT(r.out, Contains("matched 2 of its 3 tests (1 not run)\n"));
   CHECK_EXIT(run_cli(ratchet), 0);
   CHECK_EXIT(run_cli({"test", d.file("tree"), "-q", "--baseline", u}), 0);
+  // With a PATH outside the tree beside it, the run names tree/m's tests as it does, not
+  // as the baseline does; the update records tree, the PATH that holds the kept a/conv,
+  // beside the two typed, so the same command is clean next time, and a/conv deleted is
+  // missing from a run of the whole tree.
+  write_leaky_test(d.file("other/o"));
+  const std::string v = d.file("v.json");
+  REQUIRE_EXIT(run_cli({"test", d.file("tree"), "-q", "--json", v}), 0);
+  const std::vector<std::string> two = {"test", d.file("tree/m"), d.file("other"), "-q", "--baseline", v};
+  std::vector<std::string> ratchet_two = two;
+  ratchet_two.insert(ratchet_two.end(), {"--update-baseline", v});
+  REQUIRE_EXIT(run_cli(ratchet_two), 0);
+  CHECK_EXIT(run_cli(two), 0);
+  fs::remove_all(d.file("tree/a"));
+  CHECK_EXIT(run_cli(two), 0);
+  const auto whole = run_cli({"test", d.file("tree"), "--baseline", v});
+  CHECK_EXIT(whole, 1);
+  CHECK_THAT(whole.err, Contains("a/conv (passed -> missing)"));
 }
 
 TEST_CASE("a baseline of a model folder with tests below it, run from the parent: a deleted one is missing",
