@@ -78,6 +78,15 @@ std::optional<BaselineChange> regression(const TestResult& now, const TestResult
   return std::nullopt;
 }
 
+// A test name without the "#N" that discovery adds to make names unique ("x#2": "x").
+std::string unique_free(const std::string& name) {
+  const size_t hash = name.rfind('#');
+  if (hash == std::string::npos || hash + 1 == name.size() || name.find('/', hash) != std::string::npos) return name;
+  for (size_t k = hash + 1; k < name.size(); ++k)
+    if (name[k] < '0' || name[k] > '9') return name;
+  return name.substr(0, hash);
+}
+
 // The '/'-separated components of a test name.
 std::vector<std::string> name_parts(const std::string& name) {
   std::vector<std::string> parts;
@@ -390,12 +399,14 @@ void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::v
   }
 }
 
-// Weak matches that move one folder to T and to a folder inside T cannot all be right: a
-// tree is not both at T and inside it. The move more matches make stands, and of as many
-// the shallower (which places the other's run test as a new one below T; the deeper places
-// only its own). So a baseline's known failure "sub" is not taken for a new x/sub of a
-// checkout of its tree under another name, whose x/y says where the tree went, while a
-// checkout named like a folder inside it (ci/x, holding x/q) keeps its tests.
+// Weak matches whose moves put one folder in two places, one inside the other, cannot all
+// be right: a tree is not both at T and inside it. The move more matches make stands, and
+// of as many the one that puts that folder higher (it places the other's run test as a
+// new one below it; the other places only its own). So a baseline's known failure "sub"
+// is not taken for a new x/sub of a checkout of its tree under another name, whose x/y
+// says where the tree went; a checkout named like a folder inside it (ci/x, holding x/q)
+// keeps its tests; and proj/tree/a is not taken for a checkout's top-level a where p and
+// q of proj/b say that proj itself is at the checkout's root.
 void refuse_nested_moves(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
                          std::vector<std::optional<size_t>>& match, const std::vector<size_t>& length) {
   std::vector<std::optional<Move>> weak(tests.size());
@@ -403,16 +414,26 @@ void refuse_nested_moves(const std::vector<TestIdentity>& tests, const std::vect
   for (size_t i = 0; i < tests.size(); ++i)
     if (match[i])
       if (auto m = move_of(tests[i], baseline[*match[i]], length[i]); m && m->weak) ++votes[*(weak[i] = m->move)];
-  // Whether `a` puts its folder inside where `b` puts it.
-  auto deeper = [](const Move& a, const Move& b) {
-    return starts_with(a.first, b.first) && below(a.second, moved(a.first, b.first, b.second));
+  // Where `a` and `b` put the deeper of their two folders, when one holds the other and
+  // they put it in two places, one inside the other: (a's place, b's place).
+  auto places = [](const Move& a,
+                   const Move& b) -> std::optional<std::pair<std::vector<std::string>, std::vector<std::string>>> {
+    std::vector<std::string> by_a, by_b;
+    if (starts_with(a.first, b.first)) by_a = a.second, by_b = moved(a.first, b.first, b.second);
+    else if (starts_with(b.first, a.first)) by_a = moved(b.first, a.first, a.second), by_b = b.second;
+    else return std::nullopt;
+    if (by_a == by_b || !(starts_with(by_a, by_b) || starts_with(by_b, by_a))) return std::nullopt;
+    return std::pair{std::move(by_a), std::move(by_b)};
   };
   std::vector<bool> refused(tests.size(), false);
   for (size_t i = 0; i < tests.size(); ++i) {
     if (!weak[i]) continue;
     const size_t mine = votes.at(*weak[i]);
     for (const auto& [other, count] : votes)
-      if ((deeper(*weak[i], other) && mine <= count) || (deeper(other, *weak[i]) && mine < count)) refused[i] = true;
+      if (const auto p = places(*weak[i], other)) {
+        const bool deeper = below(p->first, p->second);
+        if (mine < count || (mine == count && deeper)) refused[i] = true;
+      }
   }
   for (size_t i = 0; i < tests.size(); ++i)
     if (refused[i]) match[i].reset();
@@ -485,17 +506,22 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
       // baseline's "conv", not its "a/conv", though both paths end in conv/model.onnx.
       // Of several that fit, the one of the same name: a tree whose root folder is named
       // "tree" and that holds tree/x gives its x and its tree/x one end, tree/x/model.onnx.
-      std::optional<size_t> only, same_name;
-      size_t fitting = 0, named_alike = 0;
+      // Not where another of them has that name made unique ("sub#2") at another path:
+      // t/b's "sub" and t/c's "sub#2" of a run of t/b t/c say nothing of which a new t/a/sub
+      // is. Two folders whose names print alike (caf\xe9) share a path and "#2" alone.
+      std::vector<size_t> fits;
       for (const size_t b : it->second) {
         const bool contradicted = (k < baseline_span[b] && k < parts.size()) || (k < span && k < baseline_parts[b]);
-        if (k < std::min(span, baseline_span[b]) || contradicted) continue;
-        only = b;
-        ++fitting;
-        if (baseline[b].name == tests[i].name) same_name = b, ++named_alike;
+        if (k >= std::min(span, baseline_span[b]) && !contradicted) fits.push_back(b);
       }
-      if (fitting > 1 && named_alike == 1) only = same_name, fitting = 1;
-      if (fitting == 1) {
+      std::optional<size_t> only;
+      for (const size_t b : fits)
+        if (fits.size() == 1 || baseline[b].name == tests[i].name) only = b;
+      for (const size_t b : fits)
+        if (only && b != *only && unique_free(baseline[b].name) == unique_free(tests[i].name) &&
+            baseline[b].model != baseline[*only].model)
+          only.reset();
+      if (only) {
         match[i] = only;
         length[i] = k;
       }

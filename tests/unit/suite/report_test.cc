@@ -213,6 +213,12 @@ TEST_CASE("baseline tests match by model path from its end, whatever PATH was ty
                                               at("tree/x", "/dev/tree/tree/x/model.onnx", Outcome::kFailed)};
   CHECK(matched_names({at("x", "/ci/x/x/model.onnx"), at("tree/x", "/ci/x/tree/x/model.onnx")}, named_tree) ==
         std::vector<std::string>{"x", "tree/x"});
+  // A name made unique by the run is no name of its own: `test t/b t/c` names t/c's sub
+  // "sub#2", and a new t/a/sub of `test t/a t/c` is neither.
+  const std::vector<TestResult> two_subs = {at("sub", "/t/b/sub/model.onnx", Outcome::kFailed),
+                                            at("sub#2", "/t/c/sub/model.onnx")};
+  CHECK(matched_names({at("sub", "/t/a/sub/model.onnx", Outcome::kFailed), at("sub#2", "/t/c/sub/model.onnx")},
+                      two_subs) == std::vector<std::string>{"", "sub#2"});
 }
 
 TEST_CASE("a path that names another folder within a test's name does not match it", "[suite][baseline]") {
@@ -270,6 +276,12 @@ TEST_CASE("one tree is not moved to a folder and into it: the deeper of two such
   REQUIRE(d2.regressions.size() == 1);
   CHECK(d2.regressions[0].name == "q");
   CHECK_FALSE(d2.regressions[0].new_test);
+  // A baseline of /dev/proj/b and /dev/proj/tree: p and q say /dev/proj is at /ci, so
+  // the checkout's top-level a is not the deleted tree/a (that would put tree at /ci too).
+  const std::vector<TestResult> two_paths = {at("p", "/dev/proj/b/p/model.onnx"), at("q", "/dev/proj/b/q/model.onnx"),
+                                             at("a", "/dev/proj/tree/a/model.onnx")};
+  CHECK(matched_names({at("a", "/ci/a/model.onnx"), at("b/p", "/ci/b/p/model.onnx"), at("b/q", "/ci/b/q/model.onnx")},
+                      two_paths) == std::vector<std::string>{"", "p", "q"});
   // x/q deleted: q alone claims x/q (a move to /ci), against s's and t's move to /ci/x.
   CHECK(matched_names({at("q", "/ci/x/q/model.onnx", Outcome::kFailed), at("s", "/ci/x/s/model.onnx"),
                        at("t", "/ci/x/t/model.onnx")},
