@@ -243,14 +243,11 @@ std::string name_below(const std::vector<std::string>& path, std::vector<std::st
 // A path as reports write model paths (discovery.h reported_model), for comparing with them.
 std::string reported_path(const std::string& p) { return printable(valid_utf8(normal(p).string())); }
 
-// Of each baseline test, whether it lies below a PATH of the baseline's run that this run
-// did not type (RunScope::baseline_paths): that PATH's group holds no test matched here
-// (`match`: of the run's selected tests), and no move of the tree puts the test's model
-// at or below one of `folders` (the PATHs typed here).
-std::vector<bool> unseen_paths(const std::vector<TestResult>& baseline, const std::vector<std::optional<size_t>>& match,
-                               const std::vector<std::vector<std::string>>& groups, const TreeMoves& moves,
-                               const std::vector<std::vector<std::string>>& folders) {
-  std::vector<std::optional<size_t>> group(baseline.size());  // the deepest baseline PATH holding it
+// Of each baseline test, the group of the PATHs of the baseline's run (RunScope::
+// baseline_paths) that holds it (the deepest PATH holding its model), or none.
+std::vector<std::optional<size_t>> groups_of(const std::vector<TestResult>& baseline,
+                                             const std::vector<std::vector<std::string>>& groups) {
+  std::vector<std::optional<size_t>> group(baseline.size());
   for (size_t b = 0; b < baseline.size(); ++b) {
     const std::vector<std::string> at = parts_of(identity_of(baseline[b]));
     size_t depth = 0;
@@ -261,7 +258,17 @@ std::vector<bool> unseen_paths(const std::vector<TestResult>& baseline, const st
           depth = path.size();
         }
   }
-  std::vector<bool> seen(groups.size(), false);
+  return group;
+}
+
+// Of each baseline test, whether it lies below a PATH of the baseline's run that this run
+// did not type: that PATH's group (`group`: groups_of) holds no test matched here
+// (`match`: of the run's selected tests), and no move of the tree puts the test's model
+// at or below one of `folders` (the PATHs typed here).
+std::vector<bool> unseen_paths(const std::vector<TestResult>& baseline, const std::vector<std::optional<size_t>>& match,
+                               const std::vector<std::optional<size_t>>& group, size_t groups, const TreeMoves& moves,
+                               const std::vector<std::vector<std::string>>& folders) {
+  std::vector<bool> seen(groups, false);
   for (const auto& m : match)
     if (m && group[*m]) seen[*group[*m]] = true;
   std::vector<bool> unseen(baseline.size(), false);
@@ -293,11 +300,26 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
   for (const auto& m : selected_match)
     if (m) there[*m] = true;
   const std::vector<bool> baseline_path = named_as_path(baseline);
-  const NamePrefixes prefixes = name_prefixes(scope->selected, selected_match, baseline, scope->paths, baseline_path);
+  const std::vector<std::optional<size_t>> group = groups_of(baseline, scope->baseline_paths);
+  // The names of a baseline's PATH are told by the tests of that PATH both runs know: a
+  // baseline of `test t/a t/b` names t/b's y "y", as it names t/a's x "x", and a run of
+  // t naming that x "a/x" says nothing of y's name here, "b/y".
+  std::map<std::optional<size_t>, NamePrefixes> prefixes_of;
+  auto prefixes_for = [&](size_t b) -> const NamePrefixes& {
+    const auto [it, fresh] = prefixes_of.try_emplace(group[b]);
+    if (fresh) {
+      std::vector<std::optional<size_t>> same = selected_match;
+      for (auto& m : same)
+        if (m && group[b] && group[*m] != group[b]) m.reset();
+      it->second = name_prefixes(scope->selected, same, baseline, scope->paths, baseline_path);
+    }
+    return it->second;
+  };
   const TreeMoves moves = tree_moves(scope->selected, baseline, selected_match);
   std::vector<std::vector<std::string>> folders;  // the PATHs typed
   for (const std::string& p : scope->paths) folders.push_back(parts_of({"", reported_path(p)}));
-  const std::vector<bool> unseen = unseen_paths(baseline, selected_match, scope->baseline_paths, moves, folders);
+  const std::vector<bool> unseen =
+      unseen_paths(baseline, selected_match, group, scope->baseline_paths.size(), moves, folders);
   const NameSelector selector(Selection{scope->filter, scope->exclude});
   auto keeps = [&](const std::string& name) {
     const int slice = scope->shard_count > 0 ? shard_of(name, scope->shard_count) + 1 : 0;
@@ -308,7 +330,7 @@ std::vector<std::optional<std::string>> missing_names(const std::vector<TestResu
     if (there[b] || unseen[b]) continue;
     const std::vector<std::string> parts = name_parts(baseline[b].name);
     bool placed = false;  // named in this run's terms, selected or not
-    for (const auto& [base_prefix, run_prefix] : prefixes) {
+    for (const auto& [base_prefix, run_prefix] : prefixes_for(b)) {
       // A test named by its own folder as its run's PATH is named so by no prefix: its path says.
       if (baseline_path[b] || !below(parts, base_prefix)) continue;
       placed = true;
