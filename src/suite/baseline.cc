@@ -411,20 +411,34 @@ void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::v
   for (size_t i = 0; i < tests.size(); ++i)
     if (match[i] && (moves[i] = move_of(tests[i], baseline[*match[i]], length[i])) && !moves[i]->weak)
       founded.push_back(moves[i]->move);
+  // The baseline paths of tests still where they were: the folders above them did not move.
+  std::vector<std::vector<std::string>> in_place;
+  for (size_t i = 0; i < tests.size(); ++i)
+    if (match[i] && !moves[i] && fs::path(tests[i].model).is_absolute() &&
+        fs::path(baseline[*match[i]].model).is_absolute())
+      in_place.push_back(parts_of(tests[i]));
   for (size_t i = 0; i < tests.size(); ++i) {
-    if (!moves[i] || !moves[i]->weak) continue;
+    if (!moves[i]) continue;
     const auto& [from, to] = moves[i]->move;
-    bool refused = starts_with(to, from) || starts_with(from, to);
-    for (const auto& [f, t] : founded)
-      if (!refused && starts_with(from, f)) refused = moved(from, f, t) != to;
+    const bool into_itself = starts_with(to, from) || starts_with(from, to);
+    // Even a strong match does not move a folder into or out of itself while a test in it
+    // stays where it was: tree/tree/a moved up to tree/a is gone from tree/tree, whose b
+    // still is at tree/tree/b, not the tree moved up with its end tree/a/model.onnx.
+    bool refused = into_itself &&
+                   std::any_of(in_place.begin(), in_place.end(), [&](const auto& at) { return starts_with(at, from); });
+    if (moves[i]->weak) {
+      refused = refused || into_itself;
+      for (const auto& [f, t] : founded)
+        if (!refused && starts_with(from, f)) refused = moved(from, f, t) != to;
+    }
     if (refused) match[i].reset();
   }
 }
 
 // Weak matches whose moves put one folder in two places, one inside the other, cannot all
-// be right: a tree is not both at T and inside it. The move more matches make stands, and
-// of as many the one that puts that folder higher (it places the other's run test as a
-// new one below it; the other places only its own). So a baseline's known failure "sub"
+// be right: a tree is not both at T and inside it. The move that puts more of the run's
+// tests at a baseline test's path stands, and of as many the one that puts that folder
+// higher (it places the other's run test as a new one below it). So a baseline's known failure "sub"
 // is not taken for a new x/sub of a checkout of its tree under another name, whose x/y
 // says where the tree went; a checkout named like a folder inside it (ci/x, holding x/q)
 // keeps its tests; and proj/tree/a is not taken for a checkout's top-level a where p and
@@ -432,10 +446,19 @@ void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::v
 void refuse_nested_moves(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
                          std::vector<std::optional<size_t>>& match, const std::vector<size_t>& length) {
   std::vector<std::optional<Move>> weak(tests.size());
-  std::map<Move, size_t> votes;
+  std::map<Move, size_t> votes;  // how many run tests each move puts at a baseline test's path
   for (size_t i = 0; i < tests.size(); ++i)
     if (match[i])
-      if (auto m = move_of(tests[i], baseline[*match[i]], length[i]); m && m->weak) ++votes[*(weak[i] = m->move)];
+      if (auto m = move_of(tests[i], baseline[*match[i]], length[i]); m && m->weak) votes[*(weak[i] = m->move)] = 0;
+  std::set<std::vector<std::string>> baseline_paths;
+  for (const TestResult& b : baseline)
+    if (fs::path(b.model).is_absolute()) baseline_paths.insert(parts_of(identity_of(b)));
+  std::vector<std::vector<std::string>> run_paths;
+  for (const TestIdentity& t : tests)
+    if (fs::path(t.model).is_absolute()) run_paths.push_back(parts_of(t));
+  for (auto& [move, count] : votes)
+    for (const std::vector<std::string>& at : run_paths)
+      if (starts_with(at, move.second)) count += baseline_paths.count(moved(at, move.second, move.first));
   // Where `a` and `b` put the deeper of their two folders, when one holds the other and
   // they put it in two places, one inside the other: (a's place, b's place).
   auto places = [](const Move& a,

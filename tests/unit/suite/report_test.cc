@@ -282,6 +282,12 @@ TEST_CASE("one tree is not moved to a folder and into it: the deeper of two such
                                              at("a", "/dev/proj/tree/a/model.onnx")};
   CHECK(matched_names({at("a", "/ci/a/model.onnx"), at("b/p", "/ci/b/p/model.onnx"), at("b/q", "/ci/b/q/model.onnx")},
                       two_paths) == std::vector<std::string>{"", "p", "q"});
+  // One weak match each way (y ends as x/y does; a says /ci/x), x/y deleted: the move to
+  // /ci/x puts both run tests at a baseline test's path, the move to /ci only y.
+  const std::vector<TestResult> ay = {at("a", "/dev/tree/a/model.onnx"), at("y", "/dev/tree/y/model.onnx"),
+                                      at("x/y", "/dev/tree/x/y/model.onnx", Outcome::kFailed)};
+  CHECK(matched_names({at("a", "/ci/x/a/model.onnx"), at("y", "/ci/x/y/model.onnx")}, ay) ==
+        std::vector<std::string>{"a", "y"});
   // x/q deleted: q alone claims x/q (a move to /ci), against s's and t's move to /ci/x.
   CHECK(matched_names({at("q", "/ci/x/q/model.onnx", Outcome::kFailed), at("s", "/ci/x/s/model.onnx"),
                        at("t", "/ci/x/t/model.onnx")},
