@@ -282,6 +282,13 @@ TEST_CASE("one tree is not moved to a folder and into it: the deeper of two such
                                              at("a", "/dev/proj/tree/a/model.onnx")};
   CHECK(matched_names({at("a", "/ci/a/model.onnx"), at("b/p", "/ci/b/p/model.onnx"), at("b/q", "/ci/b/q/model.onnx")},
                       two_paths) == std::vector<std::string>{"", "p", "q"});
+  // tree/tree/a moved up to tree/a while tree/tree/b stays: a is gone from tree/tree, not
+  // the whole folder moved up (which still matches).
+  const std::vector<TestResult> ab = {at("a", "/dev/tree/tree/a/model.onnx"), at("b", "/dev/tree/tree/b/model.onnx")};
+  CHECK(matched_names({at("a", "/dev/tree/a/model.onnx"), at("tree/b", "/dev/tree/tree/b/model.onnx")}, ab) ==
+        std::vector<std::string>{"", "b"});
+  CHECK(matched_names({at("a", "/dev/tree/a/model.onnx"), at("b", "/dev/tree/b/model.onnx")}, ab) ==
+        std::vector<std::string>{"a", "b"});
   // One weak match each way (y ends as x/y does; a says /ci/x), x/y deleted: the move to
   // /ci/x puts both run tests at a baseline test's path, the move to /ci only y.
   const std::vector<TestResult> ay = {at("a", "/dev/tree/a/model.onnx"), at("y", "/dev/tree/y/model.onnx"),
