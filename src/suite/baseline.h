@@ -11,17 +11,21 @@
 // are relative to the PATH given, so `test tree/sub` names "good" what `test tree`
 // named "sub/good". The identity is the model's path, compared from its end: a run test
 // and a baseline test match when they share the longest common suffix of path
-// components (the model file and its folders) that no other baseline test shares, and
+// components (the model file and its folders) that no other baseline test shares (of
+// several, the one of the same name, unless another has it made unique elsewhere), and
 // that suffix spans at least the shorter of their two names, and neither path names
 // another folder within the other's longer name. So the same tree checked
 // out elsewhere, or run from a parent or a child folder, matches test for test, while
 // two tests of the same name in different folders never match each other by accident.
-// A match of paths that differ says the tree moved; one whose shared end is no more than
-// the names is refused where it would move a folder into itself or out of itself, where
-// a further-reaching match moves that folder elsewhere, or where another such match moves
-// it to a folder above this one's (a tree is not both at T and inside T). A run test left
-// without a match whose path, a move the matches show undone, is a baseline test's own
-// is that test.
+// A match of paths that differ says the tree moved. None moves a folder into or out of
+// itself while a test below it is matched at its own path. One whose shared end is no
+// more than the names is refused where it would move a folder into itself or out of
+// itself, where a further-reaching match moves that folder elsewhere, or where another
+// such match puts it in a place inside or above this one's (a tree is not both at T and
+// inside T) and that move puts more run tests at a baseline test's path (as many: the
+// higher place stands). A
+// run test left without a match whose path, a move the matches show undone, is a
+// baseline test's own is that test.
 #pragma once
 
 #include <cstddef>
