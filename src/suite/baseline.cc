@@ -549,9 +549,11 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
       // baseline's name says "x"; it is the "t" of `cd tree/x && onnx-run test t`, whose
       // path says nothing there. So a top-level "conv" in a checkout elsewhere is the
       // baseline's "conv", not its "a/conv", though both paths end in conv/model.onnx.
-      // Of several that fit, the one of the same name: a tree whose root folder is named
-      // "tree" and that holds tree/x gives its x and its tree/x one end, tree/x/model.onnx.
-      // Not where another of them has that name made unique ("sub#2") at another path:
+      // Of several that fit, the one whose name is all of the shared end (the others lean on
+      // a folder above their names): a tree whose root folder is named "tree" and that
+      // holds tree/x gives its x and its tree/x one end, tree/x/model.onnx, which is tree/x.
+      // Else the one of the same name, but not where another of them has that name made
+      // unique ("sub#2") at another path:
       // t/b's "sub" and t/c's "sub#2" of a run of t/b t/c say nothing of which a new t/a/sub
       // is. Two folders whose names print alike (caf\xe9) share a path and "#2" alone.
       std::vector<size_t> fits;
@@ -560,8 +562,10 @@ std::vector<std::optional<size_t>> match_baseline(const std::vector<TestIdentity
         if (k >= std::min(span, baseline_span[b]) && !contradicted) fits.push_back(b);
       }
       std::optional<size_t> only;
+      size_t whole_name = 0;  // of the fits, how many have the shared end as their name
+      for (const size_t b : fits) whole_name += baseline_span[b] == k;
       for (const size_t b : fits)
-        if (fits.size() == 1 || baseline[b].name == tests[i].name) only = b;
+        if (fits.size() == 1 || (whole_name == 1 ? baseline_span[b] == k : baseline[b].name == tests[i].name)) only = b;
       for (const size_t b : fits)
         if (only && b != *only && unique_free(baseline[b].name) == unique_free(tests[i].name) &&
             baseline[b].model != baseline[*only].model)

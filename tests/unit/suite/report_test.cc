@@ -213,6 +213,15 @@ TEST_CASE("baseline tests match by model path from its end, whatever PATH was ty
                                               at("tree/x", "/dev/tree/tree/x/model.onnx", Outcome::kFailed)};
   CHECK(matched_names({at("x", "/ci/x/x/model.onnx"), at("tree/x", "/ci/x/tree/x/model.onnx")}, named_tree) ==
         std::vector<std::string>{"x", "tree/x"});
+  // Of two that fit, the one whose name is all of the shared end, before the one of the
+  // same name: a baseline of dev/tree (a, the model folder tree, tree/a), run as `cd
+  // ci/b/tree && onnx-run test .`, names tree/a "a", and its end tree/a/model.onnx is
+  // dev/tree/a's too, whose own name spans only a/model.onnx.
+  const std::vector<TestResult> folder_tree = {at("a", "/dev/tree/a/model.onnx"),
+                                               at("tree", "/dev/tree/tree/model.onnx"),
+                                               at("tree/a", "/dev/tree/tree/a/model.onnx")};
+  CHECK(matched_names({at("tree", "/ci/b/tree/model.onnx"), at("a", "/ci/b/tree/a/model.onnx")}, folder_tree) ==
+        std::vector<std::string>{"tree", "tree/a"});
   // A name made unique by the run is no name of its own: `test t/b t/c` names t/c's sub
   // "sub#2", and a new t/a/sub of `test t/a t/c` is neither.
   const std::vector<TestResult> two_subs = {at("sub", "/t/b/sub/model.onnx", Outcome::kFailed),
