@@ -783,8 +783,15 @@ std::vector<TestResult> updated_baseline(const std::vector<TestResult>& results,
   std::vector<TestResult> kept;
   for (size_t b = 0; b < baseline.size(); ++b)
     if (!met[b] && !missing[b]) kept.push_back(baseline[b]);
-  const std::vector<std::string> paths = move_kept(
-      kept, tree_moves(ids, baseline, match), scope ? scope->baseline_paths : std::vector<std::vector<std::string>>{});
+  // A test that is a PATH itself (a model folder typed) says nothing of where the tree
+  // around it went, as it teaches no name prefix: `test tree/sub/a/q` matched with a
+  // baseline's a/q would otherwise move every kept test of tree/t into tree/sub.
+  std::vector<std::optional<size_t>> teaching = match;
+  for (size_t i = 0; i < teaching.size(); ++i)
+    if (scope && is_a_path(ids[i], scope->paths)) teaching[i].reset();
+  const std::vector<std::string> paths =
+      move_kept(kept, tree_moves(ids, baseline, teaching),
+                scope ? scope->baseline_paths : std::vector<std::vector<std::string>>{});
   if (kept_paths) *kept_paths = paths;
   const std::vector<bool> baseline_path = named_as_path(baseline);
   name_in_one_frame(

@@ -197,6 +197,18 @@ TEST_CASE("a checkout named like a folder inside its tree matches test for test"
   CHECK(r.err == "onnx-run: 1 regression against " + base + ": z (passed -> missing)\n");
 }
 
+// A ratchet run of one model folder typed as its PATH: its test says nothing of where the
+// tree around it went, so the tests the update keeps stay where the baseline had them.
+TEST_CASE("a ratchet of a model folder PATH leaves the kept tests where they were", "[cli][baseline]") {
+  TempDir d;
+  for (const char* n : {"tree/t/b", "tree/t/a/q", "tree/sub/a/q"}) write_leaky_test(d.file(n));
+  const std::string u = d.file("u.json");
+  REQUIRE_EXIT(run_cli({"test", d.file("tree/t"), "-q", "--json", u}), 0);
+  REQUIRE_EXIT(run_cli({"test", d.file("tree/sub/a/q"), "-q", "--baseline", u, "--update-baseline", u}), 0);
+  CHECK_THAT(read_file(u), Contains(d.file("tree/t/b/model.onnx")));
+  CHECK_EXIT(run_cli({"test", d.file("tree"), "-q", "--baseline", u}), 0);
+}
+
 TEST_CASE("--update-baseline keeps known failures, promotes fixes, never accepts a regression", "[cli][baseline]") {
   TempDir d;
   write_leaky_test(d.file("t/pass"));
