@@ -243,21 +243,26 @@ std::string name_below(const std::vector<std::string>& path, std::vector<std::st
 // A path as reports write model paths (discovery.h reported_model), for comparing with them.
 std::string reported_path(const std::string& p) { return printable(valid_utf8(normal(p).string())); }
 
-// Of each baseline test, the group of the PATHs of the baseline's run (RunScope::
-// baseline_paths) that holds it (the deepest PATH holding its model), or none.
+// The deepest of the PATHs of the baseline's run (`groups`: RunScope::baseline_paths)
+// that holds the model at `at` (path components): its group and its components.
+std::optional<std::pair<size_t, std::vector<std::string>>> holding_path(
+    const std::vector<std::string>& at, const std::vector<std::vector<std::string>>& groups) {
+  std::optional<std::pair<size_t, std::vector<std::string>>> holder;
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (const std::string& p : groups[g])
+      if (std::vector<std::string> path = parts_of({"", p});
+          starts_with(at, path) && (!holder || path.size() > holder->second.size()))
+        holder = {g, std::move(path)};
+  return holder;
+}
+
+// Of each baseline test, the group of the PATHs of the baseline's run that holds it
+// (holding_path), or none.
 std::vector<std::optional<size_t>> groups_of(const std::vector<TestResult>& baseline,
                                              const std::vector<std::vector<std::string>>& groups) {
   std::vector<std::optional<size_t>> group(baseline.size());
-  for (size_t b = 0; b < baseline.size(); ++b) {
-    const std::vector<std::string> at = parts_of(identity_of(baseline[b]));
-    size_t depth = 0;
-    for (size_t g = 0; g < groups.size(); ++g)
-      for (const std::string& p : groups[g])
-        if (const std::vector<std::string> path = parts_of({"", p}); starts_with(at, path) && path.size() >= depth) {
-          group[b] = g;
-          depth = path.size();
-        }
-  }
+  for (size_t b = 0; b < baseline.size(); ++b)
+    if (const auto holder = holding_path(parts_of(identity_of(baseline[b])), groups)) group[b] = holder->first;
   return group;
 }
 
@@ -492,7 +497,7 @@ void refuse_nested_moves(const std::vector<TestIdentity>& tests, const std::vect
 // and it loses that claim to the run's x/y; the move to ci/x that a, z and the others
 // show puts it at dev/tree/y.
 void match_moved_paths(const std::vector<TestIdentity>& tests, const std::vector<TestResult>& baseline,
-                       std::vector<std::optional<size_t>>& match, std::vector<size_t>& length) {
+                       std::vector<std::optional<size_t>>& match, const std::vector<size_t>& length) {
   std::set<Move> moves{{{}, {}}};
   std::vector<bool> taken(baseline.size(), false);
   for (size_t i = 0; i < tests.size(); ++i) {
@@ -515,10 +520,7 @@ void match_moved_paths(const std::vector<TestIdentity>& tests, const std::vector
     if (candidates.size() == 1) found[*candidates.begin()].push_back(i);
   }
   for (const auto& [b, claimants] : found)
-    if (claimants.size() == 1) {
-      match[claimants[0]] = b;
-      length[claimants[0]] = parts_of(tests[claimants[0]]).size();
-    }
+    if (claimants.size() == 1) match[claimants[0]] = b;
 }
 
 }  // namespace
@@ -728,19 +730,9 @@ std::vector<std::string> move_kept(std::vector<TestResult>& kept, const TreeMove
       }
     }
     const Move* move = deepest && agreed ? deepest : nullptr;
-    auto absolute = [](const std::vector<std::string>& parts) {
-      std::string p;
-      for (const std::string& part : parts) p += "/" + part;
-      return p;
-    };
-    std::optional<std::vector<std::string>> holder;  // the deepest PATH holding it
-    for (const std::vector<std::string>& group : groups)
-      for (const std::string& p : group)
-        if (std::vector<std::string> path = parts_of({"", p});
-            starts_with(at, path) && (!holder || path.size() > holder->size()))
-          holder = std::move(path);
-    if (holder && (!move || starts_with(*holder, move->first))) {
-      const std::string path = absolute(move ? moved(*holder, move->first, move->second) : *holder);
+    auto absolute = [](const std::vector<std::string>& parts) { return "/" + joined({}, parts, 0); };
+    if (const auto holder = holding_path(at, groups); holder && (!move || starts_with(holder->second, move->first))) {
+      const std::string path = absolute(move ? moved(holder->second, move->first, move->second) : holder->second);
       if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
     }
     if (move) t.model = absolute(moved(at, move->first, move->second));
