@@ -143,6 +143,9 @@ void log_streamed(const RunRequest& r, const SetRun& run, size_t values_dumped) 
   if (run.block_lanes > 1)
     log::info("ran block by block ({} KiB blocks, {} side by side)", r.block_bytes >> 10, run.block_lanes);
   else log::info("ran block by block ({} KiB blocks)", r.block_bytes >> 10);
+  if (run.block_passes > 1)
+    log::info("read the inputs and ran the graph {} times, for the exact medians of more errors than are kept",
+              run.block_passes);
   if (!r.dump_dir.empty()) log::info("wrote {} values into {}", values_dumped, r.dump_dir);
 }
 

@@ -103,6 +103,9 @@ struct SetRun {
                                       // its message does not name the set
   double input_ms = 0, run_ms = 0;
   unsigned block_lanes = 0;  // a run block by block: how many blocks ran side by side (else 0)
+  // A run block by block: how many times its inputs were read and its graph run, 2 or
+  // more where an output's exact medians wanted its blocks again (else 0).
+  unsigned block_passes = 0;
   // For the user, not failures: an output computed in a shape other than the one the
   // model declares ("graph output 'y' is declared float[2,3] but computed as float[3,2]").
   std::vector<std::string> warnings;

@@ -82,6 +82,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
   BlockSinks sinks = run_sinks.block_sinks(pool);
   if (dump) sinks.value = [&](size_t begin, const std::string& name, const Tensor& t) { dump->value(begin, name, t); };
   run.block_lanes = run_in_blocks(exec, *plan, inputs, r.block_bytes, sinks, pool);
+  run.block_passes = 1;
   // Past a million errors of an output, its exact medians want its blocks once more: the
   // input files are opened and read again (a stream passes once: an .npz member checks
   // its CRC-32 at the end) and the graph run again, for the checks alone, so that memory
@@ -92,6 +93,7 @@ bool run_streamed(const RunRequest& r, const Executor& exec, ThreadPool* pool, c
     for (size_t k = 0; k < inputs.size(); ++k)
       inputs[k].read = reopened[static_cast<size_t>(feed_of[k] - feeds.data())].stream.read;
     run_in_blocks(exec, *plan, inputs, r.block_bytes, *more, pool);
+    ++run.block_passes;
   }
   if (dump) values_dumped = dump->finish();
   for (size_t k = 0; k < inputs.size(); ++k) run.inputs.push_back({inputs[k].name, Tensor(), feed_of[k]->source, {}});
