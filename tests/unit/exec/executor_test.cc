@@ -282,6 +282,20 @@ TEST_CASE("fused plans: a long chain is composed in passes of a bounded length, 
   const Plans p = plans(leaky_chain_model(1, x.numel(), alphas));
   REQUIRE(p.fused.fusion().chains.at(0).size() == length);
   require_same_both_ways(p, x);
+
+  // Two passes over a tensor past the streaming size (8 MiB), out of place: each block
+  // is computed in a scratch block and streamed out (copy_streaming), on one thread and
+  // split across two, with a tail that is no whole block.
+  ThreadPool pool(2);
+  std::uniform_real_distribution<float> u(-5, 5);
+  Tensor big(DType::kFloat, {2100001});
+  for (int64_t i = 0; i < big.numel(); ++i) big.mutable_data<float>()[i] = u(rng);
+  const std::vector<float> two_passes(alphas.begin(), alphas.begin() + FusedChainKernel::kMaxComposedNodes + 2);
+  for (ThreadPool* threads : {static_cast<ThreadPool*>(nullptr), &pool}) {
+    const Plans q = plans(leaky_chain_model(1, -1, two_passes), threads);
+    REQUIRE(q.fused.fusion().chains.at(0).size() == two_passes.size());
+    require_same_both_ways(q, big);
+  }
 }
 
 TEST_CASE("an input passed through as an output comes out whole, beside the node's output", "[exec]") {

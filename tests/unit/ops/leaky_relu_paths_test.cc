@@ -201,6 +201,52 @@ TEST_CASE("every kernel path gives the portable loops' bits for float and double
   }
 }
 
+// A chain (LeakyRelus one after the other, composed into one kernel) is each node in
+// turn: the portable single loop applied alpha by alpha, rounding to the type each time.
+template <typename T>
+std::vector<T> chained_by_nodes(std::vector<T> v, const std::vector<float>& alphas) {
+  for (const float a : alphas) {
+    if constexpr (sizeof(T) == 4) leaky_relu_float(v.data(), v.data(), v.size(), a);
+    else leaky_relu_double(v.data(), v.data(), v.size(), static_cast<double>(a));
+  }
+  return v;
+}
+
+TEST_CASE("every kernel path's chain gives the bits of its LeakyRelus run one by one", "[leaky_relu][kernels]") {
+  const std::vector<float> xf = edge_values<float>();
+  const std::vector<double> xd = edge_values<double>();
+  const std::vector<std::vector<float>> chains = {{0.5f},
+                                                  {0.01f, -2.0f},
+                                                  {1e-30f, 1e30f, 0.1f},
+                                                  {-0.5f, -0.5f, -0.5f, 3.0f, 7.0e-39f},
+                                                  std::vector<float>(9, 0.9f)};
+  for (const LeakyReluPath* p : paths_to_test()) {
+    INFO("path " << p->name);
+    for (const std::vector<float>& alphas : chains) {
+      INFO("alphas " << alphas.size() << ", the first " << alphas[0]);
+      std::vector<double> alphas_d(alphas.begin(), alphas.end());  // exact widening, as the kernel does
+      std::vector<float> gf(xf.size());
+      p->chain_f32(xf.data(), gf.data(), xf.size(), alphas.data(), alphas.size());
+      require_same_bits(chained_by_nodes(xf, alphas), gf, "float");
+      std::vector<double> gd(xd.size());
+      p->chain_f64(xd.data(), gd.data(), xd.size(), alphas_d.data(), alphas_d.size());
+      require_same_bits(chained_by_nodes(xd, alphas), gd, "double");
+      // Every length up to a few vectors (tails), and in place.
+      for (size_t n = 0; n <= 70; ++n) {
+        INFO("n " << n);
+        std::vector<float> sf(xf.begin() + 3, xf.begin() + 3 + n);
+        std::vector<double> sd(xd.begin() + 3, xd.begin() + 3 + n);
+        const std::vector<float> wf = chained_by_nodes(sf, alphas);
+        const std::vector<double> wd = chained_by_nodes(sd, alphas);
+        p->chain_f32(sf.data(), sf.data(), n, alphas.data(), alphas.size());
+        p->chain_f64(sd.data(), sd.data(), n, alphas_d.data(), alphas_d.size());
+        require_same_bits(wf, sf, "float in place");
+        require_same_bits(wd, sd, "double in place");
+      }
+    }
+  }
+}
+
 TEST_CASE("every kernel path matches on arrays large enough for streaming stores", "[leaky_relu][kernels]") {
   // Just over the streaming threshold for each type, starting off a 64-byte boundary.
   const size_t n16 = kLeakyReluStreamBytes / 2 + 77, n32 = kLeakyReluStreamBytes / 4 + 33,
