@@ -76,8 +76,10 @@ void print_result(const BenchArgs& a, const std::string& what, unsigned threads,
     line += fmt::format("  {}{} {}", p.name, p.is_max ? fmt::format(" (max of {})", times) : "",
                         human_ns(static_cast<double>(p.ns)));
   fmt::print("{}\n", line);
-  fmt::print("  {:.4g} elements/s, {:.2f} GB/s ({} bytes read + written per run, at the median)\n", r.elements_per_s(),
-             r.gb_per_s(), r.bytes_per_run);
+  // The statistics and the comparison only read their tensors; a run and memcpy write too.
+  const bool reads_only = a.stats_bytes > 0 || a.compare_bytes > 0;
+  fmt::print("  {:.4g} elements/s, {:.2f} GB/s ({} bytes {} per run, at the median)\n", r.elements_per_s(),
+             r.gb_per_s(), r.bytes_per_run, reads_only ? "read" : "read + written");
   fmt::print("  peak RSS {:.1f} MiB\n", static_cast<double>(rss) / (1 << 20));
 }
 

@@ -75,7 +75,7 @@ struct BenchResult {
   std::vector<int64_t> times_ns;  // a batch's mean run, in run order
   size_t batch = 1;               // runs timed together (the last batch may hold fewer)
   size_t elements_per_run = 0;    // elements of the graph outputs
-  size_t bytes_per_run = 0;       // bytes of the inputs read plus the outputs written
+  size_t bytes_per_run = 0;       // bytes of the inputs read plus the outputs written (--stats, --compare: read)
 
   // Throughput at the median run, the typical one (0 when it took no measurable time).
   double elements_per_s() const;

@@ -207,6 +207,27 @@ TEST_CASE("bench --compare times the verdict on two float tensors, equal or 1 UL
     CHECK(nlohmann::json::parse(r.out).at("bytes_per_run") == 80000);
     CHECK(nlohmann::json::parse(r.out).at("elements_per_run") == 10000);
   }
+  auto text = run_cli({"bench", "--compare", "40000", "--repeat", "3"});
+  REQUIRE_EXIT(text, 0);
+  CHECK(text.out.find("(80000 bytes read per run, at the median)") != std::string::npos);
+  auto memcpy = run_cli({"bench", "--memcpy", "40000", "--repeat", "3"});
+  REQUIRE_EXIT(memcpy, 0);
+  CHECK(memcpy.out.find("(80000 bytes read + written per run, at the median)") != std::string::npos);
+}
+
+TEST_CASE("bench --stats times the statistics printed after an output", "[cli][bench]") {
+  auto r = run_cli({"bench", "--stats", "40000", "--repeat", "3", "--json"});
+  REQUIRE_EXIT(r, 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j.at("what") == "statistics of 40000 bytes of float");
+  CHECK(j.at("bytes_per_run") == 40000);
+  CHECK(j.at("elements_per_run") == 10000);
+  CHECK(j.at("runs") == 3);
+  CHECK(j.at("median_ns").get<int64_t>() > 0);
+  auto text = run_cli({"bench", "--stats", "40000", "--repeat", "3"});
+  REQUIRE_EXIT(text, 0);
+  CHECK(text.out.rfind("statistics of 40000 bytes of float: 3 runs", 0) == 0);
+  CHECK(text.out.find("(40000 bytes read per run, at the median)") != std::string::npos);
 }
 
 TEST_CASE("bench usage errors exit 2 with one line", "[cli][bench]") {
@@ -224,6 +245,9 @@ TEST_CASE("bench usage errors exit 2 with one line", "[cli][bench]") {
                                              {"bench", model, "--shape", "x=9", "--duration", "2s"},
                                              {"bench", "--memcpy", "100", "--duration", "0"},
                                              {"bench", "--memcpy", "100", "--compare", "100"},
+                                             {"bench", "--stats", "100", "--memcpy", "100"},
+                                             {"bench", "--stats", "0"},
+                                             {"bench", model, "--stats", "100"},
                                              {"bench", "--differ"},
                                              {"bench", model, "--compare", "100"}}) {
     auto r = run_cli(args);

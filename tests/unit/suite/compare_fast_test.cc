@@ -395,6 +395,35 @@ TEST_CASE("the mean of errors near the largest double is theirs, not inf", "[com
   CHECK(std::isinf(b.finish().mean_abs));
 }
 
+TEST_CASE("doubles whose difference is past the largest double are judged on their halves, as the reference does",
+          "[compare][compare_fast]") {
+  // e - a is inf (1.5e308 against -1.5e308), so the verdict is taken on the halves: under
+  // rtol 2.5 the allowed 2.5 * |e| covers the difference 3e308, under the default it does
+  // not, and the errors stay infinite. At the head, amid and at the tail of vector runs.
+  const double big = 1.5e308;
+  for (const int64_t at : {int64_t{0}, int64_t{17}, int64_t{1024}}) {
+    INFO("at " << at);
+    Tensor e(DType::kDouble, {1025}), a(DType::kDouble, {1025});
+    for (int64_t k = 0; k < 1025; ++k) e.mutable_data<double>()[k] = a.mutable_data<double>()[k] = 0.5 * k;
+    e.mutable_data<double>()[at] = big;
+    a.mutable_data<double>()[at] = -big;
+    Tolerance wide;
+    wide.rtol = 2.5;
+    const Comparison passes = compare_tensors(e, a, wide);
+    check_same(passes, compare_tensors_reference(e, a, wide));
+    CHECK(passes.ok);
+    CHECK(passes.mismatches == 0);
+    CHECK(std::isinf(passes.abs_err));
+    for (const Tolerance& tol : tolerances()) {
+      INFO("rtol " << tol.rtol << " atol " << tol.atol << " exact " << tol.exact);
+      const Comparison c = compare_tensors(e, a, tol);
+      check_same(c, compare_tensors_reference(e, a, tol));
+      if (tol.stat == ErrorStat::kElemwise) CHECK_FALSE(c.ok);
+      CHECK(c.worst_index == at);
+    }
+  }
+}
+
 TEST_CASE("two sides of another type or shape are the problem, in blocks too", "[compare][compare_fast]") {
   ComparisonBuilder b(DType::kFloat, {2, 3}, DType::kFloat16, {2, 3}, Tolerance{});
   int passes = 0;
