@@ -122,6 +122,26 @@ void fill(Tensor& t, Next next) {
   T* p = t.mutable_data<T>();
   for (int64_t k = 0; k < t.numel(); ++k) p[k] = next();
 }
+
+// Integers uniform over those of [low, high] that `I` holds: a uint8 takes 0 and 1 of
+// the default [-1, 1], never 255 (-1 cut to its low bits). A range holding none is
+// refused. Drawn as int64 (uint64 for a uint64), as every integer type always was, so a
+// seed gives the values it gave wherever they were in range.
+template <typename I>
+void fill_integers(Tensor& t, std::mt19937_64& rng, double low, double high) {
+  const double lo = std::ceil(low), hi = std::floor(high);
+  if (lo > hi) fail(ErrorKind::kUsage, "value range [{}, {}] holds no integer", low, high);
+  using Limits = std::numeric_limits<I>;
+  const auto least = static_cast<double>(Limits::min());  // 0 or -2^digits: exact
+  const double end = std::ldexp(1.0, Limits::digits);     // one past the greatest: exact
+  if (hi < least || lo >= end)
+    fail(ErrorKind::kUsage, "value range [{}, {}] holds no {} value ({} to {})", low, high, dtype_name(t.dtype()),
+         Limits::min(), Limits::max());
+  using Draw = std::conditional_t<std::is_same_v<I, uint64_t>, uint64_t, int64_t>;
+  std::uniform_int_distribution<Draw> draw(lo <= least ? Limits::min() : static_cast<I>(lo),
+                                           hi >= end ? Limits::max() : static_cast<I>(hi));
+  fill<I>(t, [&] { return static_cast<I>(draw(rng)); });
+}
 }  // namespace
 
 Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, double high) {
@@ -136,11 +156,6 @@ Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, 
   Tensor t(type, shape);
   std::mt19937_64 rng(seed);
   auto real = [&](std::mt19937_64& r) { return uniform(r, low, high); };
-  const double ilo = std::ceil(low), ihi = std::floor(high);
-  auto integer = [&]() -> int64_t {
-    if (ilo > ihi) fail(ErrorKind::kUsage, "value range [{}, {}] holds no integer", low, high);
-    return std::uniform_int_distribution<int64_t>(static_cast<int64_t>(ilo), static_cast<int64_t>(ihi))(rng);
-  };
   switch (type) {
     case DType::kFloat:
       fill<float>(t, [&] {
@@ -156,14 +171,14 @@ Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, 
       fill<uint16_t>(t, [&] { return into_range(double_to_bfloat16(real(rng)), low, high, bfloat16_to_float); });
       break;
     case DType::kBool: fill<uint8_t>(t, [&] { return static_cast<uint8_t>(rng() & 1); }); break;
-    case DType::kInt8: fill<int8_t>(t, [&] { return static_cast<int8_t>(integer()); }); break;
-    case DType::kUInt8: fill<uint8_t>(t, [&] { return static_cast<uint8_t>(integer()); }); break;
-    case DType::kInt16: fill<int16_t>(t, [&] { return static_cast<int16_t>(integer()); }); break;
-    case DType::kUInt16: fill<uint16_t>(t, [&] { return static_cast<uint16_t>(integer()); }); break;
-    case DType::kInt32: fill<int32_t>(t, [&] { return static_cast<int32_t>(integer()); }); break;
-    case DType::kUInt32: fill<uint32_t>(t, [&] { return static_cast<uint32_t>(integer()); }); break;
-    case DType::kInt64: fill<int64_t>(t, [&] { return integer(); }); break;
-    case DType::kUInt64: fill<uint64_t>(t, [&] { return static_cast<uint64_t>(integer()); }); break;
+    case DType::kInt8: fill_integers<int8_t>(t, rng, low, high); break;
+    case DType::kUInt8: fill_integers<uint8_t>(t, rng, low, high); break;
+    case DType::kInt16: fill_integers<int16_t>(t, rng, low, high); break;
+    case DType::kUInt16: fill_integers<uint16_t>(t, rng, low, high); break;
+    case DType::kInt32: fill_integers<int32_t>(t, rng, low, high); break;
+    case DType::kUInt32: fill_integers<uint32_t>(t, rng, low, high); break;
+    case DType::kInt64: fill_integers<int64_t>(t, rng, low, high); break;
+    case DType::kUInt64: fill_integers<uint64_t>(t, rng, low, high); break;
     default:
       fail_unsupported(Cause{Cause::Kind::kType, "", "", 0, std::string(dtype_name(type)), ""},
                        "cannot make up values of type {}", dtype_name(type));

@@ -148,3 +148,42 @@ TEST_CASE("a range that is not finite or goes beyond the type's finite values is
   CHECK_THAT(usage_error(DType::kBFloat16, -1e39, 1e39), Catch::Contains("beyond bfloat16's finite values"));
   CHECK_NOTHROW(random_tensor(DType::kFloat16, {4}, 1, -65504, 65504));  // the largest finite values themselves
 }
+
+// Found by the coverage build (no test made up an integer): the default [-1, 1] gave a
+// uint8 255 and a uint64 2^64 - 1 (-1 cut to its low bits), and [-1000, 1000] an int8
+// values wrapped around.
+TEST_CASE("made-up integers are those of the range their type holds, uniform over them", "[random-inputs]") {
+  struct Case {
+    DType type;
+    double low, high, least, greatest;  // the integers expected: the range cut to the type
+  };
+  const Case cases[] = {{DType::kUInt8, -1, 1, 0, 1},
+                        {DType::kInt8, -1000, 1000, -128, 127},
+                        {DType::kUInt16, -5.5, 3.5, 0, 3},
+                        {DType::kInt16, -2.5, 2.5, -2, 2},
+                        {DType::kUInt32, -1, 1, 0, 1},
+                        {DType::kInt32, -1, 1, -1, 1},
+                        {DType::kInt64, -3, 9.3e18, -3, 9223372036854775807.0},
+                        {DType::kUInt64, -1, 1, 0, 1},
+                        {DType::kUInt64, 1.8e19, 1e30, 1.8e19, 18446744073709551615.0}};
+  for (const Case& c : cases) {
+    INFO(dtype_name(c.type) << " [" << c.low << ", " << c.high << "]");
+    const Tensor t = random_tensor(c.type, {4000}, 3, c.low, c.high);
+    double least = INFINITY, greatest = -INFINITY;
+    for (int64_t k = 0; k < t.numel(); ++k) {
+      const double v = element_as_double(t, k);
+      if (!(v >= c.least && v <= c.greatest && v == std::floor(v))) FAIL("element " << k << " is " << v);
+      least = std::min(least, v);
+      greatest = std::max(greatest, v);
+    }
+    if (c.greatest - c.least < 1000) {  // few values: 4000 draws meet the least and the greatest
+      CHECK(least == c.least);
+      CHECK(greatest == c.greatest);
+    }
+  }
+  CHECK(usage_error(DType::kUInt8, -5, -1) == "value range [-5, -1] holds no uint8 value (0 to 255)");
+  CHECK(usage_error(DType::kInt8, 128, 300) == "value range [128, 300] holds no int8 value (-128 to 127)");
+  CHECK(usage_error(DType::kInt64, 1e19, 1e30) ==
+        "value range [1e+19, 1e+30] holds no int64 value (-9223372036854775808 to 9223372036854775807)");
+  CHECK(usage_error(DType::kInt32, 0.25, 0.75) == "value range [0.25, 0.75] holds no integer");
+}
