@@ -1,6 +1,7 @@
 #include "io/tensor_literal.h"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -117,10 +118,20 @@ class Parser {
   int64_t leaf_depth_ = -1;
 };
 
+// An integer element, from the text it was written as where that is a plain integer
+// (exactly: read as a double, 18446744073709551615 was 2^64 and became 0 in a uint64,
+// and 2^53 + 1 became 2^53), else from its value as a number (1e3, 0x10, true).
 template <typename T>
-T whole(double v, const std::string& what, DType type) {
-  if (!(v == std::floor(v)) || v < static_cast<double>(std::numeric_limits<T>::lowest()) ||
-      v > static_cast<double>(std::numeric_limits<T>::max()))
+T whole(double v, std::string_view text, const std::string& what, DType type) {
+  T n{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (!text.empty() && end == text.data() + text.size()) {
+    if (ec == std::errc()) return n;
+    fail(ErrorKind::kUsage, "{}: {} is not a {} value", what, text, dtype_name(type));
+  }
+  using Limits = std::numeric_limits<T>;
+  // -2^digits (or 0) and 2^digits, one past the greatest, are exact as doubles.
+  if (!(v == std::floor(v)) || v < static_cast<double>(Limits::min()) || v >= std::ldexp(1.0, Limits::digits))
     fail(ErrorKind::kUsage, "{}: {} is not a {} value", what, v, dtype_name(type));
   return static_cast<T>(v);
 }
@@ -129,6 +140,13 @@ template <typename T, typename F>
 void fill(Tensor& t, const std::vector<double>& values, F convert) {
   T* p = t.mutable_data<T>();
   for (size_t k = 0; k < values.size(); ++k) p[k] = convert(values[k]);
+}
+
+template <typename T>
+void fill_whole(Tensor& t, const std::vector<double>& values, const std::vector<std::string_view>& written,
+                const std::string& what) {
+  T* p = t.mutable_data<T>();
+  for (size_t k = 0; k < values.size(); ++k) p[k] = whole<T>(values[k], written[k], what, t.dtype());
 }
 
 // "1e40 is beyond float's range and becomes inf (and 2 more values)", or "".
@@ -166,14 +184,14 @@ Tensor parse_tensor_literal(const std::string& text, DType type, const std::opti
     case DType::kDouble: fill<double>(t, v, [](double x) { return x; }); break;
     case DType::kFloat16: fill<uint16_t>(t, v, [](double x) { return double_to_float16(x); }); break;
     case DType::kBFloat16: fill<uint16_t>(t, v, [](double x) { return double_to_bfloat16(x); }); break;
-    case DType::kInt8: fill<int8_t>(t, v, [&](double x) { return whole<int8_t>(x, what, type); }); break;
-    case DType::kInt16: fill<int16_t>(t, v, [&](double x) { return whole<int16_t>(x, what, type); }); break;
-    case DType::kInt32: fill<int32_t>(t, v, [&](double x) { return whole<int32_t>(x, what, type); }); break;
-    case DType::kInt64: fill<int64_t>(t, v, [&](double x) { return whole<int64_t>(x, what, type); }); break;
-    case DType::kUInt8: fill<uint8_t>(t, v, [&](double x) { return whole<uint8_t>(x, what, type); }); break;
-    case DType::kUInt16: fill<uint16_t>(t, v, [&](double x) { return whole<uint16_t>(x, what, type); }); break;
-    case DType::kUInt32: fill<uint32_t>(t, v, [&](double x) { return whole<uint32_t>(x, what, type); }); break;
-    case DType::kUInt64: fill<uint64_t>(t, v, [&](double x) { return whole<uint64_t>(x, what, type); }); break;
+    case DType::kInt8: fill_whole<int8_t>(t, v, p.written, what); break;
+    case DType::kInt16: fill_whole<int16_t>(t, v, p.written, what); break;
+    case DType::kInt32: fill_whole<int32_t>(t, v, p.written, what); break;
+    case DType::kInt64: fill_whole<int64_t>(t, v, p.written, what); break;
+    case DType::kUInt8: fill_whole<uint8_t>(t, v, p.written, what); break;
+    case DType::kUInt16: fill_whole<uint16_t>(t, v, p.written, what); break;
+    case DType::kUInt32: fill_whole<uint32_t>(t, v, p.written, what); break;
+    case DType::kUInt64: fill_whole<uint64_t>(t, v, p.written, what); break;
     case DType::kBool:
       fill<uint8_t>(t, v, [&](double x) {
         if (x != 0 && x != 1) fail(ErrorKind::kUsage, "{}: {} is not a bool (0, 1, true, false)", what, x);

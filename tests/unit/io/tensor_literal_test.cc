@@ -38,6 +38,25 @@ TEST_CASE("literal lists give values and shape", "[literal]") {
   CHECK(parse_tensor_literal("[true, false, 1]", DType::kBool, std::nullopt, "x").data<uint8_t>()[0] == 1);
 }
 
+// Found by the coverage build (no test wrote a 16- or 64-bit integer): read as doubles,
+// 18446744073709551615 was 2^64 and became 0 in a uint64 (a cast out of range), and
+// 2^53 + 1 became 2^53.
+TEST_CASE("integer literals are exact, at every integer type's limits", "[literal]") {
+  const Tensor u64 =
+      parse_tensor_literal("[18446744073709551615, 9007199254740993, 0]", DType::kUInt64, std::nullopt, "x");
+  CHECK(u64.data<uint64_t>()[0] == std::numeric_limits<uint64_t>::max());
+  CHECK(u64.data<uint64_t>()[1] == (uint64_t{1} << 53) + 1);
+  const Tensor i64 =
+      parse_tensor_literal("[-9223372036854775808, 9223372036854775807, 1e3]", DType::kInt64, std::nullopt, "x");
+  CHECK(i64.data<int64_t>()[0] == std::numeric_limits<int64_t>::min());
+  CHECK(i64.data<int64_t>()[1] == std::numeric_limits<int64_t>::max());
+  CHECK(i64.data<int64_t>()[2] == 1000);  // written as a number, not an integer: its value
+  CHECK(parse_tensor_literal("[-32768, 32767]", DType::kInt16, std::nullopt, "x").data<int16_t>()[0] == -32768);
+  CHECK(parse_tensor_literal("[65535, -0]", DType::kUInt16, std::nullopt, "x").data<uint16_t>()[0] == 65535);
+  CHECK(parse_tensor_literal("[4294967295]", DType::kUInt32, std::nullopt, "x").data<uint32_t>()[0] == 4294967295u);
+  CHECK(parse_tensor_literal("[-128, 127]", DType::kInt8, std::nullopt, "x").data<int8_t>()[0] == -128);
+}
+
 TEST_CASE("malformed literals are usage errors naming the problem", "[literal]") {
   auto msg = [](const std::string& text, DType t, std::optional<Shape> s = std::nullopt) {
     try {
@@ -55,6 +74,13 @@ TEST_CASE("malformed literals are usage errors naming the problem", "[literal]")
   CHECK_THAT(msg("[1] junk", DType::kFloat), Catch::Contains("after the closing"));
   CHECK_THAT(msg("[1.5]", DType::kInt32), Catch::Contains("not a int32 value"));
   CHECK_THAT(msg("[300]", DType::kUInt8), Catch::Contains("not a uint8 value"));
+  CHECK(msg("[18446744073709551616]", DType::kUInt64) ==
+        "-i x=[18446744073709551616]: 18446744073709551616 is not a uint64 value");
+  CHECK(msg("[9223372036854775808]", DType::kInt64) ==
+        "-i x=[9223372036854775808]: 9223372036854775808 is not a int64 value");
+  CHECK_THAT(msg("[-1]", DType::kUInt32), Catch::Contains("-1 is not a uint32 value"));
+  CHECK_THAT(msg("[2e19]", DType::kUInt64), Catch::Contains("2e+19 is not a uint64 value"));
+  CHECK_THAT(msg("[32768]", DType::kInt16), Catch::Contains("32768 is not a int16 value"));
   CHECK_THAT(msg("[2]", DType::kBool), Catch::Contains("not a bool"));
   CHECK_THAT(msg("[1,2,3]", DType::kFloat, Shape{2, 2}), Catch::Contains("has 3 values but --shape [2,2] holds 4"));
   CHECK_THAT(msg("[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", DType::kFloat),
