@@ -122,14 +122,22 @@ def write_pb_folder(d, values, file_name=dump_name, ext=".pb"):
             f.write(numpy_helper.from_array(a, name).SerializeToString())
 
 
-def encode_array(a):  # polygraphy/json/serde.py: base64 of numpy.save's bytes
+def encode_array(a, older=None):
+    """polygraphy/json/serde.py: base64 of numpy.save's bytes. `older`: what Polygraphy's
+    decoder still reads from earlier files, "latin-1" (the bytes as a latin-1 string),
+    "npz" (numpy.savez's bytes of the one array, base64) or "npz latin-1"."""
     buf = io.BytesIO()
-    np.save(buf, a, allow_pickle=False)
-    return {"array": base64.b64encode(buf.getvalue()).decode(), "polygraphy_class": "ndarray"}
+    if older and older.startswith("npz"):
+        np.savez(buf, a)
+    else:
+        np.save(buf, a, allow_pickle=False)
+    data = buf.getvalue()
+    text = data.decode("latin-1") if older and older.endswith("latin-1") else base64.b64encode(data).decode()
+    return {"array": text, "polygraphy_class": "ndarray"}
 
 
-def write_polygraphy(path, values):
-    outputs = {n: {"values": encode_array(a), "polygraphy_class": "LazyNumpyArray"} for n, a in values.items()}
+def write_polygraphy(path, values, older=None):
+    outputs = {n: {"values": encode_array(a, older), "polygraphy_class": "LazyNumpyArray"} for n, a in values.items()}
     iteration = {"outputs": outputs, "runtime": 0.01, "runner_name": "onnxrt-runner-N0",
                  "polygraphy_class": "IterationResult"}
     with open(path, "w") as f:
@@ -171,6 +179,9 @@ formats["npz"] = [os.path.join(scratch, "f16.npz")]
 np.savez(formats["npz"][0], **f16)
 formats["polygraphy json"] = [os.path.join(scratch, "f16_polygraphy.json")]
 write_polygraphy(formats["polygraphy json"][0], f16)
+for older in ("latin-1", "npz", "npz latin-1"):
+    formats[f"older polygraphy json ({older})"] = [os.path.join(scratch, f"f16_polygraphy_{older.replace(' ', '_')}.json")]
+    write_polygraphy(formats[f"older polygraphy json ({older})"][0], f16, older)
 formats["mixed"] = [os.path.join(scratch, "f16_conv.npz"), os.path.join(scratch, "f16_act")]
 np.savez(formats["mixed"][0], **{k: v for k, v in f16.items() if "conv" in k})
 write_pb_folder(formats["mixed"][1], {k: v for k, v in f16.items() if "conv" not in k})
@@ -321,6 +332,16 @@ with open(bad_json, "w") as f:
     f.write('{"not": "polygraphy"}')
 p = run("verify", f16_model, bad_json)
 check("a JSON that is not Polygraphy's: exit 3", p.returncode == 3 and one_failure_line(p), p.stderr)
+# An array string that is neither base64 nor latin-1 text (a code point past U+00FF).
+not_latin1 = os.path.join(scratch, "not_latin1.json")
+write_polygraphy(not_latin1, f16)
+with open(not_latin1) as f:
+    text = f.read()
+with open(not_latin1, "w") as f:
+    f.write(text.replace('"array": "', '"array": "\\u0100', 1))
+p = run("verify", f16_model, not_latin1)
+check("an array neither base64 nor latin-1: exit 3, one line naming it",
+      p.returncode == 3 and one_failure_line(p) and "neither base64 nor latin-1 text" in p.stderr, p.stderr)
 
 # ---------------------------------------------------------------- float32, LeakyRelu-6
 F32_NAMES = ["x", "c1", "y1", "c2", "y2"]
