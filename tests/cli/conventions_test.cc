@@ -94,6 +94,11 @@ TEST_CASE("an unknown option is named first, with the nearest real one", "[cli][
   require_usage_error({"--thread", "2"},
                       "onnx-run: unknown option --thread; did you mean --threads? (see onnx-run --help)");
   require_usage_error({"-V"}, "onnx-run: unknown option -V; did you mean --version? (see onnx-run --help)");
+  // A short option in the other case is the one slip a letter tells (Caps Lock, -O for -o);
+  // a letter no option has in either case gets no guess.
+  require_usage_error({quick_model(), "-O", "out"},
+                      "onnx-run: unknown option -O; did you mean -o? (see onnx-run --help)");
+  require_usage_error({quick_model(), "-Z"}, "onnx-run: unknown option -Z (see onnx-run --help)");
   require_usage_error({"info", "--jsno"},
                       "onnx-run: unknown option --jsno; did you mean --json? (see onnx-run info --help)");
   require_usage_error({"test", "--junti=r.xml"},

@@ -67,6 +67,23 @@ TEST_CASE("a chain reuses the buffer of a value that dies, never one the caller 
   CHECK(out[0].data<float>()[0] == Approx(-0.0001f));
 }
 
+// Found by the coverage build: no test read an attribute without a type, as files of IR
+// version 1 may hold.
+TEST_CASE("an attribute without a type takes it from the one value it holds", "[graph]") {
+  onnx::ModelProto m = make_model(13);
+  add_input(m, "x", kF, {2});
+  add_output(m, "y", kF, {2});
+  onnx::NodeProto* n = add_node(m, "LeakyRelu", {"x"}, {"y"}, "n");
+  add_float_attr(*n, "alpha", 0.25f);
+  n->mutable_attribute(0)->clear_type();
+  Executor exec(load(m).graph);
+  const auto out = exec.run({{"x", float_tensor({2}, {-2, 3})}});
+  CHECK(out[0].data<float>()[0] == -0.5f);
+  CHECK(out[0].data<float>()[1] == 3.0f);
+  n->mutable_attribute(0)->clear_f();  // no type and nothing set
+  CHECK_THAT(load_error(m).what(), Contains("attribute 'alpha' has no type and no value"));
+}
+
 TEST_CASE("structural errors are refused at load with the node named", "[graph]") {
   onnx::ModelProto m = make_model(13);
   add_input(m, "x", kF, {3});
