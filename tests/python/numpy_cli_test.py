@@ -8,12 +8,15 @@ testdata/quick models on them and writes .npy/.npz outputs, and numpy reads thos
 and checks them against LeakyRelu computed in numpy; onnx-run's printout of an array
 must be numpy's own str(). Prints 'N passed, N failed' and exits non-zero on a failure.
 """
+import io
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 import numpy as np
 
@@ -35,6 +38,30 @@ def leaky(x, alpha):
     # The ONNX definition: alpha is first cast to x's type, then one multiply in that type.
     a = np.array(alpha, dtype=np.float32).astype(x.dtype)
     return np.where(x < 0, a * x, x)
+
+
+def write_zip64_npz(path, arrays):
+    """An .npz of stored members whose every size and offset is in zip64 records: each
+    central entry's sizes and local offset all ones, their values in a zip64 extra field,
+    and the end record's counts all ones, their values in a zip64 end record found through
+    its locator (APPNOTE 4.3.14-4.3.16, 4.5.3)."""
+    body, central = b"", b""
+    for name, arr in arrays.items():
+        buf = io.BytesIO()
+        np.save(buf, arr, allow_pickle=False)
+        data, fname = buf.getvalue(), f"{name}.npy".encode()
+        crc, offset = zlib.crc32(data), len(body)
+        body += struct.pack("<IHHHHHIIIHH", 0x04034b50, 45, 0, 0, 0, 0, crc, len(data), len(data), len(fname), 0)
+        body += fname + data
+        extra = struct.pack("<HHQQQ", 1, 24, len(data), len(data), offset)
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014b50, 45, 45, 0, 0, 0, 0, crc, 0xffffffff, 0xffffffff,
+                               len(fname), len(extra), 0, 0, 0, 0, 0xffffffff) + fname + extra
+    z64_at = len(body) + len(central)
+    end64 = struct.pack("<IQHHIIQQQQ", 0x06064b50, 44, 45, 45, 0, 0, len(arrays), len(arrays), len(central), len(body))
+    locator = struct.pack("<IIQI", 0x07064b50, 0, z64_at, 1)
+    end = struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, 0xffff, 0xffff, 0xffffffff, 0xffffffff, 0)
+    with open(path, "wb") as f:
+        f.write(body + central + end64 + locator + end)
 
 
 def peak_mib(args, out, stderr_into=None):
@@ -108,6 +135,16 @@ with tempfile.TemporaryDirectory() as tmp:
     d = json.loads(p.stdout)
     check("compressed .npz and --json", p.returncode == 0 and
           np.array_equal(np.array(d["outputs"][1]["values"], dtype=np.float32), leaky(b, 0.25)))
+
+    # An .npz whose sizes and offsets live in zip64 records (as a zip writer puts them
+    # past 4 GiB, or always): the same inputs, numpy reading it first.
+    write_zip64_npz(f"{tmp}/in64.npz", {"a": a, "b": b})
+    with np.load(f"{tmp}/in64.npz") as z:
+        readable = np.array_equal(z["a"], a) and np.array_equal(z["b"], b)
+    p = run(f"{models}/two_chains.onnx", "--npz", f"{tmp}/in64.npz", "-o", f"{tmp}/z64", "--format", "npz")
+    with np.load(f"{tmp}/z64/outputs.npz") as z:
+        check("zip64 .npz in", readable and p.returncode == 0 and np.array_equal(z["y"], leaky(leaky(a, 0.5), 0.5)) and
+              np.array_equal(z["z"], leaky(b, 0.25)), p.stderr)
 
     # Intermediate values as .npy, named after the value.
     p = run(f"{models}/two_chains.onnx", "--npz", f"{tmp}/in.npz", "--dump-intermediates", f"{tmp}/dump",
