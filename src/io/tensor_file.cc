@@ -64,6 +64,7 @@ Tensor raw_layout_tensor(const std::shared_ptr<const MappedFile>& file, const Ra
   const DType t = type.first;
   const size_t nbytes = raw.raw_size;
   const char* data = file->data() + raw.raw_offset;
+  if (t == DType::kBool) check_bools(data, nbytes, 0, "");
   const size_t align = std::min<size_t>(dtype_size(t), 8);
   if (nbytes > 0 && reinterpret_cast<uintptr_t>(data) % align == 0)
     return Tensor(t, std::move(type.second), Buffer::borrow(data, nbytes, file, false));

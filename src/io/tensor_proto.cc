@@ -107,6 +107,14 @@ int64_t field_size(const onnx::TensorProto& p, const char* name) {
 
 }  // namespace
 
+void check_bools(const void* data, size_t n, size_t offset, const std::string& what) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t k = 0; k < n; ++k)
+    if (p[k] > 1)
+      fail(ErrorKind::kInvalid, "{}{}bool element {} is {}, not 0 or 1", what, what.empty() ? "" : ": ", offset + k,
+           p[k]);
+}
+
 Tensor tensor_from_proto(const onnx::TensorProto& proto) {
   const DType t = proto_dtype(proto);
   Shape shape = proto_shape(proto);
@@ -124,6 +132,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& proto) {
     if (proto.raw_data().size() != nbytes)
       fail(ErrorKind::kInvalid, "raw_data holds {} bytes but {}{} needs {}", proto.raw_data().size(), dtype_name(t),
            shape_to_string(shape), nbytes);
+    if (t == DType::kBool) check_bools(proto.raw_data().data(), nbytes, 0, "");
     Tensor out(t, shape);
     if (nbytes) std::memcpy(out.mutable_raw(), proto.raw_data().data(), nbytes);
     return out;

@@ -22,6 +22,7 @@
 #include "io/npz.h"
 #include "io/read_at.h"
 #include "io/tensor_file.h"
+#include "io/tensor_proto.h"
 #include "io/tensor_wire.h"
 #include "io/zip_directory.h"
 
@@ -39,13 +40,6 @@ bool has_extension_nocase(const std::string& path, std::string_view ext) {
   for (size_t k = 0; k < ext.size(); ++k)
     if (std::tolower(static_cast<unsigned char>(path[path.size() - ext.size() + k])) != ext[k]) return false;
   return true;
-}
-
-// A .npy bool array holds 0 and 1 only (read_npy_file's check, on each block as it passes).
-void check_bools(const void* data, size_t n, size_t offset, const std::string& what) {
-  const auto* p = static_cast<const uint8_t*>(data);
-  for (size_t k = 0; k < n; ++k)
-    if (p[k] > 1) fail(ErrorKind::kInvalid, "{}: bool element {} is {}, not 0 or 1", what, offset + k, p[k]);
 }
 
 void check_range(size_t offset, size_t n, size_t nbytes, const std::string& what) {
@@ -81,9 +75,11 @@ std::optional<TensorStream> open_pb_stream(const std::string& path) {
   s.what = path;
   const std::shared_ptr<const ReadAtFile> file = ReadAtFile::open(path);
   const size_t data_at = raw->raw_offset, nbytes = raw->raw_size;
-  s.read = [file, data_at, nbytes](size_t offset, void* dst, size_t n) {
+  const bool bools = s.dtype == DType::kBool;
+  s.read = [file, data_at, nbytes, bools](size_t offset, void* dst, size_t n) {
     check_range(offset, n, nbytes, file->path());
     if (file->read_at(data_at + offset, dst, n) != n) fail(ErrorKind::kIo, "cannot read {}: file shrank", file->path());
+    if (bools) check_bools(dst, n, offset, file->path());
   };
   s.any_order = true;
   return s;
