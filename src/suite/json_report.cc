@@ -1,5 +1,6 @@
 // The `onnx-run test --json FILE` report (schema in suite/json_documents.h), and its
 // "run" object read back (by `report merge`).
+#include <climits>
 #include <map>
 #include <optional>
 #include <string>
@@ -79,10 +80,18 @@ namespace {
 template <typename T>
 void read_field(const nlohmann::json& run, const char* field, T& out) {
   if (!run.contains(field) || run[field].is_null()) return;
-  try {
-    out = run[field].get<T>();
-  } catch (const nlohmann::json::exception&) {
-    fail(ErrorKind::kInvalid, "\"run\".\"{}\" has the wrong type", field);
+  if constexpr (std::is_same_v<T, int>) {  // "jobs": 4294967297 was read as 1, 2.9 as 2
+    const std::optional<int> n = json_count(run[field]);
+    if (!n)
+      fail(ErrorKind::kInvalid, "\"run\".\"{}\" is {}, not a whole number from 0 to {}", field, run[field].dump(),
+           INT_MAX);
+    out = *n;
+  } else {
+    try {
+      out = run[field].get<T>();
+    } catch (const nlohmann::json::exception&) {
+      fail(ErrorKind::kInvalid, "\"run\".\"{}\" has the wrong type", field);
+    }
   }
 }
 

@@ -13,12 +13,11 @@ namespace onnxrun {
 
 namespace {
 
-// A count in a report: a whole number from 0 to INT_MAX. Anything else (1e26, -1, 2.5,
-// "3") is refused by name rather than read as 0: a merge would count it wrong, silently.
+// A count in a report, refused by name rather than read as 0 where it is no count: a
+// merge would count it wrong, silently.
 int count_field(const nlohmann::json& j, const char* key, const std::string& test) {
   const nlohmann::json& v = j[key];
-  if (v.is_number_unsigned() && v.get<uint64_t>() <= static_cast<uint64_t>(INT_MAX)) return v.get<int>();
-  if (v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= INT_MAX) return v.get<int>();
+  if (const std::optional<int> n = json_count(v)) return *n;
   fail(ErrorKind::kInvalid, "test '{}': \"{}\" is {}, not a whole number from 0 to {}", test, key, v.dump(), INT_MAX);
 }
 
@@ -32,6 +31,12 @@ std::vector<std::string> strings_field(const nlohmann::json& j, const char* key)
 }
 
 }  // namespace
+
+std::optional<int> json_count(const nlohmann::json& v) {
+  if (v.is_number_unsigned() && v.get<uint64_t>() <= static_cast<uint64_t>(INT_MAX)) return v.get<int>();
+  if (v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= INT_MAX) return v.get<int>();
+  return std::nullopt;
+}
 
 nlohmann::ordered_json result_to_json(const TestResult& r) {
   nlohmann::ordered_json j;

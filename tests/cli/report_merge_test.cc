@@ -449,6 +449,23 @@ TEST_CASE("report merge of a file that is no report exits 3", "[cli][merge]") {
   CHECK_FALSE(fs::exists(s.d.file("m.json")));
 }
 
+// Found by a report-only pass hunting silently changed numbers: nlohmann's get<int> read
+// "jobs": 4294967297 as 1 and 2.9 as 2, and took -5, so such a report merged as if it
+// had run with those.
+TEST_CASE("report merge refuses a report whose \"run\" count is no whole number", "[cli][merge]") {
+  for (const char* jobs : {"4294967297", "2.9", "-5", "1e20", "\"2\""}) {
+    INFO(jobs);
+    Sharded s;
+    rewrite_json(s.d.file("s2.json"), [&](nlohmann::json& j) { j["run"]["jobs"] = nlohmann::json::parse(jobs); });
+    const auto r = run_cli(s.merge({"--json", s.d.file("m.json")}));
+    CHECK_EXIT(r, 3);
+    CHECK_THAT(r.err, Catch::Contains("\"run\".\"jobs\" is " + nlohmann::json::parse(jobs).dump() +
+                                      ", not a whole number from 0 to 2147483647"));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(s.d.file("m.json")));
+  }
+}
+
 TEST_CASE("report merge of a missing report exits 3", "[cli][merge]") {
   Sharded s;
   const auto r = run_cli({"report", "merge", s.d.file("s1.json"), s.d.file("nowhere.json")});
