@@ -123,23 +123,23 @@ void fill(Tensor& t, Next next) {
   for (int64_t k = 0; k < t.numel(); ++k) p[k] = next();
 }
 
-// Integers uniform over those of [low, high] that `I` holds: a uint8 takes 0 and 1 of
-// the default [-1, 1], never 255 (-1 cut to its low bits). A range holding none is
-// refused. Drawn as int64 (uint64 for a uint64), as every integer type always was, so a
-// seed gives the values it gave wherever they were in range.
-template <typename I>
+// Integers uniform over those of [low, high] that `Limits` holds, stored as `I`: a uint8
+// takes 0 and 1 of the default [-1, 1], never 255 (-1 cut to its low bits), and a bool
+// (0 and 1, in a byte) takes 1 alone of --range 1,1. A range holding none is refused.
+// Drawn as int64 (uint64 for a uint64), as every integer type always was, so a seed
+// gives the values it gave wherever they were in range.
+template <typename I, typename Limits = std::numeric_limits<I>>
 void fill_integers(Tensor& t, std::mt19937_64& rng, double low, double high) {
   const double lo = std::ceil(low), hi = std::floor(high);
   if (lo > hi) fail(ErrorKind::kUsage, "value range [{}, {}] holds no integer", low, high);
-  using Limits = std::numeric_limits<I>;
+  using Draw = std::conditional_t<std::is_same_v<I, uint64_t>, uint64_t, int64_t>;
   const auto least = static_cast<double>(Limits::min());  // 0 or -2^digits: exact
   const double end = std::ldexp(1.0, Limits::digits);     // one past the greatest: exact
   if (hi < least || lo >= end)
     fail(ErrorKind::kUsage, "value range [{}, {}] holds no {} value ({} to {})", low, high, dtype_name(t.dtype()),
-         Limits::min(), Limits::max());
-  using Draw = std::conditional_t<std::is_same_v<I, uint64_t>, uint64_t, int64_t>;
-  std::uniform_int_distribution<Draw> draw(lo <= least ? Limits::min() : static_cast<I>(lo),
-                                           hi >= end ? Limits::max() : static_cast<I>(hi));
+         Draw{Limits::min()}, Draw{Limits::max()});
+  std::uniform_int_distribution<Draw> draw(lo <= least ? Draw{Limits::min()} : static_cast<Draw>(lo),
+                                           hi >= end ? Draw{Limits::max()} : static_cast<Draw>(hi));
   fill<I>(t, [&] { return static_cast<I>(draw(rng)); });
 }
 }  // namespace
@@ -170,7 +170,7 @@ Tensor random_tensor(DType type, const Shape& shape, uint64_t seed, double low, 
     case DType::kBFloat16:
       fill<uint16_t>(t, [&] { return into_range(double_to_bfloat16(real(rng)), low, high, bfloat16_to_float); });
       break;
-    case DType::kBool: fill<uint8_t>(t, [&] { return static_cast<uint8_t>(rng() & 1); }); break;
+    case DType::kBool: fill_integers<uint8_t, std::numeric_limits<bool>>(t, rng, low, high); break;
     case DType::kInt8: fill_integers<int8_t>(t, rng, low, high); break;
     case DType::kUInt8: fill_integers<uint8_t>(t, rng, low, high); break;
     case DType::kInt16: fill_integers<int16_t>(t, rng, low, high); break;

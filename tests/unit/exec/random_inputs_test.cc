@@ -151,13 +151,16 @@ TEST_CASE("a range that is not finite or goes beyond the type's finite values is
 
 // Found by the coverage build (no test made up an integer): the default [-1, 1] gave a
 // uint8 255 and a uint64 2^64 - 1 (-1 cut to its low bits), and [-1000, 1000] an int8
-// values wrapped around.
+// values wrapped around. A bool took no notice of the range at all.
 TEST_CASE("made-up integers are those of the range their type holds, uniform over them", "[random-inputs]") {
   struct Case {
     DType type;
     double low, high, least, greatest;  // the integers expected: the range cut to the type
   };
-  const Case cases[] = {{DType::kUInt8, -1, 1, 0, 1},
+  const Case cases[] = {{DType::kBool, -1, 1, 0, 1},
+                        {DType::kBool, 1, 1, 1, 1},
+                        {DType::kBool, -3, 0.5, 0, 0},
+                        {DType::kUInt8, -1, 1, 0, 1},
                         {DType::kInt8, -1000, 1000, -128, 127},
                         {DType::kUInt16, -5.5, 3.5, 0, 3},
                         {DType::kInt16, -2.5, 2.5, -2, 2},
@@ -182,6 +185,7 @@ TEST_CASE("made-up integers are those of the range their type holds, uniform ove
     }
   }
   CHECK(usage_error(DType::kUInt8, -5, -1) == "value range [-5, -1] holds no uint8 value (0 to 255)");
+  CHECK(usage_error(DType::kBool, 5, 6) == "value range [5, 6] holds no bool value (0 to 1)");
   CHECK(usage_error(DType::kInt8, 128, 300) == "value range [128, 300] holds no int8 value (-128 to 127)");
   CHECK(usage_error(DType::kInt64, 1e19, 1e30) ==
         "value range [1e+19, 1e+30] holds no int64 value (-9223372036854775808 to 9223372036854775807)");
