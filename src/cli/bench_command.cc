@@ -93,6 +93,10 @@ std::optional<RunRequest> bench_request(const BenchArgs& a) {
     if (!a.request.model.empty() || !a.request.inputs.empty() || !a.request.npz.empty())
       fail(ErrorKind::kUsage, "--memcpy, --stats and --compare take no model or inputs");
     if (baselines > 1) fail(ErrorKind::kUsage, "--memcpy, --stats and --compare: give one");
+    // Whole floats: --stats 3 timed 0 elements under a title of 3 bytes.
+    for (const auto& [name, bytes] : {std::pair{"--stats", a.stats_bytes}, std::pair{"--compare", a.compare_bytes}})
+      if (bytes % sizeof(float))
+        fail(ErrorKind::kUsage, "{} {}: BYTES of float32 must be a multiple of 4", name, bytes);
     return std::nullopt;
   }
   if (a.request.model.empty()) fail(ErrorKind::kUsage, "give a MODEL to time, or --memcpy BYTES");

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/element.h"
+#include "io/tensor_text.h"
 #include "ops/registry.h"
 
 namespace onnxrun {
@@ -18,7 +18,9 @@ std::string format_attr(const Attribute& a) {
     case AttrKind::kInts: return fmt::format("[{}]", fmt::join(a.ints, ","));
     case AttrKind::kStrings: return fmt::format("[{} strings]", a.strings.size());
     case AttrKind::kTensor:
-      if (a.t.valid() && a.t.numel() == 1) return fmt::format("{}({})", a.t.describe(), element_as_double(a.t, 0));
+      // The value as its own type reads back (an int64 past 2^53 too, which a double rounds).
+      if (a.t.valid() && a.t.numel() == 1)
+        return fmt::format("{}({})", a.t.describe(), format_element_shortest(a.t, 0));
       return a.t.valid() ? a.t.describe() : "tensor";
   }
   return "?";

@@ -247,6 +247,8 @@ TEST_CASE("bench usage errors exit 2 with one line", "[cli][bench]") {
                                              {"bench", "--memcpy", "100", "--compare", "100"},
                                              {"bench", "--stats", "100", "--memcpy", "100"},
                                              {"bench", "--stats", "0"},
+                                             {"bench", "--stats", "3"},
+                                             {"bench", "--compare", "6"},
                                              {"bench", model, "--stats", "100"},
                                              {"bench", "--differ"},
                                              {"bench", model, "--compare", "100"}}) {

@@ -6,6 +6,7 @@
 #include "exec/bind.h"
 #include "exec/executor.h"
 #include "model/load.h"
+#include "model/print_graph.h"
 #include "support/load.h"
 #include "support/model_builder.h"
 #include "support/tensors.h"
@@ -82,6 +83,18 @@ TEST_CASE("an attribute without a type takes it from the one value it holds", "[
   CHECK(out[0].data<float>()[1] == 3.0f);
   n->mutable_attribute(0)->clear_f();  // no type and nothing set
   CHECK_THAT(load_error(m).what(), Contains("attribute 'alpha' has no type and no value"));
+}
+
+// Found by a report-only pass hunting silently changed numbers: --print-graph showed a
+// Constant's int64 9007199254740993 as 9007199254740992 (through a double).
+TEST_CASE("the printed graph shows a one-element tensor attribute as its own type reads back", "[graph]") {
+  onnx::ModelProto m = make_model(13);
+  add_output(m, "c", onnx::TensorProto::INT64, {});
+  onnx::TensorProto t;
+  t.set_data_type(onnx::TensorProto::INT64);
+  t.add_int64_data(9007199254740993);
+  add_tensor_attr(*add_node(m, "Constant", {}, {"c"}, "k"), "value", t);
+  CHECK_THAT(format_graph(load(m).graph), Contains("{value=int64[](9007199254740993)}"));
 }
 
 TEST_CASE("structural errors are refused at load with the node named", "[graph]") {
