@@ -118,22 +118,23 @@ class Parser {
   int64_t leaf_depth_ = -1;
 };
 
-// An integer element, from the text it was written as where that is a plain integer
-// (exactly: read as a double, 18446744073709551615 was 2^64 and became 0 in a uint64,
-// and 2^53 + 1 became 2^53), else from its value as a number (1e3, 0x10, true).
+// An integer element, exactly as written: read as a double, 18446744073709551615 was 2^64
+// and became 0 in a uint64, and 2^53 + 1 became 2^53. Plain digits are read as the
+// integer they are; other numbers (+5, 1e3, 0x10, 2.0) as a long double, whose 64-bit
+// significand (x86-64; 113 bits on AArch64) holds every 64-bit integer; the words
+// (true, nan) by their value `v`.
 template <typename T>
 T whole(double v, std::string_view text, const std::string& what, DType type) {
   T n{};
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (!text.empty() && end == text.data() + text.size()) {
-    if (ec == std::errc()) return n;
-    fail(ErrorKind::kUsage, "{}: {} is not a {} value", what, text, dtype_name(type));
-  }
+  if (!text.empty() && end == text.data() + text.size() && ec == std::errc()) return n;
+  const long double x = text.empty() ? v : std::strtold(std::string(text).c_str(), nullptr);
   using Limits = std::numeric_limits<T>;
-  // -2^digits (or 0) and 2^digits, one past the greatest, are exact as doubles.
-  if (!(v == std::floor(v)) || v < static_cast<double>(Limits::min()) || v >= std::ldexp(1.0, Limits::digits))
-    fail(ErrorKind::kUsage, "{}: {} is not a {} value", what, v, dtype_name(type));
-  return static_cast<T>(v);
+  // -2^digits (or 0) and 2^digits, one past the greatest, are exact.
+  if (!(x == std::floor(x)) || x < static_cast<long double>(Limits::min()) || x >= std::ldexp(1.0L, Limits::digits))
+    fail(ErrorKind::kUsage, "{}: {} is not a {} value", what, text.empty() ? fmt::format("{}", v) : std::string(text),
+         dtype_name(type));
+  return static_cast<T>(x);
 }
 
 template <typename T, typename F>

@@ -51,6 +51,13 @@ TEST_CASE("integer literals are exact, at every integer type's limits", "[litera
   CHECK(i64.data<int64_t>()[0] == std::numeric_limits<int64_t>::min());
   CHECK(i64.data<int64_t>()[1] == std::numeric_limits<int64_t>::max());
   CHECK(i64.data<int64_t>()[2] == 1000);  // written as a number, not an integer: its value
+  // Other ways of writing an integer are exact too (they went through a double).
+  const Tensor forms =
+      parse_tensor_literal("[+9007199254740993, 9007199254740993.0, 9.007199254740993e15, 0x20000000000001]",
+                           DType::kInt64, std::nullopt, "x");
+  for (int k = 0; k < 4; ++k) CHECK(forms.data<int64_t>()[k] == (int64_t{1} << 53) + 1);
+  CHECK(parse_tensor_literal("[+18446744073709551615]", DType::kUInt64, std::nullopt, "x").data<uint64_t>()[0] ==
+        std::numeric_limits<uint64_t>::max());
   CHECK(parse_tensor_literal("[-32768, 32767]", DType::kInt16, std::nullopt, "x").data<int16_t>()[0] == -32768);
   CHECK(parse_tensor_literal("[65535, -0]", DType::kUInt16, std::nullopt, "x").data<uint16_t>()[0] == 65535);
   CHECK(parse_tensor_literal("[4294967295]", DType::kUInt32, std::nullopt, "x").data<uint32_t>()[0] == 4294967295u);
@@ -79,7 +86,10 @@ TEST_CASE("malformed literals are usage errors naming the problem", "[literal]")
   CHECK(msg("[9223372036854775808]", DType::kInt64) ==
         "-i x=[9223372036854775808]: 9223372036854775808 is not a int64 value");
   CHECK_THAT(msg("[-1]", DType::kUInt32), Catch::Contains("-1 is not a uint32 value"));
-  CHECK_THAT(msg("[2e19]", DType::kUInt64), Catch::Contains("2e+19 is not a uint64 value"));
+  CHECK_THAT(msg("[2e19]", DType::kUInt64), Catch::Contains(": 2e19 is not a uint64 value"));
+  CHECK_THAT(msg("[+18446744073709551616]", DType::kUInt64),
+             Catch::Contains(": +18446744073709551616 is not a uint64 value"));
+  CHECK_THAT(msg("[nan]", DType::kInt8), Catch::Contains(": nan is not a int8 value"));
   CHECK_THAT(msg("[32768]", DType::kInt16), Catch::Contains("32768 is not a int16 value"));
   CHECK_THAT(msg("[2]", DType::kBool), Catch::Contains("not a bool"));
   CHECK_THAT(msg("[1,2,3]", DType::kFloat, Shape{2, 2}), Catch::Contains("has 3 values but --shape [2,2] holds 4"));
