@@ -84,20 +84,22 @@ size_t parse_memory_size(std::string_view text) {
   size_t i = 0;
   while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
   if (i == 0) return bad();
-  double number = 0;
+  // A long double: its 64-bit significand holds every byte count exactly (a double made
+  // 2^64 - 1 into 2^64, refused, and 73.99999999999999999 into 74).
+  long double number = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + i, number);
   if (ec != std::errc() || end != text.data() + i) return bad();
   std::string unit(text.substr(i));
   for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  double scale = 1;
+  long double scale = 1;
   if (!unit.empty() && unit != "B") {
     const char* units = "KMGT";
     const char* p = unit.size() <= 3 ? std::strchr(units, unit[0]) : nullptr;
     if (!p || unit[0] == '\0' || !(unit.size() == 1 || unit.substr(1) == "B" || unit.substr(1) == "IB")) return bad();
-    scale = std::ldexp(1.0, 10 * static_cast<int>(p - units + 1));
+    scale = std::ldexp(1.0L, 10 * static_cast<int>(p - units + 1));
   }
-  const double bytes = std::floor(number * scale);
-  if (!(bytes >= 1) || bytes >= 18446744073709551616.0) return bad();
+  const long double bytes = std::floor(number * scale);
+  if (!(bytes >= 1) || bytes >= std::ldexp(1.0L, 64)) return bad();
   return static_cast<size_t>(bytes);
 }
 

@@ -2,6 +2,8 @@
 // refused before it is allocated, with its type, shape and the sizes in the message.
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "core/error.h"
 #include "core/memory_limit.h"
 #include "core/tensor.h"
@@ -19,7 +21,13 @@ TEST_CASE("parse_memory_size reads bytes and binary suffixes and refuses the res
   CHECK(parse_memory_size("1.5GiB") == size_t{3} << 29);
   CHECK(parse_memory_size("2KB") == 2048);
   CHECK(parse_memory_size("1T") == size_t{1} << 40);
-  for (const char* bad : {"", "0", "G", "-1", "12Q", "1.2.3", "4 G", "abc", "99999999999999999999999"}) {
+  // Exact to the byte, whatever the size (through a double, 2^64 - 1 became 2^64 and was
+  // refused, 2^53 + 1 became 2^53, and 73.99999999999999999 became 74).
+  CHECK(parse_memory_size("18446744073709551615") == std::numeric_limits<size_t>::max());
+  CHECK(parse_memory_size("9007199254740993") == (size_t{1} << 53) + 1);
+  CHECK(parse_memory_size("73.99999999999999999") == 73);
+  for (const char* bad :
+       {"", "0", "G", "-1", "12Q", "1.2.3", "4 G", "abc", "99999999999999999999999", "18446744073709551616", "16EiB"}) {
     INFO(bad);
     try {
       parse_memory_size(bad);
