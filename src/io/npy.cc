@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/fail.h"
+#include "io/tensor_proto.h"
 
 namespace onnxrun {
 namespace {
@@ -260,11 +261,7 @@ Header parse_header(std::string_view bytes, const std::string& what) {
 // Native byte order, and bools checked, once the data is in place.
 void finish(Tensor& t, const Header& h, const std::string& what) {
   if (h.descr.big_endian && h.descr.size > 1) npy_to_native(t.mutable_raw(), h.nbytes, t.dtype());
-  if (t.dtype() == DType::kBool) {
-    const auto* p = t.data<uint8_t>();
-    for (int64_t k = 0; k < t.numel(); ++k)
-      if (p[k] > 1) fail(ErrorKind::kInvalid, "{}: bool element {} is {}, not 0 or 1", what, k, p[k]);
-  }
+  if (t.dtype() == DType::kBool) check_bools(t.raw(), t.nbytes(), 0, what);
 }
 
 }  // namespace
