@@ -134,6 +134,8 @@ Tensor load_external_tensor(const onnx::TensorProto& proto, const std::string& b
   if (base == MAP_FAILED) fail(ErrorKind::kIo, "cannot map external data '{}': {}", ref.location, std::strerror(errno));
   auto mapping = std::make_shared<Mapping>(base, map_size);
   const auto* data = static_cast<const std::byte*>(base) + (ref.offset - start);
+  // Bools are bytes (always aligned, so always here), and must be 0 or 1 as raw_data's are.
+  if (t == DType::kBool) check_bools(data, need, 0, "external data '" + ref.location + "'");
   return Tensor(t, shape, Buffer::borrow(data, need, std::move(mapping), /*writable=*/false));
 }
 

@@ -1,5 +1,6 @@
 // RESULT, one TestResult as JSON (schema in suite/json_documents.h).
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ std::vector<std::string> strings_field(const nlohmann::json& j, const char* key)
 std::optional<int> json_count(const nlohmann::json& v) {
   if (v.is_number_unsigned() && v.get<uint64_t>() <= static_cast<uint64_t>(INT_MAX)) return v.get<int>();
   if (v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= INT_MAX) return v.get<int>();
+  // 2.0, as Python's json writes a count that went through a float, is that count.
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (d == std::floor(d) && d >= 0 && d <= INT_MAX) return static_cast<int>(d);
+  }
   return std::nullopt;
 }
 

@@ -20,8 +20,8 @@ std::string json_text(const nlohmann::ordered_json& j, int indent);
 // COMPARISON of json_documents.h: an output's "comparison".
 nlohmann::ordered_json comparison_json(const Comparison& c);
 
-// A count read back from a report: a whole number from 0 to INT_MAX, else nullopt
-// (1e26, -1, 2.5, "3", 4294967297: nlohmann's get<int> would narrow them silently).
+// A count read back from a report: a whole number from 0 to INT_MAX (2.0 too), else
+// nullopt (1e26, -1, 2.5, "3", 4294967297: nlohmann's get<int> would narrow them silently).
 std::optional<int> json_count(const nlohmann::json& v);
 
 // The "run" object of a test report read back; fields an older report lacks keep their

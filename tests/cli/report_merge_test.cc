@@ -464,6 +464,14 @@ TEST_CASE("report merge refuses a report whose \"run\" count is no whole number"
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_FALSE(fs::exists(s.d.file("m.json")));
   }
+  // A whole number written as a float (Python's json, after a float) is that number.
+  Sharded s;
+  const double jobs = read_json_file(s.d.file("s1.json"))["run"]["jobs"].get<double>();
+  rewrite_json(s.d.file("s2.json"), [&](nlohmann::json& j) { j["run"]["jobs"] = jobs; });
+  REQUIRE(read_file(s.d.file("s2.json")).find(fmt::format("\"jobs\": {:.1f}", jobs)) != std::string::npos);
+  const auto merged = run_cli(s.merge({"--json", s.d.file("m.json")}));
+  CHECK_EXIT(merged, 1);  // the corpus's own failures, merged
+  CHECK_THAT(merged.out, Catch::StartsWith("Merged 3 of 3 shards"));
 }
 
 TEST_CASE("report merge of a missing report exits 3", "[cli][merge]") {

@@ -75,3 +75,25 @@ TEST_CASE("a .pb tensor file reads external data beside it", "[external-data]") 
   CHECK(values_of(nt.tensor) == std::vector<float>{1.f, -2.f});
   CHECK_FALSE(nt.tensor.buffer()->writable());
 }
+
+// Found by a report-only pass: bool bytes past 1 were refused in raw_data but taken from
+// an external file, then written into .npy files onnx-run itself refuses.
+TEST_CASE("a bool tensor's external bytes are 0 or 1, as raw_data's are", "[external-data]") {
+  TempDir dir;
+  write_file(dir.file("b.bin"), std::string("\x01\x02\x00\x01", 4));
+  onnx::TensorProto t;
+  t.set_name("b");
+  t.set_data_type(onnx::TensorProto::BOOL);
+  t.add_dims(4);
+  make_external(&t, {{"location", "b.bin"}});
+  write_message(dir.file("b.pb"), t);
+  try {
+    read_tensor_file(dir.file("b.pb"));
+    FAIL("read");
+  } catch (const Error& e) {
+    CHECK(e.kind() == ErrorKind::kInvalid);
+    CHECK_THAT(e.what(), Catch::Contains("external data 'b.bin': bool element 1 is 2, not 0 or 1"));
+  }
+  write_file(dir.file("b.bin"), std::string("\x01\x00\x00\x01", 4));
+  CHECK(read_tensor_file(dir.file("b.pb")).tensor.data<uint8_t>()[0] == 1);
+}
