@@ -424,7 +424,9 @@ void refuse_unfounded_moves(const std::vector<TestIdentity>& tests, const std::v
       in_place.push_back(parts_of(tests[i]));
   for (size_t i = 0; i < tests.size(); ++i) {
     if (!moves[i]) continue;
-    const auto& [from, to] = moves[i]->move;
+    // Named, not a structured binding: clang 14 (the fuzz build) cannot capture one.
+    const std::vector<std::string>& from = moves[i]->move.first;
+    const std::vector<std::string>& to = moves[i]->move.second;
     const bool into_itself = starts_with(to, from) || starts_with(from, to);
     // Even a strong match does not move a folder into or out of itself while a test in it
     // stays where it was: tree/tree/a moved up to tree/a is gone from tree/tree, whose b
