@@ -84,22 +84,37 @@ size_t parse_memory_size(std::string_view text) {
   size_t i = 0;
   while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
   if (i == 0) return bad();
-  // A long double: its 64-bit significand holds every byte count exactly (a double made
-  // 2^64 - 1 into 2^64, refused, and 73.99999999999999999 into 74).
-  long double number = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + i, number);
-  if (ec != std::errc() || end != text.data() + i) return bad();
+  // The number's whole part and its fraction's first 19 digits, as integers: the floor of
+  // number * scale is then exact to the byte (through a double, 2^64 - 1 became 2^64 and
+  // was refused, and 73.99999999999999999 became 74). Digits past the 19th change no size
+  // below an exabyte.
+  const std::string_view number = text.substr(0, i);
+  const size_t dot = std::min(number.find('.'), number.size());
+  if (number.find('.', dot + 1) != std::string_view::npos || number == ".") return bad();
+  __extension__ using U128 = unsigned __int128;  // GCC and clang: no -Wpedantic warning
+  U128 whole = 0;
+  for (char c : number.substr(0, dot)) {
+    whole = whole * 10 + static_cast<unsigned>(c - '0');
+    if (whole >> 64) return bad();
+  }
+  const std::string_view fraction = number.substr(std::min(dot + 1, number.size())).substr(0, 19);
+  uint64_t tenths = 0, denominator = 1;  // the fraction is tenths / denominator
+  for (char c : fraction) {
+    tenths = tenths * 10 + static_cast<unsigned>(c - '0');
+    denominator *= 10;
+  }
   std::string unit(text.substr(i));
   for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  long double scale = 1;
+  int shift = 0;  // the unit's power of two
   if (!unit.empty() && unit != "B") {
     const char* units = "KMGT";
     const char* p = unit.size() <= 3 ? std::strchr(units, unit[0]) : nullptr;
     if (!p || unit[0] == '\0' || !(unit.size() == 1 || unit.substr(1) == "B" || unit.substr(1) == "IB")) return bad();
-    scale = std::ldexp(1.0L, 10 * static_cast<int>(p - units + 1));
+    shift = 10 * static_cast<int>(p - units + 1);
   }
-  const long double bytes = std::floor(number * scale);
-  if (!(bytes >= 1) || bytes >= std::ldexp(1.0L, 64)) return bad();
+  // At most 2^64 << 40 and 10^19 << 40: both fit 128 bits.
+  const U128 bytes = (whole << shift) + ((static_cast<U128>(tenths) << shift) / denominator);
+  if (bytes < 1 || bytes >> 64) return bad();
   return static_cast<size_t>(bytes);
 }
 

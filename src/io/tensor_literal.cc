@@ -1,5 +1,6 @@
 #include "io/tensor_literal.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -118,22 +119,77 @@ class Parser {
   int64_t leaf_depth_ = -1;
 };
 
+// A decimal number's text ("+1.5e1", "2.0", "-7") as the integer it is, in plain digits
+// ("15", "2", "-7"): exactly, with no rounding at any length. kFraction where it is no
+// whole number ("1.5", "1e-400", "9223372036854775806.2"); kNotDecimal for other text
+// (0x10).
+enum class DecimalKind { kWhole, kFraction, kNotDecimal };
+DecimalKind decimal_integer(std::string_view t, std::string& digits_out) {
+  size_t i = 0;
+  const bool negative = i < t.size() && t[i] == '-';
+  if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+  auto is_digit = [&](size_t k) { return k < t.size() && t[k] >= '0' && t[k] <= '9'; };
+  std::string digits;
+  for (; is_digit(i); ++i) digits += t[i];
+  const auto whole_digits = static_cast<int64_t>(digits.size());
+  if (i < t.size() && t[i] == '.')
+    for (++i; is_digit(i); ++i) digits += t[i];
+  if (digits.empty()) return DecimalKind::kNotDecimal;
+  int64_t exponent = 0;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    const size_t from = i + (i < t.size() && t[i] == '+');  // from_chars takes '-' only
+    const auto [end, ec] = std::from_chars(t.data() + from, t.data() + t.size(), exponent);
+    if (ec != std::errc() || end == t.data() + from) return DecimalKind::kNotDecimal;  // no exponent, or one past 2^63
+    i = static_cast<size_t>(end - t.data());
+  }
+  if (i != t.size()) return DecimalKind::kNotDecimal;
+  // The point stands after `point` digits, counted from the first that is not 0: those
+  // after it must all be zeros.
+  int64_t point = whole_digits + std::clamp<int64_t>(exponent, -100000, 100000);
+  const size_t lead = std::min(digits.find_first_not_of('0'), digits.size());
+  digits.erase(0, lead);
+  point -= static_cast<int64_t>(lead);
+  const auto kept = static_cast<size_t>(std::clamp<int64_t>(point, 0, static_cast<int64_t>(digits.size())));
+  if (std::any_of(digits.begin() + static_cast<std::ptrdiff_t>(kept), digits.end(), [](char c) { return c != '0'; }))
+    return DecimalKind::kFraction;
+  if (digits.empty() || point <= 0) {
+    digits_out.assign(1, '0');  // not = "0": GCC 12 warns (-Wrestrict) wrongly
+    return DecimalKind::kWhole;
+  }
+  // Past 40 digits no 64-bit integer is left: 41 are enough to be refused as out of range.
+  digits.resize(static_cast<size_t>(std::min<int64_t>(point, 41)), '0');
+  if (negative) digits.insert(digits.begin(), '-');
+  digits_out = std::move(digits);
+  return DecimalKind::kWhole;
+}
+
 // An integer element, exactly as written: read as a double, 18446744073709551615 was 2^64
-// and became 0 in a uint64, and 2^53 + 1 became 2^53. Plain digits are read as the
-// integer they are; other numbers (+5, 1e3, 0x10, 2.0) as a long double, whose 64-bit
-// significand (x86-64; 113 bits on AArch64) holds every 64-bit integer; the words
-// (true, nan) by their value `v`.
+// and became 0 in a uint64, 2^53 + 1 became 2^53, and a fraction past the 17th digit was
+// lost. Decimal text is read as the integer it is (decimal_integer); hex text (0x10) as
+// a long double, whose 64-bit significand (x86-64; 113 bits on AArch64) holds every
+// 64-bit integer; the words (true, nan) by their value `v`.
 template <typename T>
 T whole(double v, std::string_view text, const std::string& what, DType type) {
+  const auto refuse = [&]() -> T {
+    fail(ErrorKind::kUsage, "{}: {} is not a {} value", what, text.empty() ? fmt::format("{}", v) : std::string(text),
+         dtype_name(type));
+  };
   T n{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (!text.empty() && end == text.data() + text.size() && ec == std::errc()) return n;
+  std::string digits;
+  switch (text.empty() ? DecimalKind::kNotDecimal : decimal_integer(text, digits)) {
+    case DecimalKind::kWhole: {
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+      return ec == std::errc() && end == digits.data() + digits.size() ? n : refuse();
+    }
+    case DecimalKind::kFraction: return refuse();
+    case DecimalKind::kNotDecimal: break;
+  }
   const long double x = text.empty() ? v : std::strtold(std::string(text).c_str(), nullptr);
   using Limits = std::numeric_limits<T>;
   // -2^digits (or 0) and 2^digits, one past the greatest, are exact.
   if (!(x == std::floor(x)) || x < static_cast<long double>(Limits::min()) || x >= std::ldexp(1.0L, Limits::digits))
-    fail(ErrorKind::kUsage, "{}: {} is not a {} value", what, text.empty() ? fmt::format("{}", v) : std::string(text),
-         dtype_name(type));
+    return refuse();
   return static_cast<T>(x);
 }
 

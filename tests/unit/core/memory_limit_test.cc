@@ -26,8 +26,14 @@ TEST_CASE("parse_memory_size reads bytes and binary suffixes and refuses the res
   CHECK(parse_memory_size("18446744073709551615") == std::numeric_limits<size_t>::max());
   CHECK(parse_memory_size("9007199254740993") == (size_t{1} << 53) + 1);
   CHECK(parse_memory_size("73.99999999999999999") == 73);
-  for (const char* bad :
-       {"", "0", "G", "-1", "12Q", "1.2.3", "4 G", "abc", "99999999999999999999999", "18446744073709551616", "16EiB"}) {
+  CHECK(parse_memory_size("73.999999999999999999999999") == 73);
+  CHECK(parse_memory_size("18446744073709551615.5") == std::numeric_limits<size_t>::max());
+  CHECK(parse_memory_size("0.5K") == 512);
+  CHECK(parse_memory_size(".5K") == 512);
+  CHECK(parse_memory_size("5.K") == 5120);
+  CHECK(parse_memory_size("16383.999999999999999999T") == (size_t{16383} << 40) + (size_t{1} << 40) - 1);
+  for (const char* bad : {"", "0", "G", "-1", "12Q", "1.2.3", "4 G", "abc", "99999999999999999999999",
+                          "18446744073709551616", "16EiB", "16777216T", ".", "0.4"}) {
     INFO(bad);
     try {
       parse_memory_size(bad);

@@ -56,6 +56,15 @@ TEST_CASE("integer literals are exact, at every integer type's limits", "[litera
       parse_tensor_literal("[+9007199254740993, 9007199254740993.0, 9.007199254740993e15, 0x20000000000001]",
                            DType::kInt64, std::nullopt, "x");
   for (int k = 0; k < 4; ++k) CHECK(forms.data<int64_t>()[k] == (int64_t{1} << 53) + 1);
+  const Tensor more = parse_tensor_literal("[-0, 1.5e1, 150e-1, -9.223372036854775808E18, 0.0e5, 0007, -.0]",
+                                           DType::kInt64, std::nullopt, "x");
+  const int64_t want[] = {0, 15, 15, std::numeric_limits<int64_t>::min(), 0, 7, 0};
+  for (int k = 0; k < 7; ++k) CHECK(more.data<int64_t>()[k] == want[k]);
+  CHECK(parse_tensor_literal("[-0, -0.0]", DType::kUInt8, std::nullopt, "x").data<uint8_t>()[1] == 0);
+  CHECK(parse_tensor_literal(
+            "[0000000000000000000000000000000000000000000001, 0.00000000000000000000000000000000000000000012e44]",
+            DType::kInt32, std::nullopt, "x")
+            .data<int32_t>()[1] == 12);
   CHECK(parse_tensor_literal("[+18446744073709551615]", DType::kUInt64, std::nullopt, "x").data<uint64_t>()[0] ==
         std::numeric_limits<uint64_t>::max());
   CHECK(parse_tensor_literal("[-32768, 32767]", DType::kInt16, std::nullopt, "x").data<int16_t>()[0] == -32768);
@@ -90,6 +99,12 @@ TEST_CASE("malformed literals are usage errors naming the problem", "[literal]")
   CHECK_THAT(msg("[+18446744073709551616]", DType::kUInt64),
              Catch::Contains(": +18446744073709551616 is not a uint64 value"));
   CHECK_THAT(msg("[nan]", DType::kInt8), Catch::Contains(": nan is not a int8 value"));
+  // A fraction past any float's precision is still a fraction (it was rounded away).
+  CHECK_THAT(msg("[9223372036854775806.2]", DType::kInt64), Catch::Contains("is not a int64 value"));
+  CHECK_THAT(msg("[18446744073709551614.6]", DType::kUInt64), Catch::Contains("is not a uint64 value"));
+  CHECK_THAT(msg("[1.00000000000000000001]", DType::kInt8), Catch::Contains("is not a int8 value"));
+  CHECK_THAT(msg("[1e-400]", DType::kInt32), Catch::Contains(": 1e-400 is not a int32 value"));
+  CHECK_THAT(msg("[1e999999999999999999999]", DType::kInt32), Catch::Contains("is not a int32 value"));
   CHECK_THAT(msg("[32768]", DType::kInt16), Catch::Contains("32768 is not a int16 value"));
   CHECK_THAT(msg("[2]", DType::kBool), Catch::Contains("not a bool"));
   CHECK_THAT(msg("[1,2,3]", DType::kFloat, Shape{2, 2}), Catch::Contains("has 3 values but --shape [2,2] holds 4"));
