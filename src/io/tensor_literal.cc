@@ -140,7 +140,8 @@ DecimalKind decimal_integer(std::string_view t, std::string& digits_out) {
     ++i;
     const size_t from = i + (i < t.size() && t[i] == '+');  // from_chars takes '-' only
     const auto [end, ec] = std::from_chars(t.data() + from, t.data() + t.size(), exponent);
-    if (ec != std::errc() || end == t.data() + from) return DecimalKind::kNotDecimal;  // no exponent, or one past 2^63
+    if (end == t.data() + from) return DecimalKind::kNotDecimal;                             // no exponent
+    if (ec == std::errc::result_out_of_range) exponent = t[from] == '-' ? -100000 : 100000;  // past 2^63: as far
     i = static_cast<size_t>(end - t.data());
   }
   if (i != t.size()) return DecimalKind::kNotDecimal;

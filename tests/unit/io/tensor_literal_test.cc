@@ -105,6 +105,7 @@ TEST_CASE("malformed literals are usage errors naming the problem", "[literal]")
   CHECK_THAT(msg("[1.00000000000000000001]", DType::kInt8), Catch::Contains("is not a int8 value"));
   CHECK_THAT(msg("[1e-400]", DType::kInt32), Catch::Contains(": 1e-400 is not a int32 value"));
   CHECK_THAT(msg("[1e999999999999999999999]", DType::kInt32), Catch::Contains("is not a int32 value"));
+  CHECK_THAT(msg("[1e-999999999999999999999]", DType::kInt32), Catch::Contains("is not a int32 value"));
   CHECK_THAT(msg("[32768]", DType::kInt16), Catch::Contains("32768 is not a int16 value"));
   CHECK_THAT(msg("[2]", DType::kBool), Catch::Contains("not a bool"));
   CHECK_THAT(msg("[1,2,3]", DType::kFloat, Shape{2, 2}), Catch::Contains("has 3 values but --shape [2,2] holds 4"));
