@@ -2,38 +2,35 @@
 
 #include <algorithm>
 
-#include "core/stream_copy.h"
 #include "core/thread_pool.h"
 #include "ops/registry.h"
 
 namespace onnxrun {
 namespace {
 
-// Out-of-place outputs from this size on go out through streaming stores, as a single
-// kernel's do (ops/leaky_relu_paths.h, kLeakyReluStreamBytes).
+// From this size on a fan-out goes in pieces of it, so that each branch's output is
+// streamed by its kernel and the piece of x stays in the last-level cache for the next
+// branch (ops/leaky_relu_paths.h, kLeakyReluStreamBytes).
 constexpr size_t kStreamBytes = size_t{8} << 20;
 
 // A chain over elements [0, n) of src into dst. One kernel (a chain composed by
 // OpKernel::then, or a lone node) runs as a node alone does, over the whole range,
-// streaming its own large outputs. Several go block by block, each block small enough to
-// stay in the cache from the first kernel to the last; `stream`: each block is computed
-// in a scratch block, then streamed out, so the output is written without being read.
+// streaming its own large outputs. Several (a chain longer than kMaxComposedNodes) go
+// block by block, each block small enough to stay in the cache from the first kernel to
+// the last.
 void run_chain_range(const std::vector<const OpKernel*>& kernels, DType dtype, const std::byte* src, std::byte* dst,
-                     size_t n, bool stream) {
+                     size_t n) {
   const size_t esize = dtype_size(dtype);
   if (kernels.size() == 1) {
     kernels[0]->compute_elements(dtype, src, dst, n);
     return;
   }
   const size_t per_block = std::max<size_t>(kFusedBlockBytes / esize, 1);
-  std::shared_ptr<Buffer> scratch;
-  if (stream) scratch = Buffer::allocate(std::min(per_block, n) * esize, "a fused block");
   for (size_t i = 0; i < n; i += per_block) {
     const size_t len = std::min(per_block, n - i);
-    std::byte* out = stream ? scratch->mutable_data() : dst + i * esize;
+    std::byte* out = dst + i * esize;
     kernels[0]->compute_elements(dtype, src + i * esize, out, len);
     for (size_t k = 1; k < kernels.size(); ++k) kernels[k]->compute_elements(dtype, out, out, len);
-    if (stream) copy_streaming(dst + i * esize, out, len * esize);
   }
 }
 
@@ -44,9 +41,8 @@ Tensor run_fused_chain(const std::vector<const OpKernel*>& kernels, Tensor x, Th
   const auto* src = static_cast<const std::byte*>(x.raw());
   Tensor y = overwrite_or_allocate(x);
   auto* dst = static_cast<std::byte*>(y.mutable_raw());
-  const bool stream = src != dst && n * esize >= kStreamBytes;
   parallel_for(pool, n, worthwhile_piece(pool, n, esize), 64 / esize, [&](size_t begin, size_t end) {
-    run_chain_range(kernels, dtype, src + begin * esize, dst + begin * esize, end - begin, stream);
+    run_chain_range(kernels, dtype, src + begin * esize, dst + begin * esize, end - begin);
   });
   return y;
 }
@@ -67,12 +63,11 @@ std::vector<Tensor> run_fused_fanout(const std::vector<std::vector<const OpKerne
   // that stay in L1; large ones in pieces of the streaming size, so that each branch's
   // output is streamed and the piece of x stays in the last-level cache for the next
   // branch (it is read from memory once).
-  const bool stream = n * esize >= kStreamBytes;
-  const size_t piece = std::max<size_t>((stream ? kStreamBytes : kFusedBlockBytes) / esize, 1);
+  const size_t piece = std::max<size_t>((n * esize >= kStreamBytes ? kStreamBytes : kFusedBlockBytes) / esize, 1);
   parallel_for(pool, n, worthwhile_piece(pool, n, esize), 64 / esize, [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; i += piece)
       for (size_t b = 0; b < branches.size(); ++b)
-        run_chain_range(branches[b], dtype, src + i * esize, dsts[b] + i * esize, std::min(piece, end - i), stream);
+        run_chain_range(branches[b], dtype, src + i * esize, dsts[b] + i * esize, std::min(piece, end - i));
   });
   return ys;
 }

@@ -21,7 +21,8 @@ inline constexpr size_t kFusedBlockBytes = size_t{32} << 10;
 // A chain as one kernel, which the executor runs like any node's (Executor: the plan
 // rewrites a chain into one step). compute() takes ctx.inputs[0] and gives outputs[0]:
 // in the input's buffer when the caller handed it over (can_overwrite()), else in a new
-// tensor, written with streaming stores when large; large tensors are split across
+// tensor, written with streaming stores when large and composed into one kernel (a
+// chain past kMaxComposedNodes goes block by block, through the cache); large tensors are split across
 // ctx.pool. REQUIRES: the caller checked that every node takes the input's type.
 class FusedChainKernel final : public OpKernel {
  public:

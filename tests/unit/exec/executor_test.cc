@@ -283,9 +283,8 @@ TEST_CASE("fused plans: a long chain is composed in passes of a bounded length, 
   REQUIRE(p.fused.fusion().chains.at(0).size() == length);
   require_same_both_ways(p, x);
 
-  // Two passes over a tensor past the streaming size (8 MiB), out of place: each block
-  // is computed in a scratch block and streamed out (copy_streaming), on one thread and
-  // split across two, with a tail that is no whole block.
+  // Two passes over a tensor past the streaming size (8 MiB), out of place, block by
+  // block, on one thread and split across two, with a tail that is no whole block.
   ThreadPool pool(2);
   std::uniform_real_distribution<float> u(-5, 5);
   Tensor big(DType::kFloat, {2100001});
